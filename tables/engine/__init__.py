@@ -1,0 +1,40 @@
+"""The Yankee Heist rules engine: pure Python, no Django, no I/O, no clock.
+
+    game, events = new_game(seed=..., gifts=[Gift(...), ...])
+    game, events = apply(game, PlayCard(seat=..., card=..., targets=(...)))
+
+Everything random comes from the game's own seeded generator, so a game replays
+exactly from its seed and its actions.
+"""
+
+from .actions import (
+    Action,
+    ConfirmReveal,
+    DrawRelaySeat,
+    PlayCard,
+    React,
+    Regroup,
+    RelayExchange,
+    Swipe,
+    TimeoutPass,
+    Trim,
+    VaultExchange,
+    action_to_dict,
+    parse_action,
+)
+from .cards import CARD_OF, Card, Kind, card_of, deck_for
+from .errors import (
+    CardNotInHandError,
+    IllegalActionError,
+    IllegalCardError,
+    IllegalTargetError,
+    MalformedActionError,
+    OutOfTurnError,
+    WrongPhaseError,
+)
+from .legal import card_targets, playable_cards, reaction_cards, waiting_for
+from .rules import HAND_LIMIT, apply, new_game, replay
+from .state import Direction, Event, Game, Gift, Phase
+from .views import public_view, seat_view
+
+__all__ = [name for name in dir() if not name.startswith("_")]
