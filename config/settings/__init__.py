@@ -1,0 +1,1 @@
+"""Settings modules: embedded (laptop default), production, test."""

@@ -1,0 +1,43 @@
+"""Test settings (pytest-django): the real PostgreSQL and Redis on 127.0.0.1.
+
+pytest-django creates and drops the test database (test_<HEIST_TEST_DB>, default
+test_heist) through the postgres user (trust auth). The channel layer is the same
+RedisPubSubChannelLayer as production; Redis pub/sub channels are global across
+logical databases, so every run gets its own prefix and concurrent runs never see
+each other's messages.
+"""
+import os
+import uuid
+
+from .base import *  # noqa: F401,F403
+
+DEBUG = False
+SECRET_KEY = "test-only-not-secret"
+ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1", "[::1]"]
+
+DATABASES = {
+    "default": {
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": os.environ.get("HEIST_TEST_DB", "heist"),
+        "USER": "postgres",
+        "PASSWORD": "",
+        "HOST": "127.0.0.1",
+        "PORT": "5432",
+    }
+}
+
+TEST_RUN_ID = os.environ.get("HEIST_TEST_RUN_ID") or uuid.uuid4().hex[:12]
+REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
+
+CHANNEL_LAYERS = {
+    "default": {
+        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"heist-test-{TEST_RUN_ID}"},
+    }
+}
+
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_BROKER_URL = "memory://"
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
