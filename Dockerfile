@@ -1,0 +1,30 @@
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    # The source tree (with templates/ and static/) comes before the installed copy.
+    PYTHONPATH=/app \
+    DJANGO_SETTINGS_MODULE=config.settings.production
+
+WORKDIR /app
+COPY pyproject.toml README.md ./
+COPY config ./config
+COPY events ./events
+COPY tables ./tables
+COPY relay ./relay
+RUN pip install .
+
+COPY manage.py ./
+COPY templates ./templates
+COPY static ./static
+# collectstatic needs settings to load, not a live database or secret.
+RUN DJANGO_SECRET_KEY=collectstatic-only DATABASE_URL=postgres://build@localhost/build \
+    python manage.py collectstatic --noinput
+
+RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles
+USER heist
+
+EXPOSE 8000
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
