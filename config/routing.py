@@ -1,8 +1,9 @@
-"""WebSocket routes. Consumers register here, e.g.
+"""WebSocket routes; config/asgi.py wraps them in AllowedHostsOriginValidator."""
 
-    path("ws/tables/<str:code>/", TableConsumer.as_asgi()),
+from django.urls import re_path
 
-config/asgi.py wraps this list in AllowedHostsOriginValidator(URLRouter(...)).
-"""
+from events.consumers import PartyConsumer
 
-websocket_urlpatterns = []
+websocket_urlpatterns = [
+    re_path(r"^ws/party/(?P<code>[A-Za-z0-9]{1,12})/$", PartyConsumer.as_asgi()),
+]

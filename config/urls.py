@@ -4,6 +4,14 @@ from django.urls import path
 from events import views as event_views
 
 urlpatterns = [
+    path("", event_views.home, name="home"),
     path("healthz", event_views.healthz, name="healthz"),
+    path("api/parties", event_views.party_create_api, name="party-create"),
+    path("api/parties/<str:code>/guests", event_views.guest_join_api, name="guest-join"),
+    path("host/<str:code>/", event_views.host_page, name="host"),
+    path("j/<str:code>/", event_views.join_page, name="join"),
+    path("p/<str:code>/", event_views.play_page, name="play"),
+    path("screen/<str:code>/", event_views.screen_page, name="screen"),
+    path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
     path("admin/", admin.site.urls),
 ]

@@ -1,1 +1,99 @@
-from django.db import models  # noqa: F401
+"""A party (the host's event): its join code, its guests and their gifts, its vault gifts.
+
+A single table of 2 to 10 guests is a party with one table; 11+ guests make several
+tables (tables/models.py). Secrets (host token, seat tokens) are stored only as
+SHA-256 digests: a database leak gives nobody a seat.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import models
+from django.utils import timezone
+
+PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
+
+
+def _expires_at():
+    return timezone.now() + PARTY_LIFETIME
+
+
+class Party(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", "Guests are joining"
+        PLAYING = "playing", "Tables are playing"
+        OVER = "over", "The party is over"
+
+    code = models.CharField(max_length=6, unique=True)
+    name = models.CharField(max_length=80)
+    budget = models.CharField(max_length=40, blank=True)
+    jokes_welcome = models.BooleanField(default=True)
+    vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3
+    seed = models.BigIntegerField()  # every random choice of the party derives from it
+    host_token_hash = models.CharField(max_length=64, unique=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    registration_open = models.BooleanField(default=True)
+    seating = models.JSONField(null=True, blank=True)  # the recorded seating draw, for audit
+    revision = models.PositiveIntegerField(default=1)  # bumped by every party-level change
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=_expires_at, db_index=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+    @property
+    def expired(self) -> bool:
+        return self.expires_at <= timezone.now()
+
+
+class Guest(models.Model):
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="guests")
+    name = models.CharField(max_length=40)
+    description = models.CharField(max_length=200)  # secret: what the gift they brought is
+    gift_number = models.PositiveIntegerField()  # the label written on the physical gift
+    token_hash = models.CharField(max_length=64, unique=True)
+    table = models.ForeignKey("tables.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="guests")
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    is_captain = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(default=timezone.now)
+    removed_at = models.DateTimeField(null=True, blank=True)
+    sockets = models.IntegerField(default=0)  # open WebSockets, for the host's "disconnected" marks
+    last_seen = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["party", "gift_number"], name="one_label_per_gift"),
+            models.UniqueConstraint(
+                fields=["table", "seat"], condition=models.Q(table__isnull=False), name="one_guest_per_seat"
+            ),
+        ]
+        ordering = ["gift_number"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (gift {self.gift_number})"
+
+
+class VaultGift(models.Model):
+    """An extra gift for a table's vault; goes back to its contributor at the end."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="vault_gifts")
+    number = models.PositiveIntegerField()
+    contributor = models.CharField(max_length=40)
+    description = models.CharField(max_length=200)
+    table = models.ForeignKey(
+        "tables.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="vault_gifts"
+    )
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["party", "number"], name="one_label_per_vault_gift")]
+        ordering = ["number"]
+
+    # Engine gift ids: guests' gifts use their label number, vault gifts 1000 + number,
+    # so one id space serves the whole party (the relay moves gifts between tables).
+    VAULT_ID_BASE = 1000
+
+    @property
+    def gift_id(self) -> int:
+        return self.VAULT_ID_BASE + self.number

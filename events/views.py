@@ -1,8 +1,139 @@
-from django.http import JsonResponse
-from django.views.decorators.http import require_safe
+"""Thin HTTP views: pages (the live part runs over the WebSocket), the two JSON
+endpoints that hand out secrets (create a party, join one), and the QR code.
+
+The JSON endpoints are CSRF-exempt on purpose: no cookie carries any authority here.
+Secrets travel only in request bodies and live in the browser's localStorage, so a
+forged cross-site POST can at most create a party or join one as a new guest, which
+anyone with the code can do anyway.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+
+import qrcode
+import qrcode.image.svg
+from django.http import Http404, HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST, require_safe
+
+from tables.services import ServiceError
+
+from . import services
+from .selectors import party_by_code
+
+MAX_BODY = 4096
 
 
 @require_safe
 def healthz(request):
     """Liveness probe for nginx, compose and bin/serve checks."""
     return JsonResponse({"ok": True})
+
+
+def _json_body(request) -> dict:
+    if len(request.body) > MAX_BODY:
+        raise ServiceError("too_large", "request too large")
+    try:
+        data = json.loads(request.body or b"{}")
+    except ValueError:
+        raise ServiceError("malformed", "send a JSON object") from None
+    if not isinstance(data, dict):
+        raise ServiceError("malformed", "send a JSON object")
+    return data
+
+
+def _error(exc: ServiceError, status=400) -> JsonResponse:
+    status = {"no_party": 404, "expired": 410, "closed": 409, "full": 409, "too_large": 413}.get(exc.code, status)
+    return JsonResponse({"error": exc.code, "message": str(exc)}, status=status)
+
+
+@csrf_exempt
+@require_POST
+def party_create_api(request):
+    try:
+        data = _json_body(request)
+        party, token = services.party_create(
+            name=data.get("name"),
+            budget=data.get("budget", ""),
+            jokes_welcome=data.get("jokes_welcome", True),
+            vault_size=data.get("vault_size", 0),
+        )
+    except ServiceError as exc:
+        return _error(exc)
+    return JsonResponse(
+        {"code": party.code, "host_token": token, "host_url": reverse("host", args=[party.code])}, status=201
+    )
+
+
+@csrf_exempt
+@require_POST
+def guest_join_api(request, code):
+    try:
+        data = _json_body(request)
+        guest, token, outcome = services.guest_join(code=code, name=data.get("name"), description=data.get("description"))
+    except ServiceError as exc:
+        return _error(exc)
+    from .groups import send_on_commit
+
+    send_on_commit(outcome.messages)
+    return JsonResponse(
+        {
+            "guest": guest.pk,
+            "token": token,
+            "gift_number": guest.gift_number,
+            "code": guest.party.code,
+            "play_url": reverse("play", args=[guest.party.code]),
+        },
+        status=201,
+    )
+
+
+@require_safe
+def home(request):
+    return render(request, "events/home.html")
+
+
+def _party_page(request, code, template):
+    party = party_by_code(code)
+    if party is None:
+        return render(request, "events/missing.html", {"code": code}, status=404)
+    if party.expired:
+        return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
+    return render(request, template, {"party": party})
+
+
+@require_safe
+def host_page(request, code):
+    return _party_page(request, code, "events/host.html")
+
+
+@require_safe
+def join_page(request, code):
+    return _party_page(request, code, "events/join.html")
+
+
+@require_safe
+def play_page(request, code):
+    return _party_page(request, code, "events/play.html")
+
+
+@require_safe
+def screen_page(request, code):
+    return _party_page(request, code, "events/screen.html")
+
+
+@require_safe
+def join_qr(request, code):
+    """An SVG QR code of the join link (the link holds the code, never a secret)."""
+    party = party_by_code(code)
+    if party is None:
+        raise Http404("no such party")
+    url = request.build_absolute_uri(reverse("join", args=[party.code]))
+    img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return HttpResponse(buf.getvalue(), content_type="image/svg+xml")

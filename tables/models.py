@@ -1,1 +1,47 @@
-from django.db import models  # noqa: F401
+"""A table's live game: the engine state as JSON, one row per table, and the log of
+every accepted action (for replay, audit and idempotent retries)."""
+
+from __future__ import annotations
+
+from django.db import models
+from django.utils import timezone
+
+
+class Table(models.Model):
+    party = models.ForeignKey("events.Party", on_delete=models.CASCADE, related_name="tables")
+    letter = models.CharField(max_length=2)  # A, B, C ... in the relay ring's order
+    seed = models.BigIntegerField()
+    setup = models.JSONField()  # new_game's inputs: gifts, vault, gate (replay starts here)
+    state = models.JSONField()  # tables.engine Game.to_dict()
+    version = models.PositiveIntegerField(default=1)
+    roster = models.JSONField(default=list)  # per seat: {"guest": id, "name": ..., "gift_number": ...}
+    window_opened_at = models.DateTimeField(null=True, blank=True)  # for the 60-second pass
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["party", "letter"], name="one_letter_per_table")]
+        ordering = ["party", "letter"]
+
+    def __str__(self) -> str:
+        return f"table {self.letter} of party {self.party_id}"
+
+
+class TableAction(models.Model):
+    """One accepted action. `version` is the table version it produced."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="actions")
+    version = models.PositiveIntegerField()
+    action = models.JSONField()
+    actor = models.CharField(max_length=40)  # "seat:3", "host", "captain:12", "relay"
+    client_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["table", "version"], name="one_action_per_version"),
+            models.UniqueConstraint(
+                fields=["table", "client_id"], condition=~models.Q(client_id=""), name="idempotent_client_id"
+            ),
+        ]
+        ordering = ["table", "version"]

@@ -1,0 +1,259 @@
+"""The one WebSocket a screen keeps open to its party: authenticate, parse, call one
+service, reply. Every request gets exactly one reply (`ok` or `error`, echoing the
+client's `re` id); updates arrive as versioned `table` / `party` messages.
+
+Frames from the client (JSON text, at most MAX_FRAME bytes):
+  {"type": "hello", "role": "guest"|"host"|"spectator", "token": "..."}
+  {"type": "act", "re": "<client action id>", "version": 12, "table": 3, "action": {...}}
+  {"type": "party", "re": "...", "command": "seat", ...arguments}
+  {"type": "resync", "re": "..."}
+  {"type": "ping"}
+"""
+
+from __future__ import annotations
+
+import json
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from django.db.models import F
+from django.utils import timezone
+
+from tables.engine import IllegalActionError
+from tables.services import ServiceError, table_act
+
+from . import groups, services
+from .models import Guest
+from .roles import Actor, Forbidden, Role, check_party_command
+from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
+
+MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
+CLIENT_ID_MAX = 64
+
+
+class PartyConsumer(AsyncWebsocketConsumer):
+    async def dispatch(self, message):
+        # Group deliveries touch no database, so skip Channels' hop to a thread that
+        # closes stale DB connections before every handler: it halves broadcast
+        # throughput. Everything else takes the normal path.
+        if message["type"] == "deliver":
+            await self.deliver(message)
+            return
+        await super().dispatch(message)
+
+    # --- lifecycle ---------------------------------------------------------------------
+
+    async def connect(self):
+        self.actor: Actor | None = None
+        self.joined: set[str] = set()
+        self.last_seen_write = 0.0
+        await self.accept()
+        code = self.scope["url_route"]["kwargs"]["code"]
+        self.party = await database_sync_to_async(party_by_code)(code)
+        if self.party is None:
+            await self._error(None, "no_party", "no party has that code")
+            await self.close(code=4404)
+        elif self.party.expired:
+            await self._error(None, "expired", "this party has expired (parties last seven days)")
+            await self.close(code=4410)
+
+    async def disconnect(self, code):
+        for group in list(self.joined):
+            await self.channel_layer.group_discard(group, self.channel_name)
+        self.joined.clear()
+        if self.actor is not None and self.actor.role is Role.GUEST:
+            await database_sync_to_async(_presence)(self.actor.guest_id, -1)
+
+    # --- frames ------------------------------------------------------------------------
+
+    async def receive(self, text_data=None, bytes_data=None):
+        if text_data is None:
+            await self._error(None, "malformed", "send JSON text frames")
+            return
+        if len(text_data) > MAX_FRAME:
+            await self._error(None, "too_large", f"frames are limited to {MAX_FRAME} bytes")
+            await self.close(code=1009)
+            return
+        try:
+            frame = json.loads(text_data)
+        except ValueError:
+            await self._error(None, "malformed", "that frame is not JSON")
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            await self._error(None, "malformed", "a frame is a JSON object with a type")
+            return
+        re = frame.get("re")
+        if re is not None and (not isinstance(re, str) or len(re) > CLIENT_ID_MAX):
+            await self._error(None, "malformed", f"re must be a string of at most {CLIENT_ID_MAX} characters")
+            return
+        kind = frame["type"]
+        if kind == "ping":
+            await self._send({"type": "pong", "server_time": timezone.now().timestamp()})
+            await self._touch()
+            return
+        if self.party is None:
+            return
+        if kind == "hello":
+            await self._hello(frame, re)
+            return
+        if self.actor is None:
+            await self._error(re, "hello_first", "say hello (with your secret) first")
+            return
+        handler = {"act": self._act, "party": self._party, "resync": self._resync}.get(kind)
+        if handler is None:
+            await self._error(re, "malformed", f"unknown frame type {kind!r}")
+            return
+        await handler(frame, re)
+
+    async def _hello(self, frame, re):
+        if self.actor is not None:
+            await self._error(re, "already", "this connection has already said hello")
+            return
+        role = frame.get("role")
+        actor = await database_sync_to_async(actor_for)(party=self.party, role=role, token=frame.get("token"))
+        if actor is None:
+            await self._error(re, "bad_secret", "that secret does not open a seat at this party")
+            await self.close(code=4403)
+            return
+        self.actor = actor
+        if actor.role is Role.GUEST:
+            await database_sync_to_async(_presence)(actor.guest_id, +1)
+        await self._subscribe()
+        await self._resync(frame, re)
+
+    async def _act(self, frame, re):
+        action = frame.get("action")
+        version = frame.get("version")
+        if version is not None and type(version) is not int:
+            await self._error(re, "malformed", "version must be an integer")
+            return
+        table_id = frame.get("table", self.actor.table_id)
+        if type(table_id) is not int:
+            await self._error(re, "malformed", "which table?")
+            return
+        try:
+            outcome = await database_sync_to_async(table_act)(
+                actor=self.actor, table_id=table_id, action=action, client_id=re or "", expected_version=version
+            )
+        except (IllegalActionError, Forbidden, ServiceError) as exc:
+            await self._error(re, _code(exc), str(exc))
+            if getattr(exc, "code", None) == "stale":
+                await self._resync(frame, None)
+            return
+        await self._send({"type": "ok", "re": re, "version": outcome.version, "duplicate": outcome.duplicate})
+        await groups.send(outcome.messages)
+
+    async def _party(self, frame, re):
+        command = frame.get("command")
+        if not isinstance(command, str):
+            await self._error(re, "malformed", "which command?")
+            return
+        try:
+            check_party_command(self.actor, command, frame.get("table"))
+            outcome = await database_sync_to_async(_party_command)(self.actor, command, frame)
+        except (IllegalActionError, Forbidden, ServiceError) as exc:
+            await self._error(re, _code(exc), str(exc))
+            return
+        await self._send({"type": "ok", "re": re, **outcome.data})
+        await groups.send(outcome.messages)
+
+    async def _resync(self, frame, re):
+        snapshot = await database_sync_to_async(snapshot_for)(self.actor)
+        if re is not None:
+            snapshot["re"] = re
+        await self._send(snapshot)
+
+    # --- group messages ----------------------------------------------------------------
+
+    async def deliver(self, message):
+        payload = message["payload"]
+        kind = payload.get("type")
+        if kind == "resubscribe":
+            # Seating or a captain change: this guest's groups and view changed.
+            guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
+            if guest is None:
+                return
+            self.actor = guest_actor(guest)
+            await self._subscribe()
+            await self._resync({}, None)
+            return
+        await self._send(payload)
+        if kind == "removed":
+            await self.close(code=4401)
+
+    # --- helpers -----------------------------------------------------------------------
+
+    async def _subscribe(self):
+        wanted = await database_sync_to_async(_groups_for)(self.actor)
+        for group in self.joined - wanted:
+            await self.channel_layer.group_discard(group, self.channel_name)
+        for group in wanted - self.joined:
+            await self.channel_layer.group_add(group, self.channel_name)
+        self.joined = wanted
+
+    async def _touch(self):
+        if self.actor is None or self.actor.role is not Role.GUEST:
+            return
+        now = timezone.now().timestamp()
+        if now - self.last_seen_write > 20:
+            self.last_seen_write = now
+            await database_sync_to_async(_presence)(self.actor.guest_id, 0)
+
+    async def _send(self, payload):
+        await self.send(text_data=json.dumps(payload, separators=(",", ":")))
+
+    async def _error(self, re, code, message):
+        await self._send({"type": "error", "re": re, "code": code, "message": message})
+
+
+def _code(exc: Exception) -> str:
+    if isinstance(exc, ServiceError):
+        return exc.code
+    if isinstance(exc, Forbidden):
+        return "forbidden"
+    return f"illegal.{exc.rule}"
+
+
+def _groups_for(actor: Actor) -> set[str]:
+    from tables.models import Table
+
+    out = {groups.party_group(actor.party_id)}
+    if actor.role is Role.HOST:
+        out.add(groups.host_group(actor.party_id))
+        out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+    elif actor.role is Role.SPECTATOR:
+        out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+    else:
+        out.add(groups.guest_group(actor.guest_id))
+        if actor.table_id is not None:
+            out.add(groups.seat_group(actor.table_id, actor.seat))
+            if actor.captain:
+                out.add(groups.table_group(actor.table_id))
+    return out
+
+
+def _presence(guest_id: int, delta: int) -> None:
+    Guest.objects.filter(pk=guest_id).update(sockets=F("sockets") + delta, last_seen=timezone.now())
+
+
+def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
+    pid = actor.party_id
+    if command == "rename_guest":
+        return services.guest_rename(party_id=pid, guest_id=frame.get("guest"), name=frame.get("name"))
+    if command == "remove_guest":
+        return services.guest_remove(party_id=pid, guest_id=frame.get("guest"))
+    if command == "add_vault_gift":
+        return services.vault_gift_add(
+            party_id=pid, contributor=frame.get("contributor"), description=frame.get("description")
+        )
+    if command == "remove_vault_gift":
+        return services.vault_gift_remove(party_id=pid, number=frame.get("number"))
+    if command == "close_registration":
+        return services.party_set_registration(party_id=pid, open_=False)
+    if command == "reopen_registration":
+        return services.party_set_registration(party_id=pid, open_=True)
+    if command == "seat":
+        return services.party_seat(party_id=pid)
+    if command == "set_captain":
+        return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
+    raise ServiceError("not_yet", f"{command} is not available yet")

@@ -1,0 +1,100 @@
+"""Who may see and do what. The one place that says it; consumers and services ask here.
+
+| role      | who                                   | sees                                   | may do |
+|-----------|---------------------------------------|----------------------------------------|--------|
+| host      | holds the party's host secret         | lobby roster (names, labels, online), every table's public view, vault contributors | run the lobby (rename/remove/replace guests, vault gifts, captains, close registration, seat), every captain duty at every table, open and run the relay, end the party |
+| captain   | a seated guest the host made captain  | their own seat view + their table's public view | confirm the round-1 reveal, pass a reaction that waited 60 s, draw the relay seat, hand a seat to a substitute — at their own table only |
+| guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions: play, swipe, regroup, vault, react, trim |
+| spectator | knows the join code (a projector)     | every table's public view               | nothing |
+
+Nobody's view ever contains another seat's hand, answer, or an unrevealed description
+(tables/engine/views.py builds the views; tests/engine/test_leaks.py checks them).
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+
+class Role(enum.Enum):
+    HOST = "host"
+    GUEST = "guest"
+    SPECTATOR = "spectator"
+
+
+@dataclass(frozen=True)
+class Actor:
+    role: Role
+    party_id: int
+    guest_id: int | None = None
+    table_id: int | None = None
+    seat: int | None = None
+    captain: bool = False
+
+    @property
+    def label(self) -> str:
+        if self.role is Role.HOST:
+            return "host"
+        if self.role is Role.GUEST:
+            return f"seat:{self.seat}" if self.seat is not None else f"guest:{self.guest_id}"
+        return "spectator"
+
+    def label_for(self, action_type: str) -> str:
+        """Who the action log says acted: a captain's duty is logged as the captain's."""
+        if self.role is Role.GUEST and self.captain and action_type not in SEAT_ACTIONS:
+            return f"captain:{self.guest_id}"
+        return self.label
+
+
+# Table actions (engine wire types) by who may send them.
+SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
+DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
+SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
+
+# Party commands (events/services.py) by who may send them.
+HOST_COMMANDS = frozenset(
+    {
+        "rename_guest",
+        "remove_guest",
+        "add_vault_gift",
+        "remove_vault_gift",
+        "close_registration",
+        "reopen_registration",
+        "seat",
+        "set_captain",
+        "open_relay",
+        "run_relay",
+        "end",
+    }
+)
+CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
+
+
+class Forbidden(Exception):
+    """The actor may not do this. Its message is safe to show."""
+
+
+def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
+    """Raise Forbidden unless `actor` may send `action_type` to table `table_id`."""
+    if action_type in SEAT_ACTIONS:
+        if actor.role is not Role.GUEST or actor.table_id != table_id or actor.seat is None:
+            raise Forbidden("only the player in that seat can do that")
+        return
+    if action_type in DUTY_ACTIONS:
+        if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
+            return
+        raise Forbidden("only the host or this table's captain can do that")
+    raise Forbidden("that action is not available to players")
+
+
+def check_party_command(actor: Actor, command: str, table_id: int | None = None) -> None:
+    if command in HOST_COMMANDS:
+        if actor.role is Role.HOST:
+            return
+        raise Forbidden("only the host can do that")
+    if command in CAPTAIN_COMMANDS:
+        if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
+            return
+        raise Forbidden("only the host or this table's captain can do that")
+    raise Forbidden(f"unknown command {command!r}")

@@ -1,0 +1,119 @@
+"""Reads for party screens: the lobby, the host dashboard, a guest's snapshot."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.utils import timezone
+
+from tables.models import Table
+from tables.selectors import table_game, table_payload
+
+from .models import Guest, Party, VaultGift
+from .roles import Actor, Role
+from .secrets import normalize_code, plausible_token, token_hash
+
+ONLINE_GRACE = timedelta(seconds=45)
+
+
+def party_by_code(code) -> Party | None:
+    code = normalize_code(code) if isinstance(code, str) else None
+    if code is None:
+        return None
+    return Party.objects.filter(code=code).first()
+
+
+def actor_for(*, party: Party, role: str, token) -> Actor | None:
+    """Authenticate a hello frame. None for a wrong or forged secret."""
+    if role == "spectator":
+        return Actor(Role.SPECTATOR, party.pk)
+    if not plausible_token(token):
+        return None
+    digest = token_hash(token)
+    if role == "host":
+        # Looked up by digest; the digest compare itself happened in the index lookup,
+        # and a 256-bit secret leaves nothing to learn from timing.
+        return Actor(Role.HOST, party.pk) if party.host_token_hash == digest else None
+    if role == "guest":
+        guest = Guest.objects.filter(party=party, token_hash=digest, removed_at__isnull=True).first()
+        return guest_actor(guest) if guest else None
+    return None
+
+
+def guest_actor(guest: Guest) -> Actor:
+    return Actor(
+        Role.GUEST, guest.party_id, guest_id=guest.pk, table_id=guest.table_id, seat=guest.seat, captain=guest.is_captain
+    )
+
+
+def is_online(guest: Guest, now=None) -> bool:
+    now = now or timezone.now()
+    return guest.sockets > 0 and guest.last_seen is not None and now - guest.last_seen < ONLINE_GRACE
+
+
+def party_public(party: Party) -> dict:
+    tables = list(party.tables.all())
+    at_gate = sum(1 for t in tables if t.state.get("phase") == "gate")
+    return {
+        "code": party.code,
+        "name": party.name,
+        "budget": party.budget,
+        "jokes_welcome": party.jokes_welcome,
+        "vault_size": party.vault_size,
+        "status": party.status,
+        "registration_open": party.registration_open,
+        "revision": party.revision,
+        "guest_count": party.guests.filter(removed_at__isnull=True).count(),
+        "tables": [{"id": t.pk, "letter": t.letter, "size": len(t.roster), "phase": t.state.get("phase")} for t in tables],
+        "gate": {"tables": len(tables), "at_gate": at_gate, "open": len(tables) > 1 and at_gate == len(tables)},
+        "expires_at": party.expires_at.timestamp(),
+    }
+
+
+def party_for_host(party: Party) -> dict:
+    now = timezone.now()
+    out = party_public(party)
+    out["guests"] = [
+        {
+            "id": g.pk,
+            "name": g.name,
+            "gift_number": g.gift_number,
+            "online": is_online(g, now),
+            "table": g.table.letter if g.table_id else None,
+            "seat": g.seat,
+            "captain": g.is_captain,
+        }
+        for g in party.guests.filter(removed_at__isnull=True).select_related("table")
+    ]
+    out["vault_gifts"] = [
+        {"number": v.number, "label": f"V{v.number}", "contributor": v.contributor, "table": v.table.letter if v.table_id else None}
+        for v in VaultGift.objects.filter(party=party).select_related("table")
+    ]
+    return out
+
+
+def snapshot_for(actor: Actor) -> dict:
+    party = Party.objects.get(pk=actor.party_id)
+    if actor.role is Role.HOST:
+        tables = [table_payload(t, table_game(t), None) for t in party.tables.all()]
+        return {"type": "snapshot", "role": "host", "party": party_for_host(party), "tables": tables}
+    if actor.role is Role.SPECTATOR:
+        tables = [table_payload(t, table_game(t), None) for t in party.tables.all()]
+        return {"type": "snapshot", "role": "spectator", "party": party_public(party), "tables": tables}
+    guest = Guest.objects.select_related("table").get(pk=actor.guest_id)
+    me = {
+        "id": guest.pk,
+        "name": guest.name,
+        "gift_number": guest.gift_number,
+        "description": guest.description,  # their own: they wrote it
+        "captain": guest.is_captain,
+        "table": guest.table.letter if guest.table_id else None,
+        "seat": guest.seat,
+    }
+    out = {"type": "snapshot", "role": "guest", "party": party_public(party), "me": me, "table": None, "public": None}
+    if guest.table_id is not None:
+        game = table_game(guest.table)
+        out["table"] = table_payload(guest.table, game, guest.seat)
+        if guest.is_captain:
+            out["public"] = table_payload(guest.table, game, None)
+    return out

@@ -1,0 +1,293 @@
+"""Party writes: create, join, the host's lobby commands, seating, and the party-level
+consequences of table changes. Keyword-only `<entity>_<verb>` functions; each runs in
+one transaction under the party's row lock and returns the messages to send after
+commit (see events/groups.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max
+from django.utils import timezone
+
+from tables.engine import Game, Gift, Phase, new_game
+from tables.models import Table
+from tables.selectors import table_payload
+from tables.services import ServiceError
+
+from . import seating
+from .groups import Message, guest_group, host_group, party_group
+from .models import Guest, Party, VaultGift
+from .secrets import new_code, new_token, normalize_code, token_hash
+from .selectors import party_for_host, party_public
+
+NAME_MAX = 40
+DESCRIPTION_MAX = 200
+
+
+@dataclass
+class Outcome:
+    messages: list[Message] = field(default_factory=list)
+    data: dict = field(default_factory=dict)
+
+
+def _clean(value, what: str, limit: int) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ServiceError("invalid", f"{what} is required")
+    value = " ".join(value.split())  # no newlines or runs of spaces in names on screens
+    if len(value) > limit:
+        raise ServiceError("invalid", f"{what} is at most {limit} characters")
+    return value
+
+
+def _locked_party(party_id: int) -> Party:
+    party = Party.objects.select_for_update().get(pk=party_id)
+    if party.expired:
+        raise ServiceError("expired", "this party has expired")
+    return party
+
+
+def _lobby_messages(party: Party) -> list[Message]:
+    """After a lobby change: the host's full roster, everybody's public party status."""
+    party.refresh_from_db()
+    return [
+        (host_group(party.pk), {"type": "party", "role": "host", "party": party_for_host(party)}),
+        (party_group(party.pk), {"type": "party", "role": "public", "party": party_public(party)}),
+    ]
+
+
+def _bump(party: Party) -> None:
+    Party.objects.filter(pk=party.pk).update(revision=F("revision") + 1)
+
+
+# --- create and join ----------------------------------------------------------------
+
+
+def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[Party, str]:
+    """A new party and its host secret (returned once, never stored in clear)."""
+    name = _clean(name, "a party name", 80)
+    budget = budget.strip()[:40] if isinstance(budget, str) else ""
+    if type(vault_size) is not int or not 0 <= vault_size <= 3:
+        raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
+    import secrets as _secrets
+
+    token = new_token()
+    for _ in range(20):  # a code collision is rare; try another
+        try:
+            with transaction.atomic():
+                party = Party.objects.create(
+                    code=new_code(),
+                    name=name,
+                    budget=budget,
+                    jokes_welcome=bool(jokes_welcome),
+                    vault_size=vault_size,
+                    seed=_secrets.randbits(63),
+                    host_token_hash=token_hash(token),
+                )
+            return party, token
+        except IntegrityError:
+            continue
+    raise ServiceError("busy", "could not allocate a join code; try again")
+
+
+def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
+    """A guest joins with the code: their gift gets the next label number."""
+    code = normalize_code(code) if isinstance(code, str) else None
+    if code is None:
+        raise ServiceError("bad_code", "that is not a join code (six letters and digits)")
+    name = _clean(name, "your name", NAME_MAX)
+    description = _clean(description, "your gift's description", DESCRIPTION_MAX)
+    with transaction.atomic():
+        party = Party.objects.select_for_update().filter(code=code).first()
+        if party is None:
+            raise ServiceError("no_party", "no party has that code")
+        if party.expired:
+            raise ServiceError("expired", "this party has expired")
+        if not party.registration_open or party.status != Party.Status.LOBBY:
+            raise ServiceError("closed", "registration for this party is closed")
+        if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
+            raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
+        number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
+        token = new_token()
+        guest = Guest.objects.create(
+            party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
+        )
+        _bump(party)
+        return guest, token, Outcome(_lobby_messages(party))
+
+
+# --- the host's lobby -----------------------------------------------------------------
+
+
+def _lobby_guest(party: Party, guest_id) -> Guest:
+    if type(guest_id) is not int:
+        raise ServiceError("invalid", "which guest?")
+    guest = party.guests.filter(pk=guest_id, removed_at__isnull=True).first()
+    if guest is None:
+        raise ServiceError("no_guest", "no such guest")
+    return guest
+
+
+def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
+    name = _clean(name, "a name", NAME_MAX)
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if guest.table_id is not None:
+            raise ServiceError("seated", "guests are seated; hand the seat over instead")
+        guest.name = name
+        guest.save(update_fields=["name"])
+        _bump(party)
+        return Outcome(_lobby_messages(party))
+
+
+def guest_remove(*, party_id: int, guest_id) -> Outcome:
+    """Remove a guest before seating (their gift goes home with them)."""
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if party.status != Party.Status.LOBBY:
+            raise ServiceError("seated", "guests are seated; a gift cannot leave mid-game")
+        guest.removed_at = timezone.now()
+        guest.save(update_fields=["removed_at"])
+        _bump(party)
+        msgs = _lobby_messages(party)
+        msgs.append((guest_group(guest.pk), {"type": "removed", "message": "The host removed you from this party."}))
+        return Outcome(msgs)
+
+
+def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
+    contributor = _clean(contributor, "the contributor's name", NAME_MAX)
+    description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        if party.status != Party.Status.LOBBY:
+            raise ServiceError("seated", "vault gifts are added before seating")
+        number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
+        VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
+        _bump(party)
+        return Outcome(_lobby_messages(party))
+
+
+def vault_gift_remove(*, party_id: int, number) -> Outcome:
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        if party.status != Party.Status.LOBBY:
+            raise ServiceError("seated", "vault gifts are fixed once the party is seated")
+        deleted, _ = party.vault_gifts.filter(number=number).delete()
+        if not deleted:
+            raise ServiceError("invalid", "no such vault gift")
+        _bump(party)
+        return Outcome(_lobby_messages(party))
+
+
+def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        if party.status != Party.Status.LOBBY:
+            raise ServiceError("seated", "the party is already seated")
+        party.registration_open = open_
+        party.save(update_fields=["registration_open"])
+        _bump(party)
+        return Outcome(_lobby_messages(party))
+
+
+# --- seating and dealing ----------------------------------------------------------------
+
+
+def party_seat(*, party_id: int) -> Outcome:
+    """Close registration, seat everyone at balanced tables and deal every table."""
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        if party.status != Party.Status.LOBBY:
+            raise ServiceError("seated", "this party is already seated")
+        guests = list(party.guests.filter(removed_at__isnull=True))
+        if len(guests) < 2:
+            raise ServiceError("too_few", "at least 2 guests are needed to play")
+        vault = list(party.vault_gifts.all())
+        try:
+            plan = seating.seating_plan(
+                seed=party.seed,
+                guest_ids=[g.pk for g in guests],
+                vault_ids=[v.pk for v in vault],
+                vault_size=party.vault_size,
+            )
+        except ValueError as exc:
+            raise ServiceError("seating", str(exc)) from None
+        by_id = {g.pk: g for g in guests}
+        vault_by_id = {v.pk: v for v in vault}
+        gate = len(plan) > 1  # several tables meet at the gate after round 2
+        messages: list[Message] = []
+        for entry in plan:
+            seated = [by_id[gid] for gid in entry["guests"]]
+            vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]
+            setup = {
+                "gifts": [
+                    {"id": g.gift_number, "description": g.description, "brought_by": seat}
+                    for seat, g in enumerate(seated)
+                ],
+                "vault": [{"id": v.gift_id, "description": v.description} for v in vault_gifts],
+                "gate": gate,
+            }
+            game, _ = new_game(seed=entry["seed"], **_setup_gifts(setup))
+            table = Table.objects.create(
+                party=party,
+                letter=entry["letter"],
+                seed=entry["seed"],
+                setup=setup,
+                state=game.to_dict(),
+                version=game.version,
+                roster=[{"guest": g.pk, "name": g.name, "gift_number": g.gift_number} for g in seated],
+            )
+            for seat, g in enumerate(seated):
+                g.table, g.seat, g.is_captain = table, seat, g.pk == entry["captain"]
+                g.save(update_fields=["table", "seat", "is_captain"])
+                messages.append((guest_group(g.pk), {"type": "resubscribe"}))
+            for v in vault_gifts:
+                v.table = table
+                v.save(update_fields=["table"])
+        party.status = Party.Status.PLAYING
+        party.registration_open = False
+        party.seating = plan
+        party.save(update_fields=["status", "registration_open", "seating"])
+        _bump(party)
+        messages = _lobby_messages(party) + messages
+        for t in party.tables.all():
+            messages.append((host_group(party.pk), {**table_payload(t, Game.from_dict(t.state), None), "type": "table"}))
+        return Outcome(messages)
+
+
+def _setup_gifts(setup: dict) -> dict:
+    """new_game's keyword arguments from a table's stored setup."""
+    return {
+        "gifts": [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]],
+        "vault": [Gift(v["id"], v["description"]) for v in setup["vault"]],
+        "gate": setup["gate"],
+    }
+
+
+def party_set_captain(*, party_id: int, guest_id) -> Outcome:
+    with transaction.atomic():
+        party = _locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if guest.table_id is None:
+            raise ServiceError("not_seated", "captains are chosen among seated guests")
+        old = list(Guest.objects.filter(table_id=guest.table_id, is_captain=True).exclude(pk=guest.pk))
+        Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
+        Guest.objects.filter(pk=guest.pk).update(is_captain=True)
+        _bump(party)
+        msgs = _lobby_messages(party)
+        for g in [*old, guest]:
+            msgs.append((guest_group(g.pk), {"type": "resubscribe"}))
+        return Outcome(msgs)
+
+
+def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
+    """Called inside a table's transaction: tell everyone how the gate stands when a
+    table arrives at it. Idempotent: it only reports; the relay reads table phases."""
+    if game.phase is not Phase.GATE:
+        return []
+    party = Party.objects.get(pk=table.party_id)
+    _bump(party)
+    return _lobby_messages(party)

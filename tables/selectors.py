@@ -1,0 +1,45 @@
+"""Reads: what each audience's screen gets for a table. Views come from the engine's
+view functions only (tables/engine/views.py), decorated with names and labels."""
+
+from __future__ import annotations
+
+from django.utils import timezone
+
+from tables.engine import Event, Game, public_view, seat_view
+
+from .models import Table
+
+REACTION_TIMEOUT_SECONDS = 60
+
+
+def gift_label(gift_id: int) -> str:
+    """What is written on the physical gift: the guest's number, or V1.. for the vault."""
+    return f"V{gift_id - 1000}" if gift_id >= 1000 else str(gift_id)
+
+
+def table_meta(table: Table) -> dict:
+    opened = table.window_opened_at
+    return {
+        "id": table.pk,
+        "letter": table.letter,
+        "roster": table.roster,
+        "window_opened_at": opened.timestamp() if opened else None,
+        "reaction_timeout": REACTION_TIMEOUT_SECONDS,
+        "server_time": timezone.now().timestamp(),
+    }
+
+
+def table_payload(table: Table, game: Game, seat: int | None, events: list[Event] = ()) -> dict:
+    """One socket's update: its view of the table at this version, and the events of
+    the action that produced it that this audience may see."""
+    view = seat_view(game, seat) if seat is not None else public_view(game)
+    seen = []
+    for e in events:
+        v = e.view(seat)
+        if v is not None:
+            seen.append(v)
+    return {"type": "table", "version": game.version, "table": table_meta(table), "view": view, "events": seen}
+
+
+def table_game(table: Table) -> Game:
+    return Game.from_dict(table.state)

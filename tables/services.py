@@ -1,0 +1,165 @@
+"""Writes to a table: check under the table's row lock, apply, save, then notify.
+
+One action is one transaction: `SELECT ... FOR UPDATE` on the table row serialises
+every frame for that table (PostgreSQL), the engine checks the rules, the new state
+and the action log row are written together, and the socket messages go out only
+after commit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from django.db import transaction
+from django.utils import timezone
+
+from events.groups import Message, seat_group, table_group
+from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
+from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
+from tables.engine.actions import Action, action_to_dict
+
+from .models import Table, TableAction
+from .selectors import REACTION_TIMEOUT_SECONDS, table_payload
+
+# Actions a player takes on their own turn: these carry the version the player saw, and
+# a stale one is refused (the screen was out of date). Reaction answers and trims are
+# not version-checked: two phones answering the same window at once must both count.
+TURN_ACTIONS = frozenset({"play", "swipe", "regroup", "vault"})
+
+
+class ServiceError(Exception):
+    """A refused request; `code` is stable, the message is safe to show to the sender."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class ActOutcome:
+    table_id: int
+    version: int
+    duplicate: bool = False
+    messages: list[Message] = field(default_factory=list)
+    game: Game | None = None
+
+
+def table_messages(table: Table, game: Game, events) -> list[Message]:
+    """Every seat's own view, and the public view, of the table at this version."""
+    out: list[Message] = [
+        (seat_group(table.pk, seat), table_payload(table, game, seat, events)) for seat in range(game.players)
+    ]
+    out.append((table_group(table.pk), table_payload(table, game, None, events)))
+    return out
+
+
+def table_act(
+    *,
+    actor: Actor,
+    table_id: int,
+    action: dict,
+    client_id: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> ActOutcome:
+    """Apply one action from `actor` to table `table_id`. Raises Forbidden,
+    IllegalActionError or ServiceError, in which case nothing changed."""
+    if not isinstance(action, dict):
+        raise MalformedActionError("an action must be a JSON object")
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise MalformedActionError("an action needs a type")
+    check_table_action(actor, table_id, kind)
+    if kind in SEAT_ACTIONS:
+        if "seat" in action and action["seat"] != actor.seat:
+            raise Forbidden("you can only act for your own seat")
+        action = {**action, "seat": actor.seat}
+    engine_action = parse_action(action)
+    return _apply_locked(
+        table_id=table_id,
+        party_id=actor.party_id,
+        engine_action=engine_action,
+        actor_label=actor.label_for(kind),
+        client_id=client_id,
+        expected_version=expected_version if kind in TURN_ACTIONS else None,
+        now=now or timezone.now(),
+    )
+
+
+def table_apply_server(*, table_id: int, engine_action: Action, actor_label: str) -> ActOutcome:
+    """Apply an action the server itself decided (the relay). Caller holds the transaction."""
+    table = Table.objects.get(pk=table_id)
+    return _apply_locked(
+        table_id=table_id,
+        party_id=table.party_id,
+        engine_action=engine_action,
+        actor_label=actor_label,
+        client_id="",
+        expected_version=None,
+        now=timezone.now(),
+    )
+
+
+def _apply_locked(
+    *,
+    table_id: int,
+    party_id: int,
+    engine_action: Action,
+    actor_label: str,
+    client_id: str,
+    expected_version: int | None,
+    now: datetime,
+) -> ActOutcome:
+    with transaction.atomic():
+        try:
+            table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
+        except Table.DoesNotExist:
+            raise ServiceError("no_table", "there is no such table at this party") from None
+        if client_id:
+            done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", flat=True)
+            for version in done:
+                # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
+                return ActOutcome(table_id, version, duplicate=True)
+        if expected_version is not None and expected_version != table.version:
+            raise ServiceError(
+                "stale", f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
+            )
+        game = Game.from_dict(table.state)
+        if engine_action.__class__.__name__ == "TimeoutPass":
+            opened = table.window_opened_at
+            waited = (now - opened).total_seconds() if opened else 0
+            if game.phase is Phase.REACTION and waited < REACTION_TIMEOUT_SECONDS:
+                raise ServiceError(
+                    "too_early",
+                    f"this reaction has waited {int(waited)} s; it can be passed after {REACTION_TIMEOUT_SECONDS} s",
+                )
+        new, events = apply(game, engine_action)
+        table.state = new.to_dict()
+        table.version = new.version
+        if any(e.type == "window_opened" for e in events):
+            table.window_opened_at = now
+        elif new.phase is not Phase.REACTION:
+            table.window_opened_at = None
+        table.updated_at = now
+        table.save(update_fields=["state", "version", "window_opened_at", "updated_at"])
+        TableAction.objects.create(
+            table=table,
+            version=new.version,
+            action=action_to_dict(engine_action),
+            actor=actor_label,
+            client_id=client_id,
+            created_at=now,
+        )
+        outcome = ActOutcome(table.pk, new.version, messages=table_messages(table, new, events), game=new)
+        # Party-level consequences (the gate) are decided in the same transaction.
+        from events.services import party_after_table_change
+
+        outcome.messages.extend(party_after_table_change(table=table, game=new))
+        return outcome
+
+
+def window_waited(table: Table, now: datetime | None = None) -> timedelta | None:
+    if table.window_opened_at is None:
+        return None
+    return (now or timezone.now()) - table.window_opened_at

@@ -1,0 +1,33 @@
+import pytest
+from asgiref.sync import sync_to_async
+
+from events import services
+from tests.live.clients import Phone
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+async def test_four_guests_seated_and_first_turn():
+    party, host_token = await sync_to_async(services.party_create)(name="Smoke")
+    tokens = []
+    for name in ["Alex", "Bea", "Cam", "Dee"]:
+        _, token, _ = await sync_to_async(services.guest_join)(code=party.code, name=name, description=f"{name}'s gift")
+        tokens.append(token)
+    host = await Phone(party.code).connect()
+    snap = await host.hello("host", host_token)
+    assert snap["type"] == "snapshot" and len(snap["party"]["guests"]) == 4
+    phones = [await Phone(party.code).connect() for _ in tokens]
+    for p, t in zip(phones, tokens):
+        s = await p.hello("guest", t)
+        assert s["me"]["table"] is None
+    ok = await host.command("seat")
+    assert ok["type"] == "ok", ok
+    for p in phones:
+        snap = await p.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+        assert len(snap["table"]["view"]["hand"]) in (3, 4)
+    active = snap["table"]["view"]["active"]
+    phone = next(p for p in phones if p.snapshot["me"]["seat"] == active)
+    res = await phone.act({"type": "regroup", "cards": []})
+    assert res["type"] == "ok", res
+    for p in [*phones, host]:
+        await p.close()
