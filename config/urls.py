@@ -12,6 +12,7 @@ urlpatterns = [
     path("j/<str:code>/", event_views.join_page, name="join"),
     path("p/<str:code>/", event_views.play_page, name="play"),
     path("screen/<str:code>/", event_views.screen_page, name="screen"),
+    path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
     path("admin/", admin.site.urls),
 ]

@@ -19,6 +19,7 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.db.models import F
 from django.utils import timezone
 
+from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
@@ -256,4 +257,8 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
         return services.party_seat(party_id=pid)
     if command == "set_captain":
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
+    if command == "open_relay":
+        return services.Outcome(relay_open(party_id=pid))
+    if command == "run_relay":
+        return services.Outcome(relay_run(party_id=pid))
     raise ServiceError("not_yet", f"{command} is not available yet")

@@ -6,8 +6,10 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from relay.models import Relay
+from relay.services import relay_json
 from tables.models import Table
-from tables.selectors import table_game, table_payload
+from tables.selectors import gift_label, table_game, table_payload
 
 from .models import Guest, Party, VaultGift
 from .roles import Actor, Role
@@ -67,6 +69,7 @@ def party_public(party: Party) -> dict:
         "tables": [{"id": t.pk, "letter": t.letter, "size": len(t.roster), "phase": t.state.get("phase")} for t in tables],
         "gate": {"tables": len(tables), "at_gate": at_gate, "open": len(tables) > 1 and at_gate == len(tables)},
         "expires_at": party.expires_at.timestamp(),
+        "relay": relay_json(Relay.objects.filter(party=party).first()),
     }
 
 
@@ -89,6 +92,8 @@ def party_for_host(party: Party) -> dict:
         {"number": v.number, "label": f"V{v.number}", "contributor": v.contributor, "table": v.table.letter if v.table_id else None}
         for v in VaultGift.objects.filter(party=party).select_related("table")
     ]
+    if party.status == Party.Status.OVER:
+        out["result"] = party_result(party)
     return out
 
 
@@ -117,3 +122,31 @@ def snapshot_for(actor: Actor) -> dict:
         if guest.is_captain:
             out["public"] = table_payload(guest.table, game, None)
     return out
+
+
+def party_result(party: Party) -> dict:
+    """Who leaves with which gift, and where every vault gift goes. Read from the
+    tables' final states (valid at any moment: it is the current holder of each gift)."""
+    guests = {g.pk: g for g in party.guests.all()}
+    brought = {g.gift_number: g for g in guests.values()}
+    vault_by_id = {v.gift_id: v for v in party.vault_gifts.all()}
+
+    def describe(gift_id: int, game) -> dict:
+        if gift_id in vault_by_id:
+            source = f"vault gift from {vault_by_id[gift_id].contributor}"
+        else:
+            source = f"brought by {brought[gift_id].name}" if gift_id in brought else "unknown"
+        return {"gift": gift_label(gift_id), "description": game.descriptions.get(gift_id, ""), "source": source}
+
+    keeps, returns = [], []
+    for table in party.tables.all():
+        game = table_game(table)
+        for seat, gift_id in enumerate(game.gifts):
+            guest = guests[table.roster[seat]["guest"]]
+            keeps.append({"guest": guest.name, "table": table.letter, "seat": seat, **describe(gift_id, game)})
+        for gift_id in game.vault:
+            # Leftover vault gifts return to whoever contributed them (rulebook).
+            to = vault_by_id[gift_id].contributor if gift_id in vault_by_id else brought[gift_id].name
+            returns.append({"table": table.letter, "returns_to": to, **describe(gift_id, game)})
+    keeps.sort(key=lambda r: (r["table"], r["seat"]))
+    return {"over": party.status == Party.Status.OVER, "keeps": keeps, "vault_returns": returns}

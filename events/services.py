@@ -41,14 +41,14 @@ def _clean(value, what: str, limit: int) -> str:
     return value
 
 
-def _locked_party(party_id: int) -> Party:
+def locked_party(party_id: int) -> Party:
     party = Party.objects.select_for_update().get(pk=party_id)
     if party.expired:
         raise ServiceError("expired", "this party has expired")
     return party
 
 
-def _lobby_messages(party: Party) -> list[Message]:
+def lobby_messages(party: Party) -> list[Message]:
     """After a lobby change: the host's full roster, everybody's public party status."""
     party.refresh_from_db()
     return [
@@ -114,7 +114,7 @@ def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
             party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
         )
         _bump(party)
-        return guest, token, Outcome(_lobby_messages(party))
+        return guest, token, Outcome(lobby_messages(party))
 
 
 # --- the host's lobby -----------------------------------------------------------------
@@ -132,27 +132,27 @@ def _lobby_guest(party: Party, guest_id) -> Guest:
 def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
     name = _clean(name, "a name", NAME_MAX)
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
             raise ServiceError("seated", "guests are seated; hand the seat over instead")
         guest.name = name
         guest.save(update_fields=["name"])
         _bump(party)
-        return Outcome(_lobby_messages(party))
+        return Outcome(lobby_messages(party))
 
 
 def guest_remove(*, party_id: int, guest_id) -> Outcome:
     """Remove a guest before seating (their gift goes home with them)."""
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "guests are seated; a gift cannot leave mid-game")
         guest.removed_at = timezone.now()
         guest.save(update_fields=["removed_at"])
         _bump(party)
-        msgs = _lobby_messages(party)
+        msgs = lobby_messages(party)
         msgs.append((guest_group(guest.pk), {"type": "removed", "message": "The host removed you from this party."}))
         return Outcome(msgs)
 
@@ -161,36 +161,36 @@ def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "vault gifts are added before seating")
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
         _bump(party)
-        return Outcome(_lobby_messages(party))
+        return Outcome(lobby_messages(party))
 
 
 def vault_gift_remove(*, party_id: int, number) -> Outcome:
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "vault gifts are fixed once the party is seated")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
             raise ServiceError("invalid", "no such vault gift")
         _bump(party)
-        return Outcome(_lobby_messages(party))
+        return Outcome(lobby_messages(party))
 
 
 def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "the party is already seated")
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
         _bump(party)
-        return Outcome(_lobby_messages(party))
+        return Outcome(lobby_messages(party))
 
 
 # --- seating and dealing ----------------------------------------------------------------
@@ -199,7 +199,7 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
 def party_seat(*, party_id: int) -> Outcome:
     """Close registration, seat everyone at balanced tables and deal every table."""
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "this party is already seated")
         guests = list(party.guests.filter(removed_at__isnull=True))
@@ -252,7 +252,7 @@ def party_seat(*, party_id: int) -> Outcome:
         party.seating = plan
         party.save(update_fields=["status", "registration_open", "seating"])
         _bump(party)
-        messages = _lobby_messages(party) + messages
+        messages = lobby_messages(party) + messages
         for t in party.tables.all():
             messages.append((host_group(party.pk), {**table_payload(t, Game.from_dict(t.state), None), "type": "table"}))
         return Outcome(messages)
@@ -269,7 +269,7 @@ def _setup_gifts(setup: dict) -> dict:
 
 def party_set_captain(*, party_id: int, guest_id) -> Outcome:
     with transaction.atomic():
-        party = _locked_party(party_id)
+        party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
             raise ServiceError("not_seated", "captains are chosen among seated guests")
@@ -277,17 +277,26 @@ def party_set_captain(*, party_id: int, guest_id) -> Outcome:
         Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
         _bump(party)
-        msgs = _lobby_messages(party)
+        msgs = lobby_messages(party)
         for g in [*old, guest]:
             msgs.append((guest_group(g.pk), {"type": "resubscribe"}))
         return Outcome(msgs)
 
 
 def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
-    """Called inside a table's transaction: tell everyone how the gate stands when a
-    table arrives at it. Idempotent: it only reports; the relay reads table phases."""
-    if game.phase is not Phase.GATE:
-        return []
-    party = Party.objects.get(pk=table.party_id)
-    _bump(party)
-    return _lobby_messages(party)
+    """Called inside a table's transaction: report the gate as tables arrive at it, and
+    end the party when its last table finishes. Idempotent: it reads table phases."""
+    if game.phase is Phase.GATE:
+        party = Party.objects.get(pk=table.party_id)
+        _bump(party)
+        return lobby_messages(party)
+    if game.phase is Phase.OVER:
+        party = Party.objects.select_for_update().get(pk=table.party_id)
+        phases = [t.state["phase"] for t in party.tables.exclude(pk=table.pk)]
+        if party.status != Party.Status.OVER and all(p == Phase.OVER.value for p in phases):
+            party.status = Party.Status.OVER
+            party.ended_at = timezone.now()
+            party.save(update_fields=["status", "ended_at"])
+        _bump(party)
+        return lobby_messages(party)
+    return []

@@ -137,3 +137,42 @@ def join_qr(request, code):
     buf = io.BytesIO()
     img.save(buf)
     return HttpResponse(buf.getvalue(), content_type="image/svg+xml")
+
+
+def party_result_csv(request, code):
+    """The party's result as CSV, for the host only: the host secret comes in the
+    Authorization header (the dashboard fetches it and saves the file)."""
+    import csv
+
+    from .secrets import token_matches
+    from .selectors import party_result
+
+    party = party_by_code(code)
+    if party is None:
+        raise Http404("no such party")
+    auth = request.headers.get("Authorization", "")
+    token = auth.removeprefix("Bearer ").strip()
+    if not token or not token_matches(token, party.host_token_hash):
+        return JsonResponse({"error": "forbidden", "message": "only the host can download the result"}, status=403)
+    result = party_result(party)
+    out = io.StringIO()
+    writer = _SafeWriter(csv.writer(out))
+    writer.writerow(["kind", "name", "table", "seat", "gift", "description", "source"])
+    for row in result["keeps"]:
+        writer.writerow(["keeps", row["guest"], row["table"], row["seat"], row["gift"], row["description"], row["source"]])
+    for row in result["vault_returns"]:
+        writer.writerow(["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"]])
+    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}.csv"'
+    return response
+
+
+class _SafeWriter:
+    """Guests type the names: a cell starting with = + - @ would run as a formula in a
+    spreadsheet (CSV injection), so such cells are prefixed with a quote."""
+
+    def __init__(self, writer):
+        self.writer = writer
+
+    def writerow(self, row):
+        self.writer.writerow(["'" + c if isinstance(c, str) and c[:1] in ("=", "+", "-", "@") else c for c in row])

@@ -17,7 +17,7 @@ from django.utils import timezone
 from events.groups import Message, seat_group, table_group
 from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
 from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
-from tables.engine.actions import Action, action_to_dict
+from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
 
 from .models import Table, TableAction
 from .selectors import REACTION_TIMEOUT_SECONDS, table_payload
@@ -126,7 +126,11 @@ def _apply_locked(
                 "stale", f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
             )
         game = Game.from_dict(table.state)
-        if engine_action.__class__.__name__ == "TimeoutPass":
+        if isinstance(engine_action, DrawRelaySeat):
+            from relay.services import relay_check_draw
+
+            relay_check_draw(table=table)
+        if isinstance(engine_action, TimeoutPass):
             opened = table.window_opened_at
             waited = (now - opened).total_seconds() if opened else 0
             if game.phase is Phase.REACTION and waited < REACTION_TIMEOUT_SECONDS:
