@@ -23,7 +23,7 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, services
+from . import groups, ratelimit, services
 from .models import Guest
 from .roles import Actor, Forbidden, Role, check_party_command
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
@@ -48,6 +48,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.actor: Actor | None = None
         self.joined: set[str] = set()
         self.last_seen_write = 0.0
+        self.party = None
+        if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
+            await self.close(code=4429)  # before accept: the handshake is refused
+            return
         await self.accept()
         code = self.scope["url_route"]["kwargs"]["code"]
         self.party = await database_sync_to_async(party_by_code)(code)

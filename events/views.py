@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tables.services import ServiceError
 
-from . import services
+from . import ratelimit, services
 from .selectors import party_by_code
 
 MAX_BODY = 4096
@@ -72,6 +72,8 @@ def party_create_api(request):
 @csrf_exempt
 @require_POST
 def guest_join_api(request, code):
+    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
+        return JsonResponse({"error": "rate_limited", "message": "too many joins from here; wait a minute"}, status=429)
     try:
         data = _json_body(request)
         guest, token, outcome = services.guest_join(code=code, name=data.get("name"), description=data.get("description"))

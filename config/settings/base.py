@@ -80,6 +80,9 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Serve /static/ from the ASGI app itself (config/asgi.py). On for the embedded box,
+# which runs daphne with nothing in front; off in production, where nginx serves it.
+SERVE_STATIC = False
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -106,3 +109,13 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# Rate limits per client address (events/ratelimit.py). Generous: a whole party may
+# share one venue Wi-Fi address, and 100 guests joining in a minute is a good party.
+RATE_LIMITS = {
+    "join": (150, 60),  # joins by code: (count, seconds)
+    "connect": (600, 60),  # WebSocket connects
+}
+# Behind a reverse proxy, the client address comes from X-Forwarded-For, but only when
+# the proxy is trusted (production sets this; a direct client could forge the header).
+TRUST_X_FORWARDED_FOR = False

@@ -8,9 +8,12 @@ import os
 import secrets
 
 from .base import *  # noqa: F401,F403
-from .base import BASE_DIR, env_list
+from .base import BASE_DIR, env_bool, env_list
 
 DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+# bin/serve runs `daphne config.asgi:application` with no web server in front, so the
+# app serves its own static files (also with DJANGO_DEBUG=0).
+SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)
 
 VAR_DIR = BASE_DIR / "var"
 VAR_DIR.mkdir(exist_ok=True)
@@ -51,3 +54,5 @@ CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = "memory://"
+
+CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}

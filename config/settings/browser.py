@@ -1,0 +1,21 @@
+"""Settings for the daphne subprocess that tests/browser/ starts: the test settings,
+pointed at the database pytest-django created for the test run (test_<name>), so the
+server sees what a `django_db(transaction=True)` test commits and vice versa.
+
+HEIST_BROWSER_DB names that database (the fixture passes the exact name it sees);
+HEIST_TEST_RUN_ID keeps the channel-layer prefix of the run that started it.
+"""
+import os
+
+from .test import *  # noqa: F401,F403
+from .test import DATABASES
+
+DATABASES = {
+    "default": {
+        **DATABASES["default"],
+        "NAME": os.environ.get("HEIST_BROWSER_DB") or "test_" + DATABASES["default"]["NAME"],
+    }
+}
+
+# No nginx in front of the test server: the app serves /static/ itself.
+SERVE_STATIC = True
