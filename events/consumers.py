@@ -68,6 +68,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.joined.clear()
         if self.actor is not None and self.actor.role is Role.GUEST:
             await database_sync_to_async(_presence)(self.actor.guest_id, -1)
+            await groups.send([_presence_message(self.actor, False)])
 
     # --- frames ------------------------------------------------------------------------
 
@@ -123,6 +124,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.actor = actor
         if actor.role is Role.GUEST:
             await database_sync_to_async(_presence)(actor.guest_id, +1)
+            await groups.send([_presence_message(actor, True)])
         await self._subscribe()
         await self._resync(frame, re)
 
@@ -174,11 +176,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
         payload = message["payload"]
         kind = payload.get("type")
         if kind == "resubscribe":
-            # Seating or a captain change: this guest's groups and view changed.
-            guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
-            if guest is None:
+            # Seating or a captain change: this screen's groups and view changed.
+            if self.actor is None:
                 return
-            self.actor = guest_actor(guest)
+            if self.actor.role is Role.GUEST:
+                guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
+                if guest is None:
+                    return
+                self.actor = guest_actor(guest)
             await self._subscribe()
             await self._resync({}, None)
             return
@@ -235,6 +240,11 @@ def _groups_for(actor: Actor) -> set[str]:
             if actor.captain:
                 out.add(groups.table_group(actor.table_id))
     return out
+
+
+def _presence_message(actor: Actor, online: bool) -> groups.Message:
+    """For the host's dashboard: who is (dis)connected, as it happens."""
+    return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
 
 
 def _presence(guest_id: int, delta: int) -> None:

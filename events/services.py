@@ -218,7 +218,6 @@ def party_seat(*, party_id: int) -> Outcome:
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
         gate = len(plan) > 1  # several tables meet at the gate after round 2
-        messages: list[Message] = []
         for entry in plan:
             seated = [by_id[gid] for gid in entry["guests"]]
             vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]
@@ -243,7 +242,6 @@ def party_seat(*, party_id: int) -> Outcome:
             for seat, g in enumerate(seated):
                 g.table, g.seat, g.is_captain = table, seat, g.pk == entry["captain"]
                 g.save(update_fields=["table", "seat", "is_captain"])
-                messages.append((guest_group(g.pk), {"type": "resubscribe"}))
             for v in vault_gifts:
                 v.table = table
                 v.save(update_fields=["table"])
@@ -252,10 +250,9 @@ def party_seat(*, party_id: int) -> Outcome:
         party.seating = plan
         party.save(update_fields=["status", "registration_open", "seating"])
         _bump(party)
-        messages = lobby_messages(party) + messages
-        for t in party.tables.all():
-            messages.append((host_group(party.pk), {**table_payload(t, Game.from_dict(t.state), None), "type": "table"}))
-        return Outcome(messages)
+        # Every screen of the party (host, guests, spectators) now has tables to watch:
+        # each re-subscribes to its groups and gets a fresh snapshot.
+        return Outcome([(party_group(party.pk), {"type": "resubscribe"})])
 
 
 def _setup_gifts(setup: dict) -> dict:

@@ -15,10 +15,14 @@ DEBUG = False
 SECRET_KEY = "test-only-not-secret"
 ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1", "[::1]"]
 
+TEST_RUN_ID = os.environ.get("HEIST_TEST_RUN_ID") or uuid.uuid4().hex[:12]
+
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
-        "NAME": os.environ.get("HEIST_TEST_DB", "heist"),
+        # One database per run (pytest-django makes test_<NAME>): several runs on one
+        # machine (developers, CI, helpers) never fight over the same database.
+        "NAME": os.environ.get("HEIST_TEST_DB") or f"heist_{TEST_RUN_ID}",
         "USER": "postgres",
         "PASSWORD": "",
         "HOST": "127.0.0.1",
@@ -26,7 +30,6 @@ DATABASES = {
     }
 }
 
-TEST_RUN_ID = os.environ.get("HEIST_TEST_RUN_ID") or uuid.uuid4().hex[:12]
 REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
 
 CHANNEL_LAYERS = {
