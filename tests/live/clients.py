@@ -14,18 +14,40 @@ from config.asgi import application
 _ids = itertools.count(1)
 
 
-class Phone:
-    """One screen's socket. Keeps the latest snapshot/table view it was sent."""
+def fresh_application():
+    """A new ASGI app, as a restarted daphne builds it: new router, new consumers.
+    Everything a party needs is in PostgreSQL, so this is a process restart as far as
+    the server's state goes (flush the channel layer too for its connections)."""
+    from channels.routing import ProtocolTypeRouter, URLRouter
+    from channels.security.websocket import AllowedHostsOriginValidator
 
-    def __init__(self, code: str, *, origin: str = "http://localhost"):
+    from config.routing import websocket_urlpatterns
+
+    return ProtocolTypeRouter({"websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns))})
+
+
+class Phone:
+    """One screen's socket. Keeps the latest snapshot/table view it was sent.
+
+    `table` is the latest payload of this socket's own view: a seat view for a guest,
+    the public view for the host or a spectator. A captain's socket also receives its
+    table's public view; those go to `public` (and `public_versions`), so `table` and
+    `versions` are never mixed up with them."""
+
+    def __init__(self, code: str, *, origin: str = "http://localhost", app=None):
         self.code = code
         self.comm = WebsocketCommunicator(
-            application, f"/ws/party/{code}/", headers=[(b"origin", origin.encode()), (b"host", b"localhost")]
+            app or application,
+            f"/ws/party/{code}/",
+            headers=[(b"origin", origin.encode()), (b"host", b"localhost")],
         )
         self.inbox: list[dict] = []
         self.snapshot: dict | None = None
         self.table: dict | None = None  # latest "table" payload for this socket's own view
-        self.versions: list[int] = []
+        self.public: dict | None = None  # a captain's latest public payload of its table
+        self.versions: list[int] = []  # versions of the own-view "table" messages, in arrival order
+        self.public_versions: list[int] = []
+        self.close_code: int | None = None
 
     async def connect(self):
         connected, _ = await self.comm.connect()
@@ -35,10 +57,37 @@ class Phone:
     async def send(self, frame: dict | str):
         await self.comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
 
+    async def _output(self, timeout: float) -> dict:
+        """The app's next ASGI message. Unlike the communicator's receive_output, a
+        timeout here leaves the consumer running (asgiref cancels the application when
+        its receive_output times out, which silently killed sockets after a drain)."""
+        fut = self.comm.future
+        if fut.done():
+            fut.result()  # the consumer crashed: raise its exception
+            raise AssertionError("the consumer has ended")
+        get = asyncio.ensure_future(self.comm.output_queue.get())
+        done, _ = await asyncio.wait({get, fut}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if get in done:
+            return get.result()
+        get.cancel()
+        if fut in done:
+            fut.result()
+            raise AssertionError("the consumer has ended")
+        raise asyncio.TimeoutError()
+
     async def recv(self, timeout: float = 5) -> dict:
-        msg = json.loads(await self.comm.receive_from(timeout=timeout))
+        out = await self._output(timeout)
+        if out["type"] == "websocket.close":
+            self.close_code = out.get("code", 1000)
+            raise AssertionError(f"the server closed the socket ({self.close_code})")
+        assert out["type"] == "websocket.send" and "text" in out, out
+        msg = json.loads(out["text"])
         self._note(msg)
         return msg
+
+    @property
+    def role(self) -> str | None:
+        return self.snapshot["role"] if self.snapshot else None
 
     def _note(self, msg: dict):
         self.inbox.append(msg)
@@ -46,9 +95,21 @@ class Phone:
             self.snapshot = msg
             if msg.get("table"):
                 self.table = msg["table"]
+            elif len(msg.get("tables") or ()) == 1:  # a host or spectator of a one-table party
+                self.table = msg["tables"][0]
+            if msg.get("public"):
+                self.public = msg["public"]
         elif msg.get("type") == "table":
-            self.table = msg
-            self.versions.append(msg["version"])
+            if self.role == "guest" and "you" not in msg["view"]:
+                self.public = msg
+                self.public_versions.append(msg["version"])
+            else:
+                self.table = msg
+                self.versions.append(msg["version"])
+
+    def tables(self) -> list[dict]:
+        """Every "table" message this socket received (own view and public), in order."""
+        return [m for m in self.inbox if m.get("type") == "table"]
 
     async def until(self, pred, timeout: float = 5) -> dict:
         """Read messages until one satisfies `pred`; return it."""
@@ -85,13 +146,48 @@ class Phone:
         await self.send({"type": "party", "re": re, "command": command, **args})
         return await self.reply(re)
 
-    async def drain(self, quiet: float = 0.05):
-        """Read everything already sent."""
+    async def at_version(self, version: int, timeout: float = 5) -> dict:
+        """Read until this socket's own view has reached `version`; return that payload."""
+        if self.table is not None and self.table["version"] >= version:
+            return self.table
+        await self.until(
+            lambda m: m.get("type") in ("table", "snapshot") and (self.table or {}).get("version", 0) >= version,
+            timeout,
+        )
+        return self.table
+
+    async def at_public_version(self, version: int, timeout: float = 5) -> dict:
+        """For a captain: read until the table's public view has reached `version`."""
+        if self.public is None or self.public["version"] < version:
+            await self.until(lambda m: (self.public or {}).get("version", 0) >= version, timeout)
+        return self.public
+
+    async def drain(self, quiet: float = 0.05) -> list[dict]:
+        """Read everything already sent; return it."""
+        got = []
         while True:
             try:
-                await self.recv(timeout=quiet)
+                got.append(await self.recv(timeout=quiet))
             except asyncio.TimeoutError:
-                return
+                return got
+
+    async def closed(self, timeout: float = 5) -> int:
+        """Read until the server closes this socket; return the close code (frames
+        before it are noted as usual)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            out = await self._output(max(0.01, end - loop.time()))
+            if out["type"] == "websocket.close":
+                self.close_code = out.get("code", 1000)
+                return self.close_code
+            if out["type"] == "websocket.send" and "text" in out:
+                self._note(json.loads(out["text"]))
 
     async def close(self):
+        """The browser goes away (tab closed, phone asleep): websocket.disconnect."""
+        if self.comm.future.done():
+            if not self.comm.future.cancelled():
+                self.comm.future.result()
+            return
         await self.comm.disconnect()
