@@ -1,5 +1,6 @@
 from django.contrib import admin
 from django.urls import path
+from django.views.generic import TemplateView
 
 from events import views as event_views
 
@@ -12,7 +13,13 @@ urlpatterns = [
     path("j/<str:code>/", event_views.join_page, name="join"),
     path("p/<str:code>/", event_views.play_page, name="play"),
     path("screen/<str:code>/", event_views.screen_page, name="screen"),
+    path("api/parties/<str:code>/claim", event_views.seat_claim_api, name="seat-claim"),
     path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
+    path(
+        "manifest.webmanifest",
+        TemplateView.as_view(template_name="manifest.webmanifest", content_type="application/manifest+json"),
+        name="manifest",
+    ),
     path("admin/", admin.site.urls),
 ]

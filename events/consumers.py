@@ -156,7 +156,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "malformed", "which command?")
             return
         try:
-            check_party_command(self.actor, command, frame.get("table"))
+            check_party_command(self.actor, command, await _command_table(command, frame))
             outcome = await database_sync_to_async(_party_command)(self.actor, command, frame)
         except (IllegalActionError, Forbidden, ServiceError) as exc:
             await self._error(re, _code(exc), str(exc))
@@ -216,6 +216,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "error", "re": re, "code": code, "message": message})
 
 
+async def _command_table(command: str, frame: dict) -> int | None:
+    """The table a captain's command concerns (so a captain acts only at their own)."""
+    if command == "hand_over_seat" and type(frame.get("guest")) is int:
+        return await database_sync_to_async(
+            lambda: Guest.objects.filter(pk=frame["guest"]).values_list("table_id", flat=True).first()
+        )()
+    return None
+
+
 def _code(exc: Exception) -> str:
     if isinstance(exc, ServiceError):
         return exc.code
@@ -271,6 +280,8 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
         return services.party_seat(party_id=pid)
     if command == "set_captain":
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
+    if command == "hand_over_seat":
+        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"))
     if command == "open_relay":
         return services.Outcome(relay_open(party_id=pid))
     if command == "run_relay":

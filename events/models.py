@@ -59,6 +59,8 @@ class Guest(models.Model):
     is_captain = models.BooleanField(default=False)
     joined_at = models.DateTimeField(default=timezone.now)
     removed_at = models.DateTimeField(null=True, blank=True)
+    claim_hash = models.CharField(max_length=64, blank=True)  # a substitute's one-time code
+    claim_expires = models.DateTimeField(null=True, blank=True)
     sockets = models.IntegerField(default=0)  # open WebSockets, for the host's "disconnected" marks
     last_seen = models.DateTimeField(null=True, blank=True)
 

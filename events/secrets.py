@@ -46,3 +46,9 @@ def token_matches(token: str, stored_hash: str) -> bool:
 def plausible_token(token) -> bool:
     """Cheap shape check before any lookup: our tokens are 43 URL-safe characters."""
     return isinstance(token, str) and 20 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()
+
+
+def new_claim_code() -> str:
+    """A one-time hand-over code: 8 characters from the join-code alphabet (~35 bits),
+    valid for minutes, hashed at rest, for one seat."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(8))

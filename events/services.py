@@ -297,3 +297,67 @@ def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
         _bump(party)
         return lobby_messages(party)
     return []
+
+
+# --- a leaving guest hands their seat to a substitute ------------------------------------
+
+CLAIM_LIFETIME_MINUTES = 15
+
+
+def seat_hand_over(*, party_id: int, guest_id) -> Outcome:
+    """Start a hand-over: a one-time claim code (shown only to the host or captain who
+    asked) that a substitute types to take the seat with its whole game state."""
+    from datetime import timedelta
+
+    from .secrets import new_claim_code
+
+    with transaction.atomic():
+        party = locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if guest.table_id is None:
+            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        code = new_claim_code()
+        guest.claim_hash = token_hash(code)
+        guest.claim_expires = timezone.now() + timedelta(minutes=CLAIM_LIFETIME_MINUTES)
+        guest.save(update_fields=["claim_hash", "claim_expires"])
+        return Outcome(data={"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES})
+
+
+def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
+    """The substitute takes the seat: a new secret, the new name on the roster; the
+    leaving guest's device loses the seat."""
+    code = normalize_code(code) if isinstance(code, str) else None
+    if code is None:
+        raise ServiceError("bad_code", "that is not a join code")
+    name = _clean(name, "your name", NAME_MAX)
+    if not isinstance(claim, str) or not 4 <= len(claim) <= 16:
+        raise ServiceError("bad_claim", "that hand-over code is not valid")
+    digest = token_hash(claim.strip().upper())
+    with transaction.atomic():
+        party = Party.objects.select_for_update().filter(code=code).first()
+        if party is None:
+            raise ServiceError("no_party", "no party has that code")
+        guest = (
+            Guest.objects.select_for_update()
+            .filter(party=party, claim_hash=digest, claim_expires__gt=timezone.now(), removed_at__isnull=True)
+            .first()
+        )
+        if guest is None:
+            raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
+        old_group = guest_group(guest.pk)
+        token = new_token()
+        guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
+        guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
+        table = Table.objects.select_for_update().get(pk=guest.table_id)
+        roster = list(table.roster)
+        roster[guest.seat] = {**roster[guest.seat], "name": name}
+        table.roster = roster
+        table.save(update_fields=["roster"])
+        _bump(party)
+        msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
+        msgs += lobby_messages(party)
+        game = Game.from_dict(table.state)
+        from tables.services import table_messages
+
+        msgs += table_messages(table, game, [])
+        return guest, token, Outcome(msgs)

@@ -94,6 +94,32 @@ def guest_join_api(request, code):
     )
 
 
+@csrf_exempt
+@require_POST
+def seat_claim_api(request, code):
+    """A substitute takes over a seat with the one-time code the host or captain got."""
+    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
+        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
+    try:
+        data = _json_body(request)
+        guest, token, outcome = services.seat_claim(code=code, claim=data.get("claim"), name=data.get("name"))
+    except ServiceError as exc:
+        return _error(exc)
+    from .groups import send_on_commit
+
+    send_on_commit(outcome.messages)
+    return JsonResponse(
+        {
+            "guest": guest.pk,
+            "token": token,
+            "gift_number": guest.gift_number,
+            "code": guest.party.code,
+            "play_url": reverse("play", args=[guest.party.code]),
+        },
+        status=201,
+    )
+
+
 @require_safe
 def home(request):
     return render(request, "events/home.html")
