@@ -10,8 +10,16 @@ django_asgi_app = get_asgi_application()
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from django.conf import settings  # noqa: E402
 
 from config.routing import websocket_urlpatterns  # noqa: E402
+
+if settings.SERVE_STATIC:
+    # The embedded box (bin/serve runs daphne directly) has no nginx in front: serve
+    # /static/ from the app itself. Production leaves this off; nginx serves /static/.
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+
+    django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
 application = ProtocolTypeRouter(
     {

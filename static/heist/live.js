@@ -1,0 +1,302 @@
+// The one live connection a screen keeps to its party (docs/PROTOCOL.md).
+//
+// - connects to /ws/party/<CODE>/ (wss on https pages), says hello, keeps the latest
+//   snapshot and every table's last version;
+// - a `table` message whose version is not last+1 means we missed one: send `resync`;
+// - reconnects with jittered exponential backoff (capped at 5 s) on close or error, at
+//   once when the browser comes back online or the page becomes visible again;
+// - pings every 15 s and treats a silent socket as dead;
+// - every action frame carries a fresh `re` id and is resent with the same id after a
+//   drop until its reply arrives (the server applies it once).
+import { banner, newId } from "./ui.js";
+
+const PING_MS = 15000;
+const DEAD_AFTER_MS = 40000; // no frame at all for this long: the socket is dead
+const BACKOFF_BASE_MS = 300;
+const BACKOFF_CAP_MS = 5000;
+const FATAL = {
+  4401: "The host removed you from this party.",
+  4403: "This device's key does not open a seat at this party.",
+  4404: "No party has that code.",
+  4410: "This party has expired.",
+};
+
+export class LiveError extends Error {
+  constructor(code, message) {
+    super(message || code);
+    this.code = code;
+  }
+}
+
+export class Live {
+  /**
+   * @param {object} o
+   * @param {string} o.code party code
+   * @param {"host"|"guest"|"spectator"} o.role
+   * @param {string|null} o.token the secret from localStorage (null for spectators)
+   * @param {(snap: object) => void} o.onSnapshot
+   * @param {(msg: object) => void} o.onTable a `table` message, in version order
+   * @param {(party: object, role: string) => void} [o.onParty]
+   * @param {(code: number|string, message: string) => void} [o.onFatal]
+   */
+  constructor(o) {
+    this.o = o;
+    this.ws = null;
+    this.ready = false;
+    this.stopped = false;
+    this.attempt = 0;
+    this.everReady = false;
+    this.pending = new Map(); // re -> {frame, resolve, reject, resend, sent}
+    this.versions = new Map(); // "<table id>:seat|pub" -> last version applied
+    this.snapshot = null;
+    this.clockOffset = 0; // server epoch ms - local epoch ms
+    this.lastFrameAt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.helloRe = null;
+  }
+
+  start() {
+    window.addEventListener("online", () => this.kick());
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible") this.kick();
+    });
+    window.addEventListener("pageshow", (e) => { if (e.persisted) this.kick(); });
+    this.open();
+    return this;
+  }
+
+  /** Server time now, in epoch seconds (for reaction-window clocks). */
+  serverNow() {
+    return (Date.now() + this.clockOffset) / 1000;
+  }
+
+  // --- requests --------------------------------------------------------------------------
+
+  /** A table action. Resolves with the `ok` reply, rejects with a LiveError. */
+  act(action, { table, version } = {}) {
+    const frame = { type: "act", action };
+    if (table !== undefined && table !== null) frame.table = table;
+    if (version !== undefined && version !== null) frame.version = version;
+    return this.request(frame, true);
+  }
+
+  /** A party command (host; captain for some). Not resent after a drop: the reply
+   * tells whether it happened, and most commands are not idempotent. */
+  party(command, args = {}) {
+    return this.request({ type: "party", command, ...args }, false);
+  }
+
+  resync() {
+    return this.request({ type: "resync" }, true).catch(() => {});
+  }
+
+  request(frame, resend) {
+    const re = newId();
+    const full = { ...frame, re };
+    return new Promise((resolve, reject) => {
+      const entry = { frame: full, resolve, reject, resend, sent: false };
+      this.pending.set(re, entry);
+      if (this.ready) this.transmit(entry);
+      // else: sent right after the next hello (nothing was sent, so no risk of doing it twice)
+    });
+  }
+
+  transmit(entry) {
+    try {
+      this.ws.send(JSON.stringify(entry.frame));
+      entry.sent = true;
+    } catch {
+      /* the close handler will resend or reject it */
+    }
+  }
+
+  // --- the socket ------------------------------------------------------------------------
+
+  kick() {
+    if (this.stopped) return;
+    if (!this.ws || this.ws.readyState === WebSocket.CLOSING || this.ws.readyState === WebSocket.CLOSED) {
+      this.attempt = 0;
+      this.open();
+    } else if (this.ready) {
+      this.ping(); // a phone waking up: check the socket is really alive
+    }
+  }
+
+  open() {
+    if (this.stopped) return;
+    clearTimeout(this.retryTimer);
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/party/${encodeURIComponent(this.o.code)}/`);
+    this.ws = ws;
+    this.ready = false;
+    banner(this.everReady ? "reconnecting" : "connecting", this.everReady ? "Reconnecting…" : "Connecting…");
+    ws.onopen = () => {
+      if (ws !== this.ws) return;
+      this.lastFrameAt = Date.now();
+      this.helloRe = newId();
+      ws.send(JSON.stringify({ type: "hello", role: this.o.role, token: this.o.token, re: this.helloRe }));
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      this.lastFrameAt = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.receive(msg);
+    };
+    ws.onclose = (ev) => this.closed(ws, ev.code);
+    ws.onerror = () => {
+      // onclose follows; make sure it does even on odd browsers
+      try { ws.close(); } catch { /* already closed */ }
+    };
+  }
+
+  /** Drop a socket we believe dead without waiting for the closing handshake. */
+  drop() {
+    const ws = this.ws;
+    if (!ws) return;
+    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+    try { ws.close(); } catch { /* ignore */ }
+    this.closed(ws, 1006);
+  }
+
+  closed(ws, code) {
+    if (ws !== this.ws) return;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    for (const [re, entry] of this.pending) {
+      if (entry.sent && !entry.resend) {
+        this.pending.delete(re);
+        entry.reject(new LiveError("offline", "The connection dropped before the server answered; check and try again."));
+      }
+    }
+    if (FATAL[code]) {
+      this.stop(code, FATAL[code]);
+      return;
+    }
+    if (this.stopped) return;
+    const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+    const delay = Math.round(base * (0.5 + Math.random() * 0.5));
+    this.attempt += 1;
+    banner("reconnecting", this.everReady ? "Reconnecting…" : "Connecting…");
+    this.retryTimer = setTimeout(() => this.open(), delay);
+  }
+
+  stop(code, message) {
+    this.stopped = true;
+    this.ready = false;
+    clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    for (const entry of this.pending.values()) entry.reject(new LiveError("closed", message));
+    this.pending.clear();
+    banner("lost", message);
+    if (this.o.onFatal) this.o.onFatal(code, message);
+  }
+
+  ping() {
+    if (!this.ready) return;
+    if (Date.now() - this.lastFrameAt > DEAD_AFTER_MS) {
+      this.drop();
+      return;
+    }
+    try { this.ws.send(JSON.stringify({ type: "ping" })); } catch { this.drop(); }
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case "snapshot":
+        this.applySnapshot(msg);
+        return;
+      case "table":
+        this.applyTable(msg);
+        return;
+      case "party":
+        if (this.o.onParty) this.o.onParty(msg.party, msg.role);
+        return;
+      case "pong":
+        this.noteServerTime(msg.server_time);
+        return;
+      case "removed":
+        this.stop(4401, msg.message || FATAL[4401]);
+        return;
+      case "ok":
+      case "error":
+        this.reply(msg);
+        return;
+      default:
+    }
+  }
+
+  reply(msg) {
+    if (msg.type === "error" && msg.re && msg.re === this.helloRe) {
+      // bad_secret: the server closes with 4403 right after; stop now with its words
+      this.stop(4403, msg.message);
+      return;
+    }
+    const entry = msg.re ? this.pending.get(msg.re) : null;
+    if (!entry) {
+      if (msg.type === "error" && (msg.code === "no_party" || msg.code === "expired")) {
+        this.stop(msg.code === "expired" ? 4410 : 4404, msg.message);
+      }
+      return;
+    }
+    this.pending.delete(msg.re);
+    if (msg.type === "ok") entry.resolve(msg);
+    else entry.reject(new LiveError(msg.code, msg.message));
+  }
+
+  applySnapshot(msg) {
+    const isHello = msg.re && msg.re === this.helloRe;
+    this.snapshot = msg;
+    this.versions.clear();
+    const note = (payload, stream) => {
+      if (payload) {
+        this.versions.set(`${payload.table.id}:${stream}`, payload.version);
+        this.noteServerTime(payload.table.server_time);
+      }
+    };
+    if (msg.role === "guest") {
+      note(msg.table, "seat");
+      note(msg.public, "pub");
+    } else {
+      for (const t of msg.tables || []) note(t, "pub");
+    }
+    this.o.onSnapshot(msg);
+    if (isHello) {
+      this.ready = true;
+      this.attempt = 0;
+      banner("online", this.everReady ? "Back online" : "Connected");
+      this.everReady = true;
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.ping(), PING_MS);
+      // Anything not yet answered goes (again) with the same id: the server applies
+      // an action once and answers a repeat with `duplicate: true`.
+      for (const entry of this.pending.values()) this.transmit(entry);
+    } else if (msg.re) {
+      const entry = this.pending.get(msg.re);
+      if (entry) {
+        this.pending.delete(msg.re);
+        entry.resolve(msg);
+      }
+    }
+  }
+
+  applyTable(msg) {
+    const stream = msg.view && msg.view.you !== undefined ? "seat" : "pub";
+    const key = `${msg.table.id}:${stream}`;
+    const last = this.versions.get(key);
+    if (last !== undefined && msg.version <= last) return; // already have this one
+    this.versions.set(key, msg.version);
+    this.noteServerTime(msg.table.server_time);
+    this.o.onTable(msg);
+    if (last !== undefined && msg.version !== last + 1) this.resync(); // we missed one
+  }
+
+  noteServerTime(seconds) {
+    if (typeof seconds === "number") this.clockOffset = seconds * 1000 - Date.now();
+  }
+}

@@ -1,0 +1,480 @@
+// A guest's phone (and a captain's tablet): lobby, then your gift, your hand, your turn,
+// reaction and trim prompts, the reveal and the end.
+import { Live } from "./live.js";
+import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks } from "./ui.js";
+
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const seatKey = `heist.seat.${code}`;
+const stored = loadJSON(seatKey);
+const root = document.getElementById("phone");
+
+const S = {
+  me: null,
+  party: null,
+  seat: null, // latest `table` payload with this seat's view
+  logs: new Map(),
+  ui: freshUi(),
+  promptKey: null,
+  sentVersion: null, // an action is on its way for this version: keep the controls busy
+  sending: false,
+  fatal: null,
+  announced: "",
+};
+
+function freshUi() {
+  // mode: play | swipe | regroup | vault; card: the card being played; picks: cards
+  // chosen for swipe/regroup/vault/trim; target/gift: swipe target, vault gift.
+  return { mode: "play", card: null, targets: [], extra: null, direction: null, picks: [], target: null, gift: null };
+}
+
+let live = null;
+
+if (!stored || !stored.token) {
+  document.getElementById("no-seat").hidden = false;
+} else {
+  live = new Live({
+    code,
+    role: "guest",
+    token: stored.token,
+    onSnapshot(snap) {
+      S.me = snap.me;
+      S.party = snap.party;
+      if (snap.table) S.seat = snap.table;
+      else S.seat = null;
+      draw();
+    },
+    onTable(msg) {
+      if (!msg.view || msg.view.you === undefined) return; // a captain's public copy: the seat view says it all
+      S.seat = msg;
+      noteEvents(S.logs, msg, msg.view.you);
+      draw();
+    },
+    onParty(party) {
+      S.party = { ...(S.party || {}), ...party };
+      if (!S.seat) draw();
+    },
+    onFatal(code, message) {
+      S.fatal = message;
+      if (code === 4401 || code === 4403) localStorage.removeItem(seatKey); // that key opens nothing any more
+      draw();
+    },
+  }).start();
+  window.heistLive = live;
+  startClocks(() => live.serverNow());
+}
+
+// --- sending ---------------------------------------------------------------------------------
+
+function send(action, { turn = false } = {}) {
+  const view = S.seat.view;
+  S.sending = true;
+  S.sentVersion = view.version;
+  draw();
+  live
+    .act(action, turn ? { version: view.version } : {})
+    .then(
+      () => {},
+      (err) => {
+        S.sentVersion = null;
+        showError(err);
+      },
+    )
+    .finally(() => {
+      S.sending = false;
+      draw();
+    });
+}
+
+function duty(action, button) {
+  button.disabled = true;
+  button.dataset.busy = "1";
+  live.act(action).catch(showError).finally(() => {
+    button.disabled = false;
+    delete button.dataset.busy;
+  });
+}
+
+const busy = () => S.sending || (S.seat && S.sentVersion === S.seat.view.version);
+
+// --- drawing ---------------------------------------------------------------------------------
+
+function draw() {
+  if (S.fatal) {
+    render(
+      root,
+      h("section", { class: "panel", role: "alert" },
+        h("h1", { text: "You're not at this table any more" }),
+        h("p", { text: S.fatal }),
+        h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "Join again"))),
+    );
+    return;
+  }
+  if (!S.me) return;
+  if (!S.seat) {
+    drawLobby();
+    return;
+  }
+  const { view, table: meta } = S.seat;
+  const key = `${view.phase}:${view.round}:${view.turn}:${view.must_trim}:${view.asked}`;
+  if (key !== S.promptKey) {
+    S.promptKey = key;
+    S.ui = freshUi();
+  }
+  if (S.sentVersion !== null && S.sentVersion !== view.version) S.sentVersion = null;
+  const handIds = new Set(view.hand.map((c) => c.id));
+  S.ui.picks = S.ui.picks.filter((id) => handIds.has(id));
+
+  const prompt = promptFor(view, meta);
+  render(
+    root,
+    h("header", { class: "seat-head" },
+      h("h1", {}, `Table ${meta.letter} · seat ${view.you + 1}`),
+      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`)),
+    prompt,
+    giftPanel(view),
+    prompt.dataset.usesHand ? null : handPanel(view),
+    h("section", { class: "panel", "aria-labelledby": "table-h", data: { version: S.seat.version } },
+      h("h2", { id: "table-h", text: `Table ${meta.letter}` }),
+      h("p", { class: "status-line", text: statusLine(view, meta, view.you) }),
+      windowBox(view, meta, { mySeat: view.you, duty: S.me.captain, onPass: (_t, seat, button) => duty({ type: "timeout_pass", seat }, button) }),
+      resultList(view, meta, { mySeat: view.you }),
+      seatList(view, meta, { mySeat: view.you, myGift: S.me.gift_number }),
+      vaultList(view)),
+    eventLog(S.logs.get(meta.id)),
+  );
+  tickClocks();
+  announce(prompt.dataset.headline || "");
+  document.body.dataset.phase = view.phase;
+}
+
+function announce(text) {
+  if (text === S.announced) return;
+  S.announced = text;
+  let region = document.getElementById("announce");
+  if (!region) {
+    region = h("div", { id: "announce", class: "sr-only", role: "status", "aria-live": "polite" });
+    document.body.appendChild(region);
+  }
+  region.textContent = text;
+}
+
+function drawLobby() {
+  const p = S.party || {};
+  render(
+    root,
+    h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
+      h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }),
+      h("h1", { id: "lobby-h" }, `You're in, ${S.me.name}!`),
+      h("p", { class: "write-number" }, "Write ", h("strong", { class: "gift-number", text: String(S.me.gift_number) }), " on your gift"),
+      h("p", {}, "and put it on the gift pile."),
+      h("p", { class: "secret" }, h("span", { class: "hint", text: "Your secret description: " }), S.me.description),
+      h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+        `Waiting for the host to deal the cards${p.guest_count ? ` · ${p.guest_count} guest${p.guest_count === 1 ? "" : "s"} in` : ""}.`)),
+  );
+  announce("Waiting for the host to deal the cards.");
+}
+
+function giftPanel(view) {
+  const mine = view.seats[view.you];
+  let desc;
+  if (mine.open) desc = h("p", {}, h("span", { class: "hint", text: "Unwrapped: " }), mine.description);
+  else if (mine.description) {
+    const how = view.gift === S.me.gift_number ? "You brought this one: " : "Your secret peek: ";
+    desc = h("p", { class: "secret" }, h("span", { class: "hint", text: how }), mine.description);
+  }
+  else desc = h("p", { class: "hint", text: "Still wrapped: you haven't seen inside." });
+  return h("section", { class: "panel gift-panel", "aria-labelledby": "gift-h" },
+    h("h2", { id: "gift-h", class: "sr-only", text: "Your gift" }),
+    h("p", { class: "take" }, view.phase === "over" ? "Keep gift " : "Take gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) })),
+    desc);
+}
+
+function handPanel(view) {
+  return h("section", { class: "panel", "aria-labelledby": "hand-h" },
+    h("h2", { id: "hand-h", text: `Your hand (${view.hand.length})` }),
+    view.hand.length ? h("div", { class: "hand", id: "hand" }, view.hand.map((c) => cardFace(c))) : h("p", { class: "hint", text: "No cards." }));
+}
+
+/** The one thing this phone should do now. */
+function promptFor(view, meta) {
+  const name = namer(meta, view.you);
+  if (view.phase === "over") {
+    const mine = view.seats[view.you];
+    return prompt("end", `Keep gift ${giftLabel(view.gift)}`,
+      h("p", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
+      h("p", { text: "The game is over. Thanks for heisting!" }));
+  }
+  if (view.phase === "reveal") {
+    return prompt("reveal", "Unwrap and show your gift",
+      h("p", { text: "Round 1 is over. Unwrap your gift and show it to everyone; waiting for the host to start round 2." }),
+      S.me.captain ? h("button", { class: "btn primary big", type: "button", data: { key: "reveal" }, on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget) } }, "Everyone unwrapped — start round 2") : null);
+  }
+  if (view.phase === "gate") return prompt("gate", "Waiting for the relay", h("p", { text: statusLine(view, meta, view.you) }));
+  if (view.asked) return reactionPrompt(view, meta, name);
+  if (view.phase === "reaction" && view.answer) {
+    const a = view.answer;
+    const card = a.block ? (view.hand.find((c) => c.id === a.card) || { title: "your reaction" }) : null;
+    return prompt("answered", a.block ? "You blocked" : "You let it happen",
+      h("p", { text: a.block ? `You answered with ${card.title}; waiting for the others.` : "You let it happen; waiting for the others." }));
+  }
+  if (view.must_trim > 0) return trimPrompt(view);
+  if (view.phase === "action" && view.active === view.you) return turnPrompt(view, meta, name);
+  const line = statusLine(view, meta, view.you);
+  const el = prompt("wait", line);
+  el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
+  el.querySelector("h2").classList.add("waiting");
+  return el;
+}
+
+function prompt(kind, headline, ...body) {
+  const el = h("section", { class: `panel prompt prompt-${kind}`, id: "prompt", "aria-labelledby": "prompt-h", data: { prompt: kind, headline } },
+    h("h2", { id: "prompt-h", text: headline }), ...body);
+  return el;
+}
+
+// --- the reaction window ----------------------------------------------------------------------
+
+function reactionPrompt(view, meta, name) {
+  const w = view.window;
+  const gifts = view.seats.map((s) => s.gift);
+  const reactions = view.hand.filter((c) => c.kind === "REACTION");
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  return prompt("react", "Block or let it happen?",
+    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    reactions.length
+      ? h("div", { class: "choices" }, reactions.map((c) =>
+          cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id }) } },
+            extra: h("span", { class: "card-cta", text: `Block with ${c.title}` }) })))
+      : h("p", { class: "hint", text: "You have no reaction card to block with." }),
+    h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null }) } }, "Let it happen"),
+  );
+}
+
+// --- trimming -------------------------------------------------------------------------------
+
+function trimPrompt(view) {
+  const k = view.must_trim;
+  const ui = S.ui;
+  const el = prompt("trim", `Discard ${k} card${k > 1 ? "s" : ""}`,
+    h("p", { text: `You have ${view.hand.length} cards; keep 5. Choose exactly ${k} to discard.` }),
+    pickableHand(view, { max: k }),
+    h("button", {
+      class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" },
+      disabled: busy() || ui.picks.length !== k,
+      on: { click: () => send({ type: "trim", cards: [...ui.picks] }) },
+    }, ui.picks.length === k ? `Discard ${pickedTitles(view)}` : `Choose ${k - ui.picks.length} more`));
+  el.dataset.usesHand = "1";
+  return el;
+}
+
+function pickedTitles(view) {
+  return S.ui.picks.map((id) => view.hand.find((c) => c.id === id).title).join(" and ");
+}
+
+/** The hand as toggle buttons for picking up to `max` cards. */
+function pickableHand(view, { max, label = "Your hand" }) {
+  const ui = S.ui;
+  return h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": label },
+    view.hand.map((c) => {
+      const picked = ui.picks.includes(c.id);
+      return cardFace(c, {
+        tag: "button",
+        props: {
+          type: "button", "aria-pressed": picked ? "true" : "false", disabled: busy(),
+          data: { cardId: c.id, cardName: c.card, key: `card-${c.id}` },
+          on: { click: () => {
+            if (picked) ui.picks = ui.picks.filter((x) => x !== c.id);
+            else if (ui.picks.length < max) ui.picks.push(c.id);
+            else if (max > 0) ui.picks = [...ui.picks.slice(1), c.id];
+            draw();
+          } },
+        },
+        extra: h("span", { class: "tick", "aria-hidden": "true", text: picked ? "✓ chosen" : "" }),
+      });
+    }));
+}
+
+// --- your turn --------------------------------------------------------------------------------
+
+function turnPrompt(view, meta, name) {
+  const ui = S.ui;
+  const modes = [
+    ["play", "Play a card"],
+    ["swipe", "Swipe: spend 2 cards"],
+    ["regroup", "Regroup or pass"],
+  ];
+  if (view.can_use_vault) modes.push(["vault", "Vault exchange"]);
+  const modeField = h("fieldset", { class: "modes" },
+    h("legend", { text: "Choose one action" }),
+    modes.map(([value, text]) => h("label", { class: `mode${ui.mode === value ? " on" : ""}` },
+      h("input", { type: "radio", name: "mode", value, checked: ui.mode === value, data: { key: `mode-${value}` },
+        on: { change: () => { S.ui = { ...freshUi(), mode: value }; draw(); } } }),
+      ` ${text}`)));
+  let body;
+  if (ui.mode === "swipe") body = swipeBody(view, meta);
+  else if (ui.mode === "regroup") body = regroupBody(view);
+  else if (ui.mode === "vault") body = vaultBody(view);
+  else body = playBody(view, meta, name);
+  const el = prompt("turn", "Your turn!", h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), modeField, body);
+  el.dataset.usesHand = "1";
+  return el;
+}
+
+function reasonNotPlayable(card, view) {
+  if (card.kind === "REACTION") return "Reaction: only when your gift is threatened";
+  if (card.card === "YANKEE_HEIST" && view.hand.length < 2) return "Needs another card to pay with";
+  if (card.card === "CASE_THE_JOINT") return "No wrapped gift to peek at";
+  if (card.card === "PICKPOCKET") return "Nobody has cards to take";
+  return "No legal target now";
+}
+
+function playBody(view, meta, name) {
+  const ui = S.ui;
+  const playable = view.playable || {};
+  const cards = h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": "Choose a card to play" },
+    view.hand.map((c) => {
+      const ok = Object.prototype.hasOwnProperty.call(playable, String(c.id));
+      const chosen = ui.card === c.id;
+      return cardFace(c, {
+        tag: "button",
+        props: {
+          type: "button", disabled: busy() || !ok, "aria-pressed": chosen ? "true" : "false",
+          data: { cardId: c.id, cardName: c.card, key: `card-${c.id}` },
+          on: { click: () => { S.ui = { ...freshUi(), mode: "play", card: chosen ? null : c.id }; draw(); } },
+        },
+        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
+      });
+    }));
+  if (ui.card === null) return [cards, h("p", { class: "hint", text: "Tap a card to play it." })];
+
+  const card = view.hand.find((c) => c.id === ui.card);
+  if (!card) return cards;
+  const need = targetCount(card.card, view.players);
+  const legal = playable[String(card.id)] || [];
+  const parts = [cards];
+  if (need > 0) {
+    const ask = {
+      SNATCH: "Swap your gift with whom?",
+      SWITCHEROO: "Choose two players whose gifts swap",
+      THREE_GIFT_GRIFT: "Choose the two other players in the rotation",
+      YANKEE_HEIST: need === 1 ? "Swap with whom?" : "Choose who you swap with first, then second",
+      CASE_THE_JOINT: "Peek at whose wrapped gift?",
+      PICKPOCKET: "Take a random card from whom?",
+    }[card.card];
+    parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
+  }
+  if (card.card === "YANKEE_HEIST") {
+    parts.push(h("div", { class: "sub", role: "group", "aria-labelledby": "extra-h" },
+      h("h3", { id: "extra-h", text: "Pay with one more card" }),
+      h("div", { class: "hand pick mini" }, view.hand.filter((c) => c.id !== card.id).map((c) =>
+        cardFace(c, { tag: "button", props: { type: "button", disabled: busy(), "aria-pressed": ui.extra === c.id ? "true" : "false", data: { cardId: c.id, cardName: c.card, key: `extra-${c.id}` }, on: { click: () => { ui.extra = ui.extra === c.id ? null : c.id; draw(); } } },
+          extra: h("span", { class: "tick", "aria-hidden": "true", text: ui.extra === c.id ? "✓ pays" : "" }) })))));
+  }
+  if (card.card === "THREE_GIFT_GRIFT") {
+    parts.push(directionPicker(view, name));
+  }
+  const done = ui.targets.length === need && (card.card !== "YANKEE_HEIST" || ui.extra !== null) && (card.card !== "THREE_GIFT_GRIFT" || ui.direction);
+  let summary = `Play ${card.title}`;
+  if (ui.targets.length) summary += ` on ${ui.targets.map(name).join(" then ")}`;
+  parts.push(h("button", {
+    class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
+    on: { click: () => {
+      const action = { type: "play", card: card.id, targets: [...ui.targets] };
+      if (card.card === "YANKEE_HEIST") action.extra = ui.extra;
+      if (card.card === "THREE_GIFT_GRIFT") action.direction = ui.direction;
+      send(action, { turn: true });
+    } },
+  }, done ? summary : `${summary} — choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
+  return parts;
+}
+
+/** Buttons for the legal targets; `ordered` shows 1st/2nd (YANKEE HEIST). */
+function targetPicker(view, meta, legal, need, ask, chosen, set, ordered = false) {
+  return h("div", { class: "sub", role: "group", "aria-labelledby": "targets-h" },
+    h("h3", { id: "targets-h", text: ask }),
+    h("div", { class: "targets" }, legal.map((seat) => {
+      const at = chosen.indexOf(seat);
+      const s = view.seats[seat];
+      return h("button", {
+        type: "button", class: "btn target", disabled: busy(), "aria-pressed": at >= 0 ? "true" : "false",
+        data: { seat, key: `target-${seat}` },
+        on: { click: () => {
+          if (at >= 0) set(chosen.filter((x) => x !== seat));
+          else if (chosen.length < need) set([...chosen, seat]);
+          else set([...chosen.slice(0, need - 1), seat]);
+        } },
+      },
+      at >= 0 ? h("span", { class: "tick", text: ordered && need > 1 ? `${at + 1}${at === 0 ? "st" : "nd"} ` : "✓ " }) : null,
+      h("strong", { text: seatName(meta, seat) }),
+      h("span", { class: "hint", text: ` gift ${giftLabel(s.gift)}${s.description ? `: ${s.description}` : ""}` }));
+    })));
+}
+
+function directionPicker(view, name) {
+  const ui = S.ui;
+  const n = view.players;
+  const cw = (s) => (s - view.you + n) % n;
+  let preview = () => "";
+  if (ui.targets.length === 2) {
+    // The engine's ring: you and the two others in clockwise order from you; each gift
+    // moves one step along the ring in the direction named.
+    const [p, q] = [...ui.targets].sort((a, b) => cw(a) - cw(b));
+    const ring = { clockwise: [view.you, p, q], counterclockwise: [view.you, q, p] };
+    preview = (dir) => ` (gifts move ${ring[dir].map(name).join(" → ")} → you)`;
+  }
+  return h("fieldset", { class: "sub directions" },
+    h("legend", { text: "Rotate which way? Each gift moves to the next person." }),
+    ["clockwise", "counterclockwise"].map((dir) => h("label", { class: `mode${ui.direction === dir ? " on" : ""}` },
+      h("input", { type: "radio", name: "direction", value: dir, checked: ui.direction === dir, data: { key: `dir-${dir}` }, on: { change: () => { ui.direction = dir; draw(); } } }),
+      ` ${dir === "clockwise" ? "Clockwise" : "Counterclockwise"}`,
+      h("span", { class: "hint", text: preview(dir) }))));
+}
+
+function swipeBody(view, meta) {
+  const ui = S.ui;
+  const others = view.seats.map((s) => s.seat).filter((s) => s !== view.you);
+  const done = ui.picks.length === 2 && ui.target !== null;
+  return [
+    h("p", { class: "hint", text: "Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way." }),
+    pickableHand(view, { max: 2, label: "Choose 2 cards to spend" }),
+    targetPicker(view, meta, others, 1, "Swap with whom?", ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }),
+    h("button", {
+      class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
+      on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }, { turn: true }) },
+    }, done ? `Swipe at ${seatName(meta, ui.target)}` : "Swipe — choose 2 cards and a player"),
+  ];
+}
+
+function regroupBody(view) {
+  const ui = S.ui;
+  const k = ui.picks.length;
+  return [
+    h("p", { class: "hint", text: "Discard 0, 1 or 2 cards and draw as many. Choosing none is a pass." }),
+    pickableHand(view, { max: 2, label: "Choose up to 2 cards to discard" }),
+    h("button", {
+      class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy(),
+      on: { click: () => send({ type: "regroup", cards: [...ui.picks] }, { turn: true }) },
+    }, k === 0 ? "Pass (keep my hand)" : `Discard ${k} and draw ${k}`),
+  ];
+}
+
+function vaultBody(view) {
+  const ui = S.ui;
+  const done = ui.picks.length === 2 && ui.gift !== null;
+  return [
+    h("p", { class: "hint", text: "Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it." }),
+    pickableHand(view, { max: 2, label: "Choose 2 cards to spend" }),
+    h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
+      h("h3", { id: "vault-h", text: "Take which vault gift?" }),
+      h("div", { class: "targets" }, view.vault.map((v) => h("button", {
+        type: "button", class: "btn target", disabled: busy(), "aria-pressed": ui.gift === v.gift ? "true" : "false", data: { key: `vault-${v.gift}` },
+        on: { click: () => { ui.gift = ui.gift === v.gift ? null : v.gift; draw(); } },
+      }, ui.gift === v.gift ? "✓ " : "", h("strong", { text: `gift ${giftLabel(v.gift)}` }), h("span", { class: "hint", text: v.description ? `: ${v.description}` : " (wrapped)" }))))),
+    h("button", {
+      class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
+      on: { click: () => send({ type: "vault", cards: [...ui.picks], gift: ui.gift }, { turn: true }) },
+    }, done ? `Exchange for gift ${giftLabel(ui.gift)}` : "Vault — choose 2 cards and a gift"),
+  ];
+}

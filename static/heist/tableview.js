@@ -1,0 +1,200 @@
+// A table as everyone may see it (the engine's public_view, or a seat view's public
+// part): used by the host dashboard, the big screen and the phones' table overview.
+import { ROUND_NAMES, describeEvent, describeMove, giftLabel, h, namer, seatName } from "./ui.js";
+
+const PASS_AFTER = 60;
+
+export function roundTitle(view) {
+  if (view.phase === "over") return "Game over";
+  return `Round ${view.round} of 4 — ${ROUND_NAMES[view.round] || ""}`;
+}
+
+/** One sentence: what the table is waiting for. `mySeat` words it for a phone. */
+export function statusLine(view, meta, mySeat = null) {
+  const name = namer(meta, mySeat);
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  switch (view.phase) {
+    case "action":
+      return view.active === mySeat ? "Your turn!" : `${cap(name(view.active))}'s turn.`;
+    case "reaction": {
+      const w = view.window;
+      const waiting = (w ? w.waiting : []).map(name);
+      return `${cap(name(w.active))} plays ${w.label}: waiting for ${waiting.join(", ")} to block or let it happen.`;
+    }
+    case "trim":
+      return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to 5.`;
+    case "reveal":
+      return "Round 1 is over: everyone unwraps and shows their gift. Waiting for the host to start round 2.";
+    case "gate":
+      return "Waiting at the gate for the other tables and the relay.";
+    case "over":
+      return "Game over: everyone keeps the gift in front of them.";
+    default:
+      return "";
+  }
+}
+
+/** The seats of a table: name, gift label (+ description when open or peeked), cards. */
+export function seatList(view, meta, { mySeat = null, myGift = null } = {}) {
+  const waiting = new Set(view.window ? view.window.waiting : []);
+  const trims = view.trims || {};
+  return h(
+    "ol",
+    { class: "seats", "aria-label": `Seats at table ${meta.letter}` },
+    view.seats.map((s) => {
+      const you = s.seat === mySeat;
+      const marks = [];
+      if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), "turn"));
+      if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), "being asked"));
+      if (trims[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), `discarding ${trims[String(s.seat)]}`));
+      let desc = null;
+      if (s.description) {
+        // Not open but known to this phone: the gift they brought, or one they peeked at.
+        const how = s.open ? "" : s.gift === myGift ? "you brought it: " : you ? "your peek: " : "you peeked: ";
+        desc = h("span", { class: `gift-desc${s.open ? "" : " peek"}` }, how ? h("em", { text: how }) : null, s.description);
+      } else if (!s.open) {
+        desc = h("span", { class: "gift-desc wrapped", text: "wrapped" });
+      }
+      return h(
+        "li",
+        { class: `seat${you ? " me" : ""}${view.active === s.seat ? " active" : ""}`, data: { seat: s.seat } },
+        h("span", { class: "seat-no", text: `${s.seat + 1}` }),
+        h(
+          "span",
+          { class: "seat-main" },
+          h("strong", { class: "seat-name", text: you ? `${seatName(meta, s.seat)} (you)` : seatName(meta, s.seat) }),
+          h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: `gift ${giftLabel(s.gift)}` }), " ", desc),
+          marks.length ? h("span", { class: "marks" }, marks) : null,
+        ),
+        h("span", { class: "seat-cards", "aria-label": `${s.cards} cards in hand` }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`),
+      );
+    }),
+  );
+}
+
+export function vaultList(view) {
+  if (!view.vault || !view.vault.length) return null;
+  return h(
+    "div",
+    { class: "vault" },
+    h("h3", { text: "Vault" }),
+    h(
+      "ul",
+      { class: "plain" },
+      view.vault.map((v) =>
+        h("li", {}, h("span", { class: "gift-tag", text: `gift ${giftLabel(v.gift)}` }), " ", v.description ? v.description : h("span", { class: "wrapped", text: "wrapped" })),
+      ),
+    ),
+  );
+}
+
+/** The open reaction window: the move, who is asked, the clock, and (for the host or
+ * captain) a "Pass for X" button per unanswered seat that enables at 60 s. */
+export function windowBox(view, meta, { mySeat = null, duty = false, onPass = null } = {}) {
+  const w = view.window;
+  if (!w || view.phase !== "reaction") return null;
+  const name = namer(meta, mySeat);
+  const gifts = view.seats.map((s) => s.gift);
+  const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const opened = meta.window_opened_at;
+  return h(
+    "div",
+    { class: "window", role: "group", "aria-label": "Reaction window" },
+    h("p", {}, h("strong", { text: `${cap(name(w.active))} plays ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    h(
+      "ul",
+      { class: "asked-list" },
+      w.waiting.map((seat) =>
+        h(
+          "li",
+          {},
+          h("span", {}, h("span", { "aria-hidden": "true", text: "? " }), `Asking ${name(seat)} `),
+          opened ? h("span", { class: "clock", data: { openedAt: opened, clock: "" }, text: "" }) : null,
+          duty && seat !== mySeat && opened
+            ? h(
+                "button",
+                {
+                  class: "btn small",
+                  type: "button",
+                  disabled: true,
+                  data: { openedAt: opened, passAfter: meta.reaction_timeout || PASS_AFTER, key: `pass-${meta.id}-${seat}` },
+                  on: { click: (ev) => onPass && onPass(meta.id, seat, ev.currentTarget) },
+                },
+                `Pass for ${seatName(meta, seat)}`,
+                h("span", { class: "pass-hint" }),
+              )
+            : null,
+        ),
+      ),
+    ),
+  );
+}
+
+export function resultList(view, meta, { mySeat = null } = {}) {
+  if (view.phase !== "over" || !view.result) return null;
+  return h(
+    "div",
+    { class: "result" },
+    h("h3", { text: "Who keeps what" }),
+    h(
+      "ul",
+      { class: "plain keeps" },
+      view.result.map((gift, seat) => {
+        const s = view.seats[seat];
+        return h(
+          "li",
+          { class: seat === mySeat ? "me" : "" },
+          h("strong", { text: seatName(meta, seat) }),
+          " keeps ",
+          h("span", { class: "gift-tag", text: `gift ${giftLabel(gift)}` }),
+          s && s.description ? `: ${s.description}` : "",
+        );
+      }),
+    ),
+  );
+}
+
+export function eventLog(lines, label = "What happened") {
+  if (!lines || !lines.length) return null;
+  return h(
+    "section",
+    { class: "log-box", "aria-label": label },
+    h("h3", { text: label }),
+    h("ol", { class: "log", role: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t }))),
+  );
+}
+
+/** Append a table message's events to a per-table log (a Map id -> lines). */
+export function noteEvents(logs, msg, mySeat = null) {
+  const lines = logs.get(msg.table.id) || [];
+  const name = namer(msg.table, mySeat);
+  for (const e of msg.events || []) {
+    const line = describeEvent(e, name);
+    if (line) lines.push(line);
+  }
+  logs.set(msg.table.id, lines.slice(-30));
+}
+
+/** The whole public table card (host dashboard, big screen). */
+export function tableCard(payload, lines, { duty = false, onPass = null, onConfirm = null } = {}) {
+  const { view, table: meta } = payload;
+  return h(
+    "article",
+    {
+      class: `panel table phase-${view.phase}`,
+      "aria-labelledby": `table-${meta.id}-h`,
+      data: { tableId: meta.id, version: payload.version, phase: view.phase, round: view.round },
+    },
+    h("h2", { id: `table-${meta.id}-h` }, `Table ${meta.letter} `, h("span", { class: "round", text: `· ${roundTitle(view)}` })),
+    h("p", { class: "status-line", text: statusLine(view, meta) }),
+    windowBox(view, meta, { duty, onPass }),
+    duty && view.phase === "reveal"
+      ? h("button", { class: "btn primary big", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => onConfirm && onConfirm(meta.id, ev.currentTarget) } }, "Everyone unwrapped — start round 2")
+      : null,
+    resultList(view, meta),
+    seatList(view, meta),
+    vaultList(view),
+    h("p", { class: "hint" }, `Draw pile ${view.draw_pile} · discards ${view.discards}`),
+    eventLog(lines),
+  );
+}
