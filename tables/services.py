@@ -117,8 +117,12 @@ def _apply_locked(
         except Table.DoesNotExist:
             raise ServiceError("no_table", "there is no such table at this party") from None
         if client_id:
-            done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", flat=True)
-            for version in done:
+            done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor")
+            for version, by in done:
+                if by != actor_label:
+                    # Someone else's id: acknowledging it would tell this sender an
+                    # action was done that never was.
+                    raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
                 # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
                 return ActOutcome(table_id, version, duplicate=True)
         if expected_version is not None and expected_version != table.version:
