@@ -2,6 +2,8 @@
 import os
 from pathlib import Path
 
+from celery.schedules import crontab
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -102,6 +104,11 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# Periodic jobs, run by the `beat` service (docker-compose.yml).
+CELERY_BEAT_SCHEDULE = {
+    # Rooms expire seven days after creation (events/tasks.py); hourly is plenty.
+    "expire-parties": {"task": "events.tasks.expire_parties", "schedule": crontab(minute=17)},
+}
 
 LOGGING = {
     "version": 1,
