@@ -16,6 +16,7 @@ import json
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import F
 from django.utils import timezone
 
@@ -165,7 +166,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await groups.send(outcome.messages)
 
     async def _resync(self, frame, re):
-        snapshot = await database_sync_to_async(snapshot_for)(self.actor)
+        try:
+            snapshot = await database_sync_to_async(snapshot_for)(self.actor)
+        except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
+            await self._error(re, "no_party", "this party no longer exists")
+            await self.close(code=4404)
+            return
         if re is not None:
             snapshot["re"] = re
         await self._send(snapshot)

@@ -42,9 +42,11 @@ def _clean(value, what: str, limit: int) -> str:
 
 
 def locked_party(party_id: int) -> Party:
-    party = Party.objects.select_for_update().get(pk=party_id)
+    party = Party.objects.select_for_update().filter(pk=party_id).first()
+    if party is None:  # deleted by the expiry sweep while a screen was still open
+        raise ServiceError("no_party", "this party no longer exists")
     if party.expired:
-        raise ServiceError("expired", "this party has expired")
+        raise ServiceError("expired", "this party has expired (parties last seven days)")
     return party
 
 
@@ -103,7 +105,7 @@ def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
         if party is None:
             raise ServiceError("no_party", "no party has that code")
         if party.expired:
-            raise ServiceError("expired", "this party has expired")
+            raise ServiceError("expired", "this party has expired (parties last seven days)")
         if not party.registration_open or party.status != Party.Status.LOBBY:
             raise ServiceError("closed", "registration for this party is closed")
         if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
