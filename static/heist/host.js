@@ -38,6 +38,13 @@ if (!token) {
       state.party = party;
       draw();
     },
+    onPresence(guestId, online) {
+      const g = state.party && (state.party.guests || []).find((x) => x.id === guestId);
+      if (g && g.online !== online) {
+        g.online = online;
+        draw();
+      }
+    },
     onFatal(_code, message) {
       const box = document.getElementById("no-access");
       box.hidden = false;

@@ -37,6 +37,7 @@ export class Live {
    * @param {(snap: object) => void} o.onSnapshot
    * @param {(msg: object) => void} o.onTable a `table` message, in version order
    * @param {(party: object, role: string) => void} [o.onParty]
+   * @param {(guest: number, online: boolean) => void} [o.onPresence]
    * @param {(code: number|string, message: string) => void} [o.onFatal]
    */
   constructor(o) {
@@ -216,6 +217,9 @@ export class Live {
         return;
       case "party":
         if (this.o.onParty) this.o.onParty(msg.party, msg.role);
+        return;
+      case "presence": // host only: a guest's phone (dis)connected
+        if (this.o.onPresence) this.o.onPresence(msg.guest, msg.online);
         return;
       case "pong":
         this.noteServerTime(msg.server_time);

@@ -133,8 +133,8 @@ function draw() {
       h("h1", {}, `Table ${meta.letter} · seat ${view.you + 1}`),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`)),
     prompt,
-    giftPanel(view),
-    prompt.dataset.usesHand ? null : handPanel(view),
+    view.phase === "over" ? null : giftPanel(view),
+    prompt.dataset.usesHand || view.phase === "over" ? null : handPanel(view),
     h("section", { class: "panel", "aria-labelledby": "table-h", data: { version: S.seat.version } },
       h("h2", { id: "table-h", text: `Table ${meta.letter}` }),
       h("p", { class: "status-line", text: statusLine(view, meta, view.you) }),
@@ -202,9 +202,9 @@ function promptFor(view, meta) {
   const name = namer(meta, view.you);
   if (view.phase === "over") {
     const mine = view.seats[view.you];
-    return prompt("end", `Keep gift ${giftLabel(view.gift)}`,
+    return prompt("end", "The heist is over",
       h("p", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
-      h("p", { text: "The game is over. Thanks for heisting!" }));
+      h("p", { text: "It's yours. Unused cards have no value. Thanks for heisting!" }));
   }
   if (view.phase === "reveal") {
     return prompt("reveal", "Unwrap and show your gift",
@@ -239,14 +239,20 @@ function prompt(kind, headline, ...body) {
 function reactionPrompt(view, meta, name) {
   const w = view.window;
   const gifts = view.seats.map((s) => s.gift);
-  const reactions = view.hand.filter((c) => c.kind === "REACTION");
+  // One button per kind of reaction card: two TRIPWIREs block the same way.
+  const reactions = [];
+  const held = {};
+  for (const c of view.hand.filter((x) => x.kind === "REACTION")) {
+    held[c.card] = (held[c.card] || 0) + 1;
+    if (held[c.card] === 1) reactions.push(c);
+  }
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   return prompt("react", "Block or let it happen?",
     h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
     reactions.length
       ? h("div", { class: "choices" }, reactions.map((c) =>
           cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id }) } },
-            extra: h("span", { class: "card-cta", text: `Block with ${c.title}` }) })))
+            extra: h("span", { class: "card-cta", text: `Block with ${c.title}${held[c.card] > 1 ? ` (you hold ${held[c.card]})` : ""}` }) })))
       : h("p", { class: "hint", text: "You have no reaction card to block with." }),
     h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null }) } }, "Let it happen"),
   );
