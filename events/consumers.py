@@ -13,6 +13,7 @@ Frames from the client (JSON text, at most MAX_FRAME bytes):
 from __future__ import annotations
 
 import json
+import logging
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,6 +29,8 @@ from . import groups, ratelimit, services
 from .models import Guest
 from .roles import Actor, Forbidden, Role, check_party_command
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
+
+logger = logging.getLogger(__name__)
 
 MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
 CLIENT_ID_MAX = 64
@@ -64,12 +67,16 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4410)
 
     async def disconnect(self, code):
-        for group in list(self.joined):
-            await self.channel_layer.group_discard(group, self.channel_name)
-        self.joined.clear()
+        # The presence count first: it is in PostgreSQL and must not depend on Redis.
         if self.actor is not None and self.actor.role is Role.GUEST:
             await database_sync_to_async(_presence)(self.actor.guest_id, -1)
-            await groups.send([_presence_message(self.actor, False)])
+            await groups.send_safely([_presence_message(self.actor, False)])
+        for group in list(self.joined):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # Redis is down: its subscriptions die with it anyway
+                logger.warning("group_discard(%s) failed", group, exc_info=True)
+        self.joined.clear()
 
     # --- frames ------------------------------------------------------------------------
 
@@ -125,7 +132,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.actor = actor
         if actor.role is Role.GUEST:
             await database_sync_to_async(_presence)(actor.guest_id, +1)
-            await groups.send([_presence_message(actor, True)])
+            await groups.send_safely([_presence_message(actor, True)])
         await self._subscribe()
         await self._resync(frame, re)
 
@@ -149,7 +156,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 await self._resync(frame, None)
             return
         await self._send({"type": "ok", "re": re, "version": outcome.version, "duplicate": outcome.duplicate})
-        await groups.send(outcome.messages)
+        await groups.send_safely(outcome.messages)
 
     async def _party(self, frame, re):
         command = frame.get("command")
@@ -163,7 +170,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, _code(exc), str(exc))
             return
         await self._send({"type": "ok", "re": re, **outcome.data})
-        await groups.send(outcome.messages)
+        await groups.send_safely(outcome.messages)
 
     async def _resync(self, frame, re):
         try:

@@ -8,11 +8,15 @@ produced them commits, so no screen ever shows a state the database does not hol
 
 from __future__ import annotations
 
+import logging
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
 Message = tuple[str, dict]
+
+logger = logging.getLogger(__name__)
 
 
 def seat_group(table_id: int, seat: int) -> str:
@@ -41,7 +45,18 @@ async def send(messages: list[Message]) -> None:
         await layer.group_send(group, {"type": "deliver", "payload": payload})
 
 
+async def send_safely(messages: list[Message]) -> None:
+    """`send`, after a commit that already happened: if the channel layer (Redis) is
+    down, the broadcasts are lost but the request succeeded and its socket lives on.
+    Every screen notices what it missed by the gap in table versions (or its next
+    snapshot) and resyncs from PostgreSQL."""
+    try:
+        await send(messages)
+    except Exception:
+        logger.warning("channel layer unavailable: %d broadcasts lost", len(messages), exc_info=True)
+
+
 def send_on_commit(messages: list[Message]) -> None:
     """For callers outside a consumer (HTTP views, Celery tasks)."""
     if messages:
-        transaction.on_commit(lambda: async_to_sync(send)(messages))
+        transaction.on_commit(lambda: async_to_sync(send_safely)(messages))

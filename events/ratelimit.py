@@ -3,10 +3,13 @@ production, so both daphne processes count together)."""
 
 from __future__ import annotations
 
+import logging
 import time
 
 from django.conf import settings
 from django.core.cache import cache
+
+logger = logging.getLogger(__name__)
 
 
 def client_address_http(request) -> str:
@@ -27,7 +30,17 @@ def client_address_scope(scope) -> str:
 
 
 def allow(bucket: str, address: str) -> bool:
-    """Count one hit; False once the address is over its limit for this window."""
+    """Count one hit; False once the address is over its limit for this window. Fails
+    open: with the cache (Redis) down, a join must still work (it needs PostgreSQL
+    only), so the limit is skipped rather than every request refused with a 500."""
+    try:
+        return _count(bucket, address)
+    except Exception:
+        logger.warning("rate limit cache unavailable; allowing %s from %s", bucket, address, exc_info=True)
+        return True
+
+
+def _count(bucket: str, address: str) -> bool:
     limit, window = settings.RATE_LIMITS[bucket]
     key = f"rl:{bucket}:{address}:{int(time.time() // window)}"
     if cache.add(key, 1, timeout=window + 1):
