@@ -262,11 +262,11 @@ async def assert_in_sync(s: Seated, version: int) -> Game:
     return g
 
 
-async def socket_step(s: Seated, r: random.Random) -> dict | None:
-    """One bot action, read from the stored game, sent through the socket of the seat
-    that must act (a reveal through the host's). Returns the accepted wire action, or
-    None when the game is over."""
-    g = await game_of(s.table_id)
+async def socket_step(s: Seated, r: random.Random, g: Game | None = None) -> dict | None:
+    """One bot action, chosen on the stored game (or `g`, just read from it), sent
+    through the socket of the seat that must act (a reveal through the host's).
+    Returns the accepted wire action, or None when the game is over."""
+    g = g or await game_of(s.table_id)
     action = bot_action(g, r)
     if action is None:
         return None
@@ -291,7 +291,7 @@ async def play_over_sockets(s: Seated, r: random.Random, stop=lambda g: False, m
     for _ in range(max_steps):
         if g.phase is Phase.OVER or stop(g):
             return g
-        assert await socket_step(s, r) is not None
+        assert await socket_step(s, r, g) is not None
         g = await assert_in_sync(s, g.version + 1)
         assert gifts_of(g) == gifts
         assert_cards_conserved(g)

@@ -14,6 +14,7 @@ from tests.live.clients import fresh_application
 from tests.live.tables import (
     assert_in_sync,
     connect,
+    drive,
     game_of,
     gifts_of,
     hand_ids,
@@ -64,12 +65,14 @@ async def test_four_players_play_to_the_end_over_sockets():
 async def test_server_restart_mid_window_then_the_game_finishes():
     """All state is in PostgreSQL: a restarted process (a fresh ASGI app, a fresh channel
     layer connection) serves the same game, and it plays on to the end."""
-    s = await connect(await seated(4, seed=23))
+    s = await seated(4, seed=23)
     r = random.Random(23)
+    start = await game_of(s.table_id)
+    await drive(s.table_id, lambda g: g.round >= 3, seed=23)  # rounds 1-2 without sockets
+    await connect(s)
     try:
-        start = await game_of(s.table_id)
-        mid = await play_over_sockets(s, r, stop=lambda g: g.round >= 2 and g.phase is Phase.REACTION)
-        assert mid.phase is Phase.REACTION
+        mid = await play_over_sockets(s, r, stop=lambda g: g.phase is Phase.REACTION)
+        assert mid.phase is Phase.REACTION and mid.round >= 3
         seen = {seat: p.table for seat, p in enumerate(s.phones)}
     finally:
         await s.close()
