@@ -22,10 +22,10 @@ def bot_action(g: Game, r: random.Random, seat: int | None = None) -> Action | N
         return _turn_action(g, r, g.active)
     if phase is Phase.REACTION:
         waiting = g.pending.window.waiting()
-        s = seat if seat is not None else waiting[r.randrange(len(waiting))]
+        s = seat if seat is not None else _pick(r, waiting)
         blocks = reaction_cards(g, s)
         if blocks and r.random() < 0.5:
-            return React(s, blocks[r.randrange(len(blocks))])
+            return React(s, _pick(r, blocks))
         return React(s, None)
     if phase is Phase.TRIM:
         s = seat if seat is not None else min(g.trims)

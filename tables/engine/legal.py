@@ -22,6 +22,18 @@ def waiting_for(g: Game) -> tuple[int, ...]:
     return ()
 
 
+_OTHERS: dict[tuple[int, int], tuple[int, ...]] = {}
+
+
+def _others(n: int, seat: int) -> tuple[int, ...]:
+    """Every seat but `seat`, cached: bots and screens ask for it on every turn."""
+    key = (n, seat)
+    out = _OTHERS.get(key)
+    if out is None:
+        out = _OTHERS[key] = tuple(s for s in range(n) if s != seat)
+    return out
+
+
 def card_targets(g: Game, seat: int, card_id: int) -> tuple[int, ...] | None:
     """The seats `card_id` may name when `seat` plays it now, () for a card with no
     target, or None when the card cannot be played (a reaction, or no legal target).
@@ -32,8 +44,7 @@ def card_targets(g: Game, seat: int, card_id: int) -> tuple[int, ...] | None:
     card = card_of(card_id)
     if card.kind is Kind.REACTION:
         return None
-    n = g.players
-    others = tuple(s for s in range(n) if s != seat)
+    others = _others(g.players, seat)
     if card is Card.INSIDE_MAN:
         return ()
     if card is Card.SNATCH:

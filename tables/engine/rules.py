@@ -198,6 +198,13 @@ def _take_cards(g: Game, seat: int, cards: Sequence[int], count: int | None = No
     g.hands[seat] = tuple(c for c in hand if c not in cards)
 
 
+def _take_card(g: Game, seat: int, card: int) -> None:
+    """Remove one card already known to be in seat's hand (the hot path of _take_cards)."""
+    hand = g.hands[seat]
+    i = hand.index(card)
+    g.hands[seat] = hand[:i] + hand[i + 1 :]
+
+
 def _require(g: Game, phase: Phase, what: str) -> None:
     if g.phase is not phase:
         raise WrongPhaseError(f"cannot {what} now: the game is in its {g.phase.value} phase")
@@ -222,8 +229,12 @@ def _other(g: Game, seat: int, target: int) -> None:
 
 
 def _clockwise(g: Game, active: int, seats) -> tuple[int, ...]:
+    """`seats` in clockwise order starting after `active`."""
+    seats = set(seats)
+    if len(seats) == 1:
+        return tuple(seats)
     n = g.players
-    return tuple(sorted(set(seats), key=lambda s: (s - active) % n))
+    return tuple(sorted(seats, key=lambda s: (s - active) % n))
 
 
 # --- turns and rounds ---------------------------------------------------------------------
@@ -248,7 +259,9 @@ def _end_action(g: Game, log: _Log, active: int, moved: Sequence[int] = ()) -> N
         g.discards.extend(g.aside)
         g.aside = []
     g.pending = None
-    g.trims = {s: len(h) - HAND_LIMIT for s, h in enumerate(g.hands) if len(h) > HAND_LIMIT}
+    # max(map(len)) runs in C: most actions leave every hand at 5 or fewer.
+    if max(map(len, g.hands)) > HAND_LIMIT:
+        g.trims = {s: len(h) - HAND_LIMIT for s, h in enumerate(g.hands) if len(h) > HAND_LIMIT}
     if g.trims:
         g.phase = Phase.TRIM
         log.emit("trim_required", seats={str(s): k for s, k in g.trims.items()})
@@ -327,7 +340,7 @@ def _resolve_window(g: Game, log: _Log) -> None:
             break
     if blocker is not None:
         card = w.answers[blocker]
-        _take_cards(g, blocker, (card,))
+        _take_card(g, blocker, card)  # checked in hand when the answer came in
         g.aside.append(card)  # reactions stay aside until the action ends
         p.blocked += 1
         log.emit("blocked", seat=blocker, card=card, card_name=card_of(card).title, move=[list(x) for x in w.move])
@@ -404,9 +417,11 @@ def _play(g: Game, a: PlayCard, log: _Log) -> None:
             raise IllegalTargetError("PICKPOCKET needs a player with cards in hand")
 
     # Pay: the card (and YANKEE HEIST's extra) is set aside until the action ends.
-    _take_cards(g, seat, (a.card,) if a.extra is None else (a.card, a.extra))
+    # Both cards were checked to be in hand above.
+    _take_card(g, seat, a.card)
     g.aside.append(a.card)
     if a.extra is not None:
+        _take_card(g, seat, a.extra)
         g.aside.append(a.extra)
     log.emit(
         "card_played",

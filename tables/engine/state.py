@@ -12,6 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 
+_new_game = object.__new__
+
+
 class Phase(enum.Enum):
     ACTION = "action"  # the active player has drawn and must choose one action
     REACTION = "reaction"  # a reaction window is open
@@ -150,30 +153,32 @@ class Game:
         return (self.starter + self.turn) % self.players
 
     def clone(self) -> Game:
-        return Game(
-            self.players,
-            self.seed,
-            self.rng,
-            self.version,
-            self.phase,
-            self.round,
-            self.starter,
-            self.turn,
-            list(self.gifts),
-            list(self.vault),
-            self.open,
-            self.descriptions,
-            self.peeks,
-            list(self.hands),
-            list(self.draw_pile),
-            list(self.discards),
-            list(self.aside),
-            self.pending.copy() if self.pending else None,
-            dict(self.trims),
-            self.gate,
-            self.relay_seat,
-            self.relayed,
-        )
+        # Built field by field, bypassing the dataclass __init__: this runs once per
+        # action, and immutable fields (open, descriptions, peeks, hand tuples) are shared.
+        g = _new_game(Game)
+        g.players = self.players
+        g.seed = self.seed
+        g.rng = self.rng
+        g.version = self.version
+        g.phase = self.phase
+        g.round = self.round
+        g.starter = self.starter
+        g.turn = self.turn
+        g.gifts = self.gifts[:]
+        g.vault = self.vault[:]
+        g.open = self.open
+        g.descriptions = self.descriptions
+        g.peeks = self.peeks
+        g.hands = self.hands[:]
+        g.draw_pile = self.draw_pile[:]
+        g.discards = self.discards[:]
+        g.aside = self.aside[:]
+        g.pending = self.pending.copy() if self.pending is not None else None
+        g.trims = self.trims.copy() if self.trims else {}
+        g.gate = self.gate
+        g.relay_seat = self.relay_seat
+        g.relayed = self.relayed
+        return g
 
     # --- serialisation: what the database stores -------------------------------------
 
