@@ -13,6 +13,7 @@ const state = {
   logs: new Map(), // table id -> event lines
   editing: null, // {id, draft} while renaming a guest
   removing: null, // guest id awaiting a second tap
+  claims: new Map(), // guest id -> {claim, until} one-time hand-over codes we asked for
 };
 
 if (!token) {
@@ -117,8 +118,28 @@ if (!token) {
             ]
           : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { state.removing = g.id; draw(); } } }),
       );
-    } else if (!g.captain) {
-      actions = h("button", { class: "btn small", type: "button", text: "Make captain", "aria-label": `Make ${g.name} the table captain`, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } });
+    } else {
+      const claim = state.claims.get(g.id);
+      actions = h(
+        "span",
+        { class: "row wrap" },
+        g.captain ? null : h("button", { class: "btn small", type: "button", text: "Make captain", "aria-label": `Make ${g.name} the table captain`, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } }),
+        h("button", {
+          class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${g.name}'s seat to a substitute`, data: { key: `handover-${g.id}` },
+          on: { click: (ev) => {
+            const button = ev.currentTarget;
+            button.disabled = true;
+            live.party("hand_over_seat", { guest: g.id }).then((reply) => {
+              state.claims.set(g.id, { claim: reply.claim, until: Date.now() + reply.minutes * 60000 });
+              draw();
+            }, showError).finally(() => { button.disabled = false; });
+          } },
+        }),
+        claim && claim.until > Date.now()
+          ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
+              ` — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until ${new Date(claim.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}).`)
+          : null,
+      );
     }
     return h(
       "li",

@@ -1,5 +1,6 @@
 // Join: a returning guest goes straight to their seat; a new one names themselves and
-// secretly describes their gift (POST /api/parties/<CODE>/guests).
+// secretly describes their gift (POST /api/parties/<CODE>/guests); a substitute takes
+// over a seat with the host's one-time hand-over code (POST .../claim).
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const seatKey = `heist.seat.${code}`;
@@ -8,45 +9,62 @@ if (localStorage.getItem(seatKey)) {
   location.replace(`/p/${code}/`);
 }
 
-const form = document.getElementById("guest-form");
-const error = document.getElementById("guest-error");
-
-function fail(message, field) {
-  error.textContent = message;
-  error.hidden = false;
+function fail(box, message, field) {
+  box.textContent = message;
+  box.hidden = false;
   if (field) field.focus();
 }
 
+/** POST a JSON body; on 201 keep the seat secret and go to the phone screen. */
+async function takeSeat(form, box, url, body) {
+  const button = form.querySelector("button[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const data = await res.json().catch(() => ({}));
+    if (res.status !== 201) {
+      const prefix = { 410: "Too late: ", 409: "Sorry: ", 404: "Hmm: ", 429: "Slow down: " }[res.status] || "";
+      const message = data.message || `the server refused (${res.status})`;
+      fail(box, prefix + message.charAt(0).toLowerCase() + message.slice(1) + ".");
+      return;
+    }
+    localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));
+    location.href = data.play_url;
+  } catch {
+    fail(box, "Could not reach the party host. Check your connection and try again.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+const form = document.getElementById("guest-form");
 if (form) {
-  form.addEventListener("submit", async (ev) => {
+  const box = document.getElementById("guest-error");
+  form.addEventListener("submit", (ev) => {
     ev.preventDefault();
-    error.hidden = true;
+    box.hidden = true;
     const nameField = document.getElementById("guest-name");
     const giftField = document.getElementById("guest-gift");
     const name = nameField.value.trim();
     const description = giftField.value.trim();
-    if (!name) return fail("Please enter your name.", nameField);
-    if (!description) return fail("Describe your gift (only you will see it until it is peeked or unwrapped).", giftField);
-    const button = form.querySelector("button[type=submit]");
-    button.disabled = true;
-    try {
-      const res = await fetch(`/api/parties/${encodeURIComponent(code)}/guests`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify({ name, description }),
-      });
-      const data = await res.json().catch(() => ({}));
-      if (res.status !== 201) {
-        const prefix = { 410: "Too late: ", 409: "Sorry: ", 404: "Hmm: " }[res.status] || "";
-        fail(prefix + (data.message || `the server refused (${res.status})`) + ".");
-        return;
-      }
-      localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));
-      location.href = data.play_url;
-    } catch {
-      fail("Could not reach the party host. Check your connection and try again.");
-    } finally {
-      button.disabled = false;
-    }
+    if (!name) return fail(box, "Please enter your name.", nameField);
+    if (!description) return fail(box, "Describe your gift (only you will see it until it is peeked or unwrapped).", giftField);
+    return takeSeat(form, box, `/api/parties/${encodeURIComponent(code)}/guests`, { name, description });
+  });
+}
+
+const claimForm = document.getElementById("claim-form");
+if (claimForm) {
+  const box = document.getElementById("claim-error");
+  claimForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    box.hidden = true;
+    const claimField = document.getElementById("claim-code");
+    const nameField = document.getElementById("claim-name");
+    const claim = claimField.value.trim().toUpperCase();
+    const name = nameField.value.trim();
+    if (!claim) return fail(box, "Type the hand-over code the host gave you.", claimField);
+    if (!name) return fail(box, "Please enter your name.", nameField);
+    return takeSeat(claimForm, box, `/api/parties/${encodeURIComponent(code)}/claim`, { claim, name });
   });
 }

@@ -169,6 +169,7 @@ export class Live {
     if (ws !== this.ws) return;
     this.ready = false;
     clearInterval(this.pingTimer);
+    if (this.stopped) return; // already told why (removed, bad secret): keep those words
     for (const [re, entry] of this.pending) {
       if (entry.sent && !entry.resend) {
         this.pending.delete(re);
@@ -293,11 +294,13 @@ export class Live {
     const stream = msg.view && msg.view.you !== undefined ? "seat" : "pub";
     const key = `${msg.table.id}:${stream}`;
     const last = this.versions.get(key);
-    if (last !== undefined && msg.version <= last) return; // already have this one
+    // An older version is stale news. The same version again is the same state with
+    // fresher table details (a seat handed over renames the roster): take it.
+    if (last !== undefined && msg.version < last) return;
     this.versions.set(key, msg.version);
     this.noteServerTime(msg.table.server_time);
     this.o.onTable(msg);
-    if (last !== undefined && msg.version !== last + 1) this.resync(); // we missed one
+    if (last !== undefined && msg.version > last + 1) this.resync(); // we missed one
   }
 
   noteServerTime(seconds) {

@@ -186,7 +186,7 @@ export function describeEvent(e, name) {
   const N = (seat) => cap(name(seat));
   switch (e.type) {
     case "round_started":
-      return `Round ${e.round} — ${ROUND_NAMES[e.round] || ""}: ${name(e.starter)} starts.`;
+      return `Round ${e.round} — ${ROUND_NAMES[e.round] || ""}: ${name(e.starter)} ${name(e.starter) === "you" ? "start" : "starts"}.`;
     case "card_played": {
       const t = (e.targets || []).map(name);
       let s = `${N(e.seat)} played ${e.card_name}`;

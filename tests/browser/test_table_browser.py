@@ -95,7 +95,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
             g.get_by_role("button", name="Join", exact=True).click()
         else:
             g.goto(f"{base}/j/{code.lower()}/")
-        g.get_by_label("Your name").fill(name)
+        g.get_by_label("Your name", exact=True).fill(name)
         g.get_by_label("Secretly describe the gift you brought").fill(gift)
         g.get_by_role("button", name="Join the party").click()
         g.wait_for_url(f"**/p/{code}/")
@@ -148,6 +148,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     block = {"clicked": False, "seen": False, "by": None, "card": None}
     tried_early_pass = False
     reloaded = False
+    dropped = False
     steps = 0
 
     # --- play until the end, one tap-driven action per step -------------------------------
@@ -185,6 +186,9 @@ def test_whole_game_through_the_screens(asgi_server, browser):
             if not block["clicked"] and blockers.count():
                 shot(g, "phone-reaction")
                 shot(host, "host-dashboard")
+                host.set_viewport_size({"width": 360, "height": 740})  # a host on a phone
+                shot(host, "host-dashboard-360")
+                host.set_viewport_size({"width": 1024, "height": 900})
                 block.update(clicked=True, by=i, card=blockers.first.get_attribute("data-card-name"))
                 blockers.first.click()
             else:
@@ -211,7 +215,15 @@ def test_whole_game_through_the_screens(asgi_server, browser):
                 expect(g.locator("#prompt")).to_have_attribute("data-prompt", "turn")
                 again = sorted(g.locator("#prompt #hand button.card").evaluate_all("els => els.map(e => e.dataset.cardId)"))
                 assert again == hand
-            take_turn(g, i, guests, seat_of, block, shot)
+            if round_ == 3 and not dropped:
+                # The socket dies right after the action is sent: live.js reconnects and
+                # resends it with the same id; the server applies it once.
+                dropped = True
+                take_turn(g, i, guests, seat_of, block, shot, drop_after=True)
+                expect(g.locator("#conn")).to_contain_text(re.compile("Reconnecting…|Back online"))
+                expect(g.locator("#conn")).to_contain_text("Back online")
+            else:
+                take_turn(g, i, guests, seat_of, block, shot)
 
         else:
             raise AssertionError(f"unexpected phase {phase}")
@@ -227,7 +239,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
 
     # --- the end ---------------------------------------------------------------------------
     assert block["seen"], "at least one move was blocked on screen"
-    assert reloaded
+    assert reloaded and dropped
     state = _in_thread(lambda: Table.objects.get(party__code=code).state)
     assert state["phase"] == "over" and state["round"] == 4
     for i, g in enumerate(guests):
@@ -240,13 +252,40 @@ def test_whole_game_through_the_screens(asgi_server, browser):
         expect(result.locator("li", has_text=name)).to_contain_text(f"{name} keeps gift {gift}: {GIFTS[gift - 1]}")
     shot(guests[0], "phone-end")
     shot(host, "host-end")
+
+    # --- a seat handed over to a substitute ------------------------------------------------
+    cam_row = host.locator("#roster li.guest", has_text="Cam")
+    cam_row.get_by_role("button", name="Hand Cam's seat to a substitute").click()
+    claim = cam_row.locator(".claim strong").inner_text()
+    dee = _page(browser, 360, 740, errors, "Dee")
+    dee.goto(f"{base}/j/{code}/")
+    # Registration is closed once seated: the join page opens its take-over form.
+    expect(dee.locator("details.takeover")).to_have_attribute("open", "")
+    dee.get_by_label("Hand-over code").fill(claim.lower())
+    dee.get_by_label("Your name (taking over)").fill("Dee")
+    dee.get_by_role("button", name="Take the seat").click()
+    dee.wait_for_url(f"**/p/{code}/")
+    cam_gift = state["gifts"][seat_of[2]]
+    expect(dee.locator(".seat-head")).to_contain_text("Dee")
+    expect(dee.locator("#prompt")).to_contain_text(f"Keep gift {cam_gift}: {GIFTS[cam_gift - 1]}")
+    expect(guests[2].get_by_role("alert").first).to_contain_text("handed over")
+    expect(host.locator("#roster li.guest", has_text="Dee").locator(".gift-badge")).to_have_text("3")
+    expect(result.locator("li", has_text="Dee")).to_contain_text(f"Dee keeps gift {cam_gift}")
     assert not errors, errors
     assert {"phone-hand", "phone-reaction", "host-dashboard", "phone-end"} <= shots, shots
     print(f"\nwhole game: {steps} actions in {time.monotonic() - started:.1f} s")
 
 
-def take_turn(g: Page, i: int, guests: list[Page], seat_of: dict, block: dict, shot) -> None:
-    """Choose this guest's action by tapping, like a person would."""
+def take_turn(g: Page, i: int, guests: list[Page], seat_of: dict, block: dict, shot, drop_after=False) -> None:
+    """Choose this guest's action by tapping, like a person would. `drop_after` kills
+    the socket the moment the final tap has sent the action."""
+
+    def confirm():
+        if drop_after:
+            g.evaluate("() => { document.querySelector('#confirm').click(); window.heistLive.drop(); }")
+        else:
+            g.locator("#confirm").click()
+
     expect(g.locator("#prompt")).to_contain_text("Your turn!")
     hand = g.locator("#prompt #hand button.card")
     # Until someone has blocked, SWIPE at a player who holds a reaction card.
@@ -261,7 +300,7 @@ def take_turn(g: Page, i: int, guests: list[Page], seat_of: dict, block: dict, s
                 g.locator(f"#prompt .targets button[data-seat='{seat_of[j]}']").click()
                 expect(g.locator("#confirm")).to_have_text(f"Swipe at {NAMES[j]}")
                 shot(g, "phone-hand")
-                g.locator("#confirm").click()
+                confirm()
                 return
     snatch = g.locator("#prompt #hand button.card[data-card-name='SNATCH']:not([disabled])")
     if snatch.count():
@@ -269,12 +308,12 @@ def take_turn(g: Page, i: int, guests: list[Page], seat_of: dict, block: dict, s
         g.locator("#prompt .targets button").first.click()
         expect(g.locator("#confirm")).to_be_enabled()
         shot(g, "phone-hand")
-        g.locator("#confirm").click()
+        confirm()
         return
     inside = g.locator("#prompt #hand button.card[data-card-name='INSIDE_MAN']:not([disabled])")
     if inside.count():
         inside.first.click()
-        g.locator("#confirm").click()
+        confirm()
         return
     # A reaction card can't be played on your own turn: it says why.
     reaction = g.locator("#prompt #hand button.card.kind-reaction")
@@ -283,4 +322,4 @@ def take_turn(g: Page, i: int, guests: list[Page], seat_of: dict, block: dict, s
         expect(reaction.first).to_contain_text("only when your gift is threatened")
     g.get_by_label("Regroup or pass").check()
     expect(g.locator("#confirm")).to_have_text("Pass (keep my hand)")
-    g.locator("#confirm").click()
+    confirm()
