@@ -271,6 +271,16 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     expect(guests[2].get_by_role("alert").first).to_contain_text("handed over")
     expect(host.locator("#roster li.guest", has_text="Dee").locator(".gift-badge")).to_have_text("3")
     expect(result.locator("li", has_text="Dee")).to_contain_text(f"Dee keeps gift {cam_gift}")
+
+    # --- the other pages -------------------------------------------------------------------
+    screen = _page(browser, 1280, 800, errors, "screen")
+    screen.goto(f"{base}/screen/{code}/")
+    expect(screen.locator(f"{HOST_TABLE} .result")).to_contain_text(f"Dee keeps gift {cam_gift}")
+    screen.goto(f"{base}/host/{code}/")  # a browser without the host key
+    expect(screen.get_by_role("heading", name="No host access on this device")).to_be_visible()
+    screen.goto(f"{base}/j/CCCCCC/")
+    expect(screen.get_by_role("heading", name="No party with that code")).to_be_visible()
+
     assert not errors, errors
     assert {"phone-hand", "phone-reaction", "host-dashboard", "phone-end"} <= shots, shots
     print(f"\nwhole game: {steps} actions in {time.monotonic() - started:.1f} s")
