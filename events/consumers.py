@@ -90,7 +90,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         try:
             frame = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
             await self._error(None, "malformed", "that frame is not JSON")
             return
         if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
