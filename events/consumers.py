@@ -97,8 +97,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(None, "malformed", "a frame is a JSON object with a type")
             return
         re = frame.get("re")
-        if re is not None and (not isinstance(re, str) or len(re) > CLIENT_ID_MAX):
-            await self._error(None, "malformed", f"re must be a string of at most {CLIENT_ID_MAX} characters")
+        if re is not None and (not isinstance(re, str) or len(re) > CLIENT_ID_MAX or not re.isprintable()):
+            # printable: an act's id is stored with the action, and PostgreSQL refuses NUL
+            # and lone surrogates (the query would crash the consumer)
+            await self._error(None, "malformed", f"re must be a printable string of at most {CLIENT_ID_MAX} characters")
             return
         kind = frame["type"]
         if kind == "ping":
