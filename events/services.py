@@ -5,6 +5,7 @@ commit (see events/groups.py)."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
@@ -38,7 +39,16 @@ def _clean(value, what: str, limit: int) -> str:
     value = " ".join(value.split())  # no newlines or runs of spaces in names on screens
     if len(value) > limit:
         raise ServiceError("invalid", f"{what} is at most {limit} characters")
+    _check_text(value, what)
     return value
+
+
+def _check_text(value: str, what: str) -> None:
+    """Refuse control characters and lone surrogates: PostgreSQL cannot store NUL or a
+    surrogate (the write would fail as a server error), and control characters have no
+    business on a name tag, a screen or a CSV cell."""
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
+        raise ServiceError("invalid", f"{what} contains characters that cannot be shown")
 
 
 def locked_party(party_id: int) -> Party:
@@ -69,7 +79,8 @@ def _bump(party: Party) -> None:
 def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[Party, str]:
     """A new party and its host secret (returned once, never stored in clear)."""
     name = _clean(name, "a party name", 80)
-    budget = budget.strip()[:40] if isinstance(budget, str) else ""
+    budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
+    _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
         raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
     import secrets as _secrets
