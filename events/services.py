@@ -188,6 +188,8 @@ def vault_gift_remove(*, party_id: int, number) -> Outcome:
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "vault gifts are fixed once the party is seated")
+        if type(number) is not int:  # not "1", 1.5 or True: the ORM would coerce them to 1
+            raise ServiceError("invalid", "which vault gift?")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
             raise ServiceError("invalid", "no such vault gift")
