@@ -84,7 +84,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if text_data is None:
             await self._error(None, "malformed", "send JSON text frames")
             return
-        if len(text_data) > MAX_FRAME:
+        if len(text_data) > MAX_FRAME // 4 and len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME:
             await self._error(None, "too_large", f"frames are limited to {MAX_FRAME} bytes")
             await self.close(code=1009)
             return
