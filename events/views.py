@@ -39,7 +39,7 @@ def _json_body(request) -> dict:
         raise ServiceError("too_large", "request too large")
     try:
         data = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
         raise ServiceError("malformed", "send a JSON object") from None
     if not isinstance(data, dict):
         raise ServiceError("malformed", "send a JSON object")
