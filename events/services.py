@@ -20,7 +20,7 @@ from tables.services import ServiceError
 from . import seating
 from .groups import Message, guest_group, host_group, party_group
 from .models import Guest, Party, VaultGift
-from .secrets import new_code, new_token, normalize_code, token_hash
+from .secrets import CODE_ALPHABET, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
 
 NAME_MAX = 40
@@ -347,7 +347,10 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
     name = _clean(name, "your name", NAME_MAX)
     if not isinstance(claim, str) or not 4 <= len(claim) <= 16:
         raise ServiceError("bad_claim", "that hand-over code is not valid")
-    digest = token_hash(claim.strip().upper())
+    claim = claim.strip().upper()
+    if any(c not in CODE_ALPHABET for c in claim):  # codes come from this alphabet only
+        raise ServiceError("bad_claim", "that hand-over code is not valid")
+    digest = token_hash(claim)
     with transaction.atomic():
         party = Party.objects.select_for_update().filter(code=code).first()
         if party is None:
