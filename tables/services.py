@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from events.groups import Message, seat_group, table_group
+from events.models import Party
 from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
 from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
 from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
@@ -101,7 +102,44 @@ def table_apply_server(*, table_id: int, engine_action: Action, actor_label: str
     )
 
 
-def _apply_locked(
+DEADLOCK_RETRIES = 3
+
+
+def _may_reach_party(table_id: int, engine_action: Action) -> bool:
+    """Whether this action may write the party row (party_after_table_change: the table
+    arriving at the gate or at the end, or a relay draw at the gate). Read without a
+    lock, so it can be stale by one action; the retry below covers that."""
+    if isinstance(engine_action, DrawRelaySeat):
+        return True
+    row = (
+        Table.objects.filter(pk=table_id)
+        .values_list("state__phase", "state__round", "state__turn", "state__players")
+        .first()
+    )
+    if row is None:
+        return False
+    phase, round_, turn, players = row
+    return phase == Phase.GATE.value or (round_ in (2, 4) and turn >= players - 1)
+
+
+def _apply_locked(**kwargs) -> ActOutcome:
+    """Apply under the table's row lock, taking the party's row lock first when the
+    action may write the party row: party-wide writes (opening and running the relay,
+    a seat claim) lock the party and then tables, so a table action that locked its
+    table and then wanted the party could deadlock with them. Should PostgreSQL still
+    break a deadlock by aborting this transaction, it was rolled back whole and runs
+    again (only when it is the outermost transaction)."""
+    nested = transaction.get_connection().in_atomic_block
+    for attempt in range(DEADLOCK_RETRIES):
+        try:
+            return _apply_locked_once(**kwargs)
+        except OperationalError as exc:
+            if nested or attempt == DEADLOCK_RETRIES - 1 or getattr(exc.__cause__, "sqlstate", None) != "40P01":
+                raise
+    raise AssertionError("unreachable")
+
+
+def _apply_locked_once(
     *,
     table_id: int,
     party_id: int,
@@ -112,6 +150,9 @@ def _apply_locked(
     now: datetime,
 ) -> ActOutcome:
     with transaction.atomic():
+        if _may_reach_party(table_id, engine_action):
+            # lock order: the party, then the table
+            list(Party.objects.select_for_update().filter(pk=party_id).values_list("pk", flat=True))
         try:
             table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
         except Table.DoesNotExist:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 
 from events import services
 from events.models import Guest, Party
@@ -70,7 +70,7 @@ def _seat_party(n: int, name: str, vault_size: int, seed: int) -> Seated:
 
 
 async def seated(n: int = 4, *, name: str = "Live", vault_size: int = 0, seed: int = 1) -> Seated:
-    return await sync_to_async(_seat_party)(n, name, vault_size, seed)
+    return await database_sync_to_async(_seat_party)(n, name, vault_size, seed)
 
 
 async def connect(s: Seated, *, app=None) -> Seated:
@@ -90,17 +90,17 @@ async def connect(s: Seated, *, app=None) -> Seated:
 # --- the stored game ------------------------------------------------------------------
 
 
-@sync_to_async
+@database_sync_to_async
 def game_of(table_id: int) -> Game:
     return Game.from_dict(Table.objects.get(pk=table_id).state)
 
 
-@sync_to_async
+@database_sync_to_async
 def table_row(table_id: int) -> Table:
     return Table.objects.get(pk=table_id)
 
 
-@sync_to_async
+@database_sync_to_async
 def action_count(table_id: int) -> int:
     return TableAction.objects.filter(table_id=table_id).count()
 
@@ -173,7 +173,7 @@ async def arrange(table_id: int, hands: dict[int, list[Card]], draw: list[Card] 
         with transaction.atomic():
             return _arrange(table_id, hands, list(draw))
 
-    return await sync_to_async(run)()
+    return await database_sync_to_async(run)()
 
 
 # --- driving a table with bots (no sockets: for reaching a phase quickly) -------------
@@ -198,18 +198,18 @@ def _drive(table_id: int, stop, seed: int, max_steps: int) -> Game:
 
 async def drive(table_id: int, stop, *, seed: int = 0, max_steps: int = 500) -> Game:
     """Play bot actions through the table service (no sockets) until `stop(game)`."""
-    return await sync_to_async(_drive)(table_id, stop, seed, max_steps)
+    return await database_sync_to_async(_drive)(table_id, stop, seed, max_steps)
 
 
 # --- party rows ------------------------------------------------------------------------
 
 
-@sync_to_async
+@database_sync_to_async
 def party_row(party_id: int) -> Party:
     return Party.objects.get(pk=party_id)
 
 
-@sync_to_async
+@database_sync_to_async
 def guest_row(guest_id: int) -> Guest:
     return Guest.objects.get(pk=guest_id)
 

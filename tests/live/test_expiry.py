@@ -6,7 +6,7 @@ import json
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from celery.result import EagerResult
 from celery.schedules import crontab
 from django.conf import settings
@@ -24,12 +24,12 @@ from tests.live.tables import connect, drive, seated
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
-@sync_to_async
+@database_sync_to_async
 def expire(party_id: int, ago: timedelta = timedelta(seconds=1)) -> None:
     Party.objects.filter(pk=party_id).update(expires_at=timezone.now() - ago)
 
 
-@sync_to_async
+@database_sync_to_async
 def counts(party_id: int) -> dict:
     return {
         "party": Party.objects.filter(pk=party_id).count(),
@@ -56,19 +56,19 @@ async def test_expire_parties_deletes_only_expired_parties_with_everything_in_th
     soon = await seated(3, seed=82)  # expires in a minute: kept
     fresh = await seated(2, seed=83)
     await expire(old.party_id)
-    await sync_to_async(Party.objects.filter(pk=soon.party_id).update)(expires_at=timezone.now() + timedelta(minutes=1))
+    await database_sync_to_async(Party.objects.filter(pk=soon.party_id).update)(expires_at=timezone.now() + timedelta(minutes=1))
     before = await counts(old.party_id)
     assert before["guests"] == 4 and before["vault"] == 1 and before["tables"] == 1 and before["actions"] >= 5
     kept = {p.party_id: await counts(p.party_id) for p in (soon, fresh)}
 
-    result = await sync_to_async(lambda: expire_parties.delay())()
+    result = await database_sync_to_async(lambda: expire_parties.delay())()
     assert settings.CELERY_TASK_ALWAYS_EAGER and isinstance(result, EagerResult)
     assert result.get() == 1
     assert await counts(old.party_id) == {"party": 0, "guests": 0, "vault": 0, "tables": 0, "actions": 0}
     for pid, c in kept.items():
         assert await counts(pid) == c
     # a second sweep finds nothing
-    assert (await sync_to_async(lambda: expire_parties.delay().get())()) == 0
+    assert (await database_sync_to_async(lambda: expire_parties.delay().get())()) == 0
 
 
 async def test_an_expired_party_is_refused_clearly_until_deleted_then_unknown():
@@ -90,7 +90,7 @@ async def test_an_expired_party_is_refused_clearly_until_deleted_then_unknown():
     page = await client.get(f"/j/{s.code}/")
     assert page.status_code == 410 and b"expired" in page.content
 
-    assert (await sync_to_async(lambda: expire_parties.delay().get())()) == 1
+    assert (await database_sync_to_async(lambda: expire_parties.delay().get())()) == 1
     res = await client.post(f"/api/parties/{s.code}/guests", body, content_type="application/json")
     assert res.status_code == 404 and res.json()["error"] == "no_party", res.content
     assert (await client.get(f"/j/{s.code}/")).status_code == 404
@@ -107,7 +107,7 @@ async def test_open_sockets_of_a_deleted_party_get_nothing_done():
     s = await connect(await seated(3, seed=92))
     try:
         await expire(s.party_id)
-        assert (await sync_to_async(lambda: expire_parties.delay().get())()) == 1
+        assert (await database_sync_to_async(lambda: expire_parties.delay().get())()) == 1
         err = await s.phones[0].act({"type": "regroup", "cards": []})
         assert err["type"] == "error" and err["code"] == "no_table", err
         err = await s.host.command("close_registration")

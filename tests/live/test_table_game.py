@@ -5,7 +5,7 @@ must act, and every socket is checked against the database after every action.""
 import random
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from events.models import Guest, Party
@@ -78,7 +78,7 @@ async def test_server_restart_mid_window_then_the_game_finishes():
         await s.close()
     # The process dies: every socket goes, and with it the layer's subscriptions.
     await get_channel_layer().flush()
-    online = await sync_to_async(lambda: list(Guest.objects.filter(party_id=s.party_id).values_list("sockets", flat=True)))()
+    online = await database_sync_to_async(lambda: list(Guest.objects.filter(party_id=s.party_id).values_list("sockets", flat=True)))()
     assert online == [0, 0, 0, 0]
 
     app = fresh_application()

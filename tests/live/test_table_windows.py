@@ -5,7 +5,7 @@ import asyncio
 from datetime import timedelta
 
 import pytest
-from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
 from django.utils import timezone
 
 from tables.engine import Card, Phase
@@ -111,8 +111,11 @@ async def test_two_affected_players_answer_at_the_same_instant():
         await assert_in_sync(s, v + 1)
         assert s.phones[b].table["view"]["asked"] and s.phones[c].table["view"]["asked"]
 
+        # Answers are not version-checked (only turn actions are): c's phone even sends
+        # the version it saw before the card was played, and still counts.
         rb, rc = await asyncio.gather(
-            s.phones[b].act({"type": "react", "card": None}), s.phones[c].act({"type": "react", "card": None})
+            s.phones[b].act({"type": "react", "card": None}),
+            s.phones[c].act({"type": "react", "card": None}, version=v),
         )
         assert rb["type"] == rc["type"] == "ok", (rb, rc)
         assert {rb["version"], rc["version"]} == {v + 2, v + 3}
@@ -124,7 +127,7 @@ async def test_two_affected_players_answer_at_the_same_instant():
         assert ids(g, b, C.NOT_SO_FAST) == ids(g0, b, C.NOT_SO_FAST)
         assert ids(g, c, C.TRIPWIRE) == ids(g0, c, C.TRIPWIRE)
         assert len(g.hands[b]) == 2 + (g.active == b) and len(g.hands[c]) == 2
-        log = await sync_to_async(lambda: list(TableAction.objects.filter(table_id=s.table_id).order_by("version")))()
+        log = await database_sync_to_async(lambda: list(TableAction.objects.filter(table_id=s.table_id).order_by("version")))()
         assert sorted(x.actor for x in log[-2:]) == sorted([f"seat:{b}", f"seat:{c}"])
         # Every socket gets both updates; each version once (two actions accepted at
         # once may be published in either order, which a client puts right by version).
@@ -205,7 +208,7 @@ async def test_reload_while_asked_then_answer_and_play_on():
 
 
 async def _set_window_age(table_id: int, seconds: float) -> None:
-    await sync_to_async(
+    await database_sync_to_async(
         lambda: Table.objects.filter(pk=table_id).update(window_opened_at=timezone.now() - timedelta(seconds=seconds))
     )()
 
@@ -243,7 +246,7 @@ async def test_sixty_second_pass_refused_at_59_accepted_at_60():
         assert g.gifts[a] == g0.gifts[t] and g.gifts[t] == g0.gifts[a]  # a pass lets the move happen
         assert ids(g0, t, C.NOT_SO_FAST)[0] in g.hands[t]  # not used: the pass was forced
         assert [e["seat"] for e in events_of(s.host.table, "reaction_timed_out")] == [t]
-        row = await sync_to_async(lambda: TableAction.objects.get(table_id=s.table_id, version=v + 2))()
+        row = await database_sync_to_async(lambda: TableAction.objects.get(table_id=s.table_id, version=v + 2))()
         assert row.actor == f"captain:{s.guests[s.captain]}" and row.action == {"type": "timeout_pass", "seat": t}
         assert (await table_row(s.table_id)).window_opened_at is None
     finally:

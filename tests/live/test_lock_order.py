@@ -1,0 +1,114 @@
+"""Lock order between a table action and a party-wide transaction.
+
+Party-wide writes (the relay run, a seat claim) lock the party row, then tables. A
+table action locks its table, and when it leaves the table at the gate or at the end it
+also bumps the party row: the opposite order. When both met, PostgreSQL aborted one
+with "deadlock detected" and that socket's consumer crashed. Table actions that may
+write the party row now lock it first (tables/services.py)."""
+
+import random
+import threading
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.db import database_sync_to_async
+from django.db import connection
+
+import relay.services as relay_services
+from events import services
+from events.models import Guest, Party
+from events.roles import Actor, Role
+from events.selectors import guest_actor
+from tables.engine import Game, Phase
+from tables.engine.actions import ConfirmReveal, DrawRelaySeat, action_to_dict
+from tables.engine.bots import bot_action
+from tables.models import Table
+from tables.services import ServiceError, _may_reach_party, table_act
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+def _two_tables_at_the_gate() -> tuple[int, list[int]]:
+    party, _ = services.party_create(name="Two tables")
+    Party.objects.filter(pk=party.pk).update(seed=5)
+    for i in range(11):
+        services.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
+    services.party_seat(party_id=party.pk)
+    host = Actor(Role.HOST, party.pk)
+    r = random.Random(5)
+    tables = list(Table.objects.filter(party=party).order_by("pk").values_list("pk", flat=True))
+    for tid in tables:
+        by_seat = {g.seat: g for g in Guest.objects.filter(table_id=tid)}
+        while True:
+            g = Game.from_dict(Table.objects.get(pk=tid).state)
+            if g.phase is Phase.GATE:
+                break
+            action = bot_action(g, r)
+            actor = host if isinstance(action, ConfirmReveal) else guest_actor(by_seat[action.seat])
+            table_act(actor=actor, table_id=tid, action=action_to_dict(action))
+    relay_services.relay_open(party_id=party.pk)
+    return party.pk, tables
+
+
+async def test_a_captains_draw_meeting_the_relay_run_waits_instead_of_deadlocking(monkeypatch):
+    party_id, (table_a, table_b) = await database_sync_to_async(_two_tables_at_the_gate)()
+    host = Actor(Role.HOST, party_id)
+    assert await database_sync_to_async(_may_reach_party)(table_b, DrawRelaySeat())
+    await database_sync_to_async(table_act)(actor=host, table_id=table_a, action={"type": "draw_relay_seat"})
+
+    # The run takes the party lock, then (a moment later) the tables' locks; the draw at
+    # table B starts in that moment: it holds table B and wants the party row.
+    locked_party = threading.Event()
+    real_tables_locked = relay_services._tables_locked
+
+    def slow_tables_locked(party):
+        locked_party.set()
+        time.sleep(0.4)
+        return real_tables_locked(party)
+
+    monkeypatch.setattr(relay_services, "_tables_locked", slow_tables_locked)
+    results = {}
+
+    def run():
+        try:
+            results["run"] = relay_services.relay_run(party_id=party_id)
+        except Exception as exc:  # noqa: BLE001 - recorded and asserted below
+            results["run"] = exc
+        finally:
+            connection.close()  # this thread's own connection
+
+    def draw():
+        locked_party.wait(5)
+        time.sleep(0.1)
+        try:
+            results["draw"] = table_act(actor=host, table_id=table_b, action={"type": "draw_relay_seat"})
+        except Exception as exc:  # noqa: BLE001
+            results["draw"] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=run), threading.Thread(target=draw)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        await sync_to_async(t.join, thread_sensitive=False)(20)
+
+    # The run found table B undrawn (a clean refusal); the draw went through.
+    assert isinstance(results["run"], ServiceError) and results["run"].code == "not_drawn", results
+    assert not isinstance(results["draw"], Exception), results
+    g = Game.from_dict((await database_sync_to_async(Table.objects.get)(pk=table_b)).state)
+    assert g.relay_seat is not None
+
+
+async def test_the_party_lock_is_taken_first_only_where_the_party_row_may_be_written():
+    from tables.engine.actions import Regroup
+    from tests.live.tables import drive, seated
+
+    s = await seated(4, seed=9)
+    may = database_sync_to_async(_may_reach_party)
+    assert not await may(s.table_id, Regroup(0, ()))  # round 1: tables never wait for each other
+    await drive(s.table_id, lambda g: g.round == 2 and g.turn == 1)
+    assert not await may(s.table_id, Regroup(0, ()))
+    await drive(s.table_id, lambda g: g.round == 4 and g.turn == g.players - 1)  # the last turn
+    assert await may(s.table_id, Regroup(0, ()))
