@@ -96,6 +96,10 @@ export class Live {
     const re = newId();
     const full = { ...frame, re };
     return new Promise((resolve, reject) => {
+      if (this.stopped) {
+        reject(new LiveError("closed", "This screen is no longer connected to the party."));
+        return;
+      }
       const entry = { frame: full, resolve, reject, resend, sent: false };
       this.pending.set(re, entry);
       if (this.ready) this.transmit(entry);

@@ -382,8 +382,7 @@ function playBody(view, meta, name) {
     parts.push(directionPicker(view, name));
   }
   const done = ui.targets.length === need && (card.card !== "YANKEE_HEIST" || ui.extra !== null) && (card.card !== "THREE_GIFT_GRIFT" || ui.direction);
-  let summary = `Play ${card.title}`;
-  if (ui.targets.length) summary += ` on ${ui.targets.map(name).join(" then ")}`;
+  const summary = playSummary(card, ui, (seat) => seatName(meta, seat));
   parts.push(h("button", {
     class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
     on: { click: () => {
@@ -394,6 +393,22 @@ function playBody(view, meta, name) {
     } },
   }, done ? summary : `${summary} — choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
   return parts;
+}
+
+/** What the confirm button says, in the card's own terms. */
+function playSummary(card, ui, name) {
+  const [a, b] = ui.targets.map(name);
+  const t = card.title;
+  if (!ui.targets.length) return card.card === "INSIDE_MAN" ? `Play ${t}: draw 2` : `Play ${t}`;
+  switch (card.card) {
+    case "SNATCH": return `Play ${t}: swap with ${a}`;
+    case "SWITCHEROO": return b ? `Play ${t}: swap ${a} and ${b}` : `Play ${t} on ${a}`;
+    case "THREE_GIFT_GRIFT": return `Play ${t} with ${[a, b].filter(Boolean).join(" and ")}${ui.direction ? `, ${ui.direction}` : ""}`;
+    case "YANKEE_HEIST": return `Play ${t}: swap with ${a}${b ? `, then ${b}` : ""}`;
+    case "CASE_THE_JOINT": return `Play ${t}: peek at ${a}'s gift`;
+    case "PICKPOCKET": return `Play ${t}: take a card from ${a}`;
+    default: return `Play ${t} on ${ui.targets.map(name).join(" and ")}`;
+  }
 }
 
 /** Buttons for the legal targets; `ordered` shows 1st/2nd (YANKEE HEIST). */
