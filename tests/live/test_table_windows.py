@@ -207,13 +207,24 @@ async def test_reload_while_asked_then_answer_and_play_on():
         await s.close()
 
 
-async def _set_window_age(table_id: int, seconds: float) -> None:
-    await database_sync_to_async(
-        lambda: Table.objects.filter(pk=table_id).update(window_opened_at=timezone.now() - timedelta(seconds=seconds))
-    )()
+class FrozenClock:
+    """tables.services reads the time only through timezone.now(): pinned here, the
+    window's age is exactly what the test writes into Table.window_opened_at."""
+
+    def __init__(self, at):
+        self.at = at
+
+    def now(self):
+        return self.at
 
 
-async def test_sixty_second_pass_refused_at_59_accepted_at_60():
+async def _set_window_age(table_id: int, now, seconds: float) -> None:
+    opened = now - timedelta(seconds=seconds)
+    await database_sync_to_async(lambda: Table.objects.filter(pk=table_id).update(window_opened_at=opened))()
+
+
+async def test_sixty_second_pass_refused_at_59_accepted_at_60(monkeypatch):
+    now = timezone.now()
     s = await seated(4, seed=8)
     g0 = await game_of(s.table_id)
     a, *others = clockwise(g0)
@@ -227,10 +238,12 @@ async def test_sixty_second_pass_refused_at_59_accepted_at_60():
         await assert_in_sync(s, v + 1)
         logged = await action_count(s.table_id)
 
-        await _set_window_age(s.table_id, 59)
-        err = await s.host.act({"type": "timeout_pass", "seat": t}, table=s.table_id)
-        assert err["type"] == "error" and err["code"] == "too_early", err
-        assert "60" in err["message"]
+        monkeypatch.setattr("tables.services.timezone", FrozenClock(now))
+        for age in (59, 59.999):
+            await _set_window_age(s.table_id, now, age)
+            err = await s.host.act({"type": "timeout_pass", "seat": t}, table=s.table_id)
+            assert err["type"] == "error" and err["code"] == "too_early", err
+            assert "has waited 59 s" in err["message"] and "60 s" in err["message"], err
         # the player themself cannot pass "by timeout", at any age
         err = await s.phones[t].act({"type": "timeout_pass", "seat": t})
         assert err["type"] == "error" and err["code"] == "forbidden", err
@@ -238,7 +251,7 @@ async def test_sixty_second_pass_refused_at_59_accepted_at_60():
         assert g.version == v + 1 and g.phase is Phase.REACTION and await action_count(s.table_id) == logged
         assert not [m for p in s.all() for m in await p.drain() if m["type"] == "table"]
 
-        await _set_window_age(s.table_id, 60)
+        await _set_window_age(s.table_id, now, 60)
         captain = s.phones[s.captain]
         ok = await captain.act({"type": "timeout_pass", "seat": t})  # the captain's own table
         assert ok["type"] == "ok" and ok["version"] == v + 2, ok
