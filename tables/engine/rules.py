@@ -309,7 +309,8 @@ def _next_step(g: Game, log: _Log) -> None:
         _end_action(g, log, p.active, p.moved)
         return
     move = p.steps.pop(0)
-    affected = _clockwise(g, p.active, (s for pair in move for s in pair if s != p.active))
+    active = p.active
+    affected = _clockwise(g, active, [src for src, _ in move if src != active])
     p.window = Window(move, affected)
     g.phase = Phase.REACTION
     log.emit(

@@ -107,3 +107,22 @@ def test_same_seed_and_actions_same_events():
         g2, x2 = apply(g2, a2)
         assert x1 == x2
     assert g1.to_dict() == g2.to_dict()
+
+
+def test_inlined_shuffle_draws_exactly_what_below_draws():
+    """rng.shuffle inlines SplitMix64 + Lemire for speed; it must stay identical to the
+    step-by-step Fisher-Yates over rng.below, or stored games would replay differently."""
+    from tables.engine import rng
+
+    def reference(state, items):
+        for i in range(len(items) - 1, 0, -1):
+            j, state = rng.below(state, i + 1)
+            items[i], items[j] = items[j], items[i]
+        return state
+
+    for seed in range(300):
+        for size in (0, 1, 2, 10, 44, 54):
+            a, b = list(range(size)), list(range(size))
+            state = rng.seed_state(seed)
+            assert rng.shuffle(state, a) == reference(state, b)
+            assert a == b
