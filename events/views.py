@@ -23,6 +23,7 @@ from django.views.decorators.http import require_POST, require_safe
 from tables.services import ServiceError
 
 from . import ratelimit, services
+from .groups import send_on_commit
 from .selectors import party_by_code
 
 MAX_BODY = 4096
@@ -69,18 +70,15 @@ def party_create_api(request):
     )
 
 
-@csrf_exempt
-@require_POST
-def guest_join_api(request, code):
+def _seat_api(request, take_seat):
+    """Join and seat claim hand out a seat secret the same way: rate-limited per
+    address, JSON in, the secret only in the response body, messages after commit."""
     if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return JsonResponse({"error": "rate_limited", "message": "too many joins from here; wait a minute"}, status=429)
+        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
     try:
-        data = _json_body(request)
-        guest, token, outcome = services.guest_join(code=code, name=data.get("name"), description=data.get("description"))
+        guest, token, outcome = take_seat(_json_body(request))
     except ServiceError as exc:
         return _error(exc)
-    from .groups import send_on_commit
-
     send_on_commit(outcome.messages)
     return JsonResponse(
         {
@@ -96,27 +94,19 @@ def guest_join_api(request, code):
 
 @csrf_exempt
 @require_POST
+def guest_join_api(request, code):
+    return _seat_api(
+        request,
+        lambda data: services.guest_join(code=code, name=data.get("name"), description=data.get("description")),
+    )
+
+
+@csrf_exempt
+@require_POST
 def seat_claim_api(request, code):
     """A substitute takes over a seat with the one-time code the host or captain got."""
-    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
-    try:
-        data = _json_body(request)
-        guest, token, outcome = services.seat_claim(code=code, claim=data.get("claim"), name=data.get("name"))
-    except ServiceError as exc:
-        return _error(exc)
-    from .groups import send_on_commit
-
-    send_on_commit(outcome.messages)
-    return JsonResponse(
-        {
-            "guest": guest.pk,
-            "token": token,
-            "gift_number": guest.gift_number,
-            "code": guest.party.code,
-            "play_url": reverse("play", args=[guest.party.code]),
-        },
-        status=201,
+    return _seat_api(
+        request, lambda data: services.seat_claim(code=code, claim=data.get("claim"), name=data.get("name"))
     )
 
 
