@@ -69,8 +69,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         if self.actor is not None and self.actor.role is Role.GUEST:
-            await database_sync_to_async(_presence)(self.actor.guest_id, -1)
-            await groups.send_safely([_presence_message(self.actor, False)])
+            still_open = await database_sync_to_async(_presence)(self.actor.guest_id, -1)
+            # A guest with the seat open on two devices (a captain's phone and tablet)
+            # is still online when one of them closes.
+            await groups.send_safely([_presence_message(self.actor, still_open > 0)])
         for group in list(self.joined):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -281,8 +283,11 @@ def _presence_message(actor: Actor, online: bool) -> groups.Message:
     return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
 
 
-def _presence(guest_id: int, delta: int) -> None:
+def _presence(guest_id: int, delta: int) -> int:
+    """Count a socket opening (+1), closing (-1) or pinging (0); return the guest's open
+    sockets now."""
     Guest.objects.filter(pk=guest_id).update(sockets=F("sockets") + delta, last_seen=timezone.now())
+    return Guest.objects.filter(pk=guest_id).values_list("sockets", flat=True).first() or 0
 
 
 def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
