@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -28,12 +29,14 @@ from tables.services import ServiceError, table_act
 from . import groups, ratelimit, services
 from .models import Guest
 from .roles import Actor, Forbidden, Role, check_party_command
+from .secrets import token_hash
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
 
 logger = logging.getLogger(__name__)
 
 MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
 CLIENT_ID_MAX = 64
+REVALIDATE_SECONDS = 10  # how stale a socket's proof of its seat may be for broadcasts
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -52,6 +55,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.actor: Actor | None = None
         self.joined: set[str] = set()
         self.last_seen_write = 0.0
+        self.secret: str | None = None  # a guest's token digest, to notice a hand-over
+        self.secret_checked = 0.0
+        self.revoked = False
         self.party = None
         if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
             await self.close(code=4429)  # before accept: the handshake is refused
@@ -121,6 +127,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
+        if await self._seat_revoked(re):
+            return
         await handler(frame, re)
 
     async def _hello(self, frame, re):
@@ -135,6 +143,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         self.actor = actor
         if actor.role is Role.GUEST:
+            self.secret = token_hash(frame["token"])
+            self.secret_checked = time.monotonic()  # just proven
             await database_sync_to_async(_presence)(actor.guest_id, +1)
             await groups.send_safely([_presence_message(actor, True)])
         await self._subscribe()
@@ -192,6 +202,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def deliver(self, message):
         payload = message["payload"]
         kind = payload.get("type")
+        if kind != "removed" and await self._seat_revoked(cached=kind != "resubscribe"):
+            return
         if kind == "resubscribe":
             # Seating or a captain change: this screen's groups and view changed.
             if self.actor is None:
@@ -209,6 +221,29 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4401)
 
     # --- helpers -----------------------------------------------------------------------
+
+    async def _seat_revoked(self, re=None, *, cached: bool = False) -> bool:
+        """A guest's seat can be handed to a substitute (a new secret) while this socket
+        is open. The claim broadcasts `removed` to close it, but a broadcast can be lost
+        (Redis down), so before acting, resyncing or passing on a seat's private view,
+        check the secret this socket said hello with still opens the seat (for
+        broadcasts, at most every REVALIDATE_SECONDS). True: the socket was closed."""
+        if self.revoked:
+            return True
+        if self.actor is None or self.actor.role is not Role.GUEST:
+            return False
+        now = time.monotonic()
+        if cached and now - self.secret_checked < REVALIDATE_SECONDS:
+            return False
+        self.secret_checked = now
+        if await database_sync_to_async(_holds_seat)(self.actor.guest_id, self.secret):
+            return False
+        if re is not None:
+            await self._error(re, "removed", "this device no longer holds the seat")
+        await self._send({"type": "removed", "message": "Your seat was handed over to a substitute."})
+        self.revoked = True
+        await self.close(code=4401)
+        return True
 
     async def _subscribe(self):
         wanted = await database_sync_to_async(_groups_for)(self.actor)
@@ -281,6 +316,13 @@ def _groups_for(actor: Actor) -> set[str]:
 def _presence_message(actor: Actor, online: bool) -> groups.Message:
     """For the host's dashboard: who is (dis)connected, as it happens."""
     return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
+
+
+def _holds_seat(guest_id: int, secret: str) -> bool:
+    """False once the seat's secret changed (a hand-over) or the host removed the guest.
+    A guest row that is gone means the party was deleted: the handlers say no_party."""
+    row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
+    return row is None or (row[0] == secret and row[1] is None)
 
 
 def _presence(guest_id: int, delta: int) -> int:
