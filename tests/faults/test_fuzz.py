@@ -263,3 +263,41 @@ def test_http_hostile_bodies_get_4xx_and_change_nothing(settings, monkeypatch):
         assert len(bad) < 10, "\n".join(map(repr, bad))
     print(f"\nhttp fuzz: {HTTP_REQUESTS} requests; statuses {dict(statuses)}")
     assert not bad, "\n".join(map(repr, bad))
+
+
+FLOOD = 1000
+
+
+async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(monkeypatch):
+    """A socket's frames are handled one at a time (a flood holds at most one database
+    call per socket): 1000 frames sent without waiting get 1000 replies, in order."""
+    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    party, host_token, tokens = await sync_to_async(_seated_party)(3, "Flood", 6)
+    table = await sync_to_async(Table.objects.get)(party=party)
+    idle = next(g for g in await sync_to_async(list)(Guest.objects.filter(party=party)) if g.seat != table.state["starter"])
+    sock = FuzzSocket(application, party.code, "guest", tokens[idle.pk])
+    await sock.open()
+    before = await sync_to_async(_fingerprint)()
+    kinds = [
+        {"type": "act", "action": {"type": "regroup", "cards": []}},  # not this seat's turn
+        {"type": "act", "action": {"type": "react", "card": None}},  # no window open
+        {"type": "party", "command": "seat"},  # the host's
+        {"type": "nope"},
+    ]
+    t0 = time.monotonic()
+    for i in range(FLOOD):
+        await sock.comm.send_to(text_data=json.dumps({**kinds[i % len(kinds)], "re": f"f{i}"}))
+    got = []
+    while len(got) < FLOOD:
+        kind, msg = await sock.answer(timeout=30)
+        assert kind == "reply", (kind, msg, len(got))
+        got.append(msg)
+    elapsed = time.monotonic() - t0
+    assert [m["re"] for m in got] == [f"f{i}" for i in range(FLOOD)]
+    assert all(m["type"] == "error" for m in got)
+    assert {m["code"] for m in got} == {"illegal.turn", "illegal.phase", "forbidden", "malformed"}
+    kind, msg = await sock.exchange(json.dumps({"type": "ping"}))
+    assert kind == "reply" and msg["type"] == "pong"
+    assert await sync_to_async(_fingerprint)() == before
+    await sock.close()
+    print(f"\nflood: {FLOOD} frames answered in order in {elapsed:.1f}s")

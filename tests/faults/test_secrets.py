@@ -327,3 +327,59 @@ def test_formulas_in_names_never_reach_a_spreadsheet_as_formulas():
     names = {row[1] for row in rows[1:]}
     assert {"'=HYPERLINK(\"http://x\")", "'+SUM(A1)", "'-2+3", "'@cmd", "Plain"} <= names
     assert re.search(r"filename=\"yankee-heist-[A-Z0-9]{6}\.csv\"", got["Content-Disposition"])
+
+
+async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_removal_is_lost():
+    """The substitute's claim changes the seat's secret and broadcasts `removed` to the
+    leaving device; if that broadcast is lost (Redis hiccup, see test_redis_restart),
+    the old socket must still not act for the seat."""
+
+    def make():
+        party, host_token = services.party_create(name="Hand over")
+        tokens = {}
+        for i in range(3):
+            g, t, _ = services.guest_join(code=party.code, name=f"H{i}", description=f"gift {i}")
+            tokens[g.pk] = t
+        services.party_seat(party_id=party.pk)
+        table = Table.objects.get(party=party)
+        from tables.engine import Game
+
+        active = Game.from_dict(table.state).active
+        leaving = Guest.objects.get(table=table, seat=active)
+        return party, tokens[leaving.pk], leaving.pk, table
+
+    party, old_token, guest_id, table = await sync_to_async(make)()
+    old = WebsocketCommunicator(application, f"/ws/party/{party.code}/", headers=[(b"origin", b"http://localhost")])
+    await old.connect()
+    await old.send_to(text_data=json.dumps({"type": "hello", "role": "guest", "token": old_token, "re": "h"}))
+    assert json.loads(await old.receive_from(timeout=5))["type"] == "snapshot"
+
+    def hand_over():
+        code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id).data["claim"]
+        _, new_token, _ = services.seat_claim(code=party.code, claim=code, name="Substitute")
+        return new_token  # the outcome's messages (the removal) are never sent: lost
+
+    new_token = await sync_to_async(hand_over)()
+    version = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
+    await old.send_to(text_data=json.dumps({"type": "act", "re": "x", "action": {"type": "regroup", "cards": []}}))
+    msgs = []
+    while True:
+        out = await old.receive_output(timeout=5)
+        if out["type"] == "websocket.close":
+            break
+        msgs.append(json.loads(out["text"]))
+    assert out["code"] == 4401, out
+    assert any(m.get("re") == "x" and m["type"] == "error" for m in msgs), msgs
+    assert (await sync_to_async(Table.objects.get)(pk=table.pk)).version == version
+    # the substitute has the seat, and plays it
+    new = WebsocketCommunicator(application, f"/ws/party/{party.code}/", headers=[(b"origin", b"http://localhost")])
+    await new.connect()
+    await new.send_to(text_data=json.dumps({"type": "hello", "role": "guest", "token": new_token, "re": "h"}))
+    snap = json.loads(await new.receive_from(timeout=5))
+    assert snap["type"] == "snapshot" and snap["me"]["id"] == guest_id and snap["me"]["name"] == "Substitute"
+    await new.send_to(text_data=json.dumps({"type": "act", "re": "y", "action": {"type": "regroup", "cards": []}}))
+    msg = json.loads(await new.receive_from(timeout=5))
+    while msg.get("re") != "y":
+        msg = json.loads(await new.receive_from(timeout=5))
+    assert msg["type"] == "ok" and msg["version"] == version + 1, msg
+    await new.disconnect()
