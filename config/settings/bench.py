@@ -1,0 +1,55 @@
+"""Settings for bench/live.py: the daphne it starts and the bench process itself.
+
+Default: the production-like stack, PostgreSQL on 127.0.0.1 (a database of its own,
+HEIST_BENCH_DB, default heist_bench) and the Redis pub/sub channel layer with a prefix
+unique to the run, persistent DB connections as in production.py.
+HEIST_BENCH_EMBEDDED=1: the laptop stack instead, SQLite (HEIST_BENCH_SQLITE) and the
+in-memory channel layer, as embedded.py.
+"""
+import os
+
+from .test import *  # noqa: F401,F403
+from .test import DATABASES, REDIS_URL
+
+RUN_ID = os.environ.get("HEIST_BENCH_RUN_ID", "manual")
+PREFIX = f"heist-bench-{RUN_ID}"
+
+if os.environ.get("HEIST_BENCH_EMBEDDED") == "1":
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ["HEIST_BENCH_SQLITE"],
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
+        }
+    }
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+else:
+    DATABASES = {
+        "default": {
+            **DATABASES["default"],
+            "NAME": os.environ.get("HEIST_BENCH_DB", "heist_bench"),
+            # production.py's default; HEIST_BENCH_CONN_MAX_AGE=0 gives test.py's behaviour
+            # (a new PostgreSQL connection for every database_sync_to_async call).
+            "CONN_MAX_AGE": int(os.environ.get("HEIST_BENCH_CONN_MAX_AGE", "60")),
+            "CONN_HEALTH_CHECKS": True,
+        }
+    }
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL], "prefix": PREFIX},
+        }
+    }
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": PREFIX}
+    }
+
+# Every bench socket comes from 127.0.0.1: lift the per-address limits.
+RATE_LIMITS = {"join": (10**6, 60), "connect": (10**6, 60)}
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": "WARNING"},
+}
