@@ -28,12 +28,28 @@ def _shared_daphne(django_db_setup):
     server.stop()
 
 
+@pytest.fixture(scope="session")
+def _second_daphne(django_db_setup):
+    server = _server()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def server(_shared_daphne, transactional_db) -> DaphneServer:
     """The session's daphne, running, on the test database."""
     if not _shared_daphne.running:
         _shared_daphne.start()
     return _shared_daphne
+
+
+@pytest.fixture
+def second_server(_second_daphne, transactional_db) -> DaphneServer:
+    """Another daphne process on the same database and channel layer (production runs
+    two behind nginx)."""
+    if not _second_daphne.running:
+        _second_daphne.start()
+    return _second_daphne
 
 
 @pytest.fixture

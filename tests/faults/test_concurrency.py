@@ -41,8 +41,7 @@ def assert_invariants(game: Game, gift_ids: set[int]) -> None:
     assert cards == sorted(deck_for(game.players)), "cards conserved"
 
 
-async def _party_on_two_servers(server, daphne, n: int, seed: int):
-    second = daphne()
+async def _party_on_two_servers(server, second, n: int, seed: int):
     lp = await LiveParty.create(server, n, seed=seed)
     await lp.connect()
     (table,) = await lp.seat()
@@ -56,8 +55,8 @@ async def _party_on_two_servers(server, daphne, n: int, seed: int):
     return lp, table, second
 
 
-async def test_a_frame_delivered_twice_applies_once(server, daphne):
-    lp, table, second = await _party_on_two_servers(server, daphne, 4, seed=41)
+async def test_a_frame_delivered_twice_applies_once(server, second_server):
+    lp, table, second = await _party_on_two_servers(server, second_server, 4, seed=41)
     try:
         game = await table_game(table.pk)
         assert game.phase is Phase.ACTION
@@ -96,8 +95,8 @@ async def test_a_frame_delivered_twice_applies_once(server, daphne):
         await lp.close()
 
 
-async def test_fifty_frames_at_once_apply_one_at_a_time(server, daphne):
-    lp, table, second = await _party_on_two_servers(server, daphne, 4, seed=43)
+async def test_fifty_frames_at_once_apply_one_at_a_time(server, second_server):
+    lp, table, second = await _party_on_two_servers(server, second_server, 4, seed=43)
     extra: list[LivePhone] = []
     try:
         gift_ids = await party_gift_ids(lp.party.pk)
