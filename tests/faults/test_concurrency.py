@@ -83,8 +83,8 @@ async def test_a_frame_delivered_twice_applies_once(server, second_server):
         by_re = [(r["type"], r.get("duplicate"), r.get("version"), r.get("code")) for r in replies]
         twins = sorted(by_re[:2], key=lambda t: bool(t[1]))
         assert twins[0][:2] == ("ok", False) and twins[1][:2] == ("ok", True) and twins[0][2] == twins[1][2], by_re
-        # twin-2 is a different frame: legal only if processed before "twin" (it is the
-        # same seat's pass), otherwise out of turn
+        # twin-2 is a new frame from the same seat, after "twin" on its socket: the turn
+        # has passed (or the seat owes a trim), so it is refused by the rules
         assert by_re[2][0] == "ok" or by_re[2][3] in ("illegal.turn", "illegal.phase"), by_re
         logged = await action_rows(table.pk)
         assert [r.client_id for r in logged].count("twin") == 1
