@@ -296,22 +296,29 @@ def party_set_captain(*, party_id: int, guest_id) -> Outcome:
 
 
 def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
-    """Called inside a table's transaction: report the gate as tables arrive at it, and
-    end the party when its last table finishes. Idempotent: it reads table phases."""
+    """Called inside a table's transaction, and read-only on the party: a table action
+    never writes (or locks) the party row, so it can never deadlock with the party-wide
+    writes that lock the party and then its tables (relay, seat claim). Reports the
+    gate as tables arrive at it; the end is settled after commit (party_close_if_over)."""
     if game.phase is Phase.GATE:
-        party = Party.objects.get(pk=table.party_id)
-        _bump(party)
-        return lobby_messages(party)
-    if game.phase is Phase.OVER:
-        party = Party.objects.select_for_update().get(pk=table.party_id)
-        phases = [t.state["phase"] for t in party.tables.exclude(pk=table.pk)]
-        if party.status != Party.Status.OVER and all(p == Phase.OVER.value for p in phases):
-            party.status = Party.Status.OVER
-            party.ended_at = timezone.now()
-            party.save(update_fields=["status", "ended_at"])
-        _bump(party)
-        return lobby_messages(party)
+        return lobby_messages(Party.objects.get(pk=table.party_id))
     return []
+
+
+def party_close_if_over(*, party_id: int) -> list[Message]:
+    """After a table's last action committed: when every table is over, the party is.
+    Runs in its own transaction under the party lock; idempotent."""
+    with transaction.atomic():
+        party = Party.objects.select_for_update().get(pk=party_id)
+        if party.status == Party.Status.OVER:
+            return []
+        if any(t.state["phase"] != Phase.OVER.value for t in party.tables.all()):
+            return []
+        party.status = Party.Status.OVER
+        party.ended_at = timezone.now()
+        party.save(update_fields=["status", "ended_at"])
+        _bump(party)
+        return lobby_messages(party)
 
 
 # --- a leaving guest hands their seat to a substitute ------------------------------------

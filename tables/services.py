@@ -15,7 +15,6 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from events.groups import Message, seat_group, table_group
-from events.models import Party
 from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
 from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
 from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
@@ -77,7 +76,7 @@ def table_act(
             raise Forbidden("you can only act for your own seat")
         action = {**action, "seat": actor.seat}
     engine_action = parse_action(action)
-    return _apply_locked(
+    outcome = _apply_locked(
         table_id=table_id,
         party_id=actor.party_id,
         engine_action=engine_action,
@@ -86,6 +85,12 @@ def table_act(
         expected_version=expected_version if kind in TURN_ACTIONS else None,
         now=now or timezone.now(),
     )
+    if outcome.game is not None and outcome.game.phase is Phase.OVER:
+        # The table's last action has committed; the party may now be over too.
+        from events.services import party_close_if_over
+
+        outcome.messages.extend(party_close_if_over(party_id=actor.party_id))
+    return outcome
 
 
 def table_apply_server(*, table_id: int, engine_action: Action, actor_label: str) -> ActOutcome:
@@ -105,30 +110,12 @@ def table_apply_server(*, table_id: int, engine_action: Action, actor_label: str
 DEADLOCK_RETRIES = 3
 
 
-def _may_reach_party(table_id: int, engine_action: Action) -> bool:
-    """Whether this action may write the party row (party_after_table_change: the table
-    arriving at the gate or at the end, or a relay draw at the gate). Read without a
-    lock, so it can be stale by one action; the retry below covers that."""
-    if isinstance(engine_action, DrawRelaySeat):
-        return True
-    row = (
-        Table.objects.filter(pk=table_id)
-        .values_list("state__phase", "state__round", "state__turn", "state__players")
-        .first()
-    )
-    if row is None:
-        return False
-    phase, round_, turn, players = row
-    return phase == Phase.GATE.value or (round_ in (2, 4) and turn >= players - 1)
-
-
 def _apply_locked(**kwargs) -> ActOutcome:
-    """Apply under the table's row lock, taking the party's row lock first when the
-    action may write the party row: party-wide writes (opening and running the relay,
-    a seat claim) lock the party and then tables, so a table action that locked its
-    table and then wanted the party could deadlock with them. Should PostgreSQL still
-    break a deadlock by aborting this transaction, it was rolled back whole and runs
-    again (only when it is the outermost transaction)."""
+    """Apply under the table's row lock. A table action locks only its table row and
+    never the party's (events.services.party_after_table_change is read-only), so the
+    party-wide writes that lock the party and then tables cannot deadlock with it.
+    Should PostgreSQL still abort this transaction as a deadlock victim, it was rolled
+    back whole and runs again (only when it is the outermost transaction)."""
     nested = transaction.get_connection().in_atomic_block
     for attempt in range(DEADLOCK_RETRIES):
         try:
@@ -150,9 +137,6 @@ def _apply_locked_once(
     now: datetime,
 ) -> ActOutcome:
     with transaction.atomic():
-        if _may_reach_party(table_id, engine_action):
-            # lock order: the party, then the table
-            list(Party.objects.select_for_update().filter(pk=party_id).values_list("pk", flat=True))
         try:
             table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
         except Table.DoesNotExist:
