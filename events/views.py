@@ -177,7 +177,9 @@ def party_result_csv(request, code):
     writer = _SafeWriter(csv.writer(out))
     writer.writerow(["kind", "name", "table", "seat", "gift", "description", "source"])
     for row in result["keeps"]:
-        writer.writerow(["keeps", row["guest"], row["table"], row["seat"], row["gift"], row["description"], row["source"]])
+        # Seats are numbered from 1 here, as on every screen (the wire form counts from 0).
+        seat = row["seat"] + 1
+        writer.writerow(["keeps", row["guest"], row["table"], seat, row["gift"], row["description"], row["source"]])
     for row in result["vault_returns"]:
         writer.writerow(["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"]])
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
