@@ -14,55 +14,19 @@ from __future__ import annotations
 
 import re
 import time
-from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.browser.helpers import SHOTS, in_thread, new_page, version_of, wait_version
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 HOST_TABLE = "article.table"
 GUEST_TABLE = "#phone section[data-version]"
 NAMES = ["Alex", "Bea", "Cam"]
 # Guests type HTML-looking text: it must come back as text, never as markup.
 GIFTS = ["A mug that says <b>WORLD'S OKAYEST</b>", "Socks & a candle", "A tiny cactus"]
-
-
-def _in_thread(fn):
-    """Run a database read off this thread: Playwright's sync API keeps an event loop
-    running here, and Django refuses synchronous queries from such a thread."""
-    from django.db import connections
-
-    def run():
-        try:
-            return fn()
-        finally:
-            connections.close_all()  # this thread's connection, before the db is flushed
-
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(run).result()
-
-
-def _page(browser, width, height, errors, label) -> Page:
-    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1)
-    page = ctx.new_page()
-    page.set_default_timeout(10_000)
-    page.on("pageerror", lambda e: errors.append(f"{label}: {e}"))
-    return page
-
-
-def _version(page: Page, selector: str) -> int:
-    return int(page.locator(selector).get_attribute("data-version"))
-
-
-def _wait_version(page: Page, selector: str, version: int) -> None:
-    page.wait_for_function(
-        "([sel, v]) => { const el = document.querySelector(sel); return !!el && Number(el.dataset.version) >= v; }",
-        arg=[selector, version],
-    )
-
 
 def test_whole_game_through_the_screens(asgi_server, browser):
     from tables.models import Table
@@ -73,7 +37,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     SHOTS.mkdir(parents=True, exist_ok=True)
 
     # --- the host creates a party on the home page ---------------------------------------
-    host = _page(browser, 1024, 900, errors, "host")
+    host = new_page(browser, 1024, 900, errors, "host")
     host.goto(base + "/")
     host.get_by_label("Party name").fill("Office heist")
     host.get_by_label("Gift budget").fill("$20")
@@ -88,7 +52,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     # --- three guests join -------------------------------------------------------------
     guests: list[Page] = []
     for i, (name, gift) in enumerate(zip(NAMES, GIFTS)):
-        g = _page(browser, 360, 740, errors, name)
+        g = new_page(browser, 360, 740, errors, name)
         if i == 0:  # typed on the home page, lower case
             g.goto(base + "/")
             g.get_by_label("Six-character join code").fill(code.lower())
@@ -126,12 +90,12 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     assert sorted(seat_of.values()) == [0, 1, 2]
     page_at = {seat: guests[i] for i, seat in seat_of.items()}
 
-    version = _version(host, HOST_TABLE)
+    version = version_of(host, HOST_TABLE)
 
     def sync(v):
-        _wait_version(host, HOST_TABLE, v)
+        wait_version(host, HOST_TABLE, v)
         for g in guests:
-            _wait_version(g, GUEST_TABLE, v)
+            wait_version(g, GUEST_TABLE, v)
 
     def prompt_kind(g: Page) -> str:
         return g.locator("#prompt").get_attribute("data-prompt")
@@ -240,7 +204,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     # --- the end ---------------------------------------------------------------------------
     assert block["seen"], "at least one move was blocked on screen"
     assert reloaded and dropped
-    state = _in_thread(lambda: Table.objects.get(party__code=code).state)
+    state = in_thread(lambda: Table.objects.get(party__code=code).state)
     assert state["phase"] == "over" and state["round"] == 4
     for i, g in enumerate(guests):
         gift = state["gifts"][seat_of[i]]
@@ -257,7 +221,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     cam_row = host.locator("#roster li.guest", has_text="Cam")
     cam_row.get_by_role("button", name="Hand Cam's seat to a substitute").click()
     claim = cam_row.locator(".claim strong").inner_text()
-    dee = _page(browser, 360, 740, errors, "Dee")
+    dee = new_page(browser, 360, 740, errors, "Dee")
     dee.goto(f"{base}/j/{code}/")
     # Registration is closed once seated: the join page opens its take-over form.
     expect(dee.locator("details.takeover")).to_have_attribute("open", "")
@@ -273,7 +237,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
     expect(result.locator("li", has_text="Dee")).to_contain_text(f"Dee keeps gift {cam_gift}")
 
     # --- the other pages -------------------------------------------------------------------
-    screen = _page(browser, 1280, 800, errors, "screen")
+    screen = new_page(browser, 1280, 800, errors, "screen")
     screen.goto(f"{base}/screen/{code}/")
     expect(screen.locator(f"{HOST_TABLE} .result")).to_contain_text(f"Dee keeps gift {cam_gift}")
     screen.goto(f"{base}/host/{code}/")  # a browser without the host key

@@ -1,0 +1,81 @@
+"""Helpers shared by the browser tests: pages in their own browser contexts, waiting
+for a screen to reach a table version, and database reads off Playwright's thread."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from playwright.sync_api import Page
+
+SHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+
+
+def in_thread(fn):
+    """Run a database read off this thread: Playwright's sync API keeps an event loop
+    running here, and Django refuses synchronous queries from such a thread."""
+    from django.db import connections
+
+    def run():
+        try:
+            return fn()
+        finally:
+            connections.close_all()  # this thread's connection, before the db is flushed
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(run).result()
+
+
+class DbThread:
+    """One worker thread (and one database connection) for many reads and writes;
+    `close()` closes its connection before pytest-django flushes the database."""
+
+    def __init__(self):
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="db")
+
+    def __call__(self, fn, *args, **kwargs):
+        return self.pool.submit(fn, *args, **kwargs).result()
+
+    def close(self):
+        from django.db import connections
+
+        try:
+            self.pool.submit(connections.close_all).result()
+        finally:
+            self.pool.shutdown()
+
+
+def new_page(browser, width, height, errors, label, **context_args) -> Page:
+    """A page in a browser context of its own (its own localStorage: its own seat)."""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, **context_args)
+    page = ctx.new_page()
+    page.set_default_timeout(10_000)
+    page.on("pageerror", lambda e: errors.append(f"{label}: {e}"))
+    return page
+
+
+def version_of(page: Page, selector: str) -> int:
+    return int(page.locator(selector).get_attribute("data-version"))
+
+
+def wait_version(page: Page, selector: str, version: int) -> None:
+    page.wait_for_function(
+        "([sel, v]) => { const el = document.querySelector(sel); return !!el && Number(el.dataset.version) >= v; }",
+        arg=[selector, version],
+    )
+
+
+def small_tap_targets(page: Page) -> list[str]:
+    """Visible buttons, links styled as buttons and summaries under 44 px tall."""
+    return page.eval_on_selector_all(
+        "button, a.btn, summary, label.mode",
+        """els => els.filter(e => {
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.height > 0 && r.height < 44;
+        }).map(e => (e.getAttribute('aria-label') || e.textContent).trim().slice(0, 60))""",
+    )
+
+
+def overflows(page: Page) -> bool:
+    """Whether the page scrolls sideways (it must not, down to 360 px)."""
+    return page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")
