@@ -8,6 +8,7 @@ produced them commits, so no screen ever shows a state the database does not hol
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from asgiref.sync import async_to_sync
@@ -40,9 +41,23 @@ def guest_group(guest_id: int) -> str:
 
 
 async def send(messages: list[Message]) -> None:
+    """Publish the messages, groups in parallel: one action fans out to a message per
+    seat plus the public view, and awaiting each Redis round trip in turn made the
+    last phone at a table wait for all the others. Messages to the same group keep
+    their order (sent one after another)."""
     layer = get_channel_layer()
+    by_group: dict[str, list[dict]] = {}
     for group, payload in messages:
-        await layer.group_send(group, {"type": "deliver", "payload": payload})
+        by_group.setdefault(group, []).append(payload)
+
+    async def to_group(group: str, payloads: list[dict]) -> None:
+        for payload in payloads:
+            await layer.group_send(group, {"type": "deliver", "payload": payload})
+
+    results = await asyncio.gather(*(to_group(g, p) for g, p in by_group.items()), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
 
 
 async def send_safely(messages: list[Message]) -> None:
