@@ -1,6 +1,7 @@
 // A guest's phone (and a captain's tablet): lobby, then your gift, your hand, your turn,
 // reaction and trim prompts, the reveal and the end.
 import { Live } from "./live.js";
+import { relayEntry, ringLine } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks } from "./ui.js";
 
@@ -21,6 +22,8 @@ const S = {
   sending: false,
   fatal: null,
   announced: "",
+  claims: new Map(), // guest id -> {claim, until}: hand-over codes this captain asked for
+  openHandover: false,
 };
 
 function freshUi() {
@@ -53,7 +56,7 @@ if (!stored || !stored.token) {
     },
     onParty(party) {
       S.party = { ...(S.party || {}), ...party };
-      if (!S.seat) draw();
+      draw(); // the gate count and the relay show on the seated screen too
     },
     onFatal(code, message) {
       S.fatal = message;
@@ -127,12 +130,18 @@ function draw() {
   S.ui.picks = S.ui.picks.filter((id) => handIds.has(id));
 
   const prompt = promptFor(view, meta);
+  const relay = relayPanel(view, meta);
   render(
     root,
     h("header", { class: "seat-head" },
-      h("h1", {}, `Table ${meta.letter} · seat ${view.you + 1}`),
+      h("h1", { "aria-label": `Table ${meta.letter}, seat ${view.you + 1}` },
+        h("span", { class: "where" }, "Table ", h("strong", { class: "table-letter", text: meta.letter })),
+        h("span", { class: "sep", "aria-hidden": "true", text: " · " }),
+        h("span", { class: "where" }, "seat ", h("strong", { class: "seat-number", text: String(view.you + 1) }))),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`)),
+    relay,
     prompt,
+    S.me.captain ? captainPanel(view, meta) : null,
     view.phase === "over" ? null : giftPanel(view),
     prompt.dataset.usesHand || view.phase === "over" ? null : handPanel(view),
     h("section", { class: "panel", "aria-labelledby": "table-h", data: { version: S.seat.version } },
@@ -145,7 +154,7 @@ function draw() {
     eventLog(S.logs.get(meta.id)),
   );
   tickClocks();
-  announce(prompt.dataset.headline || "");
+  announce([relay && relay.dataset.headline, prompt.dataset.headline].filter(Boolean).join(" "));
   document.body.dataset.phase = view.phase;
 }
 
@@ -211,7 +220,7 @@ function promptFor(view, meta) {
       h("p", { text: "Round 1 is over. Unwrap your gift and show it to everyone; waiting for the host to start round 2." }),
       S.me.captain ? h("button", { class: "btn primary big", type: "button", data: { key: "reveal" }, on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget) } }, "Everyone unwrapped — start round 2") : null);
   }
-  if (view.phase === "gate") return prompt("gate", "Waiting for the relay", h("p", { text: statusLine(view, meta, view.you) }));
+  if (view.phase === "gate") return gatePrompt(view, meta);
   if (view.asked) return reactionPrompt(view, meta, name);
   if (view.phase === "reaction" && view.answer) {
     const a = view.answer;
@@ -232,6 +241,100 @@ function prompt(kind, headline, ...body) {
   const el = h("section", { class: `panel prompt prompt-${kind}`, id: "prompt", "aria-labelledby": "prompt-h", data: { prompt: kind, headline } },
     h("h2", { id: "prompt-h", text: headline }), ...body);
   return el;
+}
+
+// --- the gate and the relay (several tables) --------------------------------------------------
+
+function gatePrompt(view, meta) {
+  const p = S.party || {};
+  const gate = p.gate || { tables: 1, at_gate: 1 };
+  const relay = p.relay;
+  const stay = h("p", { text: "Stay in your seat with your gift. One drawn player per table passes their gift to the next table; nobody can block it." });
+  if (!relay) {
+    const more = gate.tables - gate.at_gate;
+    const headline = more > 0
+      ? `Your table finished round 2 — waiting for ${more} more table${more === 1 ? "" : "s"}`
+      : "Every table finished round 2 — waiting for the host to open the relay";
+    const el = prompt("gate", headline, h("p", { class: "gate-count", text: `Tables at the gate: ${gate.at_gate} of ${gate.tables}` }), stay);
+    el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
+    return el;
+  }
+  const seat = view.relay_seat;
+  const parts = [h("p", { class: "hint", text: "The relay order:" }), ringLine(relay, "ring big-ring")];
+  const next = relay.ring[(relay.ring.indexOf(meta.letter) + 1) % relay.ring.length];
+  if (seat === null || seat === undefined) {
+    parts.push(S.me.captain
+      ? h("button", { class: "btn primary big", type: "button", id: "draw-relay", data: { key: "draw-relay" }, on: { click: (ev) => duty({ type: "draw_relay_seat" }, ev.currentTarget) } }, "Draw the relay seat")
+      : h("p", { text: "Waiting for your table captain to draw a seat." }));
+    if (S.me.captain) parts.push(h("p", { class: "hint", text: "You are the captain: the server draws one seat at your table at random, like a seat-number slip." }));
+  } else if (seat === view.you) {
+    parts.push(h("p", { class: "big drawn-me" }, h("span", { "aria-hidden": "true", text: "⇄ " }),
+      h("strong", { text: `You were drawn! Your gift ${giftLabel(view.gift)} goes to table ${next} when the host runs the relay.` })));
+  } else {
+    parts.push(h("p", { class: "drawn-seat" }, h("span", { "aria-hidden": "true", text: "✓ " }),
+      `Drawn seat: seat ${seat + 1} (${seatName(meta, seat)}) passes gift ${giftLabel(view.seats[seat].gift)} to table ${next}.`));
+  }
+  if (seat !== null && seat !== undefined) parts.push(h("p", { class: "hint", text: "Waiting for the host to run the relay." }));
+  return prompt("gate", "The relay is open", ...parts);
+}
+
+/** After the relay: the drawn player's errand (where their gift goes, what they get),
+ * and for everyone at the table what changed, during round 3. */
+function relayPanel(view, meta) {
+  const relay = S.party && S.party.relay;
+  if (!relay || relay.status !== "done" || view.phase === "over") return null;
+  const mine = relayEntry(relay, meta.letter);
+  if (!mine || view.round !== 3) return null;
+  if (mine.seat === view.you) {
+    const to = relayEntry(relay, mine.sent_to);
+    const from = relayEntry(relay, mine.received_from);
+    const el = h("section", { class: "panel relay-panel drawn", id: "relay-errand", "aria-labelledby": "relay-h" },
+      h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "The relay: you carry a gift"),
+      h("p", { class: "big" }, `Carry gift ${mine.sent} to table ${mine.sent_to}, seat ${to.seat + 1} (${to.guest}).`),
+      h("p", { class: "big" }, `You receive gift ${mine.received} from table ${mine.received_from} (${from.guest}).`),
+      h("p", { class: "hint", text: "Swap at the same moment as the other tables, then sit back down." }));
+    el.dataset.headline = `Relay: carry gift ${mine.sent} to table ${mine.sent_to}; you receive gift ${mine.received}.`;
+    return el;
+  }
+  return h("section", { class: "panel relay-panel", id: "relay-errand", "aria-labelledby": "relay-h" },
+    h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "The relay ran"),
+    h("p", { text: `${mine.guest} (seat ${mine.seat + 1}) sent gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.` }));
+}
+
+// --- captain duties ---------------------------------------------------------------------------
+
+function captainPanel(view, meta) {
+  const pending = [];
+  if (view.phase === "reveal") pending.push("Confirm the reveal (the button above) once everyone has unwrapped.");
+  if (view.phase === "reaction") pending.push("A reaction nobody answers can be passed after 60 s (the button under Table).");
+  if (view.phase === "gate") pending.push("At the gate: draw the relay seat once the host opens the relay.");
+  return h("section", { class: "panel captain-panel", "aria-labelledby": "captain-h" },
+    h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), `Captain of table ${meta.letter}`),
+    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: "Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute." }),
+    h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
+      h("summary", { text: "Hand a seat to a substitute" }),
+      h("p", { class: "hint", text: "For a guest who has to leave: the substitute takes the seat, gift and cards." }),
+      h("ul", { class: "plain handover-list" }, meta.roster.map((r, seat) => {
+        const claim = S.claims.get(r.guest);
+        return h("li", { class: "row wrap" },
+          h("span", { class: "seat-no", text: String(seat + 1) }),
+          h("strong", { text: seat === view.you ? `${r.name} (you)` : r.name }),
+          h("button", { class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${r.name}'s seat to a substitute`, data: { key: `handover-${r.guest}` },
+            on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
+          claim && claim.until > Date.now()
+            ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
+                " — the substitute opens the join page, taps “Taking over a seat?” and types it.")
+            : null);
+      }))));
+}
+
+function handOver(guest, button) {
+  button.disabled = true;
+  live.party("hand_over_seat", { guest }).then((reply) => {
+    S.claims.set(guest, { claim: reply.claim, until: Date.now() + reply.minutes * 60000 });
+    S.openHandover = true;
+    draw();
+  }, showError).finally(() => { button.disabled = false; });
 }
 
 // --- the reaction window ----------------------------------------------------------------------

@@ -1,7 +1,9 @@
-// The big screen (projector): every table's public view, read-only.
+// The big screen (projector): every table's public view, read-only; with several
+// tables also the gate, the relay ring, the captains' draws and what the relay moved.
 import { Live } from "./live.js";
+import { drawnSeatList, gateText, isMultiTable, relayResultList, ringLine } from "./party.js";
 import { noteEvents, tableCard } from "./tableview.js";
-import { render, startClocks, tickClocks } from "./ui.js";
+import { h, render, startClocks, tickClocks } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -18,11 +20,30 @@ function draw() {
         : party.status === "playing" ? "The heist is on." : "The party is over.";
     document.getElementById("join-panel").hidden = party.status !== "lobby";
   }
-  render(
-    document.getElementById("tables"),
-    [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter)).map((t) => tableCard(t, logs.get(t.table.id))),
-  );
+  const sorted = [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
+  render(document.getElementById("tables"), sorted.map((t) => tableCard(t, logs.get(t.table.id))));
+  drawPartyBar(sorted);
   tickClocks();
+}
+
+function drawPartyBar(sorted) {
+  const bar = document.getElementById("party-bar");
+  bar.hidden = !(party && party.status !== "lobby" && isMultiTable(party));
+  if (bar.hidden) return;
+  const relay = party.relay;
+  const parts = [
+    h("h2", { id: "party-bar-h", text: relay ? "The relay" : "The gate" }),
+    relay && relay.status === "done"
+      ? h("p", { class: "gate-count done" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
+      : h("p", { class: `gate-count ${party.gate.open ? "open" : ""}` }, h("span", { "aria-hidden": "true", text: party.gate.open ? "✓ " : "‖ " }), gateText(party)),
+  ];
+  if (!relay) {
+    parts.push(h("p", { class: "hint", text: "Every table plays rounds 1 and 2, then waits for the others. Then one drawn player per table carries their gift to the next table." }));
+  } else {
+    parts.push(ringLine(relay, "ring big-ring"));
+    parts.push(relay.status === "open" ? drawnSeatList(relay, sorted) : relayResultList(relay));
+  }
+  render(bar, parts);
 }
 
 const live = new Live({

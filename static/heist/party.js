@@ -1,0 +1,112 @@
+// A party of several tables: the gate after round 2, the relay ring, the seats the
+// captains drew, what the relay moved, and the party's result. Shared by the host
+// dashboard, the big screen and the phones. Text only through h()/textContent.
+import { giftLabel, h } from "./ui.js";
+
+/** True once the party is seated at more than one table. */
+export function isMultiTable(party) {
+  return Boolean(party && party.tables && party.tables.length > 1);
+}
+
+export function gateText(party) {
+  const g = party.gate || { tables: 0, at_gate: 0 };
+  return `Tables at the gate: ${g.at_gate} of ${g.tables}`;
+}
+
+/** "A → B → C → A": the relay order, back to the first table. */
+export function ringText(relay) {
+  const ring = relay && relay.ring ? relay.ring : [];
+  return ring.length ? [...ring, ring[0]].join(" → ") : "";
+}
+
+export function ringLabel(relay) {
+  const ring = relay && relay.ring ? relay.ring : [];
+  return `Relay order: table ${ring.join(", then ")}, then back to ${ring[0]}`;
+}
+
+/** The ring as a prominent line, read out as words. */
+export function ringLine(relay, cls = "ring") {
+  return h("p", { class: cls, role: "img", "aria-label": ringLabel(relay) }, h("span", { "aria-hidden": "true", text: ringText(relay) }));
+}
+
+/** The relay entry of the table that sends to `letter`'s table, etc. */
+export function relayEntry(relay, letter) {
+  return relay && relay.result ? relay.result.find((r) => r.table === letter) || null : null;
+}
+
+/** One line per drawn player: what they send where, what they receive from where. */
+export function relayResultList(relay) {
+  if (!relay || !relay.result) return null;
+  return h(
+    "ol",
+    { class: "plain relay-result", "aria-label": "What the relay moved" },
+    relay.result.map((r) => {
+      const to = relayEntry(relay, r.sent_to);
+      return h(
+        "li",
+        { data: { table: r.table } },
+        h("strong", { text: `Table ${r.table}, seat ${r.seat + 1}: ${r.guest}` }),
+        " sends ",
+        h("span", { class: "gift-tag", text: `gift ${r.sent}` }),
+        ` to table ${r.sent_to}${to ? ` (seat ${to.seat + 1}, ${to.guest})` : ""} and receives `,
+        h("span", { class: "gift-tag", text: `gift ${r.received}` }),
+        ` from table ${r.received_from}.`,
+      );
+    }),
+  );
+}
+
+/** Per table: the seat its captain drew (from the table's public view `relay_seat`). */
+export function drawnSeatList(relay, payloads, captainOf = () => null) {
+  return h(
+    "ul",
+    { class: "plain drawn-seats", "aria-label": "Relay seats drawn by the captains" },
+    relay.ring.map((letter) => {
+      const p = payloads.find((t) => t.table.letter === letter);
+      const seat = p ? p.view.relay_seat : null;
+      if (seat === null || seat === undefined) {
+        const captain = captainOf(letter);
+        return h("li", { class: "drawn pending", data: { table: letter } },
+          h("span", { "aria-hidden": "true", text: "○ " }),
+          `Table ${letter}: not drawn yet${captain ? ` (captain ${captain})` : ""}`);
+      }
+      const r = p.table.roster[seat];
+      return h("li", { class: "drawn done", data: { table: letter } },
+        h("span", { "aria-hidden": "true", text: "✓ " }),
+        `Table ${letter}: drawn seat: ${r ? r.name : `seat ${seat + 1}`} (seat ${seat + 1}, gift ${giftLabel(p.view.seats[seat].gift)})`);
+    }),
+  );
+}
+
+/** The party's result: who keeps which gift, and the vault gifts going home. */
+export function partyResultTables(result) {
+  const keeps = h(
+    "table",
+    { class: "result-table keeps-table" },
+    h("caption", { text: `Who keeps what (${result.keeps.length} guests)` }),
+    h("thead", {}, h("tr", {}, ["Guest", "Table", "Seat", "Keeps", "Description", "Source"].map((c) => h("th", { scope: "col", text: c })))),
+    h("tbody", {}, result.keeps.map((r) =>
+      h("tr", {},
+        h("th", { scope: "row", text: r.guest }),
+        h("td", { text: r.table }),
+        h("td", { text: String(r.seat + 1) }),
+        h("td", {}, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+        h("td", { text: r.description }),
+        h("td", { text: r.source })))),
+  );
+  const returns = result.vault_returns.length
+    ? h(
+        "table",
+        { class: "result-table returns-table" },
+        h("caption", { text: "Vault gifts going back" }),
+        h("thead", {}, h("tr", {}, ["Gift", "Table", "Returns to", "Description"].map((c) => h("th", { scope: "col", text: c })))),
+        h("tbody", {}, result.vault_returns.map((r) =>
+          h("tr", {},
+            h("th", { scope: "row" }, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+            h("td", { text: r.table }),
+            h("td", { text: r.returns_to }),
+            h("td", { text: r.description })))),
+      )
+    : null;
+  return [h("div", { class: "table-scroll" }, keeps), returns ? h("div", { class: "table-scroll" }, returns) : null];
+}
