@@ -54,10 +54,13 @@ class VaultExchange:
 
 @dataclass(frozen=True, slots=True)
 class React:
-    """Answer a reaction window: block with `card`, or pass with None."""
+    """Answer a reaction window: block with `card`, or pass with None. `window` (the
+    version that opened it, from the view) makes a late answer to a closed window an
+    error instead of an answer to the next one; None answers whatever window is open."""
 
     seat: int
     card: int | None = None
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +76,7 @@ class TimeoutPass:
     """The host (or captain) passes `seat`'s unanswered reaction after 60 seconds."""
 
     seat: int
+    window: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,9 +136,9 @@ _FIELDS = {
     "swipe": {"seat", "cards", "target"},
     "regroup": {"seat", "cards"},
     "vault": {"seat", "cards", "gift"},
-    "react": {"seat", "card"},
+    "react": {"seat", "card", "window"},
     "trim": {"seat", "cards"},
-    "timeout_pass": {"seat"},
+    "timeout_pass": {"seat", "window"},
     "confirm_reveal": set(),
     "draw_relay_seat": set(),
     "relay_exchange": {"gift"},
@@ -172,11 +176,11 @@ def parse_action(d: Any) -> Action:
     if kind == "vault":
         return VaultExchange(seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=2, default=None), gift=_int(d, "gift"))
     if kind == "react":
-        return React(seat=_int(d, "seat"), card=_int(d, "card", optional=True))
+        return React(seat=_int(d, "seat"), card=_int(d, "card", optional=True), window=_int(d, "window", optional=True))
     if kind == "trim":
         return Trim(seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=60, default=None))
     if kind == "timeout_pass":
-        return TimeoutPass(seat=_int(d, "seat"))
+        return TimeoutPass(seat=_int(d, "seat"), window=_int(d, "window", optional=True))
     if kind == "confirm_reveal":
         return ConfirmReveal()
     if kind == "draw_relay_seat":
@@ -206,11 +210,17 @@ def action_to_dict(a: Action) -> dict[str, Any]:
     if isinstance(a, VaultExchange):
         return {"type": "vault", "seat": a.seat, "cards": list(a.cards), "gift": a.gift}
     if isinstance(a, React):
-        return {"type": "react", "seat": a.seat, "card": a.card}
+        out = {"type": "react", "seat": a.seat, "card": a.card}
+        if a.window is not None:
+            out["window"] = a.window
+        return out
     if isinstance(a, Trim):
         return {"type": "trim", "seat": a.seat, "cards": list(a.cards)}
     if isinstance(a, TimeoutPass):
-        return {"type": "timeout_pass", "seat": a.seat}
+        out = {"type": "timeout_pass", "seat": a.seat}
+        if a.window is not None:
+            out["window"] = a.window
+        return out
     if isinstance(a, ConfirmReveal):
         return {"type": "confirm_reveal"}
     if isinstance(a, DrawRelaySeat):

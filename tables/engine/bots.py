@@ -21,12 +21,13 @@ def bot_action(g: Game, r: random.Random, seat: int | None = None) -> Action | N
     if phase is Phase.ACTION:
         return _turn_action(g, r, g.active)
     if phase is Phase.REACTION:
-        waiting = g.pending.window.waiting()
+        window = g.pending.window
+        waiting = window.waiting()
         s = seat if seat is not None else _pick(r, waiting)
         blocks = reaction_cards(g, s)
         if blocks and r.random() < 0.5:
-            return React(s, _pick(r, blocks))
-        return React(s, None)
+            return React(s, _pick(r, blocks), window.version)
+        return React(s, None, window.version)
     if phase is Phase.TRIM:
         s = seat if seat is not None else min(g.trims)
         return Trim(s, tuple(r.sample(g.hands[s], g.trims[s])))

@@ -311,7 +311,7 @@ def _next_step(g: Game, log: _Log) -> None:
     move = p.steps.pop(0)
     active = p.active
     affected = _clockwise(g, active, [src for src, _ in move if src != active])
-    p.window = Window(move, affected)
+    p.window = Window(move, affected, version=log.version)
     g.phase = Phase.REACTION
     log.emit(
         "window_opened",
@@ -513,10 +513,14 @@ def _vault(g: Game, a: VaultExchange, log: _Log) -> None:
     _end_action(g, log, a.seat)  # cannot be blocked, gives no comeback draw
 
 
-def _window(g: Game, seat: int) -> Window:
+def _window(g: Game, seat: int, window: int | None) -> Window:
     _check_seat(g, seat)
     _require(g, Phase.REACTION, "answer a reaction")
     w = g.pending.window
+    if window is not None and window != w.version:
+        raise IllegalActionError(
+            "that answer was for an earlier reaction window, which has closed", rule="window"
+        )
     if seat not in w.affected:
         raise OutOfTurnError(f"seat {seat}'s gift is not threatened by this move")
     if seat in w.answers:
@@ -525,7 +529,7 @@ def _window(g: Game, seat: int) -> Window:
 
 
 def _react(g: Game, a: React, log: _Log) -> None:
-    w = _window(g, a.seat)
+    w = _window(g, a.seat, a.window)
     if a.card is not None:
         if not 0 <= a.card < DECK_SIZE or a.card not in g.hands[a.seat]:
             raise CardNotInHandError(f"card {a.card} is not in your hand")
@@ -537,7 +541,7 @@ def _react(g: Game, a: React, log: _Log) -> None:
 
 
 def _timeout_pass(g: Game, a: TimeoutPass, log: _Log) -> None:
-    w = _window(g, a.seat)
+    w = _window(g, a.seat, a.window)
     w.answers[a.seat] = None
     w.forced = (*w.forced, a.seat)
     log.emit("reaction_timed_out", seat=a.seat)

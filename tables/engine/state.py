@@ -90,9 +90,12 @@ class Window:
     affected: tuple[int, ...]  # clockwise from the active player
     answers: dict[int, int | None] = field(default_factory=dict)  # seat -> card id, None = pass
     forced: tuple[int, ...] = ()  # seats whose pass was given by the host after 60 s
+    # The game version that opened the window: an answer naming an older window (a
+    # phone's late tap arriving after its window closed) must not count for this one.
+    version: int = 0
 
     def copy(self) -> Window:
-        return Window(self.move, self.affected, dict(self.answers), self.forced)
+        return Window(self.move, self.affected, dict(self.answers), self.forced, self.version)
 
     def waiting(self) -> tuple[int, ...]:
         return tuple(s for s in self.affected if s not in self.answers)
@@ -218,6 +221,7 @@ class Game:
                     "affected": list(p.window.affected),
                     "answers": {str(k): v for k, v in p.window.answers.items()},
                     "forced": list(p.window.forced),
+                    "version": p.window.version,
                 },
             },
             "trims": {str(k): v for k, v in self.trims.items()},
@@ -242,6 +246,7 @@ class Game:
                     tuple(wd["affected"]),
                     {int(k): v for k, v in wd["answers"].items()},
                     tuple(wd["forced"]),
+                    wd.get("version", 0),
                 )
             pending = Pending(
                 pd["active"],

@@ -31,6 +31,7 @@ def public_view(g: Game) -> dict[str, Any]:
             "move": [list(pair) for pair in w.move],
             "affected": list(w.affected),
             "waiting": list(w.waiting()),
+            "version": w.version,  # answers name it, so a late tap never lands in the next window
         }
     in_turn = g.phase in (Phase.ACTION, Phase.REACTION, Phase.TRIM)
     return {

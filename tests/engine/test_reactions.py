@@ -246,3 +246,32 @@ def test_swipe_window_and_comeback():
     g1, events = act(g, Swipe(0, g.hands[0], 2), React(2, None))
     assert draws(events, "comeback") == [(2, 1, "comeback")]
     assert g1.hands[2][0] == one(g, 2, C.NOT_SO_FAST)  # passing keeps the card
+
+
+def test_a_late_answer_naming_a_closed_window_is_refused_not_counted_in_the_next():
+    """A phone's tap for window W arriving after W closed must not answer window W+1
+    (YANKEE HEIST opens a second window right after the first)."""
+    from tables.engine import Gift, Phase, PlayCard, React, apply, card_of, new_game
+    from tables.engine.errors import IllegalActionError
+
+    for seed in range(2000):  # a seed that deals the starter a YANKEE HEIST
+        g, _ = new_game(seed=seed, gifts=[Gift(i, f"g{i}", i) for i in range(3)])
+        heists = [c for c in g.hands[g.active] if card_of(c) is C.YANKEE_HEIST]
+        if heists:
+            break
+    active, heist = g.active, heists[0]
+    extra = next(c for c in g.hands[active] if c != heist)
+    first, second = (active + 1) % 3, (active + 2) % 3
+    g, _ = apply(g, PlayCard(active, heist, (first, second), extra))
+    w1 = g.pending.window.version
+    g, _ = apply(g, React(first, None, w1))  # pass the first step, naming its window
+    assert g.phase is Phase.REACTION and g.pending.window.affected == (second,)
+    w2 = g.pending.window.version
+    assert w2 == w1 + 1
+    before = g.to_dict()
+    with pytest.raises(IllegalActionError) as err:
+        apply(g, React(second, None, w1))  # a late tap meant for the closed window
+    assert err.value.rule == "window"
+    assert g.to_dict() == before
+    g, _ = apply(g, React(second, None, w2))  # naming the open window counts
+    assert g.pending is None or g.pending.window is None or g.pending.window.version != w2

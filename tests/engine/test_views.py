@@ -82,7 +82,14 @@ def test_window_answers_only_in_the_answering_seats_view():
     trip = one(g, 1, C.TRIPWIRE)
     g2, _ = apply(g1, React(1, trip))  # answers early; seat 4 (first in order) still to answer
     pub = public_view(g2)
-    assert pub["window"] == {"active": 2, "label": "SWITCHEROO", "move": [[1, 4], [4, 1]], "affected": [4, 1], "waiting": [4]}
+    assert pub["window"] == {
+        "active": 2,
+        "label": "SWITCHEROO",
+        "move": [[1, 4], [4, 1]],
+        "affected": [4, 1],
+        "waiting": [4],
+        "version": g1.version,  # the version that opened it: answers name it
+    }
     assert str(trip) not in json.dumps(pub["window"])
     v1, v4, v0 = seat_view(g2, 1), seat_view(g2, 4), seat_view(g2, 0)
     assert v1["answer"] == {"block": True, "card": trip} and v1["asked"] is False
