@@ -205,8 +205,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- group messages ----------------------------------------------------------------
 
     async def deliver(self, message):
-        payload = message["payload"]
-        kind = payload.get("type")
+        kind = message["kind"]
         if kind != "removed" and await self._seat_revoked(cached=kind != "resubscribe"):
             return
         if kind == "resubscribe":
@@ -221,7 +220,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._subscribe()
             await self._resync({}, None)
             return
-        await self._send(payload)
+        await self.send(text_data=message["text"])  # JSON encoded once, by the sender
         if kind == "removed":
             await self.close(code=4401)
 

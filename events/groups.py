@@ -9,6 +9,7 @@ produced them commits, so no screen ever shows a state the database does not hol
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 
 from asgiref.sync import async_to_sync
@@ -40,6 +41,13 @@ def guest_group(guest_id: int) -> str:
     return f"g{guest_id}"
 
 
+def encode(payload: dict) -> dict:
+    """The channel-layer message for one screen payload: its JSON text, encoded once
+    here rather than by every receiving socket (and cheaper for msgpack to carry than
+    the nested dict), with its `kind` for the consumer to act on."""
+    return {"type": "deliver", "kind": payload.get("type"), "text": json.dumps(payload, separators=(",", ":"))}
+
+
 async def send(messages: list[Message]) -> None:
     """Publish the messages, groups in parallel: one action fans out to a message per
     seat plus the public view, and awaiting each Redis round trip in turn made the
@@ -52,7 +60,7 @@ async def send(messages: list[Message]) -> None:
 
     async def to_group(group: str, payloads: list[dict]) -> None:
         for payload in payloads:
-            await layer.group_send(group, {"type": "deliver", "payload": payload})
+            await layer.group_send(group, encode(payload))
 
     results = await asyncio.gather(*(to_group(g, p) for g, p in by_group.items()), return_exceptions=True)
     for result in results:
