@@ -216,7 +216,8 @@ if (!token) {
     const multi = isMultiTable(p);
     const duties = {
       duty: true,
-      onPass: (table, seat, button) => busy(button, live.act({ type: "timeout_pass", seat }, { table })),
+      // Naming the window: a pass tapped as the window closed never passes the next one.
+      onPass: (table, seat, button, window) => busy(button, live.act({ type: "timeout_pass", seat, window }, { table })),
       onConfirm: (table, button) => busy(button, live.act({ type: "confirm_reveal" }, { table })),
     };
     const cards = sortedTables().map((t) => (multi ? compactCard(t, duties) : tableCard(t, state.logs.get(t.table.id), duties)));

@@ -147,7 +147,7 @@ function draw() {
     h("section", { class: "panel", "aria-labelledby": "table-h", data: { version: S.seat.version } },
       h("h2", { id: "table-h", text: `Table ${meta.letter}` }),
       h("p", { class: "status-line", text: statusLine(view, meta, view.you) }),
-      windowBox(view, meta, { mySeat: view.you, duty: S.me.captain, onPass: (_t, seat, button) => duty({ type: "timeout_pass", seat }, button) }),
+      windowBox(view, meta, { mySeat: view.you, duty: S.me.captain, onPass: (_t, seat, button, window) => duty({ type: "timeout_pass", seat, window }, button) }),
       resultList(view, meta, { mySeat: view.you }),
       seatList(view, meta, { mySeat: view.you, myGift: S.me.gift_number }),
       vaultList(view)),
@@ -354,10 +354,10 @@ function reactionPrompt(view, meta, name) {
     h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
     reactions.length
       ? h("div", { class: "choices" }, reactions.map((c) =>
-          cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id }) } },
+          cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id, window: w.version }) } },
             extra: h("span", { class: "card-cta", text: `Block with ${c.title}${held[c.card] > 1 ? ` (you hold ${held[c.card]})` : ""}` }) })))
       : h("p", { class: "hint", text: "You have no reaction card to block with." }),
-    h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null }) } }, "Let it happen"),
+    h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null, window: w.version }) } }, "Let it happen"),
   );
 }
 

@@ -118,7 +118,7 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
                   type: "button",
                   disabled: true,
                   data: { openedAt: opened, passAfter: meta.reaction_timeout || PASS_AFTER, key: `pass-${meta.id}-${seat}` },
-                  on: { click: (ev) => onPass && onPass(meta.id, seat, ev.currentTarget) },
+                  on: { click: (ev) => onPass && onPass(meta.id, seat, ev.currentTarget, w.version) },
                 },
                 `Pass for ${seatName(meta, seat)}`,
                 h("span", { class: "pass-hint" }),
