@@ -53,7 +53,27 @@ def _no_proxy_opener():
     return urllib.request.build_opener(urllib.request.ProxyHandler({}))
 
 
-class DaphneServer:
+class _Killable:
+    """A server subprocess a test can crash (kill9) or end (stop)."""
+
+    proc: subprocess.Popen | None
+    kills: int
+
+    def kill9(self) -> None:
+        """A crash: SIGKILL, and wait until the process is gone."""
+        assert self.proc is not None and self.proc.poll() is None, "not running"
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+        self.kills += 1
+
+    def stop(self) -> None:
+        """The end of a test: no graceful shutdown needed (nothing is kept in memory)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+class DaphneServer(_Killable):
     """One daphne process serving config.asgi:application on 127.0.0.1:<port>."""
 
     def __init__(self, *, db_name: str, run_id: str, redis_url: str | None = None, port: int | None = None):
@@ -120,18 +140,6 @@ class DaphneServer:
             time.sleep(0.05)
         raise RuntimeError(f"daphne on {self.port} not healthy after {timeout}s:\n{self.log_tail()}")
 
-    def kill9(self) -> None:
-        """A crash: SIGKILL, and wait until the process is gone."""
-        assert self.proc is not None and self.proc.poll() is None, "not running"
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.kills += 1
-
-    def stop(self) -> None:
-        """The end of a test: no graceful shutdown needed (nothing is kept in memory)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
 
     @property
     def running(self) -> bool:
@@ -166,7 +174,7 @@ class DaphneServer:
             return status, raw
 
 
-class RedisServer:
+class RedisServer(_Killable):
     """A private redis-server on a free port (no persistence): safe to kill."""
 
     def __init__(self, port: int | None = None):
@@ -206,15 +214,6 @@ class RedisServer:
             time.sleep(0.05)
         raise RuntimeError("redis-server did not answer PING")
 
-    def kill9(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.kills += 1
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
 
 
 # --- the phone ---------------------------------------------------------------------------
