@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from relay.models import Relay
 from relay.services import relay_json
-from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 
 from .models import Guest, Party, VaultGift

@@ -14,7 +14,6 @@ from django.utils import timezone
 
 from tables.engine import Game, Gift, Phase, new_game
 from tables.models import Table
-from tables.selectors import table_payload
 from tables.services import ServiceError
 
 from . import seating

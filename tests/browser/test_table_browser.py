@@ -88,7 +88,6 @@ def test_whole_game_through_the_screens(asgi_server, browser):
         seat_of[i] = int(g.locator(".seat-head h1").inner_text().rsplit(" ", 1)[1]) - 1
         expect(g.locator(".gift-panel .take")).to_contain_text("Take gift")
     assert sorted(seat_of.values()) == [0, 1, 2]
-    page_at = {seat: guests[i] for i, seat in seat_of.items()}
 
     version = version_of(host, HOST_TABLE)
 

@@ -66,7 +66,6 @@ from tables.engine import (
     action_to_dict,
     apply,
     card_of,
-    card_targets,
     deck_for,
     new_game,
     parse_action,
@@ -607,7 +606,6 @@ def play_out(players: int, vault: int, gate: bool, seed: int, *, illegal_rate: f
             t.illegal(action, error)
         assert t.applies < 2000, "a game must end"
     assert t.over
-    g = t.game
     # Four rounds of one turn per player, every one of them taken.
     turns = sum(1 for a in t.actions if isinstance(a, (PlayCard, Swipe, Regroup, VaultExchange)))
     assert turns == 4 * players

@@ -16,7 +16,7 @@ from events.models import Party
 from relay.models import Relay
 from tables.engine import Phase
 from tables.models import TableAction
-from tests.party.drive import assert_conserved, party_gift_ids, seat_map, table_game, tables_of
+from tests.party.drive import assert_conserved, party_gift_ids, seat_map, table_game
 
 from .party import LiveParty, assert_replays, drive_in_process, table_row
 

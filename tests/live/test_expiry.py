@@ -14,7 +14,6 @@ from django.test import AsyncClient
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from events import services
 from events.models import Guest, Party, VaultGift
 from events.tasks import expire_parties
 from tables.models import Table, TableAction

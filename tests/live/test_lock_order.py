@@ -22,10 +22,10 @@ from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
 from tables.engine import Game, Phase
-from tables.engine.actions import ConfirmReveal, DrawRelaySeat, action_to_dict
+from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table
-from tables.services import ServiceError, table_act
+from tables.services import table_act
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 

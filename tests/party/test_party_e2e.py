@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack, pytest
 async def test_thirty_guests_three_tables_gate_relay_to_the_end():
     bots = await PartyBots.create(30, vault_size=1, seed=7)
     for i in range(3):
-        r = await bots_host_command(bots, "add_vault_gift", contributor=f"Host friend {i}", description=f"vault #{i}")
+        await bots_host_command(bots, "add_vault_gift", contributor=f"Host friend {i}", description=f"vault #{i}")
     await bots.connect()
     try:
         ok = await bots.host.command("seat")
