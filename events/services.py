@@ -5,8 +5,10 @@ commit (see events/groups.py)."""
 
 from __future__ import annotations
 
+import secrets
 import unicodedata
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max
@@ -19,7 +21,7 @@ from tables.services import ServiceError
 from . import seating
 from .groups import Message, guest_group, host_group, party_group
 from .models import Guest, Party, VaultGift
-from .secrets import CODE_ALPHABET, new_code, new_token, normalize_code, token_hash
+from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
 
 NAME_MAX = 40
@@ -82,8 +84,6 @@ def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
         raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
-    import secrets as _secrets
-
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -94,7 +94,7 @@ def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[
                     budget=budget,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
-                    seed=_secrets.randbits(63),
+                    seed=secrets.randbits(63),  # the party's one seed: every draw derives from it
                     host_token_hash=token_hash(token),
                 )
             return party, token
@@ -328,10 +328,6 @@ CLAIM_LIFETIME_MINUTES = 15
 def seat_hand_over(*, party_id: int, guest_id) -> Outcome:
     """Start a hand-over: a one-time claim code (shown only to the host or captain who
     asked) that a substitute types to take the seat with its whole game state."""
-    from datetime import timedelta
-
-    from .secrets import new_claim_code
-
     with transaction.atomic():
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
