@@ -19,6 +19,7 @@ import string
 from channels.testing import WebsocketCommunicator
 
 from events.roles import DUTY_ACTIONS, HOST_COMMANDS, SEAT_ACTIONS
+from tests.live.clients import ConsumerEnded, next_output
 
 MAX_FRAME = 4096
 ACTION_TYPES = sorted(SEAT_ACTIONS | DUTY_ACTIONS | {"relay_exchange"})
@@ -60,19 +61,12 @@ class FuzzSocket:
             await self.open()
 
     async def _output(self, timeout: float) -> dict:
-        # Not comm.receive_output(timeout): asgiref cancels the app when that times out.
-        fut = self.comm.future
-        get = asyncio.ensure_future(self.comm.output_queue.get())
-        done, _ = await asyncio.wait({get, fut}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if get in done:
-            return get.result()
-        get.cancel()
-        if fut in done:
-            exc = fut.exception()
-            if exc is not None:
-                raise Crashed(repr(exc)) from exc
+        try:
+            return await next_output(self.comm, timeout)
+        except ConsumerEnded as ended:
+            if ended.__cause__ is not None:
+                raise Crashed(repr(ended.__cause__)) from ended.__cause__
             return {"type": "websocket.close", "code": "ended"}
-        raise asyncio.TimeoutError()
 
     async def answer(self, timeout: float = 5.0) -> tuple[str, dict | int | str]:
         """The socket's answer to the frame just sent: ("reply", msg) for ok / error /

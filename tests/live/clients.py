@@ -14,6 +14,25 @@ from config.asgi import application
 _ids = itertools.count(1)
 
 
+class ConsumerEnded(Exception):
+    """The consumer's task finished; `__cause__` is its exception, if it raised one."""
+
+
+async def next_output(comm: WebsocketCommunicator, timeout: float) -> dict:
+    """The app's next ASGI message. Unlike the communicator's receive_output, a timeout
+    here leaves the consumer running (asgiref cancels the application when its
+    receive_output times out, which silently killed sockets after a drain)."""
+    fut = comm.future
+    get = asyncio.ensure_future(comm.output_queue.get())
+    done, _ = await asyncio.wait({get, fut}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+    if get in done:
+        return get.result()
+    get.cancel()
+    if fut in done:
+        raise ConsumerEnded() from fut.exception()
+    raise asyncio.TimeoutError()
+
+
 def fresh_application():
     """A new ASGI app, as a restarted daphne builds it: new router, new consumers.
     Everything a party needs is in PostgreSQL, so this is a process restart as far as
@@ -58,22 +77,15 @@ class Phone:
         await self.comm.send_to(text_data=frame if isinstance(frame, str) else json.dumps(frame))
 
     async def _output(self, timeout: float) -> dict:
-        """The app's next ASGI message. Unlike the communicator's receive_output, a
-        timeout here leaves the consumer running (asgiref cancels the application when
-        its receive_output times out, which silently killed sockets after a drain)."""
-        fut = self.comm.future
-        if fut.done():
-            fut.result()  # the consumer crashed: raise its exception
+        if self.comm.future.done():
+            self.comm.future.result()  # the consumer crashed: raise its exception
             raise AssertionError("the consumer has ended")
-        get = asyncio.ensure_future(self.comm.output_queue.get())
-        done, _ = await asyncio.wait({get, fut}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-        if get in done:
-            return get.result()
-        get.cancel()
-        if fut in done:
-            fut.result()
-            raise AssertionError("the consumer has ended")
-        raise asyncio.TimeoutError()
+        try:
+            return await next_output(self.comm, timeout)
+        except ConsumerEnded as ended:
+            if ended.__cause__ is not None:
+                raise ended.__cause__
+            raise AssertionError("the consumer has ended") from None
 
     async def recv(self, timeout: float = 5) -> dict:
         out = await self._output(timeout)
