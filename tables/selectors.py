@@ -29,16 +29,20 @@ def table_meta(table: Table) -> dict:
     }
 
 
-def table_payload(table: Table, game: Game, seat: int | None, events: list[Event] = ()) -> dict:
+def table_payload(
+    table: Table, game: Game, seat: int | None, events: list[Event] = (), meta: dict | None = None
+) -> dict:
     """One socket's update: its view of the table at this version, and the events of
-    the action that produced it that this audience may see."""
+    the action that produced it that this audience may see. `meta` (table_meta) may be
+    passed in when one action builds a payload for every seat."""
     view = seat_view(game, seat) if seat is not None else public_view(game)
     seen = []
     for e in events:
         v = e.view(seat)
         if v is not None:
             seen.append(v)
-    return {"type": "table", "version": game.version, "table": table_meta(table), "view": view, "events": seen}
+    meta = meta if meta is not None else table_meta(table)
+    return {"type": "table", "version": game.version, "table": meta, "view": view, "events": seen}
 
 
 def table_game(table: Table) -> Game:

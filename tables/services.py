@@ -20,7 +20,7 @@ from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
 from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
 
 from .models import Table, TableAction
-from .selectors import REACTION_TIMEOUT_SECONDS, table_payload
+from .selectors import REACTION_TIMEOUT_SECONDS, table_meta, table_payload
 
 # Actions a player takes on their own turn: these carry the version the player saw, and
 # a stale one is refused (the screen was out of date). Reaction answers and trims are
@@ -46,11 +46,13 @@ class ActOutcome:
 
 
 def table_messages(table: Table, game: Game, events) -> list[Message]:
-    """Every seat's own view, and the public view, of the table at this version."""
+    """Every seat's own view, and the public view, of the table at this version. The
+    table's meta (roster, window clock, server time) is the same for all of them."""
+    meta = table_meta(table)
     out: list[Message] = [
-        (seat_group(table.pk, seat), table_payload(table, game, seat, events)) for seat in range(game.players)
+        (seat_group(table.pk, seat), table_payload(table, game, seat, events, meta)) for seat in range(game.players)
     ]
-    out.append((table_group(table.pk), table_payload(table, game, None, events)))
+    out.append((table_group(table.pk), table_payload(table, game, None, events, meta)))
     return out
 
 
