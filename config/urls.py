@@ -4,6 +4,7 @@ from django.views.generic import TemplateView
 
 from events import views as event_views
 from printables import views as printable_views
+from story import views as story_views
 
 urlpatterns = [
     path("", event_views.home, name="home"),
@@ -23,6 +24,9 @@ urlpatterns = [
         printable_views.party_printables_download,
         name="party-printables",
     ),
+    path("story/<str:code>/", story_views.story_page, name="story"),
+    path("story/<str:code>/story.json", story_views.story_json, name="story-json"),
+    path("story/<str:code>/flow.svg", story_views.story_svg_view, name="story-svg"),
     path(
         "manifest.webmanifest",
         TemplateView.as_view(template_name="manifest.webmanifest", content_type="application/manifest+json"),
