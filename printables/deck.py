@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from tables.engine.cards import CARD_OF, Card, Kind
+from tables.engine.cards import CARD_OF, Kind
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
-from .sheet import CARD_GRID, draw_lines, draw_wrapped, fit_size, new_canvas, wrap
+from .sheet import CARD_GRID, draw_lines, draw_wrapped, new_canvas, wrap
 from .support import SupportCard, support_cards
 
 SAFE = 9.0  # the frame sits this far inside the trim: a slightly off cut never clips it
@@ -157,5 +157,3 @@ def deck_pdf() -> bytes:
     c.save()
     return buf.getvalue()
 
-
-__all__ = ["deck_pdf", "deck_faces", "play_faces", "support_faces", "Card", "fit_size"]

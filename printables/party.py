@@ -146,19 +146,19 @@ def _tent_half(c: Canvas, data: PartySheets, table: TableSheet) -> None:
     c.setFillColorRGB(*INK)
     c.setFont(BOLD, 12)
     c.drawString(MARGIN, top - 12, f"{data.name} · YANKEE HEIST")
+    qr = 1.6 * INCH if table.pairing_url else 0
+    qr_room = qr + 14 if qr else 0
     c.setFillGray(0)
-    c.setFont(BOLD, 96)
-    c.drawString(MARGIN, top - 110, f"TABLE {table.letter}")
+    big = f"TABLE {table.letter}"
+    c.setFont(BOLD, fit_size(big, BOLD, PAGE_W - 2 * MARGIN - qr_room, 96))
+    c.drawString(MARGIN, top - 110, big)
     c.setFont(REGULAR, 13)
     captain = table.captain or "chosen by the host"
     c.drawString(MARGIN, top - 138, f"Captain: {captain}")
-    qr_room = 0
     if table.pairing_url:
-        qr = 1.6 * INCH
         draw_qr(c, table.pairing_url, PAGE_W - MARGIN - qr, top - 140, qr)
         c.setFont(COND, 8)
         c.drawCentredString(PAGE_W - MARGIN - qr / 2, top - 150, "Captain's tablet: scan to pair")
-        qr_room = qr + 10
     # Seats in two columns of up to five.
     col_w = (PAGE_W - 2 * MARGIN - qr_room) / 2
     y0 = top - 172

@@ -34,7 +34,7 @@ YOUR_TURN = SupportCard(
         "•  Play a MOVE or SCHEME and follow it.",
         "•  Cash in any 2 cards for a SWIPE: trade gifts with one player. They may block; the 2 cards are spent anyway.",
         "•  Regroup: discard 0, 1 or 2 and draw as many (0 is a pass).",
-        f"•  Vault (if there is one): discard 2, put your gift in, take any vault gift and show it.",
+        "•  Vault (if there is one): discard 2, put your gift in, take any vault gift and show it.",
         f"3  Everyone whose gift moved, except you, draws 1 comeback card. Then anyone over {HAND_LIMIT} cards discards to {HAND_LIMIT}.",
     ),
 )

@@ -132,7 +132,7 @@ def test_sheets_7_and_8_hold_the_support_cards(cards):
     assert aids == [a.title for a in HOST_AIDS] and len(aids) == 4
     assert len(support) == 18 == 10 + len(ROUNDS) + len(HOST_AIDS)
     your_turn = " ".join(support[0])
-    for phrase in ("Draw 1 card", "SWIPE", "Regroup", "comeback", "down to 5" if "down to 5" in your_turn else "discards to 5"):
+    for phrase in ("Draw 1 card", "SWIPE", "Regroup", "comeback card", "discards to 5", "Vault"):
         assert phrase in your_turn
 
 

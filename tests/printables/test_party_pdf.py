@@ -163,3 +163,19 @@ def test_bad_command_input_is_a_clear_error(tmp_path, lobby):
     with pytest.raises(CommandError, match="--code"):
         call_command("printables", "party", "--out", str(tmp_path / "x.pdf"))
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "party.pdf").exists()
+
+
+def test_the_tent_prints_a_pairing_qr_code_once_pairing_exists(tmp_path, lobby, monkeypatch):
+    """The hook: no pairing flow exists yet, so tents carry no QR code; a pairing URL
+    from captain_pairing_url is printed as one that scans back to it."""
+    from printables import selectors
+
+    party, _ = lobby
+    services.party_seat(party_id=party.pk)
+    plain = command_pdf(tmp_path, party.code, "--only", "tents")
+    assert zxingcpp.read_barcodes(render_png(plain, 0, "party-tent-no-pairing", scale=2.0)) == []
+    monkeypatch.setattr(selectors, "captain_pairing_url", lambda table: f"http://partybox.local:8000/pair/{table.letter}/")
+    paired = command_pdf(tmp_path, party.code, "--only", "tents")
+    found = [r.text for r in zxingcpp.read_barcodes(render_png(paired, 1, "party-tent-paired", scale=2.0))]
+    assert "http://partybox.local:8000/pair/B/" in found
+    assert "Captain's tablet: scan to pair" in pages_text(paired)[1]

@@ -9,7 +9,7 @@ import pytest
 from events.models import Party
 from story.replay import ReplayMismatch, table_replay
 from story.selectors import party_story, story_replay
-from tables.engine import Game, Gift, apply, new_game, parse_action
+from tables.engine import Gift, apply, new_game, parse_action
 from tables.engine.actions import React, RelayExchange, TimeoutPass, VaultExchange
 from tables.models import TableAction
 from tables.selectors import gift_label
