@@ -172,3 +172,46 @@ def test_names_are_escaped_in_the_picture():
     }
     svg = story_svg(story)
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "&lt;b&gt;&amp;party" in svg and "&quot;B&quot;" in svg
+
+
+
+def test_timelines_and_escapes_follow_the_game(recorded):
+    story = story_replay(recorded)
+    blocked_windows = 0
+    for timeline in story["tables"]:
+        table = recorded.tables.get(letter=timeline["table"])
+        players = len(table.roster)
+        turns = [e for e in timeline["entries"] if e["kind"] == "turn"]
+        # four rounds, one turn per player per round, in round order
+        assert Counter(e["round"] for e in turns) == {r: players for r in (1, 2, 3, 4)}
+        assert [e["round"] for e in turns] == sorted(e["round"] for e in turns)
+        assert sum(1 for e in timeline["entries"] if e["kind"] == "relay") == 2  # the draw, the exchange
+        # one block line per window that closed with nothing moved (independent replay)
+        windows = independent_blocked_windows(table)
+        assert sum(1 for e in timeline["entries"] if e["kind"] == "block") == windows
+        blocked_windows += windows
+    assert story["blocked_total"] == blocked_windows > 0
+    shown = story["closest_escapes"]
+    assert len(shown) == min(5, blocked_windows)
+    keys = [(x["round"], x["turn"]) for x in shown]
+    assert keys == sorted(keys, reverse=True)  # the latest blocks first
+
+
+def independent_blocked_windows(table) -> int:
+    s = table.setup
+    game, _ = new_game(
+        seed=table.seed,
+        gifts=[Gift(g["id"], g["description"], g["brought_by"]) for g in s["gifts"]],
+        vault=[Gift(v["id"], v["description"]) for v in s["vault"]],
+        gate=s["gate"],
+    )
+    count = 0
+    for row in TableAction.objects.filter(table=table).order_by("version"):
+        action = parse_action(row.action)
+        before = game
+        game, _ = apply(game, action)
+        if isinstance(action, (React, TimeoutPass)):
+            version = before.pending.window.version
+            closed = game.pending is None or game.pending.window is None or game.pending.window.version != version
+            count += closed and before.gifts == game.gifts
+    return count
