@@ -8,12 +8,18 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONPATH=/app \
     DJANGO_SETTINGS_MODULE=config.settings.production
 
+# DejaVu: the fonts the printables embed in their PDFs (printables/fonts.py).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    && rm -rf /var/lib/apt/lists/*
+
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY config ./config
 COPY events ./events
 COPY tables ./tables
 COPY relay ./relay
+COPY printables ./printables
+COPY story ./story
 RUN pip install .
 
 COPY manage.py ./

@@ -3,6 +3,8 @@ from django.urls import path
 from django.views.generic import TemplateView
 
 from events import views as event_views
+from printables import views as printable_views
+from story import views as story_views
 
 urlpatterns = [
     path("", event_views.home, name="home"),
@@ -16,6 +18,15 @@ urlpatterns = [
     path("api/parties/<str:code>/claim", event_views.seat_claim_api, name="seat-claim"),
     path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
+    path("printables/deck.pdf", printable_views.deck_download, name="deck-pdf"),
+    path(
+        "api/parties/<str:code>/printables/<str:kind>.pdf",
+        printable_views.party_printables_download,
+        name="party-printables",
+    ),
+    path("story/<str:code>/", story_views.story_page, name="story"),
+    path("story/<str:code>/story.json", story_views.story_json, name="story-json"),
+    path("story/<str:code>/flow.svg", story_views.story_svg_view, name="story-svg"),
     path(
         "manifest.webmanifest",
         TemplateView.as_view(template_name="manifest.webmanifest", content_type="application/manifest+json"),

@@ -37,6 +37,8 @@ INSTALLED_APPS = [
     "events",
     "tables",
     "relay",
+    "printables",
+    "story",
 ]
 
 MIDDLEWARE = [

@@ -2,6 +2,7 @@
 // reaction and trim prompts, the reveal and the end.
 import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
+import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks } from "./ui.js";
 
@@ -213,7 +214,8 @@ function promptFor(view, meta) {
     const mine = view.seats[view.you];
     return prompt("end", "The heist is over",
       h("p", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
-      h("p", { text: "It's yours. Unused cards have no value. Thanks for heisting!" }));
+      h("p", { text: "It's yours. Unused cards have no value. Thanks for heisting!" }),
+      storyLink(code));
   }
   if (view.phase === "reveal") {
     return prompt("reveal", "Unwrap and show your gift",

@@ -2,6 +2,7 @@
 // tables also the gate, the relay ring, the captains' draws and what the relay moved.
 import { Live } from "./live.js";
 import { drawnSeatList, gateText, isMultiTable, relayResultList, ringLine } from "./party.js";
+import { storyLink } from "./story-link.js";
 import { noteEvents, tableCard } from "./tableview.js";
 import { h, render, startClocks, tickClocks } from "./ui.js";
 
@@ -18,6 +19,7 @@ function draw() {
       party.status === "lobby"
         ? `${party.guest_count} guest${party.guest_count === 1 ? "" : "s"} in. Join now and write your number on your gift!`
         : party.status === "playing" ? "The heist is on." : "The party is over.";
+    if (party.status === "over") note.append(" ", storyLink(code, { screen: true }));
     document.getElementById("join-panel").hidden = party.status !== "lobby";
   }
   const sorted = [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));

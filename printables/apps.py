@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PrintablesConfig(AppConfig):
+    name = "printables"
+    verbose_name = "Printables (PDF)"

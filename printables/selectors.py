@@ -1,0 +1,93 @@
+"""What a party's printables show, read from the database into plain data (the PDF
+code below never touches the ORM)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.urls import reverse
+
+from events.models import Party
+from story.replay import table_start
+from tables.selectors import gift_label
+
+
+@dataclass(frozen=True)
+class SeatLine:
+    seat: int  # from 1, as on every screen
+    name: str
+    brought: str  # the label of the gift this guest brought
+    starts_with: str  # the label of the gift dealt to this seat
+
+
+@dataclass(frozen=True)
+class TableSheet:
+    letter: str
+    seats: tuple[SeatLine, ...]
+    captain: str | None
+    vault: tuple[str, ...]  # labels of this table's vault gifts
+    # The captain's tablet pairing link, for a QR code on the table tent. No pairing
+    # exists yet: the hook stays None until a pairing service provides the URL.
+    pairing_url: str | None = None
+
+
+@dataclass(frozen=True)
+class PartySheets:
+    code: str
+    name: str
+    budget: str
+    jokes_welcome: bool
+    vault_size: int
+    join_url: str
+    seated: bool
+    gift_labels: tuple[str, ...]  # every guest gift, then every vault gift
+    vault_labels: tuple[str, ...]
+    tables: tuple[TableSheet, ...] = field(default_factory=tuple)
+
+    @property
+    def ring(self) -> tuple[str, ...]:
+        return tuple(t.letter for t in self.tables)
+
+
+def captain_pairing_url(table) -> str | None:
+    """Where a captain's tablet would pair with its table. There is no pairing flow
+    yet (captains use their own phone's seat link); when one exists, return its URL
+    here and the table tent prints it as a QR code."""
+    return None
+
+
+def party_sheets(party: Party, *, base_url: str) -> PartySheets:
+    """Everything the party's printables need. `base_url` (scheme and host, no
+    trailing slash) makes the poster's join link absolute."""
+    guests = list(party.guests.filter(removed_at__isnull=True).order_by("gift_number"))
+    vault = list(party.vault_gifts.order_by("number"))
+    vault_labels = tuple(gift_label(v.gift_id) for v in vault)
+    tables = []
+    for table in party.tables.order_by("letter"):
+        start, _ = table_start(table)
+        captain = next((g.name for g in guests if g.table_id == table.pk and g.is_captain), None)
+        seats = tuple(
+            SeatLine(seat + 1, r["name"], gift_label(r["gift_number"]), gift_label(start.gifts[seat]))
+            for seat, r in enumerate(table.roster)
+        )
+        tables.append(
+            TableSheet(
+                letter=table.letter,
+                seats=seats,
+                captain=captain,
+                vault=tuple(gift_label(g) for g in start.vault),
+                pairing_url=captain_pairing_url(table),
+            )
+        )
+    return PartySheets(
+        code=party.code,
+        name=party.name,
+        budget=party.budget,
+        jokes_welcome=party.jokes_welcome,
+        vault_size=party.vault_size,
+        join_url=base_url.rstrip("/") + reverse("join", args=[party.code]),
+        seated=party.status != Party.Status.LOBBY,
+        gift_labels=tuple(gift_label(g.gift_number) for g in guests) + vault_labels,
+        vault_labels=vault_labels,
+        tables=tuple(tables),
+    )

@@ -1,0 +1,52 @@
+"""Downloads: the deck for anyone (it holds nothing about a party), a party's
+printables for its host only (guest names and the seating are on them): the host
+secret comes in the Authorization header, as for the result CSV, and the dashboard
+saves the file it fetched."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpResponse, JsonResponse
+from django.views.decorators.http import require_safe
+
+from events.secrets import token_matches
+from events.selectors import party_by_code
+
+from .party import KINDS, NotAvailable
+from .services import deck_pdf_cached, party_printables
+
+PARTY_KINDS = ("all", *KINDS)
+
+
+def _pdf(data: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(data, content_type="application/pdf")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+@require_safe
+def deck_download(request):
+    response = _pdf(deck_pdf_cached(), "yankee-heist-deck.pdf")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@require_safe
+def party_printables_download(request, code, kind):
+    party = party_by_code(code)
+    if party is None:
+        raise Http404("no such party")
+    token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
+    if not token or not token_matches(token, party.host_token_hash):
+        return JsonResponse({"error": "forbidden", "message": "only the host can download the printables"}, status=403)
+    if kind not in PARTY_KINDS:
+        return JsonResponse(
+            {"error": "invalid", "message": f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}"}, status=404
+        )
+    kinds = KINDS if kind == "all" else (kind,)
+    base_url = request.build_absolute_uri("/").rstrip("/")
+    try:
+        data = party_printables(party=party, base_url=base_url, kinds=kinds)
+    except NotAvailable as exc:
+        return JsonResponse({"error": "not_seated", "message": str(exc)}, status=409)
+    return _pdf(data, f"yankee-heist-{party.code}-{kind}.pdf")

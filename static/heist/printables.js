@@ -1,0 +1,61 @@
+// The host dashboard's printables panel: downloads a party's PDFs with the host secret
+// in the Authorization header (never in a URL), and saves them. Self-contained: it
+// reads the code from the page and the secret from localStorage, as host.js does.
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const token = localStorage.getItem(`heist.host.${code}`);
+const panel = document.getElementById("printables");
+const status = document.getElementById("printables-status");
+
+const KINDS = [
+  ["all", "Everything"],
+  ["labels", "Gift labels"],
+  ["poster", "Join poster"],
+  ["tents", "Table tents"],
+  ["slips", "Name & relay slips"],
+  ["scorecard", "Scorecards"],
+];
+
+async function download(kind, button) {
+  button.disabled = true;
+  status.textContent = "Preparing the PDF…";
+  try {
+    const res = await fetch(`/api/parties/${encodeURIComponent(code)}/printables/${kind}.pdf`, {
+      headers: { Authorization: `Bearer ${token}` },
+    });
+    if (!res.ok) {
+      let message = `The download failed (${res.status}).`;
+      try { message = (await res.json()).message || message; } catch { /* not JSON */ }
+      status.textContent = message;
+      return;
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const link = document.createElement("a");
+    link.href = url;
+    link.download = `yankee-heist-${code}-${kind}.pdf`;
+    link.hidden = true;
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    status.textContent = "Downloaded. Print at 100 % (actual size) on US Letter.";
+  } catch {
+    status.textContent = "The download failed: check the connection and try again.";
+  } finally {
+    button.disabled = false;
+  }
+}
+
+if (panel && token) {
+  const row = document.getElementById("printables-buttons");
+  for (const [kind, label] of KINDS) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = kind === "all" ? "btn primary small" : "btn small";
+    b.dataset.kind = kind;
+    b.textContent = label;
+    b.addEventListener("click", () => download(kind, b));
+    row.append(b);
+  }
+  panel.hidden = false;
+}

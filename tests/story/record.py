@@ -1,0 +1,96 @@
+"""Record a whole party through the real services (the same calls the sockets make),
+with bot guests choosing random legal actions: the action log it leaves is what the
+story and the printables read."""
+
+from __future__ import annotations
+
+import random
+
+from events import services
+from events.models import Guest, Party
+from events.roles import Actor, Role
+from events.selectors import guest_actor
+from relay.services import relay_open, relay_run
+from tables.engine import Game, Phase
+from tables.engine.actions import action_to_dict
+from tables.engine.bots import bot_action
+from tables.models import Table
+from tables.services import table_act
+
+
+def party_lobby(
+    guests: int, *, vault_size: int = 0, vault_gifts: int = 0, name: str = "Story night"
+) -> tuple[Party, str, dict[int, str]]:
+    """A party in its lobby, its host secret and each guest's seat secret by guest id."""
+    party, host_token = services.party_create(name=name, budget="$20", vault_size=vault_size)
+    tokens = {}
+    for i in range(guests):
+        guest, token, _ = services.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"secret gift #{i + 1}")
+        tokens[guest.pk] = token
+    for i in range(vault_gifts):
+        services.vault_gift_add(party_id=party.pk, contributor=f"Friend {i + 1}", description=f"vault secret #{i + 1}")
+    return party, host_token, tokens
+
+
+def party_record(guests: int, *, vault_size: int = 0, seed: int = 1, name: str = "Story night") -> Party:
+    """A party of `guests` played to the end (relay included with 11+ guests)."""
+    return party_record_with_tokens(guests, vault_size=vault_size, seed=seed, name=name)[0]
+
+
+def party_record_with_tokens(
+    guests: int, *, vault_size: int = 0, seed: int = 1, name: str = "Story night"
+) -> tuple[Party, str, dict[int, str]]:
+    tables_needed = -(-guests // 10)
+    party, host_token, tokens = party_lobby(
+        guests, vault_size=vault_size, vault_gifts=vault_size * tables_needed, name=name
+    )
+    services.party_seat(party_id=party.pk)
+    party_play(party, seed=seed)
+    party.refresh_from_db()
+    return party, host_token, tokens
+
+
+def party_play(party: Party, *, seed: int = 1, until: Phase | None = None) -> None:
+    rand = random.Random(seed)
+    host = Actor(Role.HOST, party.pk)
+    for _ in range(20_000):
+        tables = list(Table.objects.filter(party=party).order_by("letter"))
+        games = {t.pk: Game.from_dict(t.state) for t in tables}
+        if until is not None and all(g.phase is until for g in games.values()):
+            return
+        if all(g.phase is Phase.OVER for g in games.values()):
+            return
+        moved = False
+        for t in tables:
+            game = games[t.pk]
+            if game.phase is Phase.GATE and game.relay_seat is None and not _relay_opened(party):
+                continue
+            action = bot_action(game, rand)
+            if action is None:
+                continue
+            wire = action_to_dict(action)
+            if "seat" in wire and wire["type"] != "timeout_pass":
+                actor = guest_actor(Guest.objects.get(table=t, seat=wire["seat"]))
+            else:
+                captain = Guest.objects.filter(table=t, is_captain=True).first()
+                actor = guest_actor(captain) if captain else host
+            table_act(actor=actor, table_id=t.pk, action=wire)
+            moved = True
+        if not moved:
+            games = {t.pk: Game.from_dict(t.state) for t in Table.objects.filter(party=party)}
+            if all(g.phase is Phase.GATE for g in games.values()):
+                if until is Phase.GATE:
+                    return
+                if not _relay_opened(party):
+                    relay_open(party_id=party.pk)
+                elif all(g.relay_seat is not None for g in games.values()):
+                    relay_run(party_id=party.pk)
+                continue
+            raise AssertionError(f"party stuck: {[g.phase for g in games.values()]}")
+    raise AssertionError("party did not finish")
+
+
+def _relay_opened(party: Party) -> bool:
+    from relay.models import Relay
+
+    return Relay.objects.filter(party=party).exists()
