@@ -37,7 +37,7 @@ else:
     }
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": PREFIX},
         }
     }

@@ -66,7 +66,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")
 # the PubSub layer lost none and was faster in a burst test (see README).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "heist")},
     }
 }

@@ -2,7 +2,7 @@
 
 pytest-django creates and drops the test database (test_<HEIST_TEST_DB>, default
 test_heist) through the postgres user (trust auth). The channel layer is the same
-RedisPubSubChannelLayer as production; Redis pub/sub channels are global across
+pub/sub layer as production (events/pubsub.py); Redis pub/sub channels are global across
 logical databases, so every run gets its own prefix and concurrent runs never see
 each other's messages.
 """
@@ -34,7 +34,7 @@ REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": f"heist-test-{TEST_RUN_ID}"},
     }
 }
