@@ -28,7 +28,7 @@ from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
 from . import groups, ratelimit, services
-from .models import Guest
+from .models import Guest, Party
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
@@ -64,6 +64,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.secret_checked = 0.0
         self.revoked = False
         self.party = None
+        self.subscribed = True  # every group this socket wants is joined
         if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
             await self.close(code=4429)  # before accept: the handshake is refused
             return
@@ -117,8 +118,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         kind = frame["type"]
         if kind == "ping":
-            await self._send({"type": "pong", "server_time": timezone.now().timestamp()})
-            await self._touch()
+            await self._pong()
             return
         if self.party is None:
             return
@@ -152,10 +152,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret_checked = time.monotonic()  # just proven
             await database_sync_to_async(_presence)(actor.guest_id, +1)
             await groups.send_safely([_presence_message(actor, True)])
-        await self._subscribe()
-        await self._resync(frame, re)
+        await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _act(self, frame, re):
+        if self.actor.role is Role.GUEST and self.actor.table_id is None:
+            # Seated while this socket missed the broadcast (Redis down): ask the database.
+            await self._refresh_actor()
         action = frame.get("action")
         version = frame.get("version")
         if version is not None and type(version) is not int:
@@ -193,6 +195,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def _resync(self, frame, re):
         try:
+            # The socket's table, seat and groups come from the database with its
+            # snapshot: a seating or captain change whose broadcast was lost (Redis
+            # down) would otherwise leave this screen acting as who it was.
+            await self._refresh_actor()
             snapshot = await database_sync_to_async(snapshot_for)(self.actor)
         except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
             await self._error(re, "no_party", "this party no longer exists")
@@ -212,13 +218,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # Seating or a captain change: this screen's groups and view changed.
             if self.actor is None:
                 return
-            if self.actor.role is Role.GUEST:
-                guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
-                if guest is None:
-                    return
-                self.actor = guest_actor(guest)
-            await self._subscribe()
-            await self._resync({}, None)
+            await self._resync({}, None)  # reads who this socket is now, and resubscribes
             return
         await self.send(text_data=message["text"])  # JSON encoded once, by the sender
         if kind == "removed":
@@ -249,13 +249,47 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self.close(code=4401)
         return True
 
+    async def _refresh_actor(self):
+        """This socket's actor as the database has it now; groups follow if it changed."""
+        if self.actor is not None and self.actor.role is Role.GUEST:
+            guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
+            if guest is not None:  # gone: the party was deleted, the snapshot says so
+                self.actor = guest_actor(guest)
+        await self._subscribe()
+
     async def _subscribe(self):
+        """Join the groups the actor may read, leave the others. A failure (Redis down)
+        leaves that group out of `joined`, so the next call (a resync, a ping) retries:
+        the socket works for its own requests meanwhile and catches up by versions."""
         wanted = await database_sync_to_async(_groups_for)(self.actor)
         for group in self.joined - wanted:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+                self.joined.discard(group)
+            except Exception:
+                logger.warning("group_discard(%s) failed; retried later", group, exc_info=True)
         for group in wanted - self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        self.joined = wanted
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.joined.add(group)
+            except Exception:
+                logger.warning("group_add(%s) failed; retried later", group, exc_info=True)
+        self.subscribed = self.joined == wanted
+
+    async def _pong(self):
+        """The reply to a ping carries the versions of what this socket reads (its
+        party's revision, its tables' versions): a screen that missed broadcasts sees
+        it is behind within one heartbeat and resyncs, whatever the channel layer did."""
+        pong = {"type": "pong", "server_time": timezone.now().timestamp()}
+        if self.actor is not None and not self.revoked:
+            try:
+                pong.update(await database_sync_to_async(_versions_for)(self.actor))
+            except ObjectDoesNotExist:
+                pass  # the party is gone; the next request says so
+            if not self.subscribed:
+                await self._subscribe()
+        await self._send(pong)
+        await self._touch()
 
     async def _touch(self):
         if self.actor is None or self.actor.role is not Role.GUEST:
@@ -315,6 +349,20 @@ def _groups_for(actor: Actor) -> set[str]:
             if actor.captain:
                 out.add(groups.table_group(actor.table_id))
     return out
+
+
+def _versions_for(actor: Actor) -> dict:
+    """{revision, tables: {id: version}} of what `actor` reads (for `pong`)."""
+    from tables.models import Table
+
+    revision = Party.objects.filter(pk=actor.party_id).values_list("revision", flat=True).first()
+    if revision is None:
+        raise Party.DoesNotExist
+    tables = Table.objects.filter(party_id=actor.party_id)
+    if actor.role is Role.GUEST:
+        table_id = Guest.objects.filter(pk=actor.guest_id).values_list("table_id", flat=True).first()
+        tables = tables.filter(pk=table_id) if table_id is not None else tables.none()
+    return {"revision": revision, "tables": {str(pk): v for pk, v in tables.values_list("pk", "version")}}
 
 
 def _presence_message(actor: Actor, online: bool) -> groups.Message:
