@@ -27,6 +27,10 @@ DATABASES = {
         "PASSWORD": "",
         "HOST": "127.0.0.1",
         "PORT": "5432",
+        # The pool, as production.py (smaller: several test runs share one PostgreSQL).
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"pool": {"min_size": 1, "max_size": 8, "timeout": 20}},
     }
 }
 
