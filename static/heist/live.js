@@ -12,7 +12,8 @@
 import { banner, newId } from "./ui.js";
 
 const PING_MS = 15000;
-const DEAD_AFTER_MS = 40000; // no frame at all for this long: the socket is dead
+const DEAD_AFTER_MS = 40000;
+const PONG_GRACE_MS = 700; // a pong newer than our views: resync if still so after this // no frame at all for this long: the socket is dead
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_CAP_MS = 5000;
 const FATAL = {
@@ -315,14 +316,20 @@ export class Live {
    * or not knowing a table we read (seated while a broadcast was lost), we missed
    * something the channel layer did not bring: resync. */
   checkPong(msg) {
-    if (!this.snapshot) return;
+    // Looked at again a moment later: the broadcast of an action committed just before
+    // the pong is usually still on its way, and then no resync is needed.
+    if (this.behind(msg)) setTimeout(() => { if (this.ready && this.behind(msg)) this.resync(); }, PONG_GRACE_MS);
+  }
+
+  behind(msg) {
+    if (!this.snapshot) return false;
     const party = this.snapshot.party || {};
     let behind = typeof msg.revision === "number" && msg.revision > (this.revision ?? party.revision ?? 0);
     for (const [id, version] of Object.entries(msg.tables || {})) {
       const mine = ["seat", "pub"].map((s) => this.versions.get(`${id}:${s}`)).filter((v) => v !== undefined);
       if (mine.length === 0 || Math.min(...mine) < version) behind = true;
     }
-    if (behind) this.resync();
+    return behind;
   }
 
   noteServerTime(seconds) {

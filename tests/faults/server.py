@@ -374,15 +374,25 @@ class LivePhone:
                 self.resyncs += 1
                 asyncio.ensure_future(self._send_quiet({"type": "resync", "re": self.resync_re}))
 
-    def _take_pong(self, pong: dict) -> None:
-        # As live.js: a pong names the versions this socket reads; behind on any of
-        # them (a broadcast lost on the way), or not knowing a table the server says
-        # we read (seated while we missed it): resync.
+    PONG_GRACE = 0.7  # as live.js PONG_GRACE_MS
+
+    def _behind(self, pong: dict) -> bool:
         behind = self.party is not None and pong.get("revision", 0) > self.party.get("revision", 0)
         for tid, version in (pong.get("tables") or {}).items():
             mine = [v["version"] for (_, t), v in self.views.items() if t == int(tid)]
             behind = behind or not mine or min(mine) < version
-        if behind and self.ws is not None and self.resync_re is None:
+        return behind
+
+    def _take_pong(self, pong: dict) -> None:
+        # As live.js: a pong names the versions this socket reads; behind on any of
+        # them (a broadcast lost on the way), or not knowing a table the server says
+        # we read (seated while we missed it), and still so a moment later (the
+        # broadcast of an action just committed may be on its way): resync.
+        if self._behind(pong):
+            asyncio.get_running_loop().call_later(self.PONG_GRACE, self._pong_resync, pong)
+
+    def _pong_resync(self, pong: dict) -> None:
+        if self._behind(pong) and self.ws is not None and self.resync_re is None:
             self.pong_resyncs += 1
             self.resync_re = f"rs{next(_ids)}"
             asyncio.ensure_future(self._send_quiet({"type": "resync", "re": self.resync_re}))
