@@ -20,7 +20,6 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import F
 from django.utils import timezone
 
 from relay.services import relay_open, relay_run
@@ -29,6 +28,7 @@ from tables.services import ServiceError, table_act
 
 from . import groups, ratelimit, services
 from .models import Guest, Party
+from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
@@ -64,6 +64,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.secret_checked = 0.0
         self.revoked = False
         self.party = None
+        self.closing = False
         self.subscribed = True  # every group this socket wants is joined
         if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
             await self.close(code=4429)  # before accept: the handshake is refused
@@ -80,8 +81,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
+        self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
-            still_open = await database_sync_to_async(_presence)(self.actor.guest_id, -1)
+            still_open = await database_sync_to_async(presence_close)(guest_id=self.actor.guest_id, channel=self.channel_name)
             # A guest with the seat open on two devices (a captain's phone and tablet)
             # is still online when one of them closes.
             await groups.send_safely([_presence_message(self.actor, still_open > 0)])
@@ -150,8 +152,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if actor.role is Role.GUEST:
             self.secret = token_hash(frame["token"])
             self.secret_checked = time.monotonic()  # just proven
-            await database_sync_to_async(_presence)(actor.guest_id, +1)
-            await groups.send_safely([_presence_message(actor, True)])
+            _, offline = await database_sync_to_async(presence_open)(
+                guest_id=actor.guest_id, channel=self.channel_name, server=server_address(self.scope)
+            )
+            # Guests whose sockets died with an earlier process on this address.
+            gone = [Actor(Role.GUEST, actor.party_id, guest_id=g) for g in offline]
+            await groups.send_safely([_presence_message(actor, True), *(_presence_message(a, False) for a in gone)])
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _act(self, frame, re):
@@ -297,7 +303,21 @@ class PartyConsumer(AsyncWebsocketConsumer):
         now = timezone.now().timestamp()
         if now - self.last_seen_write > 20:
             self.last_seen_write = now
-            await database_sync_to_async(_presence)(self.actor.guest_id, 0)
+            await database_sync_to_async(presence_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        # After our close (removed, revoked) or the client's, group messages may still
+        # be queued for this consumer: daphne logged "Attempt to send on a closed
+        # protocol" for each. Nothing is sent on a closing socket.
+        if self.closing:
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        await super().close(code=code, reason=reason)  # may raise: _close_too_large retries
+        self.closing = True
 
     async def _close_too_large(self):
         try:
@@ -375,13 +395,6 @@ def _holds_seat(guest_id: int, secret: str) -> bool:
     A guest row that is gone means the party was deleted: the handlers say no_party."""
     row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
     return row is None or (row[0] == secret and row[1] is None)
-
-
-def _presence(guest_id: int, delta: int) -> int:
-    """Count a socket opening (+1), closing (-1) or pinging (0); return the guest's open
-    sockets now."""
-    Guest.objects.filter(pk=guest_id).update(sockets=F("sockets") + delta, last_seen=timezone.now())
-    return Guest.objects.filter(pk=guest_id).values_list("sockets", flat=True).first() or 0
 
 
 def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
