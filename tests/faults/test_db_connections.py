@@ -7,6 +7,10 @@ connections is bounded by the pool and every request is answered."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -95,3 +99,23 @@ def test_a_join_burst_with_page_loads_gets_no_5xx_and_bounded_db_connections(dap
     status, body = server.http("POST", f"/api/parties/{party.code}/guests", {"name": "After", "description": "tea"})
     assert status == 201, (status, body)
     print(f"\nburst: {len(jobs)} requests in {took:.1f}s, peak {counter.peak} connections (pool max {pool['max_size']})")
+
+
+def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_root):
+    """What the burst test runs (test settings) is what production runs."""
+    code = (
+        "import django, json; django.setup(); from django.conf import settings as s; "
+        "print(json.dumps([s.DATABASES['default']['CONN_MAX_AGE'], s.DATABASES['default']['OPTIONS'], "
+        "s.CHANNEL_LAYERS['default']['BACKEND']]))"
+    )
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "DJANGO_SECRET_KEY": "x" * 60,
+        "DATABASE_URL": "postgres://u:p@db:5432/heist",
+    }
+    out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, check=True)
+    conn_max_age, options, layer = json.loads(out.stdout.strip().splitlines()[-1])
+    assert conn_max_age == 0
+    assert options["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10.0}
+    assert layer == settings.CHANNEL_LAYERS["default"]["BACKEND"] == "events.pubsub.ResilientPubSubChannelLayer"
