@@ -12,8 +12,7 @@
 import { banner, newId } from "./ui.js";
 
 const PING_MS = 15000;
-const DEAD_AFTER_MS = 40000;
-const PONG_GRACE_MS = 700; // a pong newer than our views: resync if still so after this // no frame at all for this long: the socket is dead
+const DEAD_AFTER_MS = 40000; // no frame at all for this long: the socket is dead
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_CAP_MS = 5000;
 const FATAL = {
@@ -316,6 +315,7 @@ export class Live {
    * or not knowing a table we read (seated while a broadcast was lost), we missed
    * something the channel layer did not bring: resync. */
   checkPong(msg) {
+    const PONG_GRACE_MS = 700;
     // Looked at again a moment later: the broadcast of an action committed just before
     // the pong is usually still on its way, and then no resync is needed.
     if (this.behind(msg)) setTimeout(() => { if (this.ready && this.behind(msg)) this.resync(); }, PONG_GRACE_MS);
