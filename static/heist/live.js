@@ -5,10 +5,10 @@
 // - a `table` message whose version is not last+1 means we missed one: send `resync`;
 // - reconnects with jittered exponential backoff (capped at 5 s) on close or error, at
 //   once when the browser comes back online or the page becomes visible again;
-// - pings every 15 s and treats a silent socket as dead; a pong showing newer versions
-//   than this screen has (broadcasts lost on the way) means: resync;
+// - pings every 15 s and treats a silent socket as dead;
 // - every action frame carries a fresh `re` id and is resent with the same id after a
-//   drop until its reply arrives (the server applies it once).
+//   drop until its reply arrives (the server applies it once);
+// - a pong naming newer versions than this screen has (broadcasts lost): resync.
 import { banner, newId } from "./ui.js";
 
 const PING_MS = 15000;
