@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from events.pubsub import PROBE_GRACE, ResilientPubSubChannelLayer
+from events.pubsub import PROBE_EVERY, PROBE_GRACE, ResilientPubSubChannelLayer
 
 pytestmark = [pytest.mark.stack]
 
@@ -54,7 +54,7 @@ async def _layer_with_channels(redis, n: int = 3):
     return layer, channels
 
 
-async def test_a_subscriber_that_silently_lost_its_subscriptions_is_rebuilt(private_redis):
+async def test_a_subscriber_reconnected_without_its_subscriptions_is_rebuilt(private_redis):
     layer, channels = await _layer_with_channels(private_redis)
     try:
         pubsub = layer._get_layer()._shards[0]._pubsub
@@ -68,12 +68,26 @@ async def test_a_subscriber_that_silently_lost_its_subscriptions_is_rebuilt(priv
         )
         assert out.stdout.strip() == "1", out
         took = await _delivered(layer, "everyone", channels, PROBE_GRACE + 4)
-        print(f"\nsilent loss repaired in {took:.1f}s")
+        print(f"\nreconnect without resubscribe repaired in {took:.1f}s")
     finally:
         if pubsub.connection is not None:  # for its __del__
             pubsub.connection.register_connect_callback(pubsub.on_connect)
         await layer.flush()
 
+
+
+async def test_a_subscription_lost_without_any_error_is_noticed_by_the_probe(private_redis):
+    layer, channels = await _layer_with_channels(private_redis)
+    try:
+        pubsub = layer._get_layer()._shards[0]._pubsub
+        # Redis drops every subscription of the connection, and redis-py still believes
+        # in them (it forgets only names it asked to drop): no error anywhere, no message.
+        await pubsub.connection.send_command("UNSUBSCRIBE")
+        took = await _delivered(layer, "everyone", channels, PROBE_EVERY + PROBE_GRACE + 5)
+        assert took > 1, "repaired before the probe could have noticed: the loss was not silent"
+        print(f"\nsilent loss noticed by the probe and repaired in {took:.1f}s")
+    finally:
+        await layer.flush()
 
 async def test_sockets_subscribed_while_redis_is_down_receive_once_it_returns(private_redis):
     layer, channels = await _layer_with_channels(private_redis, 1)
