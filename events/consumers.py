@@ -372,17 +372,21 @@ def _groups_for(actor: Actor) -> set[str]:
 
 
 def _versions_for(actor: Actor) -> dict:
-    """{revision, tables: {id: version}} of what `actor` reads (for `pong`)."""
+    """{revision, tables: {id: version}} of what `actor` reads (for `pong`): one query
+    for a guest (every phone pings), two for a host or spectator."""
     from tables.models import Table
 
+    if actor.role is Role.GUEST:
+        row = Guest.objects.filter(pk=actor.guest_id).values_list("party__revision", "table_id", "table__version").first()
+        if row is None:
+            raise Party.DoesNotExist
+        revision, table_id, version = row
+        return {"revision": revision, "tables": {} if table_id is None else {str(table_id): version}}
     revision = Party.objects.filter(pk=actor.party_id).values_list("revision", flat=True).first()
     if revision is None:
         raise Party.DoesNotExist
-    tables = Table.objects.filter(party_id=actor.party_id)
-    if actor.role is Role.GUEST:
-        table_id = Guest.objects.filter(pk=actor.guest_id).values_list("table_id", flat=True).first()
-        tables = tables.filter(pk=table_id) if table_id is not None else tables.none()
-    return {"revision": revision, "tables": {str(pk): v for pk, v in tables.values_list("pk", "version")}}
+    tables = Table.objects.filter(party_id=actor.party_id).values_list("pk", "version")
+    return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
 
 
 def _presence_message(actor: Actor, online: bool) -> groups.Message:
