@@ -73,7 +73,7 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=5, help="first N moves / windows per table not counted")
     p.add_argument("--think", type=float, default=0, help="ms the current player waits before a turn action")
     p.add_argument("--embedded", action="store_true", help="SQLite + in-memory channel layer instead")
-    p.add_argument("--conn-max-age", type=int, default=60, help="server's CONN_MAX_AGE (0 = test.py's)")
+    p.add_argument("--conn-max-age", type=int, default=0, help="server's CONN_MAX_AGE (0: the connection pool, as production)")
     p.add_argument("--db", default="heist_bench", help="PostgreSQL database (dropped and re-created)")
     p.add_argument("--reuse-db", action="store_true", help="keep the database, only migrate it")
     p.add_argument("--port", type=int, default=0, help="0: a free port")

@@ -20,7 +20,6 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.core.exceptions import ObjectDoesNotExist
-from django.db.models import F
 from django.utils import timezone
 
 from relay.services import relay_open, relay_run
@@ -28,7 +27,8 @@ from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
 from . import groups, ratelimit, services
-from .models import Guest
+from .models import Guest, Party
+from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
@@ -64,6 +64,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.secret_checked = 0.0
         self.revoked = False
         self.party = None
+        self.closing = False
+        self.subscribed = True  # every group this socket wants is joined
         if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
             await self.close(code=4429)  # before accept: the handshake is refused
             return
@@ -79,8 +81,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
+        self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
-            still_open = await database_sync_to_async(_presence)(self.actor.guest_id, -1)
+            still_open = await database_sync_to_async(presence_close)(guest_id=self.actor.guest_id, channel=self.channel_name)
             # A guest with the seat open on two devices (a captain's phone and tablet)
             # is still online when one of them closes.
             await groups.send_safely([_presence_message(self.actor, still_open > 0)])
@@ -117,8 +120,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         kind = frame["type"]
         if kind == "ping":
-            await self._send({"type": "pong", "server_time": timezone.now().timestamp()})
-            await self._touch()
+            await self._pong()
             return
         if self.party is None:
             return
@@ -150,12 +152,18 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if actor.role is Role.GUEST:
             self.secret = token_hash(frame["token"])
             self.secret_checked = time.monotonic()  # just proven
-            await database_sync_to_async(_presence)(actor.guest_id, +1)
-            await groups.send_safely([_presence_message(actor, True)])
-        await self._subscribe()
-        await self._resync(frame, re)
+            _, offline = await database_sync_to_async(presence_open)(
+                guest_id=actor.guest_id, channel=self.channel_name, server=server_address(self.scope)
+            )
+            # Guests whose sockets died with an earlier process on this address.
+            gone = [Actor(Role.GUEST, actor.party_id, guest_id=g) for g in offline]
+            await groups.send_safely([_presence_message(actor, True), *(_presence_message(a, False) for a in gone)])
+        await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _act(self, frame, re):
+        if self.actor.role is Role.GUEST and self.actor.table_id is None:
+            # Seated while this socket missed the broadcast (Redis down): ask the database.
+            await self._refresh_actor()
         action = frame.get("action")
         version = frame.get("version")
         if version is not None and type(version) is not int:
@@ -193,6 +201,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def _resync(self, frame, re):
         try:
+            # The socket's table, seat and groups come from the database with its
+            # snapshot: a seating or captain change whose broadcast was lost (Redis
+            # down) would otherwise leave this screen acting as who it was.
+            await self._refresh_actor()
             snapshot = await database_sync_to_async(snapshot_for)(self.actor)
         except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
             await self._error(re, "no_party", "this party no longer exists")
@@ -212,13 +224,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # Seating or a captain change: this screen's groups and view changed.
             if self.actor is None:
                 return
-            if self.actor.role is Role.GUEST:
-                guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
-                if guest is None:
-                    return
-                self.actor = guest_actor(guest)
-            await self._subscribe()
-            await self._resync({}, None)
+            await self._resync({}, None)  # reads who this socket is now, and resubscribes
             return
         await self.send(text_data=message["text"])  # JSON encoded once, by the sender
         if kind == "removed":
@@ -249,13 +255,47 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self.close(code=4401)
         return True
 
+    async def _refresh_actor(self):
+        """This socket's actor as the database has it now; groups follow if it changed."""
+        if self.actor is not None and self.actor.role is Role.GUEST:
+            guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
+            if guest is not None:  # gone: the party was deleted, the snapshot says so
+                self.actor = guest_actor(guest)
+        await self._subscribe()
+
     async def _subscribe(self):
+        """Join the groups the actor may read, leave the others. A failure (Redis down)
+        leaves that group out of `joined`, so the next call (a resync, a ping) retries:
+        the socket works for its own requests meanwhile and catches up by versions."""
         wanted = await database_sync_to_async(_groups_for)(self.actor)
         for group in self.joined - wanted:
-            await self.channel_layer.group_discard(group, self.channel_name)
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+                self.joined.discard(group)
+            except Exception:
+                logger.warning("group_discard(%s) failed; retried later", group, exc_info=True)
         for group in wanted - self.joined:
-            await self.channel_layer.group_add(group, self.channel_name)
-        self.joined = wanted
+            try:
+                await self.channel_layer.group_add(group, self.channel_name)
+                self.joined.add(group)
+            except Exception:
+                logger.warning("group_add(%s) failed; retried later", group, exc_info=True)
+        self.subscribed = self.joined == wanted
+
+    async def _pong(self):
+        """The reply to a ping carries the versions of what this socket reads (its
+        party's revision, its tables' versions): a screen that missed broadcasts sees
+        it is behind within one heartbeat and resyncs, whatever the channel layer did."""
+        pong = {"type": "pong", "server_time": timezone.now().timestamp()}
+        if self.actor is not None and not self.revoked:
+            try:
+                pong.update(await database_sync_to_async(_versions_for)(self.actor))
+            except ObjectDoesNotExist:
+                pass  # the party is gone; the next request says so
+            if not self.subscribed:
+                await self._subscribe()
+        await self._send(pong)
+        await self._touch()
 
     async def _touch(self):
         if self.actor is None or self.actor.role is not Role.GUEST:
@@ -263,7 +303,21 @@ class PartyConsumer(AsyncWebsocketConsumer):
         now = timezone.now().timestamp()
         if now - self.last_seen_write > 20:
             self.last_seen_write = now
-            await database_sync_to_async(_presence)(self.actor.guest_id, 0)
+            await database_sync_to_async(presence_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
+
+    async def send(self, text_data=None, bytes_data=None, close=False):
+        # After our close (removed, revoked) or the client's, group messages may still
+        # be queued for this consumer: daphne logged "Attempt to send on a closed
+        # protocol" for each. Nothing is sent on a closing socket.
+        if self.closing:
+            return
+        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+
+    async def close(self, code=None, reason=None):
+        if self.closing:
+            return
+        await super().close(code=code, reason=reason)  # may raise: _close_too_large retries
+        self.closing = True
 
     async def _close_too_large(self):
         try:
@@ -317,6 +371,24 @@ def _groups_for(actor: Actor) -> set[str]:
     return out
 
 
+def _versions_for(actor: Actor) -> dict:
+    """{revision, tables: {id: version}} of what `actor` reads (for `pong`): one query
+    for a guest (every phone pings), two for a host or spectator."""
+    from tables.models import Table
+
+    if actor.role is Role.GUEST:
+        row = Guest.objects.filter(pk=actor.guest_id).values_list("party__revision", "table_id", "table__version").first()
+        if row is None:
+            raise Party.DoesNotExist
+        revision, table_id, version = row
+        return {"revision": revision, "tables": {} if table_id is None else {str(table_id): version}}
+    revision = Party.objects.filter(pk=actor.party_id).values_list("revision", flat=True).first()
+    if revision is None:
+        raise Party.DoesNotExist
+    tables = Table.objects.filter(party_id=actor.party_id).values_list("pk", "version")
+    return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
+
+
 def _presence_message(actor: Actor, online: bool) -> groups.Message:
     """For the host's dashboard: who is (dis)connected, as it happens."""
     return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
@@ -327,13 +399,6 @@ def _holds_seat(guest_id: int, secret: str) -> bool:
     A guest row that is gone means the party was deleted: the handlers say no_party."""
     row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
     return row is None or (row[0] == secret and row[1] is None)
-
-
-def _presence(guest_id: int, delta: int) -> int:
-    """Count a socket opening (+1), closing (-1) or pinging (0); return the guest's open
-    sockets now."""
-    Guest.objects.filter(pk=guest_id).update(sockets=F("sockets") + delta, last_seen=timezone.now())
-    return Guest.objects.filter(pk=guest_id).values_list("sockets", flat=True).first() or 0
 
 
 def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:

@@ -77,6 +77,20 @@ class Guest(models.Model):
         return f"{self.name} (gift {self.gift_number})"
 
 
+class GuestSocket(models.Model):
+    """One open guest WebSocket, for presence (events/presence.py): rows of a process
+    that died are recognised and dropped, where a counter stayed high."""
+
+    guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="open_sockets")
+    channel = models.CharField(max_length=200, unique=True)  # the consumer's channel name
+    server = models.CharField(max_length=100)  # the address it was accepted on
+    process = models.CharField(max_length=32)  # the process serving it
+    seen_at = models.DateTimeField()  # hello or the last ping
+
+    class Meta:
+        indexes = [models.Index(fields=["server", "process"])]
+
+
 class VaultGift(models.Model):
     """An extra gift for a table's vault; goes back to its contributor at the end."""
 

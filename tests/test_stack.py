@@ -4,6 +4,7 @@ import uuid
 
 import pytest
 from channels.layers import get_channel_layer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.conf import settings
 from django.db import connection
 
@@ -30,7 +31,8 @@ def test_database_is_postgresql():
 
 async def test_redis_channel_layer_group_round_trip():
     layer = get_channel_layer()
-    assert type(layer).__module__ == "channels_redis.pubsub"
+    # channels-redis's pub/sub layer, through events/pubsub.py (reliable resubscription)
+    assert isinstance(layer, RedisPubSubChannelLayer) and type(layer).__module__ == "events.pubsub"
     group = f"stack-{uuid.uuid4().hex}"
     channel = await layer.new_channel()
     await layer.group_add(group, channel)

@@ -2,7 +2,7 @@
 
 Default: the production-like stack, PostgreSQL on 127.0.0.1 (a database of its own,
 HEIST_BENCH_DB, default heist_bench) and the Redis pub/sub channel layer with a prefix
-unique to the run, persistent DB connections as in production.py.
+unique to the run, the DB connection pool of production.py.
 HEIST_BENCH_EMBEDDED=1: the laptop stack instead, SQLite (HEIST_BENCH_SQLITE) and the
 in-memory channel layer, as embedded.py.
 """
@@ -29,15 +29,19 @@ else:
         "default": {
             **DATABASES["default"],
             "NAME": os.environ.get("HEIST_BENCH_DB", "heist_bench"),
-            # production.py's default; HEIST_BENCH_CONN_MAX_AGE=0 gives test.py's behaviour
-            # (a new PostgreSQL connection for every database_sync_to_async call).
-            "CONN_MAX_AGE": int(os.environ.get("HEIST_BENCH_CONN_MAX_AGE", "60")),
+            # production.py's pool (max 20 per process) by default; a non-zero
+            # HEIST_BENCH_CONN_MAX_AGE gives the old persistent connections instead.
+            "CONN_MAX_AGE": 0,
             "CONN_HEALTH_CHECKS": True,
+            "OPTIONS": {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}},
         }
     }
+    if int(os.environ.get("HEIST_BENCH_CONN_MAX_AGE", "0")):
+        DATABASES["default"]["CONN_MAX_AGE"] = int(os.environ["HEIST_BENCH_CONN_MAX_AGE"])
+        DATABASES["default"]["OPTIONS"] = {}
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": PREFIX},
         }
     }

@@ -4,6 +4,7 @@ Required: DJANGO_SECRET_KEY, and DATABASE_URL (postgres://user:pass@host:port/na
 or POSTGRES_DB / POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_HOST / POSTGRES_PORT.
 Optional: REDIS_URL (default redis://redis:6379/0), CELERY_BROKER_URL,
 CELERY_RESULT_BACKEND, DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS,
+DJANGO_DB_POOL_MIN / DJANGO_DB_POOL_MAX / DJANGO_DB_POOL_TIMEOUT (connections per process),
 DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP).
 """
 import os
@@ -50,12 +51,25 @@ SECRET_KEY = _require("DJANGO_SECRET_KEY")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
+# A connection pool per process, not persistent connections: under ASGI every request
+# runs in a thread of its own, and CONN_MAX_AGE=60 left each one's connection open (a
+# 100-guest join burst answered 500s and exhausted PostgreSQL). The pool bounds them:
+# a request waits up to `timeout` seconds for a free connection instead of failing.
+# Sizing: PostgreSQL allows 100 connections by default; two daphnes x 20 + Celery
+# (2 workers, a connection each while a task runs) + migrations and psql stay near 45.
 DATABASES = {
     "default": {
         "ENGINE": "django.db.backends.postgresql",
         **_postgres_from_env(),
-        "CONN_MAX_AGE": int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        "CONN_HEALTH_CHECKS": True,
+        "CONN_MAX_AGE": 0,  # the pool keeps the connections; Django's persistence must be off
+        "CONN_HEALTH_CHECKS": True,  # the pool checks a connection before lending it
+        "OPTIONS": {
+            "pool": {
+                "min_size": int(os.environ.get("DJANGO_DB_POOL_MIN", "2")),
+                "max_size": int(os.environ.get("DJANGO_DB_POOL_MAX", "20")),
+                "timeout": float(os.environ.get("DJANGO_DB_POOL_TIMEOUT", "10")),
+            }
+        },
     }
 }
 
@@ -66,7 +80,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")
 # the PubSub layer lost none and was faster in a burst test (see README).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "heist")},
     }
 }

@@ -2,7 +2,7 @@
 
 pytest-django creates and drops the test database (test_<HEIST_TEST_DB>, default
 test_heist) through the postgres user (trust auth). The channel layer is the same
-RedisPubSubChannelLayer as production; Redis pub/sub channels are global across
+pub/sub layer as production (events/pubsub.py); Redis pub/sub channels are global across
 logical databases, so every run gets its own prefix and concurrent runs never see
 each other's messages.
 """
@@ -27,6 +27,10 @@ DATABASES = {
         "PASSWORD": "",
         "HOST": "127.0.0.1",
         "PORT": "5432",
+        # The pool, as production.py (smaller: several test runs share one PostgreSQL).
+        "CONN_MAX_AGE": 0,
+        "CONN_HEALTH_CHECKS": True,
+        "OPTIONS": {"pool": {"min_size": 1, "max_size": 8, "timeout": 20}},
     }
 }
 
@@ -34,7 +38,7 @@ REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": f"heist-test-{TEST_RUN_ID}"},
     }
 }

@@ -7,7 +7,8 @@
 //   once when the browser comes back online or the page becomes visible again;
 // - pings every 15 s and treats a silent socket as dead;
 // - every action frame carries a fresh `re` id and is resent with the same id after a
-//   drop until its reply arrives (the server applies it once).
+//   drop until its reply arrives (the server applies it once);
+// - a pong naming newer versions than this screen has (broadcasts lost): resync.
 import { banner, newId } from "./ui.js";
 
 const PING_MS = 15000;
@@ -221,6 +222,7 @@ export class Live {
         this.applyTable(msg);
         return;
       case "party":
+        if (msg.party && typeof msg.party.revision === "number") this.revision = msg.party.revision;
         if (this.o.onParty) this.o.onParty(msg.party, msg.role);
         return;
       case "presence": // host only: a guest's phone (dis)connected
@@ -228,6 +230,7 @@ export class Live {
         return;
       case "pong":
         this.noteServerTime(msg.server_time);
+        this.checkPong(msg);
         return;
       case "removed":
         this.stop(4401, msg.message || FATAL[4401]);
@@ -261,6 +264,7 @@ export class Live {
   applySnapshot(msg) {
     const isHello = msg.re && msg.re === this.helloRe;
     this.snapshot = msg;
+    this.revision = msg.party ? msg.party.revision : undefined;
     this.versions.clear();
     const note = (payload, stream) => {
       if (payload) {
@@ -305,6 +309,27 @@ export class Live {
     this.noteServerTime(msg.table.server_time);
     this.o.onTable(msg);
     if (last !== undefined && msg.version > last + 1) this.resync(); // we missed one
+  }
+
+  /** A pong names the versions this socket reads (docs/PROTOCOL.md): behind on any,
+   * or not knowing a table we read (seated while a broadcast was lost), we missed
+   * something the channel layer did not bring: resync. */
+  checkPong(msg) {
+    const PONG_GRACE_MS = 700;
+    // Looked at again a moment later: the broadcast of an action committed just before
+    // the pong is usually still on its way, and then no resync is needed.
+    if (this.behind(msg)) setTimeout(() => { if (this.ready && this.behind(msg)) this.resync(); }, PONG_GRACE_MS);
+  }
+
+  behind(msg) {
+    if (!this.snapshot) return false;
+    const party = this.snapshot.party || {};
+    let behind = typeof msg.revision === "number" && msg.revision > (this.revision ?? party.revision ?? 0);
+    for (const [id, version] of Object.entries(msg.tables || {})) {
+      const mine = ["seat", "pub"].map((s) => this.versions.get(`${id}:${s}`)).filter((v) => v !== undefined);
+      if (mine.length === 0 || Math.min(...mine) < version) behind = true;
+    }
+    return behind;
   }
 
   noteServerTime(seconds) {

@@ -250,6 +250,9 @@ class LivePhone:
         self.resync_re: str | None = None
         self.gaps = 0  # gaps seen (each asked for one resync at most)
         self.resyncs = 0  # resync frames sent because of gaps
+        self.pong_resyncs = 0  # resync frames sent because a pong showed newer versions
+        self.heartbeat: asyncio.Task | None = None
+        self.heartbeat_every: float | None = None
         self.connects = 0
 
     # --- connection --------------------------------------------------------------------
@@ -271,6 +274,8 @@ class LivePhone:
         self.close_code = None
         self.resync_re = None
         self.reader = asyncio.create_task(self._read(self.ws))
+        if self.heartbeat_every is not None:
+            self.start_heartbeat(self.heartbeat_every)
         return await self.request({"type": "hello", "role": self.role, "token": self.token})
 
     async def reconnect(self, timeout: float = 30) -> dict:
@@ -293,6 +298,7 @@ class LivePhone:
         raise AssertionError(f"could not reconnect in {timeout}s: {last!r}")
 
     async def close(self) -> None:
+        self.stop_heartbeat()
         ws, self.ws = self.ws, None
         if ws is not None:
             try:
@@ -333,6 +339,8 @@ class LivePhone:
             self._take_table(msg)
         elif kind == "party":
             self.party = msg["party"]
+        elif kind == "pong":
+            self._take_pong(msg)
         re = msg.get("re")
         if re is not None and kind in ("ok", "error", "snapshot"):
             fut = self.pending.pop(re, None)
@@ -365,6 +373,47 @@ class LivePhone:
                 self.resync_re = f"rs{next(_ids)}"
                 self.resyncs += 1
                 asyncio.ensure_future(self._send_quiet({"type": "resync", "re": self.resync_re}))
+
+    PONG_GRACE = 0.7  # as live.js PONG_GRACE_MS
+
+    def _behind(self, pong: dict) -> bool:
+        behind = self.party is not None and pong.get("revision", 0) > self.party.get("revision", 0)
+        for tid, version in (pong.get("tables") or {}).items():
+            mine = [v["version"] for (_, t), v in self.views.items() if t == int(tid)]
+            behind = behind or not mine or min(mine) < version
+        return behind
+
+    def _take_pong(self, pong: dict) -> None:
+        # As live.js: a pong names the versions this socket reads; behind on any of
+        # them (a broadcast lost on the way), or not knowing a table the server says
+        # we read (seated while we missed it), and still so a moment later (the
+        # broadcast of an action just committed may be on its way): resync.
+        if self._behind(pong):
+            asyncio.get_running_loop().call_later(self.PONG_GRACE, self._pong_resync, pong)
+
+    def _pong_resync(self, pong: dict) -> None:
+        if self._behind(pong) and self.ws is not None and self.resync_re is None:
+            self.pong_resyncs += 1
+            self.resync_re = f"rs{next(_ids)}"
+            asyncio.ensure_future(self._send_quiet({"type": "resync", "re": self.resync_re}))
+
+    def start_heartbeat(self, every: float) -> None:
+        """Ping every `every` seconds, as live.js does (its beat is slower)."""
+
+        async def beat():
+            while True:
+                await asyncio.sleep(every)
+                if self.ws is not None and not self.closed.is_set():
+                    await self._send_quiet({"type": "ping"})
+
+        self.stop_heartbeat()
+        self.heartbeat_every = every  # open() starts it again after a reconnect
+        self.heartbeat = asyncio.ensure_future(beat())
+
+    def stop_heartbeat(self) -> None:
+        if self.heartbeat is not None:
+            self.heartbeat.cancel()
+            self.heartbeat = None
 
     async def _send_quiet(self, frame: dict) -> None:
         try:

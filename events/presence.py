@@ -1,0 +1,76 @@
+"""Who is online: one row per open guest socket, in PostgreSQL (not Redis).
+
+A counter (+1 on hello, -1 on close) stayed high after a kill -9: the dead process
+never said -1, so a guest who came back and then left still showed online. A row per
+socket can be checked:
+
+- a row names the server address it was opened on (the ASGI scope's `server`) and the
+  process; the first hello a process serves on an address deletes the rows of earlier
+  processes on that address, which died (two live processes cannot listen on one
+  address);
+- a row not refreshed for ONLINE_GRACE (pings refresh it) counts for nothing, for a
+  process that never comes back.
+
+`Guest.sockets` stays as the guest's count of live rows, recomputed on every change,
+and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Guest, GuestSocket
+from .selectors import ONLINE_GRACE
+
+PROCESS = uuid.uuid4().hex  # this process, for its rows
+_claimed: set[str] = set()  # server addresses whose dead rows this process cleared
+
+
+def server_address(scope: dict) -> str:
+    server = scope.get("server")
+    return f"{server[0]}:{server[1]}" if server else "unknown"
+
+
+def presence_open(*, guest_id: int, channel: str, server: str) -> tuple[int, list[int]]:
+    """A guest socket said hello. (the guest's live sockets, guests that went offline
+    because their rows belonged to a dead process on this address)."""
+    offline = []
+    if server not in _claimed:
+        offline = _clear_dead_rows(server)
+        _claimed.add(server)
+    now = timezone.now()
+    GuestSocket.objects.update_or_create(
+        channel=channel, defaults={"guest_id": guest_id, "server": server, "process": PROCESS, "seen_at": now}
+    )
+    return _recount(guest_id, now), [g for g in offline if g != guest_id]
+
+
+def presence_seen(*, guest_id: int, channel: str) -> int:
+    now = timezone.now()
+    GuestSocket.objects.filter(channel=channel).update(seen_at=now)
+    return _recount(guest_id, now)
+
+
+def presence_close(*, guest_id: int, channel: str) -> int:
+    """A guest socket closed; the guest's live sockets left."""
+    GuestSocket.objects.filter(channel=channel).delete()
+    return _recount(guest_id, None)
+
+
+def _clear_dead_rows(server: str) -> list[int]:
+    with transaction.atomic():
+        dead = GuestSocket.objects.filter(server=server).exclude(process=PROCESS)
+        guests = sorted(set(dead.values_list("guest_id", flat=True)))
+        dead.delete()
+    return [g for g in guests if _recount(g, None) == 0]
+
+
+def _recount(guest_id: int, seen) -> int:
+    live = GuestSocket.objects.filter(guest_id=guest_id, seen_at__gte=timezone.now() - ONLINE_GRACE).count()
+    fields = {"sockets": live}
+    if seen is not None:
+        fields["last_seen"] = seen
+    Guest.objects.filter(pk=guest_id).update(**fields)
+    return live

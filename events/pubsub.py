@@ -1,0 +1,181 @@
+"""channels-redis's pub/sub channel layer, made to survive a Redis restart.
+
+channels-redis 4.3.0 leaves reconnection to redis-py's PubSub, whose reconnect path
+(re-subscribe from a connect callback, on the same Connection object the reader task is
+using) sometimes ends with a live connection that carries no subscription: after a
+Redis restart no broadcast reaches the process again, and nothing logs it
+(tests/faults/test_redis_restart.py passed 1 run in 6). Here each shard's reader owns
+recovery instead:
+
+- any error on the subscriber connection throws the whole PubSub away; a fresh one
+  subscribes, in one SUBSCRIBE, to every channel and group this process wants (the
+  layer's own registry, not what redis-py remembers), retried with backoff until Redis
+  answers;
+- a subscribe that fails while Redis is down is not an error for the caller (a socket
+  opening during an outage must still open): the name stays registered and the
+  recovery above subscribes it;
+- a probe: every PROBE_EVERY seconds the reader publishes to a channel of its own and
+  expects it back within PROBE_GRACE; if it doesn't come back the subscriber is
+  rebuilt, whatever the cause (the failure above logged nothing).
+
+Messages published while a process is not subscribed are lost, as before; screens
+notice by version gaps or by the versions in `pong` (docs/PROTOCOL.md) and resync.
+Settings name it as `events.pubsub.ResilientPubSubChannelLayer`, with the same CONFIG.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+
+from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
+from channels_redis.utils import _close_redis, _wrap_close
+
+logger = logging.getLogger(__name__)
+
+PROBE_EVERY = 1.0  # seconds between probes of the subscriber connection
+PROBE_GRACE = 3.0  # a probe not back after this long: the subscription is broken
+RETRY_MIN = 0.05
+RETRY_MAX = 0.5  # Redis is polled at least twice a second while it is down
+CLOSE_TIMEOUT = 1.0
+
+
+class ResilientShardConnection(RedisSingleShardConnection):
+    def __init__(self, host, channel_layer):
+        super().__init__(host, channel_layer)
+        self.broken = False
+        self.rebuilds = 0  # for tests and logs
+        self.probe_channel = f"{channel_layer.prefix}__probe__{uuid.uuid4().hex}"
+        self._probe_sent: float | None = None  # when the probe in flight was published
+        self._probe_last = 0.0
+        self._probe_seen = 0.0
+
+    # --- what callers see -------------------------------------------------------------
+
+    async def subscribe(self, channel):
+        try:
+            await super().subscribe(channel)
+        except Exception:
+            # Still wanted (it is in the layer's registry): the reader subscribes it
+            # with everything else once Redis answers.
+            logger.warning("subscribe %s failed; retried when Redis answers", channel, exc_info=True)
+            self.broken = True
+        self._ensure_receiver()
+
+    async def unsubscribe(self, channel):
+        try:
+            await super().unsubscribe(channel)
+        except Exception:
+            # A rebuilt subscriber subscribes only what is still wanted.
+            logger.warning("unsubscribe %s failed", channel, exc_info=True)
+            self.broken = True
+            self._subscribed_to.discard(channel)
+
+    def _ensure_receiver(self):
+        if self._receive_task is None or self._receive_task.done():
+            self._receive_task = asyncio.ensure_future(self._do_receiving())
+
+    # --- the reader ---------------------------------------------------------------------
+
+    async def _do_receiving(self):
+        delay = RETRY_MIN
+        while True:
+            try:
+                if self.broken:
+                    await self._rebuild()
+                    delay = RETRY_MIN
+                elif self._pubsub is not None and self._pubsub.subscribed:
+                    message = await self._pubsub.get_message(ignore_subscribe_messages=True, timeout=0.1)
+                    self._receive_message(message)
+                    await self._probe()
+                elif self._subscribed_to:
+                    raise ConnectionError("the subscriber lost its subscriptions")
+                else:
+                    await asyncio.sleep(0.1)
+            except (asyncio.CancelledError, GeneratorExit):
+                raise
+            except Exception as exc:
+                # TimeoutError included: the parent class re-raised it, which ended the
+                # reader for good.
+                if not self.broken:
+                    logger.warning("channel layer subscriber lost (%r); resubscribing", exc)
+                self.broken = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
+
+    def _wanted(self) -> set[str]:
+        layer = self.channel_layer
+        names = {*layer.channels, *layer.groups}
+        return {n for n in names if layer._get_shard(n) is self} | {self.probe_channel}
+
+    async def _rebuild(self):
+        """A fresh connection subscribed to everything wanted; raises if Redis is down."""
+        async with self._lock:
+            old_redis, old_pubsub = self._redis, self._pubsub
+            self._redis = self._pubsub = None
+            self._subscribed_to = set()
+            await _close_quietly(old_pubsub, old_redis)
+            self._ensure_redis()
+            wanted = self._wanted()
+            await self._pubsub.subscribe(*sorted(wanted))
+            self._subscribed_to = wanted
+            self._probe_sent = None
+            self.broken = False
+            self.rebuilds += 1
+        logger.warning("channel layer subscriber restored: %d channels", len(wanted))
+
+    async def _probe(self):
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        if self.probe_channel not in self._subscribed_to:
+            await super().subscribe(self.probe_channel)  # first use
+        if self._probe_sent is not None:
+            if self._probe_seen >= self._probe_sent:
+                self._probe_sent = None
+            elif now - self._probe_sent > PROBE_GRACE:
+                raise ConnectionError("the probe did not come back: the subscription is gone")
+            return
+        if now - self._probe_last < PROBE_EVERY:
+            return
+        self._probe_last = now
+        await asyncio.wait_for(self._redis.publish(self.probe_channel, b"probe"), PROBE_GRACE)
+        self._probe_sent = now
+
+    def _receive_message(self, message):
+        if message is not None:
+            name = message["channel"]
+            if isinstance(name, bytes):
+                name = name.decode()
+            if name == self.probe_channel:
+                self._probe_seen = asyncio.get_running_loop().time()
+                return
+        super()._receive_message(message)
+
+
+async def _close_quietly(pubsub, redis) -> None:
+    closing = []
+    if pubsub is not None:
+        closing.append(pubsub.aclose())
+    if redis is not None:
+        closing.append(_close_redis(redis))  # and its pool, made for this shard only
+    for step in closing:
+        try:
+            await asyncio.wait_for(step, CLOSE_TIMEOUT)
+        except Exception:
+            pass  # it is being replaced because it failed
+
+
+class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._shards = [ResilientShardConnection(shard.host, self) for shard in self._shards]
+
+
+class ResilientPubSubChannelLayer(RedisPubSubChannelLayer):
+    def _get_layer(self):
+        loop = asyncio.get_running_loop()
+        if loop not in self._layers:
+            self._layers[loop] = ResilientPubSubLoopLayer(*self._args, **self._kwargs, channel_layer=self)
+            _wrap_close(self, loop)
+        return self._layers[loop]
