@@ -85,7 +85,7 @@ def _work(task):
 def run_tasks(tasks: list, workers: int | None, progress: Callable[[int, int], None] | None):
     """Run tasks on `workers` processes (None: every core; 1: in this process), yielding
     results in task order."""
-    total = sum(t[-2] if t[0] == "tables" else t[-3] for t in tasks)
+    total = sum(t[-2] for t in tasks)  # games and parties: both tuples end with (count, option)
     done = 0
     workers = workers or os.cpu_count() or 1
     if workers == 1:
@@ -195,3 +195,49 @@ def simulate(
         "pacing": {"model": model.to_dict(), "parties_per_scenario": parties, "scenarios": pacing_out},
         "timing": {"wall_seconds": wall, "cpu_seconds": cpu, "workers": workers or os.cpu_count()},
     }
+
+
+def estimate_table(
+    *,
+    seed: int | str = 1,
+    guests=range(2, 101),
+    parties: int = 60,
+    policies=("greedy",),
+    model: PacingModel | None = None,
+    workers: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[int, dict]:
+    """Party length for every guest count, seated by the scaling rule: the precomputed
+    table the host's lobby reads (tables/simulate/lobby_estimates.py)."""
+    model = model or PacingModel()
+    policies = tuple(policies)
+    tasks = []
+    step = 20
+    for n in guests:
+        for i, start in enumerate(range(0, parties, step)):
+            count = min(step, parties - start)
+            cseed = chunk_seed(seed, "estimate", n, ",".join(policies), i)
+            tasks.append(("parties", "rule", n, table_sizes(n), policies, 0, cseed, count, model.to_dict()))
+    lengths: dict[int, list[float]] = {}
+    for res in run_tasks(tasks, workers, progress):
+        lengths.setdefault(res[2], []).extend(res[3])
+    return {n: describe_minutes(xs) for n, xs in sorted(lengths.items())}
+
+
+def estimates_module(table: dict[int, dict], command: str, model: PacingModel) -> str:
+    """The source of tables/simulate/lobby_estimates.py for `table`."""
+    lines = [
+        '"""Estimated party length in minutes by guest count (seated by the scaling rule):',
+        "(low, high) = the 10th and 90th percentiles of simulated parties. Generated, do not edit:",
+        "",
+        f"    {command}",
+        "",
+        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.to_dict().items())}.",
+        '"""',
+        "",
+        "MINUTES: dict[int, tuple[int, int]] = {",
+    ]
+    for n, d in table.items():
+        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"
