@@ -121,28 +121,49 @@ def _finish(g: Game, starter: int, dealt: list[int], seats: list[Seat], counts, 
     )
 
 
-def _values(r: random.Random, gift_ids) -> dict[int, float]:
-    return {gid: r.random() for gid in gift_ids}
+AGREEMENT = 0.5
+
+
+def _values(r: random.Random, gift_ids, players: int, agreement: float) -> list[dict[int, float]]:
+    """Each player's private value for every gift: `agreement` of it is the gift's
+    quality (the same for everybody), the rest the player's own taste. 0: tastes are
+    independent (everyone may get their favourite); 1: everybody wants the same gift.
+    Either way the mean is 0.5, the bots' prior for a gift they have not seen."""
+    if not 0 <= agreement <= 1:
+        raise ValueError(f"agreement is between 0 and 1, not {agreement}")
+    gift_ids = list(gift_ids)
+    quality = [r.random() for _ in gift_ids]
+    w = agreement
+    return [{gid: w * q + (1 - w) * r.random() for gid, q in zip(gift_ids, quality)} for _ in range(players)]
 
 
 def play_table(
-    *, seed: int, players: int, policies=("greedy",), vault: int = 0, in_place: bool = True, record: bool = False
+    *,
+    seed: int,
+    players: int,
+    policies=("greedy",),
+    vault: int = 0,
+    agreement: float = AGREEMENT,
+    last_call_draw: int = 0,
+    in_place: bool = True,
+    record: bool = False,
 ) -> TableResult:
     """One complete game of `players` (2-10) with `vault` extra gifts. Seat s plays
-    `policies[s % len(policies)]`; each player draws a private value for every gift."""
+    `policies[s % len(policies)]`; each player draws a private value for every gift
+    (see `_values` for `agreement`). `last_call_draw`: the engine's house rule, off by default."""
     pols = policy_list(policies)
     pols = [pols[s % len(pols)] for s in range(players)]
     gifts = [Gift(id=s + 1, description=f"gift {s + 1}", brought_by=s) for s in range(players)]
     vault_gifts = [Gift(id=100 + i, description=f"vault gift {i + 1}") for i in range(vault)]
     r = random.Random(seed)
     ids = [g.id for g in gifts] + [g.id for g in vault_gifts]
-    seats = [Seat(s, _values(r, ids), r) for s in range(players)]
-    g, _ = new_game(seed=seed, gifts=gifts, vault=vault_gifts)
+    seats = [Seat(s, v, r) for s, v in enumerate(_values(r, ids, players, agreement))]
+    g, _ = new_game(seed=seed, gifts=gifts, vault=vault_gifts, last_call_draw=last_call_draw)
     starter, dealt = g.starter, list(g.gifts)
     counts = [0] * (2 * K)
     actions = [] if record else None
     g = _play_until_stop(g, seats, pols, counts, apply_in_place if in_place else apply, actions)
-    setup = {"gifts": gifts, "vault": vault_gifts, "gate": False} if record else {}
+    setup = {"gifts": gifts, "vault": vault_gifts, "gate": False, "last_call_draw": last_call_draw} if record else {}
     return _finish(g, starter, dealt, seats, counts, seed, setup, actions)
 
 
@@ -160,6 +181,8 @@ def play_party(
     sizes: list[int] | None = None,
     policies=("greedy",),
     vault: int = 0,
+    agreement: float = AGREEMENT,
+    last_call_draw: int = 0,
     in_place: bool = True,
     record: bool = False,
 ) -> PartyResult:
@@ -186,11 +209,14 @@ def play_party(
     games, seats_of, pols_of, starts, counts_of, records = [], [], [], [], [], []
     guest = 0
     for i, size in enumerate(sizes):
-        seats = [Seat(s, _values(r, all_ids), r) for s in range(size)]
+        seats = [Seat(s, v, r) for s, v in enumerate(_values(r, all_ids, size, agreement))]
         seats_of.append(seats)
         pols_of.append([pols[(guest + s) % len(pols)] for s in range(size)])
         guest += size
-        g, _ = new_game(seed=derive_seed(seed, f"table:{i}"), gifts=tables_gifts[i], vault=tables_vault[i], gate=gate)
+        g, _ = new_game(
+            seed=derive_seed(seed, f"table:{i}"), gifts=tables_gifts[i], vault=tables_vault[i], gate=gate,
+            last_call_draw=last_call_draw,
+        )
         starts.append((g.starter, list(g.gifts)))
         games.append(g)
         counts_of.append([0] * (2 * K))
@@ -214,7 +240,7 @@ def play_party(
             games[i] = _play_until_stop(games[i], seats_of[i], pols_of[i], counts_of[i], step, records[i])
     results = []
     for i, g in enumerate(games):
-        setup = {"gifts": tables_gifts[i], "vault": tables_vault[i], "gate": gate} if record else {}
+        setup = {"gifts": tables_gifts[i], "vault": tables_vault[i], "gate": gate, "last_call_draw": last_call_draw} if record else {}
         results.append(
             _finish(g, starts[i][0], starts[i][1], seats_of[i], counts_of[i], derive_seed(seed, f"table:{i}"), setup, records[i])
         )

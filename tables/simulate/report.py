@@ -61,7 +61,7 @@ def markdown(report: dict, command: str) -> str:
         "# Simulation results (generated)",
         "",
         f"Made by `{command}`: {report['games_per_size']:,} games per table size, policies "
-        f"{', '.join(report['policies'])}, vault {report['vault']}, seed {report['seed']}. "
+        f"{', '.join(report['policies'])}, agreement {report['agreement']:g}, vault {report['vault']}, seed {report['seed']}. "
         f"{report['timing']['wall_seconds']:.0f} s wall, {report['timing']['cpu_seconds']:.0f} s CPU on "
         f"{report['timing']['workers']} worker processes. Ranks are normalised: 0 = the player's least "
         "favourite gift at the table, 1 = its favourite, 0.5 = what a random deal gives.",

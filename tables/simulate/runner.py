@@ -18,7 +18,7 @@ from events.seating import table_sizes
 from tables.engine import rng as _rng
 
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
-from .play import COUNTS, game_seeds, play_party, play_table
+from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
 from .policies import POLICIES
 from .stats import SizeStats
 
@@ -52,10 +52,12 @@ def scenarios(guests: int) -> list[tuple[str, list[int] | None]]:
 
 
 def _tables_chunk(task) -> tuple:
-    _, players, vault, policies, cseed, count, in_place = task
+    _, players, vault, policies, agreement, lcd, cseed, count, in_place = task
     stats = None
     for s in game_seeds(cseed, count):
-        t = play_table(seed=s, players=players, policies=policies, vault=vault, in_place=in_place)
+        t = play_table(
+            seed=s, players=players, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd, in_place=in_place
+        )
         if stats is None:
             stats = SizeStats(players, t.gifts)
         stats.add(t)
@@ -63,17 +65,17 @@ def _tables_chunk(task) -> tuple:
 
 
 def _parties_chunk(task) -> tuple:
-    _, label, guests, sizes, policies, vault, cseed, count, model_d = task
+    _, label, guests, sizes, policies, vault, agreement, lcd, cseed, count, model_d = task
     model = PacingModel.from_dict(model_d)
     out = []
     for s in game_seeds(cseed, count):
         r = random.Random(s)
         if sizes is None:  # one table: simulate min(guests, 10) players, extrapolate
             players = min(guests, 10)
-            t = play_table(seed=s, players=players, policies=policies, vault=vault)
+            t = play_table(seed=s, players=players, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd)
             out.append(one_table_seconds(t.counts, players, guests, model, r))
         else:
-            p = play_party(seed=s, sizes=sizes, policies=policies, vault=vault)
+            p = play_party(seed=s, sizes=sizes, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd)
             out.append(party_seconds(p, model, r))
     return ("parties", label, guests, out, count)
 
@@ -113,6 +115,8 @@ def simulate(
     players=range(2, 11),
     vault: int = 0,
     policies=("greedy",),
+    agreement: float = AGREEMENT,
+    last_call_draw: int = 0,
     parties: int = 200,
     pacing_guests=PACING_GUESTS,
     model: PacingModel | None = None,
@@ -139,21 +143,28 @@ def simulate(
             raise ValueError(f"a table seats 2 to 10 players, not {n}")
     if not 0 <= vault <= 3:
         raise ValueError(f"a vault holds 0 to 3 gifts, not {vault}")
+    if not 0 <= agreement <= 1:
+        raise ValueError(f"agreement is between 0 and 1, not {agreement}")
+    if not 0 <= last_call_draw <= 5:
+        raise ValueError(f"last_call_draw is 0 to 5, not {last_call_draw}")
     if games < 0 or parties < 0 or chunk < 1:
         raise ValueError("games and parties must be >= 0 and chunk >= 1")
     tasks = []
-    pol_key = ",".join(policies)
+    pol_key = ",".join(policies) + f"/{agreement!r}" + (f"/lcd{last_call_draw}" if last_call_draw else "")
     for n in players:
         for i, start in enumerate(range(0, games, chunk)):
             count = min(chunk, games - start)
-            tasks.append(("tables", n, vault, policies, chunk_seed(seed, "tables", n, vault, pol_key, i), count, in_place))
+            cseed = chunk_seed(seed, "tables", n, vault, pol_key, i)
+            tasks.append(("tables", n, vault, policies, agreement, last_call_draw, cseed, count, in_place))
     pchunk = max(1, chunk // 10)
     for guests in pacing_guests:
         for label, sizes in scenarios(guests):
             for i, start in enumerate(range(0, parties, pchunk)):
                 count = min(pchunk, parties - start)
                 cseed = chunk_seed(seed, "party", guests, label, vault, pol_key, i)
-                tasks.append(("parties", label, guests, sizes, policies, vault, cseed, count, model.to_dict()))
+                tasks.append(
+                    ("parties", label, guests, sizes, policies, vault, agreement, last_call_draw, cseed, count, model.to_dict())
+                )
 
     t0, c0 = time.perf_counter(), time.process_time()
     children0 = os.times()
@@ -188,6 +199,8 @@ def simulate(
         "players": players,
         "vault": vault,
         "policies": list(policies),
+        "agreement": agreement,
+        "last_call_draw": last_call_draw,
         "counts": list(COUNTS),
         "last_actor": {n: s["last_actor"] for n, s in sizes_out.items()},
         "sizes": sizes_out,
@@ -203,6 +216,7 @@ def estimate_table(
     guests=range(2, 101),
     parties: int = 60,
     policies=("greedy",),
+    agreement: float = AGREEMENT,
     model: PacingModel | None = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
@@ -216,8 +230,8 @@ def estimate_table(
     for n in guests:
         for i, start in enumerate(range(0, parties, step)):
             count = min(step, parties - start)
-            cseed = chunk_seed(seed, "estimate", n, ",".join(policies), i)
-            tasks.append(("parties", "rule", n, table_sizes(n), policies, 0, cseed, count, model.to_dict()))
+            cseed = chunk_seed(seed, "estimate", n, ",".join(policies), agreement, i)
+            tasks.append(("parties", "rule", n, table_sizes(n), policies, 0, agreement, 0, cseed, count, model.to_dict()))
     lengths: dict[int, list[float]] = {}
     for res in run_tasks(tasks, workers, progress):
         lengths.setdefault(res[2], []).extend(res[3])

@@ -23,6 +23,22 @@ def test_a_simulated_game_replays_from_its_seed_and_actions(policy, players, vau
         assert again.gifts == t.final
 
 
+def test_a_game_under_the_house_rule_replays_and_differs_from_the_rulebook_game():
+    t = play_table(seed=21, players=6, last_call_draw=2, record=True)
+    plain = play_table(seed=21, players=6, record=True)
+    assert replay(seed=21, actions=t.actions, **t.setup).to_dict() == t.game.to_dict()
+    assert t.game.last_call_draw == 2 and plain.game.last_call_draw == 0
+    from tables.engine import new_game
+
+    g, _ = new_game(seed=21, **plain.setup)
+    k = 0
+    while g.round < 4:
+        g, _ = apply(g, plain.actions[k])
+        k += 1
+    assert t.actions[:k] == plain.actions[:k]  # the same game until round 4 starts ...
+    assert t.actions[k:] != plain.actions[k:]  # ... where the refill changes what happens
+
+
 def test_a_simulated_party_replays_table_by_table_through_the_relay():
     p = play_party(seed=5, guests=23, policies=("greedy", "random", "hoarder"), vault=1, record=True)
     assert p.relayed and [t.players for t in p.tables] == [8, 8, 7]

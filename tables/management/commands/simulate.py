@@ -61,6 +61,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--policy", default="greedy", help=f"seat policies, comma-separated, seat s plays the s-th modulo: {', '.join(POLICIES)}"
         )
+        parser.add_argument(
+            "--agreement", type=float, default=0.5,
+            help="how much players agree on a gift's worth, 0 (pure taste) to 1 (same values); default 0.5",
+        )
+        parser.add_argument(
+            "--last-call-draw", type=int, default=0,
+            help="house rule LAST CALL refill: at round 4's start players under 5 cards draw up to N (default 0: off)",
+        )
         parser.add_argument("--parties", type=int, default=200, help="whole parties per pacing scenario")
         parser.add_argument("--guests", default="10,20,50,100", help="party sizes for the pacing report ('' for none)")
         parser.add_argument("--seed", default="1", help="master seed: the same seed gives the same report")
@@ -100,7 +108,7 @@ class Command(BaseCommand):
         command = "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
         if opts["estimates"]:
             table = estimate_table(
-                seed=seed, parties=opts["estimate_parties"], policies=policies, model=model,
+                seed=seed, parties=opts["estimate_parties"], policies=policies, model=model, agreement=opts["agreement"],
                 workers=opts["workers"], progress=Progress(self.stderr, "estimates"),
             )
             opts["estimates"].write_text(estimates_module(table, command, model))
@@ -113,6 +121,8 @@ class Command(BaseCommand):
                 players=int_list(opts["players"]),
                 vault=opts["vault"],
                 policies=policies,
+                agreement=opts["agreement"],
+                last_call_draw=opts["last_call_draw"],
                 parties=opts["parties"],
                 pacing_guests=int_list(opts["guests"]),
                 model=model,
@@ -134,7 +144,10 @@ class Command(BaseCommand):
         self.stdout.write(self.text(report))
 
     def text(self, r: dict) -> str:
-        out = [f"{r['games']:,} games ({r['games_per_size']:,} per size), policies {','.join(r['policies'])}, seed {r['seed']}"]
+        out = [
+            f"{r['games']:,} games ({r['games_per_size']:,} per size), policies {','.join(r['policies'])}, "
+            f"agreement {r['agreement']:g}, vault {r['vault']}, last call draw {r['last_call_draw']}, seed {r['seed']}"
+        ]
         out.append("players  last-actor advantage [95% CI]  real  fav last/others/fair   blocks comebacks swaps")
         for n, s in r["sizes"].items():
             la, a = s["last_actor"], s["last_actor"]["advantage"]
