@@ -24,6 +24,8 @@ from .policies import Policy, Seat, policy_named
 COUNTS = ("turns", "windows", "answers", "blocks", "comebacks", "swaps", "vault", "trims")
 K = len(COUNTS)
 TURNS, WINDOWS, ANSWERS, BLOCKS, COMEBACKS, SWAPS, VAULT, TRIMS = range(K)
+# Engine event type -> what it counts ("drew" counts only comeback draws).
+_COUNTED = {"window_opened": WINDOWS, "gifts_moved": SWAPS, "blocked": BLOCKS, "drew": COMEBACKS, "vault_exchanged": VAULT}
 
 
 @dataclass(slots=True)
@@ -84,17 +86,9 @@ def _play_until_stop(g: Game, seats: list[Seat], pols: list[Policy], counts: lis
         if record is not None:
             record.append(a)
         for e in events:
-            t = e[0]
-            if t == "window_opened":
-                counts[base + WINDOWS] += 1
-            elif t == "gifts_moved":
-                counts[base + SWAPS] += 1
-            elif t == "blocked":
-                counts[base + BLOCKS] += 1
-            elif t == "drew" and e[1]["reason"] == "comeback":
-                counts[base + COMEBACKS] += 1
-            elif t == "vault_exchanged":
-                counts[base + VAULT] += 1
+            k = _COUNTED.get(e[0])
+            if k is not None and (k != COMEBACKS or e[1]["reason"] == "comeback"):
+                counts[base + k] += 1
 
 
 def _finish(g: Game, starter: int, dealt: list[int], seats: list[Seat], counts, seed, setup, record) -> TableResult:

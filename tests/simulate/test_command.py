@@ -54,3 +54,19 @@ def test_pacing_parameters_are_adjustable():
 def test_bad_input_is_refused_with_a_clear_error(args, message):
     with pytest.raises(CommandError, match=message):
         run("--games", "5", "--parties", "0", *args)
+
+
+def test_report_folder_holds_the_numbers_the_plots_and_the_command(tmp_path):
+    run("--games", "40", "--players", "3,4", "--parties", "4", "--guests", "12", "--chunk", "20",
+        "--workers", "1", "--report", str(tmp_path))
+    names = {p.name for p in tmp_path.iterdir()}
+    assert {"report.json", "fairness.csv", "order.csv", "pacing.csv", "RESULTS.md"} <= names
+    assert {"last_actor.png", "favourite.png", "rank_by_order.png", "per_game.png", "pacing.png"} <= names
+    for png in tmp_path.glob("*.png"):
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    fairness = (tmp_path / "fairness.csv").read_text().splitlines()
+    assert fairness[0].startswith("players,games,") and [r.split(",")[0] for r in fairness[1:]] == ["3", "4"]
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert report["command"].startswith("python manage.py simulate") and report["games"] == 80
+    results = (tmp_path / "RESULTS.md").read_text()
+    assert report["command"] in results and "| 12 | scaling rule: 2 tables |" in results

@@ -105,7 +105,10 @@ class Command(BaseCommand):
         seed = int(seed) if seed.lstrip("-").isdigit() else seed
         model = self.model(opts)
         policies = tuple(p.strip() for p in opts["policy"].split(",") if p.strip())
-        command = "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        if sys.argv[1:2] == ["simulate"]:
+            command = "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        else:  # called from code (call_command): sys.argv is not this command's
+            command = "python manage.py simulate (called from code, seed " + str(seed) + ")"
         if opts["estimates"]:
             table = estimate_table(
                 seed=seed, parties=opts["estimate_parties"], policies=policies, model=model, agreement=opts["agreement"],
