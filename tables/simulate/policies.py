@@ -66,6 +66,22 @@ def cheapest(hand, k: int, *, exclude=()) -> tuple[int, ...] | None:
     return tuple(cards[:k]) if len(cards) >= k else None
 
 
+def pick_best(r: random.Random, items, score) -> tuple:
+    """(item, score) with the highest score; ties broken at random. Without the random
+    tie-break a bot would always pick the lowest seat among equals (every wrapped gift
+    is worth the prior), and seat numbers would carry an effect."""
+    best, top = -float("inf"), []
+    for x in items:
+        v = score(x)
+        if v > best:
+            best, top = v, [x]
+        elif v == best:
+            top.append(x)
+    if not top:
+        return None, best
+    return (top[0] if len(top) == 1 else top[int(r.random() * len(top))]), best
+
+
 def first_of(hand, card: Card) -> int | None:
     for c in hand:
         if CARD_OF[c] is card:
@@ -135,17 +151,9 @@ class GreedyPolicy(Policy):
         s = me.seat
         hand = g.hands[s]
         mine = estimate(g, me, g.gifts[s])
-        target, best = -1, -1.0
-        for t, gift in enumerate(g.gifts):
-            if t != s:
-                v = estimate(g, me, gift)
-                if v > best:
-                    target, best = t, v
-        vault_gift, vault_best = None, -1.0
-        for gift in g.vault:
-            v = estimate(g, me, gift)
-            if v > vault_best:
-                vault_gift, vault_best = gift, v
+        gifts = g.gifts
+        target, best = pick_best(me.r, [t for t in range(g.players) if t != s], lambda t: estimate(g, me, gifts[t]))
+        vault_gift, vault_best = pick_best(me.r, g.vault, lambda gift: estimate(g, me, gift))
         exclude = () if self.spend_reactions else REACTION_IDS
         if vault_gift is not None and vault_best > max(best, mine + MARGIN):
             pay = cheapest(hand, 2, exclude=exclude)
@@ -186,14 +194,9 @@ class GreedyPolicy(Policy):
     def third(self, g, me, target):
         """A third seat to take part in a GRIFT or a HEIST's first step: the holder of
         the gift I value least."""
-        s = me.seat
-        worst, seat = 2.0, -1
-        for t, gift in enumerate(g.gifts):
-            if t != s and t != target:
-                v = estimate(g, me, gift)
-                if v < worst:
-                    worst, seat = v, t
-        return seat
+        s, gifts = me.seat, g.gifts
+        others = [t for t in range(g.players) if t != s and t != target]
+        return pick_best(me.r, others, lambda t: -estimate(g, me, gifts[t]))[0]
 
     def idle(self, g, me, hand):
         s = me.seat
@@ -207,7 +210,7 @@ class GreedyPolicy(Policy):
                 return PlayCard(s, c, (wrapped[int(me.r.random() * len(wrapped))],))
         c = first_of(hand, Card.PICKPOCKET)
         if c is not None:
-            richest = max((t for t in range(g.players) if t != s), key=lambda t: len(g.hands[t]))
+            richest, _ = pick_best(me.r, [t for t in range(g.players) if t != s], lambda t: len(g.hands[t]))
             if g.hands[richest]:
                 return PlayCard(s, c, (richest,))
         # Regroup away dead weight: cards that can do nothing useful now.

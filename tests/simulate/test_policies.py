@@ -65,3 +65,22 @@ def test_greedy_blocks_only_to_keep_a_better_gift_and_the_hoarder_always_blocks(
     assert GreedyPolicy().react(g, likes_incoming) is None
     assert HoarderPolicy().react(g, likes_incoming) is not None
     assert NeverStealPolicy().react(g, likes_own) is None
+
+
+def test_greedy_breaks_ties_at_random_so_seat_numbers_carry_no_effect():
+    from collections import Counter
+
+    snatched, pickpocketed = Counter(), Counter()
+    for i in range(300):
+        # Round 1: every other gift is wrapped, so all are worth the prior to seat 3.
+        g = build(6, hands=[[], [], [], [C.SNATCH], [], []], active=3, round=1)
+        g.peeks = tuple(frozenset({gift_id(s)}) for s in range(6))
+        poor = Seat(3, {**{gift_id(s): 0.9 for s in range(6)}, gift_id(3): 0.1}, random.Random(i))
+        snatched[GreedyPolicy().turn(g, poor).targets[0]] += 1
+        # Every other hand holds one card: any of them is the richest.
+        g = build(6, hands=[[C.SNATCH], [C.SNATCH], [C.SNATCH], [C.PICKPOCKET], [C.SNATCH], [C.SNATCH]], active=3, round=1)
+        g.peeks = tuple(frozenset({gift_id(s)}) for s in range(6))
+        happy = Seat(3, {**{gift_id(s): 0.1 for s in range(6)}, gift_id(3): 0.9}, random.Random(i))
+        pickpocketed[GreedyPolicy().turn(g, happy).targets[0]] += 1
+    for counts in (snatched, pickpocketed):
+        assert set(counts) == {0, 1, 2, 4, 5} and min(counts.values()) > 35, counts
