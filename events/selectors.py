@@ -9,6 +9,7 @@ from django.utils import timezone
 from relay.models import Relay
 from relay.services import relay_json
 from tables.selectors import gift_label, table_game, table_payload
+from tables.simulate.lobby import party_length_estimate
 
 from .models import Guest, Party, VaultGift
 from .roles import Actor, Role
@@ -91,6 +92,8 @@ def party_for_host(party: Party) -> dict:
         {"number": v.number, "label": f"V{v.number}", "contributor": v.contributor, "table": v.table.letter if v.table_id else None}
         for v in VaultGift.objects.filter(party=party).select_related("table")
     ]
+    # The simulator's estimate for the guests so far (a table lookup, no simulation).
+    out["estimate"] = party_length_estimate(guests=out["guest_count"])
     if party.status == Party.Status.OVER:
         out["result"] = party_result(party)
     return out

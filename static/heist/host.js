@@ -168,6 +168,13 @@ if (!token) {
     document.getElementById("party-status").textContent =
       p.status === "lobby" ? (p.registration_open ? "· guests are joining" : "· registration closed") : p.status === "playing" ? "· playing" : "· over";
     document.getElementById("guest-count").textContent = `(${guests.length})`;
+    // The simulator's estimate for the guests so far (docs/SIMULATION.md), lobby only.
+    const est = document.getElementById("party-estimate");
+    est.hidden = seated || !p.estimate;
+    if (p.estimate) {
+      const e = p.estimate;
+      est.textContent = `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""}).`;
+    }
     render(
       document.getElementById("roster"),
       guests.length ? guests.map((g) => guestRow(g, seated)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),

@@ -66,13 +66,21 @@ class _Log(list):
 
 
 def new_game(
-    *, seed: int | str, gifts: Sequence[Gift], vault: Sequence[Gift] = (), gate: bool = False
+    *,
+    seed: int | str,
+    gifts: Sequence[Gift],
+    vault: Sequence[Gift] = (),
+    gate: bool = False,
+    last_call_draw: int = 0,
 ) -> tuple[Game, list[Event]]:
     """Set up a table: deal gifts and cards, choose the starter, start round 1.
 
     `gifts` are the players' gifts, one per player (so len(gifts) is the table size);
     `brought_by` on each lets its bringer see its description. `vault` holds 0-3 extra
     wrapped gifts. `gate` stops the game after round 2 for the party relay.
+    `last_call_draw` turns on the house rule LAST CALL refill (0, the rulebook's game,
+    by default): at the start of round 4 every player holding fewer than 5 cards draws
+    up to that many, never past 5.
     """
     n = len(gifts)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
@@ -82,6 +90,8 @@ def new_game(
     ids = [g.id for g in gifts] + [g.id for g in vault]
     if len(set(ids)) != len(ids):
         raise MalformedActionError("gift ids must be unique")
+    if type(last_call_draw) is not int or not 0 <= last_call_draw <= HAND_LIMIT:
+        raise MalformedActionError(f"last_call_draw is 0 to {HAND_LIMIT}, not {last_call_draw!r}")
     for g in gifts:
         if g.brought_by is not None and not 0 <= g.brought_by < n:
             raise MalformedActionError(f"gift {g.id} brought by a seat that does not exist")
@@ -126,6 +136,7 @@ def new_game(
         discards=[],
         aside=[],
         gate=gate,
+        last_call_draw=last_call_draw,
     )
     log = _Log()
     log.version = 1
@@ -156,6 +167,21 @@ def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:
     log.version = g.version
     handler(g, action, log)
     return g, list(log)
+
+
+def apply_in_place(game: Game, action: Action) -> tuple[Game, list[Event]]:
+    """`apply` without the copy, for the simulator only: `game` itself becomes the new
+    state and is returned. The server keeps `apply`: an illegal action may leave `game`
+    half changed here, so call this only with actions known to be legal (the simulator's
+    bots choose from `legal.py`). tests/simulate checks both give identical games."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise MalformedActionError(f"not an action: {type(action).__name__}")
+    game.version += 1
+    log = _Log()
+    log.version = game.version
+    handler(game, action, log)
+    return game, log
 
 
 # --- shared steps -------------------------------------------------------------------------
@@ -295,6 +321,14 @@ def _next_round(g: Game, log: _Log) -> None:
     g.starter = (g.starter + 1) % g.players
     g.turn = 0
     log.emit("round_started", round=g.round, starter=g.starter)
+    if g.round == ROUNDS and g.last_call_draw:
+        # House rule LAST CALL refill: more reactions in hand for the final round, so
+        # the last steals are answerable more often. Clockwise from the starter.
+        for i in range(g.players):
+            seat = (g.starter + i) % g.players
+            k = min(g.last_call_draw, HAND_LIMIT - len(g.hands[seat]))
+            if k > 0:
+                _draw(g, seat, k, log, "last_call")
     _begin_turn(g, log)
 
 
@@ -613,13 +647,19 @@ _HANDLERS = {
 
 
 def replay(
-    *, seed: int | str, gifts: Sequence[Gift], vault: Sequence[Gift] = (), gate: bool = False, actions: Sequence[Action]
+    *,
+    seed: int | str,
+    gifts: Sequence[Gift],
+    vault: Sequence[Gift] = (),
+    gate: bool = False,
+    last_call_draw: int = 0,
+    actions: Sequence[Action],
 ) -> Game:
     """Rebuild a game from its seed, setup and accepted actions."""
-    game, _ = new_game(seed=seed, gifts=gifts, vault=vault, gate=gate)
+    game, _ = new_game(seed=seed, gifts=gifts, vault=vault, gate=gate, last_call_draw=last_call_draw)
     for action in actions:
         game, _ = apply(game, action)
     return game
 
 
-__all__ = ["apply", "new_game", "replay", "HAND_LIMIT", "IllegalActionError"]
+__all__ = ["apply", "apply_in_place", "new_game", "replay", "HAND_LIMIT", "IllegalActionError"]

@@ -149,6 +149,9 @@ class Game:
     gate: bool = False  # party mode: stop after round 2 for the relay
     relay_seat: int | None = None
     relayed: bool = False
+    # House rule "LAST CALL refill" (off by default, see docs/SIMULATION.md): at the
+    # start of round 4 every player holding fewer than 5 cards draws up to this many.
+    last_call_draw: int = 0
 
     @property
     def active(self) -> int:
@@ -181,13 +184,14 @@ class Game:
         g.gate = self.gate
         g.relay_seat = self.relay_seat
         g.relayed = self.relayed
+        g.last_call_draw = self.last_call_draw
         return g
 
     # --- serialisation: what the database stores -------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
         p = self.pending
-        return {
+        out = {
             "players": self.players,
             "seed": self.seed,
             "rng": str(self.rng),  # 64-bit: keep exact through JSON
@@ -229,6 +233,9 @@ class Game:
             "relay_seat": self.relay_seat,
             "relayed": self.relayed,
         }
+        if self.last_call_draw:  # only with the house rule: default games store as before
+            out["last_call_draw"] = self.last_call_draw
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
@@ -280,4 +287,5 @@ class Game:
             gate=d["gate"],
             relay_seat=d["relay_seat"],
             relayed=d["relayed"],
+            last_call_draw=d.get("last_call_draw", 0),
         )

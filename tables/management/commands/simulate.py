@@ -1,0 +1,171 @@
+"""manage.py simulate: the heist simulator's report (a thin layer over
+tables.simulate.simulate; see docs/SIMULATION.md)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from tables.simulate import PacingModel, simulate
+from tables.simulate.policies import POLICIES
+from tables.simulate.runner import estimate_table, estimates_module
+
+
+def int_list(text: str) -> list[int]:
+    """'2-10' or '4,6,8' or '2-4,10'."""
+    out: list[int] = []
+    try:
+        for part in text.split(","):
+            if not part.strip():
+                continue
+            if "-" in part:
+                a, b = part.split("-", 1)
+                out.extend(range(int(a), int(b) + 1))
+            else:
+                out.append(int(part))
+    except ValueError:
+        raise CommandError(f"not a list of numbers: {text!r} (e.g. 2-10 or 4,6,8)") from None
+    return out
+
+
+class Progress:
+    """Progress on stderr, at most every two seconds (and at the end)."""
+
+    def __init__(self, stream, label: str) -> None:
+        self.stream, self.label = stream, label
+        self.t0 = self.last = time.monotonic()
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if done < total and now - self.last < 2:
+            return
+        self.last = now
+        el = now - self.t0
+        eta = el / done * (total - done) if done else 0
+        self.stream.write(f"{self.label}: {done:,}/{total:,} ({100 * done / total:.0f} %), {el:.0f} s, about {eta:.0f} s left\n")
+        self.stream.flush()
+
+
+class Command(BaseCommand):
+    help = "Simulate complete heists with bot players: fairness and pacing report."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=2000, help="games per table size (default 2000)")
+        parser.add_argument("--players", default="2-10", help="table sizes, e.g. 2-10 or 4,6 (default 2-10)")
+        parser.add_argument("--vault", type=int, default=0, help="vault gifts per table, 0-3")
+        parser.add_argument(
+            "--policy", default="greedy", help=f"seat policies, comma-separated, seat s plays the s-th modulo: {', '.join(POLICIES)}"
+        )
+        parser.add_argument(
+            "--agreement", type=float, default=0.5,
+            help="how much players agree on a gift's worth, 0 (pure taste) to 1 (same values); default 0.5",
+        )
+        parser.add_argument(
+            "--last-call-draw", type=int, default=0,
+            help="house rule LAST CALL refill: at round 4's start players under 5 cards draw up to N (default 0: off)",
+        )
+        parser.add_argument("--parties", type=int, default=200, help="whole parties per pacing scenario")
+        parser.add_argument("--guests", default="10,20,50,100", help="party sizes for the pacing report ('' for none)")
+        parser.add_argument("--seed", default="1", help="master seed: the same seed gives the same report")
+        parser.add_argument("--workers", type=int, default=None, help="processes (default: every core)")
+        parser.add_argument("--chunk", type=int, default=500, help="games per work unit (part of what a seed fixes)")
+        parser.add_argument("--model", type=Path, help="pacing parameters as JSON (e.g. from fit_pacing --output)")
+        for name in ("setup", "turn", "window", "trim", "reveal", "relay", "cv"):
+            parser.add_argument(f"--{name}", type=float, help=f"pacing model: {name} (seconds; cv: spread)")
+        parser.add_argument("--json", action="store_true", help="print the report as one JSON object on the last line")
+        parser.add_argument("--report", type=Path, help="write JSON, CSV, PNG plots and RESULTS.md to this folder")
+        parser.add_argument(
+            "--estimates", type=Path, help="write the lobby's estimate table (a Python module) to this path, then stop"
+        )
+        parser.add_argument("--estimate-parties", type=int, default=60, help="parties per guest count for --estimates")
+
+    def model(self, opts) -> PacingModel:
+        params = {}
+        if opts["model"]:
+            try:
+                params = json.loads(opts["model"].read_text())
+            except (OSError, ValueError) as e:
+                raise CommandError(f"cannot read pacing parameters from {opts['model']}: {e}") from None
+            params = params.get("model", params)
+        for name in ("setup", "turn", "window", "trim", "reveal", "relay", "cv"):
+            if opts[name] is not None:
+                params[name] = opts[name]
+        try:
+            return PacingModel.from_dict(params)
+        except (ValueError, TypeError) as e:
+            raise CommandError(str(e)) from None
+
+    def handle(self, *args, **opts):
+        seed = opts["seed"]
+        seed = int(seed) if seed.lstrip("-").isdigit() else seed
+        model = self.model(opts)
+        policies = tuple(p.strip() for p in opts["policy"].split(",") if p.strip())
+        if sys.argv[1:2] == ["simulate"]:
+            command = "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        else:  # called from code (call_command): sys.argv is not this command's
+            command = "python manage.py simulate (called from code, seed " + str(seed) + ")"
+        if opts["estimates"]:
+            table = estimate_table(
+                seed=seed, parties=opts["estimate_parties"], policies=policies, model=model, agreement=opts["agreement"],
+                workers=opts["workers"], progress=Progress(self.stderr, "estimates"),
+            )
+            opts["estimates"].write_text(estimates_module(table, command, model))
+            self.stderr.write(f"wrote {opts['estimates']}")
+            return
+        try:
+            report = simulate(
+                seed=seed,
+                games=opts["games"],
+                players=int_list(opts["players"]),
+                vault=opts["vault"],
+                policies=policies,
+                agreement=opts["agreement"],
+                last_call_draw=opts["last_call_draw"],
+                parties=opts["parties"],
+                pacing_guests=int_list(opts["guests"]),
+                model=model,
+                workers=opts["workers"],
+                chunk=opts["chunk"],
+                progress=Progress(self.stderr, "simulate"),
+            )
+        except ValueError as e:
+            raise CommandError(str(e)) from None
+        report["command"] = command
+        if opts["report"]:
+            from tables.simulate.report import write_report
+
+            for path in write_report(report, opts["report"], command):
+                self.stderr.write(f"wrote {path}")
+        if opts["json"]:
+            self.stdout.write(json.dumps(report, sort_keys=True))
+            return
+        self.stdout.write(self.text(report))
+
+    def text(self, r: dict) -> str:
+        out = [
+            f"{r['games']:,} games ({r['games_per_size']:,} per size), policies {','.join(r['policies'])}, "
+            f"agreement {r['agreement']:g}, vault {r['vault']}, last call draw {r['last_call_draw']}, seed {r['seed']}"
+        ]
+        out.append("players  last-actor advantage [95% CI]  real  fav last/others/fair   blocks comebacks swaps")
+        for n, s in r["sizes"].items():
+            la, a = s["last_actor"], s["last_actor"]["advantage"]
+            out.append(
+                f"{n:>7}  {100 * a['mean']:+6.2f} [{100 * a['low']:+6.2f}, {100 * a['high']:+6.2f}]"
+                f"        {'yes' if la['real'] else 'no ':>3}   {100 * la['favourite']['mean']:4.1f}/"
+                f"{100 * la['others_favourite']['mean']:4.1f}/{100 * la['fair_share']:4.1f} %"
+                f"   {s['blocks']:6.2f} {s['comebacks']:9.2f} {s['swaps']:5.2f}"
+            )
+        if r["pacing"]["scenarios"]:
+            out.append("guests  seating                      minutes: mean  p10  p90  within 30-45")
+            for p in r["pacing"]["scenarios"]:
+                out.append(
+                    f"{p['guests']:>6}  {p['seating']:<28} {p['mean']:6.1f} {p['p10']:5.1f} {p['p90']:5.1f}  {100 * p['within_target']:5.0f} %"
+                )
+        t = r["timing"]
+        out.append(f"{t['wall_seconds']:.1f} s wall, {t['cpu_seconds']:.1f} s CPU, {t['workers']} workers")
+        return "\n".join(out)

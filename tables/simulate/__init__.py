@@ -1,0 +1,15 @@
+"""The heist simulator: complete games and whole parties with bot players on the real
+rules engine, fairness statistics and the party clock. Pure Python, no Django:
+
+    from tables.simulate import simulate, play_table, play_party
+    report = simulate(seed=1, games=1000)          # every core; JSON-ready dict
+
+`python manage.py simulate` is a thin command over `simulate`.
+"""
+
+from .pacing import PacingModel
+from .play import PartyResult, TableResult, play_party, play_table
+from .policies import POLICIES, Policy, Seat
+from .runner import simulate
+
+__all__ = ["simulate", "play_table", "play_party", "PacingModel", "TableResult", "PartyResult", "POLICIES", "Policy", "Seat"]

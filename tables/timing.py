@@ -1,0 +1,122 @@
+"""What finished parties' action logs say about the party clock: fit the simulator's
+pacing model (tables.simulate.pacing.PacingModel) to real play.
+
+Every accepted action is logged with its time (TableAction.created_at). The gap before
+an action is the time the table spent getting to it, so each gap is charged to what
+the action was:
+
+- a turn (play, swipe, regroup, vault): the turn's thinking time;
+- an answer in a reaction window (react, or the host's pass after 60 s): the window's
+  time (a window's answers add up to the window);
+- a trim: trimming time;
+- the round-1 reveal (confirm_reveal): the reveal, per guest at that table;
+- the relay: from the last table reaching the gate to the relay's exchange;
+- setup: from dealing (the table's creation) to its first action, less one turn.
+
+Each parameter is the total time charged to it over the number of times it happened,
+the least-squares fit of the additive model. Windows are counted by replaying each
+table's log through the engine (the log holds actions, the engine says which opened a
+window).
+"""
+
+from __future__ import annotations
+
+import math
+
+from events.models import Party
+from tables.engine import Gift, new_game, parse_action
+from tables.engine.rules import apply
+from tables.models import Table
+from tables.simulate.pacing import PacingModel
+
+TURN = frozenset({"play", "swipe", "regroup", "vault"})
+ANSWER = frozenset({"react", "timeout_pass"})
+
+
+def _start(table: Table):
+    """The table's game as dealt, from its recorded setup."""
+    setup = table.setup
+    gifts = [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]]
+    vault = [Gift(v["id"], v["description"]) for v in setup["vault"]]
+    return new_game(seed=table.seed, gifts=gifts, vault=vault, gate=setup["gate"])[0]
+
+
+def party_clock_fit(*, party_ids=None) -> dict:
+    """Fit the pacing model to every finished party (or those in `party_ids`).
+    Returns {"model": {...}, "observed": {...}}; parameters with no observation keep
+    the model's default and are listed in "defaulted"."""
+    parties = Party.objects.filter(status=Party.Status.OVER)
+    if party_ids is not None:
+        parties = parties.filter(pk__in=list(party_ids))
+    sums = {k: 0.0 for k in ("turn", "window", "trim", "reveal", "relay", "setup")}
+    counts = {k: 0 for k in sums}
+    turn_gaps: list[float] = []
+    n_parties = n_tables = n_actions = 0
+    for party in parties.order_by("pk"):
+        tables = list(Table.objects.filter(party=party).order_by("letter"))
+        if not tables:
+            continue
+        n_parties += 1
+        gate_reached, relayed_at = [], []
+        for table in tables:
+            n_tables += 1
+            game = _start(table)
+            previous = table.created_at
+            first = True
+            for row in table.actions.order_by("version"):
+                n_actions += 1
+                kind = row.action["type"]
+                gap = (row.created_at - previous).total_seconds()
+                previous = row.created_at
+                round_before = game.round
+                game, events = apply(game, parse_action(row.action))
+                if kind in TURN:
+                    if first:
+                        sums["setup"] += gap
+                        counts["setup"] += 1
+                    else:
+                        sums["turn"] += gap
+                        counts["turn"] += 1
+                        turn_gaps.append(gap)
+                    first = False
+                elif kind in ANSWER:
+                    sums["window"] += gap
+                elif kind == "trim":
+                    sums["trim"] += gap
+                    counts["trim"] += 1
+                elif kind == "confirm_reveal":
+                    sums["reveal"] += gap
+                    counts["reveal"] += game.players
+                elif kind == "relay_exchange":
+                    relayed_at.append(row.created_at)
+                counts["window"] += sum(1 for e in events if e.type == "window_opened")
+                if round_before == 2 and any(e.type == "at_gate" for e in events):
+                    gate_reached.append(row.created_at)
+        if gate_reached and relayed_at:
+            sums["relay"] += (max(relayed_at) - max(gate_reached)).total_seconds()
+            counts["relay"] += 1
+    if not n_parties:
+        raise LookupError("no finished party to learn from")
+    model = PacingModel().to_dict()
+    defaulted = []
+    for k in ("turn", "window", "trim", "reveal", "relay"):
+        if counts[k]:
+            model[k] = sums[k] / counts[k]
+        else:
+            defaulted.append(k)
+    if counts["setup"]:
+        # The first gap is dealing and setting up, then the first turn.
+        model["setup"] = max(0.0, sums["setup"] / counts["setup"] - model["turn"])
+    else:
+        defaulted.append("setup")
+    if len(turn_gaps) >= 2 and model["turn"] > 0:
+        mean = sum(turn_gaps) / len(turn_gaps)
+        sd = math.sqrt(sum((x - mean) ** 2 for x in turn_gaps) / (len(turn_gaps) - 1))
+        model["cv"] = sd / mean if mean else model["cv"]
+    else:
+        defaulted.append("cv")
+    return {
+        "model": model,
+        "observed": {"parties": n_parties, "tables": n_tables, "actions": n_actions, **{f"{k}s": v for k, v in counts.items()}},
+        "defaulted": defaulted,
+    }
