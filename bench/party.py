@@ -71,6 +71,7 @@ import math
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -89,7 +90,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
-from bench.stack import HOST, DaphneServer, RedisServer, free_port, no_proxy_env  # noqa: E402
+from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
 PING_S = 15
@@ -108,6 +109,11 @@ def parse_args(argv=None):
     p.add_argument("--think-scale", type=float, default=1.0, help="multiplies every human-pace delay")
     p.add_argument("--embedded", action="store_true", help="bin/serve's stack: one daphne, SQLite, in-memory layer")
     p.add_argument("--fault", choices=FAULTS, default="none")
+    p.add_argument(
+        "--postgres", choices=("shared", "private"), default="shared",
+        help="shared: a fresh database on 127.0.0.1:5432; private: a throwaway cluster of its own "
+        "(a run that exhausts connections then exhausts only its own max_connections)",
+    )
     p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-logs", default="", help="copy the daphne logs to this directory")
@@ -304,6 +310,7 @@ class Phone:
         self.changed = asyncio.Event()
         self.last_frame = now()
         self.frozen: asyncio.Event | None = None  # set while asleep with the socket open
+        self.late = False  # this frame waited while the phone slept (not a broadcast delay)
         self.drop_next_send = False
         self.wake = asyncio.Event()
         self.wake.set()
@@ -355,7 +362,8 @@ class Phone:
             try:
                 await ws.send(json.dumps({"type": "hello", "role": self.role, "token": self.token, "re": hello_re}))
                 async for raw in ws:
-                    if self.frozen is not None:
+                    self.late = self.frozen is not None
+                    if self.late:
                         await self.frozen.wait()  # asleep: frames queue up, read on waking
                     self.last_frame = now()
                     self._receive(json.loads(raw), ws)
@@ -523,7 +531,7 @@ class Phone:
         if have is not None and msg["version"] < have["version"]:
             return
         self.views[key] = msg
-        if key[0] == "seat" or self.role == "host":
+        if (key[0] == "seat" or self.role == "host") and not self.late:
             self.stats.arrivals.append((key[1], msg["version"], now()))
         if have is not None and msg["version"] > have["version"] + 1:
             self.stats.gaps += 1
@@ -970,8 +978,10 @@ class PartyRun:
                     p for p in [*self.guests.values(), self.host]
                     if any(k[1] == tid and v["version"] < version for k, v in p.views.items())
                 ]
+                last_action = await asyncio.to_thread(self.bench.db_last_action, tid)
                 self.stats.stalls.append(
-                    {"party": self.index, "table": tid, "version": version, "phase": phase, "behind": [p.name for p in behind]}
+                    {"party": self.index, "table": tid, "version": version, "phase": phase,
+                     "behind": [p.name for p in behind], "last_action": last_action}
                 )
                 self.log(f"stall: table {tid} at version {version} ({phase}) for {stall_after:.0f}s; {len(behind)} screens behind")
                 for p in behind:
@@ -987,8 +997,9 @@ class PartyRun:
 
 
 class Rehearsal:
-    def __init__(self, args, servers: list[DaphneServer], redis: RedisServer | None, db_name: str | None):
+    def __init__(self, args, servers: list[DaphneServer], redis: RedisServer | None, db_name: str | None, pg_port: int = 5432):
         self.args = args
+        self.pg_port = pg_port
         self.servers = servers
         self.redis = redis
         self.db_name = db_name
@@ -1020,6 +1031,30 @@ class Rehearsal:
         finally:
             connection.close()
 
+    def db_last_action(self, table_id: int) -> dict | None:
+        from django.db import connection
+
+        from tables.models import TableAction
+
+        try:
+            row = TableAction.objects.filter(table_id=table_id).order_by("-version").values("version", "actor", "action", "created_at").first()
+            if row:
+                row["created_at"] = row["created_at"].strftime("%H:%M:%S.%f")[:-3]
+                row["action"] = row["action"].get("type")
+            return row
+        finally:
+            connection.close()
+
+    async def progress(self) -> None:
+        """A line every 30 s: each party's tables as round/phase, from the host's screen."""
+        while True:
+            await asyncio.sleep(30)
+            for party in self.parties:
+                if party.host is None:
+                    continue
+                views = sorted(party.host.views.items())
+                party.log(" ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views) or "lobby")
+
     async def inject(self, fault: str, party: PartyRun) -> None:
         async with self.fault_lock:
             t = now()
@@ -1038,7 +1073,10 @@ class Rehearsal:
                 self.redis.kill9()
                 await asyncio.sleep(2)
                 await asyncio.to_thread(self.redis.start)
-            self.stats.faults.append({"fault": fault, "party": party.index, "at_s": round(t - self.t0, 1), "down_s": round(now() - t, 1)})
+            self.stats.faults.append(
+                {"fault": fault, "party": party.index, "at_s": round(t - self.t0, 1), "down_s": round(now() - t, 1),
+                 "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t)))}
+            )
             party.log(f"{fault}: back after {now() - t:.1f}s")
 
     async def run(self) -> None:
@@ -1047,6 +1085,7 @@ class Rehearsal:
         self.parties = [PartyRun(self, i) for i in range(self.args.parties)]
         tasks = [asyncio.create_task(p.play()) for p in self.parties]
         sampler = asyncio.create_task(self._sample_pg())
+        progress = asyncio.create_task(self.progress())
         try:
             done, pending = await asyncio.wait(tasks, timeout=self.args.time, return_when=asyncio.FIRST_EXCEPTION)
             for t in pending:
@@ -1060,6 +1099,7 @@ class Rehearsal:
             await self._settle()
         finally:
             sampler.cancel()
+            progress.cancel()
             for party in self.parties:
                 await asyncio.gather(*(p.stop() for p in [party.host, *party.guests.values()] if p), return_exceptions=True)
 
@@ -1079,7 +1119,9 @@ class Rehearsal:
             return
         import psycopg
 
-        conn = await asyncio.to_thread(psycopg.connect, host=HOST, user="postgres", dbname="postgres", autocommit=True)
+        conn = await asyncio.to_thread(
+            psycopg.connect, host=HOST, port=self.pg_port, user="postgres", dbname="postgres", autocommit=True
+        )
         try:
             while True:
                 row = await asyncio.to_thread(
@@ -1171,7 +1213,7 @@ def main(argv=None) -> int:
     result: dict = {
         "guests": args.guests * args.parties,
         "parties": args.parties,
-        "stack": "embedded" if args.embedded else "postgres+redis, 2 daphnes",
+        "stack": "embedded" if args.embedded else f"postgres ({args.postgres})+redis, 2 daphnes",
         "pace": args.pace,
         "think_scale": args.think_scale,
         "fault": args.fault,
@@ -1186,6 +1228,8 @@ def main(argv=None) -> int:
     )
     redis = None
     db_name = None
+    pg = None
+    pg_port = 5432
     servers: list[DaphneServer] = []
 
     def cleanup():
@@ -1193,26 +1237,40 @@ def main(argv=None) -> int:
             s.stop()
         if redis is not None:
             redis.stop()
-        if db_name is not None:
-            try:
-                import psycopg
+        if db_name is not None and pg is None:
+            from django.db import connections
 
-                with psycopg.connect(host=HOST, user="postgres", dbname="postgres", autocommit=True) as conn:
-                    conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
-            except Exception as exc:  # noqa: BLE001
-                log(f"could not drop {db_name}: {exc!r}")
+            connections.close_all()
+            for attempt in range(3):
+                try:
+                    import psycopg
+
+                    with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
+                        conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+                    break
+                except Exception as exc:  # noqa: BLE001
+                    log(f"could not drop {db_name}: {exc!r}")
+                    time.sleep(2)
+        if pg is not None:
+            pg.stop()
+            shutil.rmtree(pg.root, ignore_errors=True)
         if args.keep_logs:
             Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
             for s in servers:
                 shutil.copy(s.log_path, Path(args.keep_logs) / s.log_path.name)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    def hard_stop():  # the asyncio bound failed to stop it: leave nothing behind
-        log("hard time limit reached; stopping")
+    def hard_stop():  # the asyncio bound failed to stop it (or a signal): leave nothing behind
+        log("stopping before the end")
         cleanup()
-        print(json.dumps({**result, "aborted": "hard time limit"}), flush=True)
+        print(json.dumps({**result, "aborted": "hard time limit or signal"}), flush=True)
         os._exit(2)
 
+    def on_signal(signum, frame):  # SIGTERM / SIGINT: stop the servers, drop the database
+        hard_stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
     watchdog = threading.Timer(args.time + 180, hard_stop)
     watchdog.daemon = True
     watchdog.start()
@@ -1226,8 +1284,13 @@ def main(argv=None) -> int:
 
             redis = RedisServer().start()
             env["HEIST_TEST_REDIS_URL"] = redis.url
+            if args.postgres == "private":
+                # its own directory: the server runs as the postgres user, which cannot enter tmp (0700)
+                pg = PostgresServer(Path(tempfile.mkdtemp(prefix="heist-party-pg-"))).start()
+                pg_port = pg.port
+                env["HEIST_BENCH_PG_PORT"] = str(pg_port)
             db_name = f"heist_party_{run_id}"
-            with psycopg.connect(host=HOST, user="postgres", dbname="postgres", autocommit=True) as conn:
+            with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{db_name}"')
             env["HEIST_BENCH_DB"] = db_name
         subprocess.run([str(VENV_PYTHON), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
@@ -1239,7 +1302,7 @@ def main(argv=None) -> int:
             s.start()
         phases["stack_up"] = now() - t
         log(f"stack up in {phases['stack_up']:.1f}s: {result['stack']}, ports {[s.port for s in servers]}")
-        bench = Rehearsal(args, servers, redis, db_name)
+        bench = Rehearsal(args, servers, redis, db_name, pg_port)
         asyncio.run(bench.run())
         result.update(report(bench))
         result["phases_s"] = {**{k: round(v, 1) for k, v in phases.items()}, **result["phases_s"]}

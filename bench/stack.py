@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -192,3 +193,67 @@ class RedisServer(Killable):
                 raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
             time.sleep(0.05)
         raise RuntimeError("redis-server did not answer PING")
+
+
+class PostgresServer(Killable):
+    """A private PostgreSQL cluster (initdb in a temporary directory, trust auth for
+    `postgres` on 127.0.0.1) on a free port: a rehearsal that exhausts connections
+    exhausts its own `max_connections`, never the shared server's."""
+
+    def __init__(self, root: Path, port: int | None = None):
+        self.root = Path(root)
+        self.data = self.root / "data"
+        self.port = port or free_port()
+        self.proc: subprocess.Popen | None = None
+        self.kills = 0
+        self.bin = self._bin_dir()
+
+    @staticmethod
+    def _bin_dir() -> Path:
+        versions = sorted(Path("/usr/lib/postgresql").glob("*/bin/initdb"), key=lambda p: int(p.parts[-3]))
+        if not versions:
+            raise RuntimeError("no PostgreSQL server binaries under /usr/lib/postgresql")
+        return versions[-1].parent
+
+    def _as_postgres(self, cmd: list[str]) -> list[str]:
+        # initdb and postgres refuse to run as root
+        return ["runuser", "-u", "postgres", "--", *cmd] if os.geteuid() == 0 else cmd
+
+    def start(self, timeout: float = 60) -> PostgresServer:
+        self.root.mkdir(parents=True, exist_ok=True)
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+        if not self.data.exists():
+            subprocess.run(
+                self._as_postgres([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
+                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+        self.proc = subprocess.Popen(
+            self._as_postgres([
+                str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
+                "-c", f"listen_addresses={HOST}", "-c", f"unix_socket_directories={self.root}",
+            ]),
+            stdout=subprocess.DEVNULL, stderr=open(self.root / "postgres.log", "ab"),
+        )
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"postgres exited with {self.proc.returncode}")
+            ready = subprocess.run(
+                [str(self.bin / "pg_isready"), "-h", HOST, "-p", str(self.port), "-U", "postgres"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            if ready.returncode == 0:
+                return self
+            time.sleep(0.2)
+        raise RuntimeError("the private postgres did not become ready")
+
+    def stop(self) -> None:
+        # runuser forwards SIGTERM to postgres: a fast shutdown of the throwaway cluster
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)

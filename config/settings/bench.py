@@ -29,6 +29,8 @@ else:
         "default": {
             **DATABASES["default"],
             "NAME": os.environ.get("HEIST_BENCH_DB", "heist_bench"),
+            # bench/party.py --postgres private: a throwaway cluster on its own port
+            "PORT": os.environ.get("HEIST_BENCH_PG_PORT", DATABASES["default"]["PORT"]),
             # production.py's default; HEIST_BENCH_CONN_MAX_AGE=0 gives test.py's behaviour
             # (a new PostgreSQL connection for every database_sync_to_async call).
             "CONN_MAX_AGE": int(os.environ.get("HEIST_BENCH_CONN_MAX_AGE", "60")),
