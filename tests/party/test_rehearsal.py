@@ -6,7 +6,7 @@
   nothing acknowledged is lost, no screen is stale, no 5xx, no stall. (kill-daphne is
   not used here: a kill between an action's commit and its broadcast leaves the other
   daphne's phones a version behind until the next message, which stalls a table in about
-  one run in eight today; see bench/README.md.);
+  one run in eight today; see bench/README.md.)
 - its bot's turn chooser, which decides from the seat view alone, only makes legal moves;
 - its two oracles (lost actions, stale screens) do count what they claim to count.
 """
