@@ -29,6 +29,8 @@ else:
         "default": {
             **DATABASES["default"],
             "NAME": os.environ.get("HEIST_BENCH_DB", "heist_bench"),
+            # bench/party.py --postgres private: a throwaway cluster on its own port
+            "PORT": os.environ.get("HEIST_BENCH_PG_PORT", DATABASES["default"]["PORT"]),
             # production.py's pool (max 20 per process) by default; a non-zero
             # HEIST_BENCH_CONN_MAX_AGE gives the old persistent connections instead.
             "CONN_MAX_AGE": 0,

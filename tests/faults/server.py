@@ -1,5 +1,6 @@
 """The real server as a subprocess, a private Redis, and a real-socket phone.
 
+The process machinery lives in bench/stack.py (bench/party.py uses it too); here
 `DaphneServer` runs `.venv/bin/daphne config.asgi:application` on a free loopback port
 with config.settings.browser, pointed at the database pytest-django made for this run
 (so a `django_db(transaction=True)` test and the server see each other's commits) and
@@ -25,195 +26,42 @@ import asyncio
 import itertools
 import json
 import os
-import signal
-import socket
-import subprocess
-import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
-REPO = Path(__file__).resolve().parents[2]
-DAPHNE = REPO / ".venv" / "bin" / "daphne"
+from bench import stack
+from bench.stack import RedisServer, free_port, no_proxy_env
+
+__all__ = ["DaphneServer", "RedisServer", "LivePhone", "Disconnected", "free_port"]
+
 LOG_DIR = Path(os.environ.get("HEIST_FAULT_LOGS", "/tmp/heist-faults"))
 
 _ids = itertools.count(1)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _no_proxy_opener():
-    return urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-class _Killable:
-    """A server subprocess a test can crash (kill9) or end (stop)."""
-
-    proc: subprocess.Popen | None
-    kills: int
-
-    def kill9(self) -> None:
-        """A crash: SIGKILL, and wait until the process is gone."""
-        assert self.proc is not None and self.proc.poll() is None, "not running"
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=10)
-        self.kills += 1
-
-    def stop(self) -> None:
-        """The end of a test: no graceful shutdown needed (nothing is kept in memory)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
-
-
-class DaphneServer(_Killable):
-    """One daphne process serving config.asgi:application on 127.0.0.1:<port>."""
+class DaphneServer(stack.DaphneServer):
+    """A daphne on this test run's database and channel-layer prefix
+    (config.settings.browser), optionally on a private Redis."""
 
     def __init__(self, *, db_name: str, run_id: str, redis_url: str | None = None, port: int | None = None):
         self.db_name = db_name
         self.run_id = run_id
         self.redis_url = redis_url
-        self.port = port or free_port()
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-        self.kills = 0
-        LOG_DIR.mkdir(parents=True, exist_ok=True)
-        self.log_path = LOG_DIR / f"daphne-{run_id}-{self.port}.log"
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws_url(self, code: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/party/{code}/"
-
-    def env(self) -> dict:
-        env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+        port = port or free_port()
+        env = no_proxy_env()
         env.update(
             DJANGO_SETTINGS_MODULE="config.settings.browser",
-            HEIST_BROWSER_DB=self.db_name,
-            HEIST_TEST_RUN_ID=self.run_id,
+            HEIST_BROWSER_DB=db_name,
+            HEIST_TEST_RUN_ID=run_id,
             PYTHONUNBUFFERED="1",
             DJANGO_LOG_LEVEL="WARNING",
         )
         env.pop("HEIST_TEST_REDIS_URL", None)
-        if self.redis_url:
-            env["HEIST_TEST_REDIS_URL"] = self.redis_url
-        return env
-
-    def start(self, timeout: float = 30) -> DaphneServer:
-        assert self.proc is None or self.proc.poll() is not None, "already running"
-        log = open(self.log_path, "ab")
-        log.write(f"--- start #{self.starts + 1} ---\n".encode())
-        log.flush()
-        self.proc = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
-            cwd=REPO,
-            env=self.env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-        log.close()
-        self.starts += 1
-        self.wait_healthy(timeout)
-        return self
-
-    def wait_healthy(self, timeout: float = 30) -> None:
-        opener = _no_proxy_opener()
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"daphne exited with {self.proc.returncode}:\n{self.log_tail()}")
-            try:
-                with opener.open(f"{self.origin}/healthz", timeout=1) as r:
-                    if r.status == 200 and json.loads(r.read()) == {"ok": True}:
-                        return
-            except (urllib.error.URLError, ConnectionError, OSError):
-                pass
-            time.sleep(0.05)
-        raise RuntimeError(f"daphne on {self.port} not healthy after {timeout}s:\n{self.log_tail()}")
-
-
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.poll() is None
-
-    def log_tail(self, n: int = 60) -> str:
-        try:
-            return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n:])
-        except OSError:
-            return "(no log)"
-
-    def log_text(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError:
-            return ""
-
-    def http(self, method: str, path: str, body: dict | None = None, headers: dict | None = None):
-        """(status, parsed JSON or bytes) of one request to this server."""
-        data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(f"{self.origin}{path}", data=data, method=method, headers=headers or {})
-        if data is not None:
-            req.add_header("Content-Type", "application/json")
-        try:
-            with _no_proxy_opener().open(req, timeout=10) as r:
-                status, raw = r.status, r.read()
-        except urllib.error.HTTPError as e:
-            status, raw = e.code, e.read()
-        try:
-            return status, json.loads(raw)
-        except ValueError:
-            return status, raw
-
-
-class RedisServer(_Killable):
-    """A private redis-server on a free port (no persistence): safe to kill."""
-
-    def __init__(self, port: int | None = None):
-        self.port = port or free_port()
-        self.proc: subprocess.Popen | None = None
-        self.kills = 0
-
-    @property
-    def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}/"
-
-    def start(self, timeout: float = 10) -> RedisServer:
-        self.proc = subprocess.Popen(
-            [
-                "redis-server",
-                "--port", str(self.port),
-                "--bind", "127.0.0.1",
-                "--save", "",
-                "--appendonly", "no",
-                "--daemonize", "no",
-                "--loglevel", "warning",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-                    s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"redis-server exited with {self.proc.returncode}")
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not answer PING")
-
+        if redis_url:
+            env["HEIST_TEST_REDIS_URL"] = redis_url
+        super().__init__(env=env, port=port, log_path=LOG_DIR / f"daphne-{run_id}-{port}.log")
 
 
 # --- the phone ---------------------------------------------------------------------------

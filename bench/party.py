@@ -1,0 +1,1415 @@
+#!/usr/bin/env python
+"""The full-size rehearsal: whole parties played by bot guests over real WebSockets and
+the real HTTP endpoints, exactly as the screens do, with faults on request.
+
+    .venv/bin/python bench/party.py --guests N [--parties K] [--pace human|fast] [--embedded]
+                                    [--fault none|kill-daphne|restart-redis|drop-phones]
+
+`--guests` is the number of guests of each party (K parties run at once).
+
+The stack. Default: PostgreSQL (a fresh database, dropped at the end), the Redis pub/sub
+channel layer on a private redis-server started for the run (the shared one on 6379 is
+never touched), and two daphne processes with the phones split across them (the host
+on the first). `--embedded`: what `bin/serve` runs, one daphne on SQLite (a fresh file
+in a temporary directory, never var/) with the in-memory channel layer. Settings:
+config.settings.bench. 127.0.0.1 only; every phone connects from its own loopback
+address (127.0.0.2, 127.0.0.3, ...), as phones on a venue's Wi-Fi have their own.
+
+A party, as it happens in a room: the host loads the home page and creates the party
+(POST /api/parties, a vault of 1 gift per table), opens the dashboard and the QR code
+and connects; then the join burst: every guest, within a few seconds, loads the join
+page, joins (POST .../guests), loads the phone page and connects (hello); the host adds
+the vault gifts and seats everyone; each table plays round 1, its captain confirms the
+reveal, round 2; at the gate (several tables) the host opens the relay, captains draw
+seats, the host runs it; rounds 3 and 4; the host downloads result.csv.
+
+Each screen is a bot with a real socket that does what static/heist/live.js does:
+hello with its secret, `re` ids, a table message whose version is not last + 1 means
+a missed broadcast, so `resync`; reconnect with jittered backoff (300 ms doubling to
+5 s) and resend unanswered actions with the same `re`; ping every 15 s, and a socket
+silent for 40 s is dropped. It decides only from the view it holds (the seat view's
+`hand`, `playable`, `can_swipe`, `can_use_vault`, `asked`, `must_trim`, like
+play.js), never from the database.
+
+Pace. `human` (default): turn think times from a log-normal distribution (median 4 s,
+1.5-15 s), reactions in 1-5 s with 10 % late taps (5-12 s), trims in 1-4 s, host and
+captain duties in 2-8 s, and 10 % of phones fall asleep once for 5-20 s (half lose
+their socket and reconnect on waking, half freeze and then read what queued up);
+`--think-scale` multiplies every human delay. `fast`: a closed loop, no delays.
+
+Faults, once per party in round 2 (when a reaction window is open, or at the latest
+by the round's end): `kill-daphne` kill -9 a daphne (the second; with --embedded the
+only one) and restart it on the same port 2 s later; `restart-redis` kill -9 the
+private redis-server and restart it on the same port 2 s later (not with --embedded:
+it has no Redis); `drop-phones` 30 % of the phones abort their socket right after
+sending an action (the reply is lost) and reconnect and resend it.
+
+A watchdog reads the tables' versions from the database: a table that has not moved
+for 60 s (human) or 30 s (fast) is a stall; the phones at that table whose view is
+behind the database then reload (a person reloading a frozen page), counted in
+`stalls` and `reloads`, so a run ends and reports instead of hanging.
+
+The exit status is 0 when every table finished with 0 lost, 0 stale, 0 5xx and no
+stall. It stops by itself: `--time` (default 1500 s human, 300 s fast) bounds the play, then
+the checks run. The last line of stdout is one JSON object:
+  guests, parties, tables, tables_finished, actions (acknowledged, not duplicates),
+  lost (acknowledged actions whose `re` and version are not in the action log),
+  phones_stale (screens whose final view or version differ from a fresh snapshot
+  from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
+  handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
+  send to `ok`; broadcasts: send to each other screen's table message of that
+  version), pg_connections_max, server_tracebacks, and more.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import collections
+import json
+import math
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+if __name__ == "__main__" and Path(sys.prefix) != ROOT / ".venv" and VENV_PYTHON.exists():
+    # `python bench/party.py` with the system Python: run again in the project's venv.
+    os.execv(str(VENV_PYTHON), [str(VENV_PYTHON), *sys.argv])
+sys.path.insert(0, str(ROOT))
+
+import websockets  # noqa: E402
+from websockets.asyncio.client import connect as ws_connect  # noqa: E402
+
+from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
+
+FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
+PING_S = 15
+DEAD_AFTER_S = 40
+BACKOFF_BASE_S = 0.3
+BACKOFF_CAP_S = 5.0
+TWO_TARGETS = {"SWITCHEROO", "THREE_GIFT_GRIFT", "YANKEE_HEIST"}
+now = time.monotonic
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--guests", type=int, required=True, help="guests per party (2-100)")
+    p.add_argument("--parties", type=int, default=1)
+    p.add_argument("--pace", choices=("human", "fast"), default="human")
+    p.add_argument("--think-scale", type=float, default=1.0, help="multiplies every human-pace delay")
+    p.add_argument("--embedded", action="store_true", help="bin/serve's stack: one daphne, SQLite, in-memory layer")
+    p.add_argument("--fault", choices=FAULTS, default="none")
+    p.add_argument(
+        "--postgres", choices=("shared", "private"), default="shared",
+        help="shared: a fresh database on 127.0.0.1:5432; private: a throwaway cluster of its own "
+        "(a run that exhausts connections then exhausts only its own max_connections)",
+    )
+    p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--keep-logs", default="", help="copy the daphne logs to this directory")
+    a = p.parse_args(argv)
+    if not 2 <= a.guests <= 100:
+        p.error("--guests: a party has 2 to 100 guests")
+    if a.parties < 1:
+        p.error("--parties: at least 1")
+    if a.embedded and a.fault == "restart-redis":
+        p.error("--fault restart-redis: the embedded stack has no Redis")
+    if not a.time:
+        a.time = 1500 if a.pace == "human" else 300
+    return a
+
+
+def percentiles(xs: list[float]) -> dict:
+    if not xs:
+        return {"n": 0}
+    s = sorted(xs)
+    n = len(s)
+
+    def q(p):
+        return round(s[min(n - 1, math.floor(p * (n - 1) + 0.5))] * 1000, 1)
+
+    return {"n": n, "p50": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": round(s[-1] * 1000, 1)}
+
+
+def log(*parts) -> None:
+    print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)
+
+
+# ------------------------------------------------------------------------ pacing
+
+
+class Pace:
+    """Every delay a person adds. Fast pace: none."""
+
+    def __init__(self, kind: str, scale: float, rand: random.Random):
+        self.human = kind == "human"
+        self.scale = scale
+        self.r = rand
+
+    def _s(self, x: float) -> float:
+        return x * self.scale if self.human else 0.0
+
+    def join_window(self) -> float:  # the QR moment: everyone within a few seconds
+        return 5.0 if self.human else 1.0
+
+    def think(self) -> float:
+        return self._s(min(15.0, max(1.5, self.r.lognormvariate(math.log(4.0), 0.5))))
+
+    def react(self) -> float:
+        if self.r.random() < 0.1:
+            return self._s(self.r.uniform(5, 12))  # a late tap
+        return self._s(self.r.uniform(1, 5))
+
+    def trim(self) -> float:
+        return self._s(self.r.uniform(1, 4))
+
+    def duty(self) -> float:
+        return self._s(self.r.uniform(2, 8))
+
+    def retry(self) -> float:
+        return self._s(self.r.uniform(1, 3)) or 0.05
+
+
+# ------------------------------------------------------------------------ HTTP
+
+
+class Http:
+    """Plain HTTP/1.1 over asyncio streams (one connection per request, like a phone
+    opening a page), counting statuses."""
+
+    def __init__(self, stats: Stats):
+        self.stats = stats
+
+    async def request(self, port: int, method: str, path: str, body=None, headers=None, source: str = HOST):
+        data = json.dumps(body).encode() if body is not None else b""
+        head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close", "Accept: */*"]
+        if body is not None:
+            head += ["Content-Type: application/json", f"Content-Length: {len(data)}"]
+        for k, v in (headers or {}).items():
+            head.append(f"{k}: {v}")
+        t0 = now()
+        try:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(HOST, port, local_addr=(source, 0)), 10
+            )
+            writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+            await writer.drain()
+            raw = await asyncio.wait_for(reader.read(), 30)
+            writer.close()
+        except (OSError, asyncio.TimeoutError) as exc:
+            self.stats.http_failures[type(exc).__name__] += 1
+            return None, None
+        self.stats.http_s.append(now() - t0)
+        head_raw, _, payload = raw.partition(b"\r\n\r\n")
+        try:
+            status = int(head_raw.split(b" ", 2)[1])
+        except (IndexError, ValueError):
+            self.stats.http_failures["bad_response"] += 1
+            return None, None
+        self.stats.http_status[status] += 1
+        if status >= 500:
+            self.stats.errors_5xx += 1
+            self.stats.errors_5xx_by[f"http {method} {path.split('/')[1] or '/'}"] += 1
+        if b"transfer-encoding: chunked" in head_raw.lower():
+            payload = _unchunk(payload)
+        try:
+            parsed = json.loads(payload) if payload[:1] in (b"{", b"[") else payload
+        except ValueError:
+            parsed = payload
+        if status >= 400 and isinstance(parsed, dict) and "error" in parsed:
+            self.stats.refused[f"http.{parsed['error']}"] += 1
+        return status, parsed
+
+
+def _unchunk(data: bytes) -> bytes:
+    out = b""
+    while data:
+        size_raw, _, rest = data.partition(b"\r\n")
+        size = int(size_raw.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out += rest[:size]
+        data = rest[size + 2 :]
+    return out
+
+
+# ------------------------------------------------------------------------ stats
+
+
+class Stats:
+    def __init__(self):
+        self.errors_5xx = 0
+        self.errors_5xx_by = collections.Counter()
+        self.http_status = collections.Counter()
+        self.http_failures = collections.Counter()
+        self.http_s: list[float] = []
+        self.refused = collections.Counter()
+        self.refused_samples: list[dict] = []
+        self.ack_s: list[float] = []
+        self.sent_at: dict[tuple[int, int], float] = {}  # (table, version) -> first send of that action
+        self.arrivals: list[tuple[int, int, float]] = []  # (table, version, t) per screen message
+        self.close_codes = collections.Counter()
+        self.handshake_failures = collections.Counter()
+        self.connects = 0
+        self.gaps = 0
+        self.resyncs = 0
+        self.duplicates = 0
+        self.drops = 0
+        self.sleeps = 0
+        self.reloads = 0
+        self.stalls: list[dict] = []
+        self.actions_by_type = collections.Counter()
+        self.faults: list[dict] = []
+
+
+# ------------------------------------------------------------------------ a screen
+
+
+class Offline(Exception):
+    """The socket dropped before a party command's reply (live.js does not resend those)."""
+
+
+class Refused(Exception):
+    def __init__(self, msg: dict):
+        super().__init__(msg.get("code"))
+        self.code = msg.get("code")
+        self.msg = msg
+
+
+class Phone:
+    """One screen (host or guest) with a real socket, doing what static/heist/live.js
+    does. `changed` is set on every new view, party message or reconnection."""
+
+    def __init__(self, run: PartyRun, *, role: str, token: str, server: DaphneServer, source: str, name: str):
+        self.run = run
+        self.stats = run.stats
+        self.role = role
+        self.token = token
+        self.server = server
+        self.source = source
+        self.name = name
+        self.ws = None
+        self.ready = False
+        self.stopped = False
+        self.attempt = 0
+        self.pending: dict[str, dict] = {}  # re -> {frame, fut, resend, sent_at}
+        self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
+        self.snapshot: dict | None = None
+        self.party: dict | None = None
+        self.me: dict | None = None
+        self.changed = asyncio.Event()
+        self.last_frame = now()
+        self.frozen: asyncio.Event | None = None  # set while asleep with the socket open
+        self.late = False  # this frame waited while the phone slept (not a broadcast delay)
+        self.drop_next_send = False
+        self.wake = asyncio.Event()
+        self.wake.set()
+        self.task: asyncio.Task | None = None
+        self.ids = 0
+
+    def new_re(self) -> str:
+        self.ids += 1
+        return f"{uuid.uuid4().hex[:16]}-{self.ids}"
+
+    # --- the socket ----------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._connection_loop())
+
+    async def _connection_loop(self) -> None:
+        while not self.stopped:
+            await self.wake.wait()
+            try:
+                ws = await ws_connect(
+                    self.server.ws_url(self.run.code),
+                    origin=self.server.origin,
+                    proxy=None,
+                    open_timeout=10,
+                    close_timeout=1,
+                    ping_interval=None,
+                    max_queue=None,
+                    compression=None,
+                    local_addr=(self.source, 0),
+                )
+            except websockets.exceptions.InvalidStatus as exc:
+                status = exc.response.status_code
+                self.stats.handshake_failures[status] += 1
+                if status >= 500:
+                    self.stats.errors_5xx += 1
+                    self.stats.errors_5xx_by["ws handshake"] += 1
+                await self._backoff()
+                continue
+            except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as exc:
+                self.stats.handshake_failures[type(exc).__name__] += 1
+                await self._backoff()
+                continue
+            self.stats.connects += 1
+            self.ws = ws
+            self.last_frame = now()
+            hello_re = self.new_re()
+            self.hello_re = hello_re
+            pinger = asyncio.create_task(self._pinger(ws))
+            try:
+                await ws.send(json.dumps({"type": "hello", "role": self.role, "token": self.token, "re": hello_re}))
+                async for raw in ws:
+                    self.late = self.frozen is not None
+                    if self.late:
+                        await self.frozen.wait()  # asleep: frames queue up, read on waking
+                    self.last_frame = now()
+                    self._receive(json.loads(raw), ws)
+            except websockets.exceptions.ConnectionClosed:
+                pass
+            finally:
+                pinger.cancel()
+            code = ws.close_code if ws.close_code is not None else 1006
+            self.stats.close_codes[code] += 1
+            self._closed()
+            if code in (4401, 4403, 4404, 4410):
+                self.stopped = True
+                self.run.fatal.append((self.name, code))
+                self.changed.set()
+                return
+            if not self.stopped:
+                await self._backoff()
+
+    async def _backoff(self) -> None:
+        base = min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2**self.attempt)
+        self.attempt += 1
+        await asyncio.sleep(base * (0.5 + random.random() * 0.5))
+
+    def _closed(self) -> None:
+        self.ready = False
+        self.ws = None
+        for re, entry in list(self.pending.items()):
+            if entry["sent"] and not entry["resend"]:
+                del self.pending[re]
+                if not entry["fut"].done():
+                    entry["fut"].set_exception(Offline())
+        self.changed.set()
+
+    async def _pinger(self, ws) -> None:
+        while True:
+            await asyncio.sleep(PING_S)
+            if self.frozen is not None:
+                continue
+            if now() - self.last_frame > DEAD_AFTER_S:
+                self.abort()  # live.js drop(): a silent socket is dead
+                return
+            try:
+                await ws.send('{"type":"ping"}')
+            except websockets.exceptions.ConnectionClosed:
+                return
+
+    def abort(self) -> None:
+        """Cut the socket without a closing handshake (a phone losing its network)."""
+        ws = self.ws
+        if ws is not None and ws.transport is not None:
+            ws.transport.abort()
+
+    async def _transmit(self, re: str) -> None:
+        entry = self.pending.get(re)
+        ws = self.ws
+        if entry is None or ws is None or not self.ready:
+            return
+        if entry["sent_at"] is None:
+            entry["sent_at"] = now()
+        try:
+            await ws.send(json.dumps(entry["frame"]))
+            entry["sent"] = True
+        except websockets.exceptions.ConnectionClosed:
+            return
+        if self.drop_next_send and entry["frame"]["type"] == "act":
+            self.drop_next_send = False
+            self.stats.drops += 1
+            self.abort()
+
+    def request(self, frame: dict, *, resend: bool) -> tuple[str, asyncio.Future]:
+        re = self.new_re()
+        fut = asyncio.get_running_loop().create_future()
+        self.pending[re] = {"frame": {**frame, "re": re}, "fut": fut, "resend": resend, "sent": False, "sent_at": None}
+        if self.ready:
+            asyncio.ensure_future(self._transmit(re))
+        return re, fut
+
+    async def act(self, action: dict, *, table: int | None = None, version: int | None = None) -> dict:
+        """A table action, resent with the same `re` after a drop until answered."""
+        frame = {"type": "act", "action": action}
+        if table is not None:
+            frame["table"] = table
+        if version is not None:
+            frame["version"] = version
+        re, fut = self.request(frame, resend=True)
+        reply = await fut
+        entry_sent = reply.pop("_sent_at")
+        t_ok = now()
+        self.stats.ack_s.append(t_ok - entry_sent)
+        tid = table if table is not None else self.my_table()
+        self.stats.actions_by_type[action["type"]] += 1
+        if reply.get("duplicate"):
+            self.stats.duplicates += 1
+        else:
+            self.stats.sent_at.setdefault((tid, reply["version"]), entry_sent)
+        self.run.acked.append((tid, re, reply["version"], bool(reply.get("duplicate")), self.name))
+        return reply
+
+    async def command(self, command: str, **args) -> dict:
+        return await self.request({"type": "party", "command": command, **args}, resend=False)[1]
+
+    # --- incoming ------------------------------------------------------------------------
+
+    def _receive(self, msg: dict, ws) -> None:
+        kind = msg.get("type")
+        if kind == "snapshot":
+            self._take_snapshot(msg)
+            if msg.get("re") == self.hello_re:
+                self.ready = True
+                self.attempt = 0
+                for re in list(self.pending):
+                    asyncio.ensure_future(self._transmit(re))
+            self.changed.set()
+        elif kind == "table":
+            self._take_table(msg)
+        elif kind == "party":
+            self.party = msg["party"]
+            self.changed.set()
+        elif kind == "relay":
+            if self.party is not None:
+                self.party["relay"] = msg["relay"]
+            self.changed.set()
+        elif kind == "pong":
+            self._take_pong(msg)
+        elif kind == "removed":
+            self.stopped = True
+        re = msg.get("re")
+        if re is not None and kind in ("ok", "error", "snapshot"):
+            entry = self.pending.pop(re, None)
+            if kind == "error":
+                self.stats.refused[msg.get("code")] += 1
+                if len(self.stats.refused_samples) < 8:
+                    sent = entry["frame"] if entry else {}
+                    self.stats.refused_samples.append(
+                        {"screen": self.name, "code": msg.get("code"), "message": msg.get("message"),
+                         "sent": sent.get("action") or sent.get("command") or sent.get("type")}
+                    )
+            if entry is not None and not entry["fut"].done():
+                if kind == "error":
+                    entry["fut"].set_exception(Refused(msg))
+                else:
+                    msg["_sent_at"] = entry["sent_at"] or now()
+                    entry["fut"].set_result(msg)
+        elif kind == "error":
+            self.stats.refused[msg.get("code")] += 1
+
+    def _take_snapshot(self, snap: dict) -> None:
+        self.snapshot = snap
+        self.party = snap["party"]
+        self.views = {}  # as live.js: a snapshot replaces every stream
+        t = now()
+        if snap["role"] == "guest":
+            self.me = snap["me"]
+            for key, payload in (("seat", snap.get("table")), ("public", snap.get("public"))):
+                if payload:
+                    self.views[(key, payload["table"]["id"])] = payload
+                    self.stats.arrivals.append((payload["table"]["id"], payload["version"], t))
+        else:
+            for payload in snap.get("tables", []):
+                self.views[("public", payload["table"]["id"])] = payload
+
+    def _take_table(self, msg: dict) -> None:
+        key = ("seat" if "you" in msg["view"] else "public", msg["table"]["id"])
+        have = self.views.get(key)
+        if have is not None and msg["version"] < have["version"]:
+            return
+        self.views[key] = msg
+        if (key[0] == "seat" or self.role == "host") and not self.late:
+            self.stats.arrivals.append((key[1], msg["version"], now()))
+        if have is not None and msg["version"] > have["version"] + 1:
+            self.stats.gaps += 1
+            self.resync()
+        self.changed.set()
+
+    def _take_pong(self, msg: dict) -> None:
+        # A heartbeat that carries the tables' current versions (issue 8's safety net)
+        # tells a screen that missed broadcasts; until the server sends them, nothing.
+        versions = msg.get("versions")
+        if isinstance(versions, dict):
+            for tid, v in versions.items():
+                for kind in ("seat", "public"):
+                    have = self.views.get((kind, int(tid)))
+                    if have is not None and isinstance(v, int) and v > have["version"]:
+                        self.resync()
+                        return
+
+    def resync(self) -> None:
+        self.stats.resyncs += 1
+        _, fut = self.request({"type": "resync"}, resend=True)
+        fut.add_done_callback(lambda f: f.exception())
+
+    def reload(self) -> None:
+        """A person reloading a frozen page: a new socket, a new hello."""
+        self.stats.reloads += 1
+        self.abort()
+
+    # --- what the screen shows -----------------------------------------------------------
+
+    def my_table(self) -> int | None:
+        for kind, tid in self.views:
+            if kind == "seat":
+                return tid
+        return None
+
+    def seat_view(self) -> dict | None:
+        tid = self.my_table()
+        return self.views[("seat", tid)] if tid is not None else None
+
+    async def stop(self) -> None:
+        self.stopped = True
+        self.wake.set()
+        if self.frozen is not None:
+            self.frozen.set()
+        ws = self.ws
+        if ws is not None:
+            try:
+                await asyncio.wait_for(ws.close(), 2)
+            except Exception:
+                ws.transport.abort()
+        if self.task is not None:
+            try:
+                await asyncio.wait_for(self.task, 3)
+            except Exception:
+                self.task.cancel()
+
+
+# ------------------------------------------------------------------------ deciding
+
+
+def choose_turn(view: dict, r: random.Random) -> dict:
+    """A legal turn from what the seat view shows (play.js offers the same)."""
+    hand = [c["id"] for c in view["hand"]]
+    names = {c["id"]: c["card"] for c in view["hand"]}
+    playable = {int(k): v for k, v in view["playable"].items()}
+    others = [s for s in range(view["players"]) if s != view["you"]]
+    roll = r.random()
+    if roll < 0.6 and playable:
+        for card in r.sample(list(playable), len(playable)):
+            targets = playable[card]
+            name = names[card]
+            two = name in TWO_TARGETS and not (name == "YANKEE_HEIST" and view["players"] == 2)
+            if two and len(targets) < 2:
+                continue
+            action = {"type": "play", "card": card, "targets": r.sample(targets, 2 if two else min(1, len(targets)))}
+            if name == "YANKEE_HEIST":
+                rest = [c for c in hand if c != card]
+                if not rest:
+                    continue
+                action["extra"] = r.choice(rest)
+            if name == "THREE_GIFT_GRIFT":
+                action["direction"] = r.choice(["clockwise", "counterclockwise"])
+            return action
+    if roll < 0.9 and view["can_swipe"]:
+        cards = r.sample(hand, 2)
+        if view["can_use_vault"] and r.random() < 0.3:
+            return {"type": "vault", "cards": cards, "gift": r.choice(view["vault"])["gift"]}
+        return {"type": "swipe", "cards": cards, "target": r.choice(others)}
+    k = r.randint(0, min(2, len(hand)))
+    return {"type": "regroup", "cards": r.sample(hand, k)}
+
+
+# ------------------------------------------------------------------------ one party
+
+
+class PartyRun:
+    def __init__(self, bench: Rehearsal, index: int):
+        self.bench = bench
+        self.index = index
+        self.stats = bench.stats
+        self.pace = bench.pace
+        self.r = random.Random(bench.args.seed * 1000 + index)
+        self.code: str | None = None
+        self.host_token: str | None = None
+        self.host: Phone | None = None
+        self.guests: dict[int, Phone] = {}  # guest id -> phone
+        self.acked: list[tuple[int, str, int, bool, str]] = []
+        self.fatal: list = []
+        self.phase_t: dict[str, float] = {}
+        self.busy: set = set()  # intents in flight or done, per phone
+        self.done = asyncio.Event()
+        self.fault_done = False
+        self.tables: list[int] = []
+        self.csv_rows: int | None = None
+
+    def mark(self, phase: str) -> None:
+        self.phase_t.setdefault(phase, now())
+
+    def log(self, *parts) -> None:
+        log(f"[party {self.index}{' ' + self.code if self.code else ''}]", *parts)
+
+    async def play(self) -> None:
+        b = self.bench
+        http = b.http
+        srv0 = b.servers[0]
+        self.mark("start")
+        # --- create -----------------------------------------------------------------------
+        await http.request(srv0.port, "GET", "/")
+        for attempt in range(5):
+            status, body = await http.request(
+                srv0.port, "POST", "/api/parties",
+                {"name": f"Rehearsal {self.index + 1}", "budget": "$20", "vault_size": 1},
+            )
+            if status == 201:
+                break
+            await asyncio.sleep(self.pace.retry())
+        else:
+            raise RuntimeError(f"could not create a party: {status} {body!r}")
+        self.code, self.host_token = body["code"], body["host_token"]
+        await http.request(srv0.port, "GET", f"/host/{self.code}/")
+        await http.request(srv0.port, "GET", f"/qr/{self.code}.svg")
+        self.host = Phone(self, role="host", token=self.host_token, server=srv0, source=HOST, name="host")
+        self.host.start()
+        self.mark("created")
+        # --- the join burst ---------------------------------------------------------------
+        window = self.pace.join_window()
+        joins = [self._join(i, self.r.uniform(0, window)) for i in range(b.args.guests)]
+        await asyncio.gather(*joins)
+        await self._until(lambda: all(p.ready for p in self.guests.values()) and self.host.ready, "every phone connected", 60)
+        self.mark("joined")
+        # --- the vault and seating --------------------------------------------------------
+        tables = max(1, math.ceil(len(self.guests) / 10))
+        for n in range(tables):
+            await asyncio.sleep(self.pace.duty() / 4)
+            await self._host_command("add_vault_gift", contributor="Host", description=f"vault gift {n + 1}")
+        self.mark("vault")
+        await asyncio.sleep(self.pace.duty())
+        await self._host_command("seat")
+        await self._until(
+            lambda: all(p.seat_view() is not None or p.stopped for p in self.guests.values())
+            and len(self.host.views) >= tables,
+            "every screen seated", 60,
+        )
+        self.tables = sorted(tid for _, tid in self.host.views)
+        self.mark("seated")
+        self.log(f"{len(self.guests)} guests seated at {len(self.tables)} tables")
+        # --- play -------------------------------------------------------------------------
+        brains = [asyncio.create_task(self._guest_brain(p)) for p in self.guests.values()]
+        brains.append(asyncio.create_task(self._host_brain()))
+        brains.append(asyncio.create_task(self._watchdog()))
+        if b.args.pace == "human":
+            brains.append(asyncio.create_task(self._sleepers()))
+        if b.args.fault != "none":
+            brains.append(asyncio.create_task(self._fault()))
+        try:
+            await self.done.wait()
+        finally:
+            for t in brains:
+                t.cancel()
+            await asyncio.gather(*brains, return_exceptions=True)
+        # --- the result -------------------------------------------------------------------
+        status, body = await http.request(
+            srv0.port, "GET", f"/api/parties/{self.code}/result.csv", headers={"Authorization": f"Bearer {self.host_token}"}
+        )
+        if status == 200 and isinstance(body, bytes):
+            self.csv_rows = len(body.decode().strip().splitlines()) - 1
+        self.mark("result")
+
+    async def _join(self, i: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        b = self.bench
+        srv = b.servers[i % len(b.servers)]
+        source = b.next_source()
+        http = b.http
+        await http.request(srv.port, "GET", f"/j/{self.code}/", source=source)
+        for attempt in range(6):  # a person taps Join again after an error
+            status, body = await http.request(
+                srv.port, "POST", f"/api/parties/{self.code}/guests",
+                {"name": f"Guest {i + 1}", "description": f"wrapped gift {self.index + 1}.{i + 1}"},
+                source=source,
+            )
+            if status == 201:
+                break
+            await asyncio.sleep(self.pace.retry() + attempt)
+        else:
+            self.log(f"guest {i + 1} could not join: {status} {body!r}")
+            return
+        await http.request(srv.port, "GET", f"/p/{self.code}/", source=source)
+        phone = Phone(self, role="guest", token=body["token"], server=srv, source=source, name=f"guest {i + 1}")
+        self.guests[body["guest"]] = phone
+        phone.start()
+
+    async def _until(self, pred, what: str, timeout: float) -> None:
+        end = now() + timeout
+        while not pred():
+            if now() > end:
+                raise TimeoutError(f"party {self.code}: timed out waiting for {what}")
+            await asyncio.sleep(0.05)
+
+    async def _host_command(self, command: str, **args) -> dict | None:
+        """The host taps until the command is answered (a dropped reply: tap again)."""
+        for attempt in range(20):
+            try:
+                return await asyncio.wait_for(self.host.command(command, **args), 30)
+            except (Offline, asyncio.TimeoutError):
+                await asyncio.sleep(self.pace.retry())
+            except Refused as exc:
+                self.log(f"host {command}: refused {exc.code}: {exc.msg.get('message')}")
+                return None
+        raise RuntimeError(f"host {command}: no answer after 20 taps")
+
+    # --- the guests -----------------------------------------------------------------------
+
+    async def _guest_brain(self, p: Phone) -> None:
+        while not p.stopped:
+            await p.changed.wait()
+            p.changed.clear()
+            if not p.ready or p.frozen is not None:
+                continue
+            self._decide(p)
+
+    def _decide(self, p: Phone) -> None:
+        payload = p.seat_view()
+        if payload is None:
+            return
+        v = payload["view"]
+        tid = payload["table"]["id"]
+        phase = v["phase"]
+        you = v["you"]
+        if phase == "action" and v["active"] == you:
+            self._spawn(p, ("turn", tid, v["version"]), self._turn(p, tid, v["version"]))
+        elif phase == "reaction" and v["asked"]:
+            self._spawn(p, ("react", tid, v["window"]["version"]), self._react(p, tid, v["window"]["version"]))
+        elif phase == "trim" and v["must_trim"]:
+            self._spawn(p, ("trim", tid, v["version"]), self._trim(p, tid, v["version"]))
+        if p.me and p.me.get("captain"):
+            if phase == "reveal":
+                self._spawn(p, ("reveal", tid, v["version"]), self._duty(p, tid, {"type": "confirm_reveal"}, "reveal"))
+            relay = (p.party or {}).get("relay") or {}
+            if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
+                self._spawn(p, ("draw", tid), self._duty(p, tid, {"type": "draw_relay_seat"}, "gate"))
+
+    def _spawn(self, p: Phone, key: tuple, coro) -> None:
+        key = (p.name, *key)
+        if key in self.busy:
+            coro.close()
+            return
+        self.busy.add(key)
+
+        async def run():
+            try:
+                await coro
+            except Refused as exc:
+                # The screen was out of date (`stale`: a snapshot follows) or the tap
+                # too late: the person looks at the screen again.
+                if exc.code == "stale":
+                    self.busy.discard(key)
+                p.changed.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - counted and shown, the run goes on
+                self.bench.harness_errors.append(f"{p.name} {key}: {exc!r}")
+                self.busy.discard(key)
+
+        asyncio.ensure_future(run())
+
+    def _still(self, p: Phone, check) -> bool:
+        payload = p.seat_view()
+        return payload is not None and check(payload["view"])
+
+    async def _turn(self, p: Phone, tid: int, version: int) -> None:
+        await asyncio.sleep(self.pace.think())
+        payload = p.seat_view()
+        if payload is None or payload["version"] != version:
+            p.changed.set()
+            return  # the screen changed under the thumb: look again
+        for attempt in range(4):
+            action = choose_turn(payload["view"], self.r if attempt < 3 else random.Random(0))
+            if attempt == 3:
+                action = {"type": "regroup", "cards": []}  # a pass is always legal
+            try:
+                await p.act(action, version=version)
+                return
+            except Refused as exc:
+                if not exc.code.startswith("illegal."):
+                    raise
+                self.bench.harness_errors.append(f"{p.name}: {action} refused {exc.code}: {exc.msg.get('message')}")
+
+    async def _react(self, p: Phone, tid: int, window: int) -> None:
+        await asyncio.sleep(self.pace.react())
+        payload = p.seat_view()
+        blocks = [c["id"] for c in (payload or {}).get("view", {}).get("hand", []) if c["kind"] == "REACTION"]
+        card = self.r.choice(blocks) if blocks and self.r.random() < 0.4 else None
+        await p.act({"type": "react", "card": card, "window": window})
+
+    async def _trim(self, p: Phone, tid: int, version: int) -> None:
+        await asyncio.sleep(self.pace.trim())
+        payload = p.seat_view()
+        if payload is None:
+            return
+        v = payload["view"]
+        if v["phase"] != "trim" or not v["must_trim"]:
+            p.changed.set()
+            return
+        await p.act({"type": "trim", "cards": self.r.sample([c["id"] for c in v["hand"]], v["must_trim"])})
+
+    async def _duty(self, p: Phone, tid: int, action: dict, phase: str) -> None:
+        await asyncio.sleep(self.pace.duty())
+        await p.act(action)
+
+    # --- the host -------------------------------------------------------------------------
+
+    async def _host_brain(self) -> None:
+        h = self.host
+        multi = len(self.tables) > 1
+        while True:
+            await h.changed.wait()
+            h.changed.clear()
+            if not h.ready:
+                continue
+            views = [h.views.get(("public", t)) for t in self.tables]
+            if any(v is None for v in views):
+                continue
+            phases = [v["view"]["phase"] for v in views]
+            if "reveal" in phases:
+                self.mark("first_reveal")
+            if all(ph == "over" for ph in phases):
+                self.mark("over")
+                self.done.set()
+                return
+            if not multi:
+                continue
+            relay = (h.party or {}).get("relay") or {}
+            if all(ph == "gate" for ph in phases):
+                self.mark("at_gate")
+                if not relay:
+                    await asyncio.sleep(self.pace.duty())
+                    ok = await self._host_command("open_relay")
+                    if ok is not None:
+                        self.mark("relay_open")
+                        h.changed.set()
+                    continue
+                if relay.get("status") == "open" and all(v["view"]["relay_seat"] is not None for v in views):
+                    await asyncio.sleep(self.pace.duty())
+                    ok = await self._host_command("run_relay")
+                    if ok is not None:
+                        self.mark("relay_done")
+                    continue
+            if any(v["view"]["relayed"] for v in views):
+                self.mark("relay_done")
+
+    # --- trouble --------------------------------------------------------------------------
+
+    async def _sleepers(self) -> None:
+        """10 % of the phones fall asleep once (screen off in a pocket)."""
+        phones = list(self.guests.values())
+        sleepy = self.r.sample(phones, max(1, len(phones) // 10))
+        await asyncio.gather(*(self._sleep(p, self.r.uniform(10, 180) * self.pace.scale, self.r.uniform(5, 20) * self.pace.scale, i % 2 == 0) for i, p in enumerate(sleepy)))
+
+    async def _sleep(self, p: Phone, after: float, length: float, lose_socket: bool) -> None:
+        await asyncio.sleep(after)
+        self.stats.sleeps += 1
+        if lose_socket:
+            p.wake.clear()
+            p.abort()
+            try:
+                await asyncio.sleep(length)
+            finally:
+                p.wake.set()  # waking: live.js reconnects at once on visibilitychange
+        else:
+            p.frozen = asyncio.Event()
+            try:
+                await asyncio.sleep(length)
+            finally:
+                frozen, p.frozen = p.frozen, None
+                frozen.set()
+                p.changed.set()
+
+    async def _fault(self) -> None:
+        """Once, in round 2: when a reaction window is open, or at the round's end."""
+        fault = self.bench.args.fault
+        if fault == "drop-phones":
+            await self._until(lambda: self._rounds() and min(self._rounds()) >= 1, "round 1", 3600)
+            for p in self.r.sample(list(self.guests.values()), max(1, len(self.guests) * 3 // 10)):
+                p.drop_next_send = True
+            self.stats.faults.append({"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)})
+            return
+        await self._until(lambda: self._rounds() and min(self._rounds()) >= 2, "round 2", 3600)
+        end = now() + 30 * (self.pace.scale if self.pace.human else 0.2)
+        while now() < end:
+            phases = [v["view"]["phase"] for v in self.host.views.values()]
+            if "reaction" in phases:
+                break
+            await asyncio.sleep(0.05)
+        await self.bench.inject(fault, self)
+
+    def _rounds(self) -> list[int]:
+        return [v["view"]["round"] for k, v in self.host.views.items() if k[0] == "public"]
+
+    async def _watchdog(self) -> None:
+        """A table that has not moved for a while: its screens that are behind the
+        database reload (a person with a frozen page does), so the run goes on and the
+        stall is reported."""
+        # Longer than two heartbeats (PING_S), so a safety net riding on pings has time.
+        stall_after = 60 * self.pace.scale if self.pace.human else 2 * PING_S
+        seen: dict[int, tuple[int, float]] = {}
+        while True:
+            await asyncio.sleep(2)
+            db = await asyncio.to_thread(self.bench.db_tables, self.tables)
+            t = now()
+            for tid, (version, phase) in db.items():
+                if phase in ("over", "gate"):
+                    seen.pop(tid, None)
+                    continue
+                last = seen.get(tid)
+                if last is None or last[0] != version:
+                    seen[tid] = (version, t)
+                    continue
+                if t - last[1] < stall_after:
+                    continue
+                seen[tid] = (version, t)
+                behind = [
+                    p for p in [*self.guests.values(), self.host]
+                    if any(k[1] == tid and v["version"] < version for k, v in p.views.items())
+                ]
+                last_action = await asyncio.to_thread(self.bench.db_last_action, tid)
+                self.stats.stalls.append(
+                    {"party": self.index, "table": tid, "version": version, "phase": phase,
+                     "behind": [p.name for p in behind], "last_action": last_action}
+                )
+                self.log(f"stall: table {tid} at version {version} ({phase}) for {stall_after:.0f}s; {len(behind)} screens behind")
+                for p in behind:
+                    p.reload()
+                # also let every screen of the table look again
+                for p in self.guests.values():
+                    if p.my_table() == tid:
+                        self.busy = {k for k in self.busy if k[0] != p.name}
+                        p.changed.set()
+
+
+# ------------------------------------------------------------------------ the run
+
+
+class Rehearsal:
+    def __init__(self, args, servers: list[DaphneServer], redis: RedisServer | None, db_name: str | None, pg_port: int = 5432):
+        self.args = args
+        self.pg_port = pg_port
+        self.servers = servers
+        self.redis = redis
+        self.db_name = db_name
+        self.stats = Stats()
+        self.http = Http(self.stats)
+        self.pace = Pace(args.pace, args.think_scale, random.Random(args.seed))
+        self.parties: list[PartyRun] = []
+        self.harness_errors: list[str] = []
+        self._source = 1
+        self.pg_max = 0
+        self.fault_lock = None
+
+    def next_source(self) -> str:
+        """A loopback address of its own for each phone (127.0.0.2, ...)."""
+        self._source += 1
+        n = self._source
+        return f"127.0.{n // 250}.{n % 250 + 2}" if n >= 250 else f"127.0.0.{n}"
+
+    def db_tables(self, table_ids: list[int]) -> dict[int, tuple[int, str]]:
+        from django.db import connection
+
+        from tables.models import Table
+
+        try:
+            return {
+                pk: (version, state.get("phase"))
+                for pk, version, state in Table.objects.filter(pk__in=table_ids).values_list("pk", "version", "state")
+            }
+        finally:
+            connection.close()
+
+    def db_last_action(self, table_id: int) -> dict | None:
+        from django.db import connection
+
+        from tables.models import TableAction
+
+        try:
+            row = TableAction.objects.filter(table_id=table_id).order_by("-version").values("version", "actor", "action", "created_at").first()
+            if row:
+                row["created_at"] = row["created_at"].strftime("%H:%M:%S.%f")[:-3]
+                row["action"] = row["action"].get("type")
+            return row
+        finally:
+            connection.close()
+
+    async def progress(self) -> None:
+        """A line every 30 s: each party's tables as round/phase, from the host's screen."""
+        while True:
+            await asyncio.sleep(30)
+            for party in self.parties:
+                if party.host is None:
+                    continue
+                views = sorted(party.host.views.items())
+                party.log(" ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views) or "lobby")
+
+    async def inject(self, fault: str, party: PartyRun) -> None:
+        async with self.fault_lock:
+            t = now()
+            if fault == "kill-daphne":
+                victim = self.servers[-1]
+                if not victim.running:
+                    return
+                party.log(f"kill -9 daphne :{victim.port}")
+                victim.kill9()
+                await asyncio.sleep(2)
+                await asyncio.to_thread(victim.start)
+            elif fault == "restart-redis":
+                if not self.redis.running:
+                    return
+                party.log(f"kill -9 redis-server :{self.redis.port}")
+                self.redis.kill9()
+                await asyncio.sleep(2)
+                await asyncio.to_thread(self.redis.start)
+            self.stats.faults.append(
+                {"fault": fault, "party": party.index, "at_s": round(t - self.t0, 1), "down_s": round(now() - t, 1),
+                 "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t)))}
+            )
+            party.log(f"{fault}: back after {now() - t:.1f}s")
+
+    async def run(self) -> None:
+        self.t0 = now()
+        self.fault_lock = asyncio.Lock()
+        self.parties = [PartyRun(self, i) for i in range(self.args.parties)]
+        tasks = [asyncio.create_task(p.play()) for p in self.parties]
+        sampler = asyncio.create_task(self._sample_pg())
+        progress = asyncio.create_task(self.progress())
+        try:
+            done, pending = await asyncio.wait(tasks, timeout=self.args.time, return_when=asyncio.FIRST_EXCEPTION)
+            for t in pending:
+                t.cancel()
+            for t in done:
+                if t.exception() is not None:
+                    self.harness_errors.append(f"party: {t.exception()!r}")
+            if pending:
+                self.harness_errors.append(f"time limit {self.args.time}s reached with {len(pending)} parties playing")
+            await asyncio.gather(*pending, return_exceptions=True)
+            await self._settle()
+        finally:
+            sampler.cancel()
+            progress.cancel()
+            for party in self.parties:
+                await asyncio.gather(*(p.stop() for p in [party.host, *party.guests.values()] if p), return_exceptions=True)
+
+    async def _settle(self, timeout: float = 15) -> None:
+        """Let replies, broadcasts and resyncs in flight arrive: every screen connected,
+        nothing pending, nothing received for a second."""
+        phones = [p for party in self.parties for p in [party.host, *party.guests.values()] if p and not p.stopped]
+        end = now() + timeout
+        while now() < end:
+            quiet = all(p.ready and not p.pending and now() - p.last_frame > 1.0 for p in phones)
+            if quiet:
+                return
+            await asyncio.sleep(0.2)
+
+    async def _sample_pg(self) -> None:
+        if self.db_name is None:
+            return
+        import psycopg
+
+        conn = await asyncio.to_thread(
+            psycopg.connect, host=HOST, port=self.pg_port, user="postgres", dbname="postgres", autocommit=True
+        )
+        try:
+            while True:
+                row = await asyncio.to_thread(
+                    lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.db_name,)).fetchone()
+                )
+                self.pg_max = max(self.pg_max, row[0])
+                await asyncio.sleep(1)
+        finally:
+            conn.close()
+
+
+# ------------------------------------------------------------------------ the checks
+
+
+def check_lost(party: PartyRun) -> tuple[int, list]:
+    """Acknowledged actions missing from the action log (by `re` and version)."""
+    from tables.models import TableAction
+
+    rows = {
+        (t, cid): v
+        for t, cid, v in TableAction.objects.filter(table_id__in=party.tables).values_list("table_id", "client_id", "version")
+    }
+    lost = [a for a in party.acked if rows.get((a[0], a[1])) != a[2]]
+    return len(lost), lost[:5]
+
+
+def check_stale(party: PartyRun) -> tuple[int, int, list]:
+    """Screens whose last view (version and content) is not the database's, compared
+    with a fresh snapshot from the selector the server uses."""
+    from events.models import Guest, Party
+    from events.roles import Actor, Role
+    from events.selectors import guest_actor, snapshot_for
+
+    def norm(x):
+        return json.loads(json.dumps(x))
+
+    stale, checked, samples = 0, 0, []
+    pobj = Party.objects.get(code=party.code)
+    host_snap = norm(snapshot_for(Actor(Role.HOST, pobj.pk)))
+    screens = [(party.host, host_snap, [("public", t["table"]["id"], t) for t in host_snap["tables"]])]
+    for gid, phone in party.guests.items():
+        guest = Guest.objects.get(pk=gid)
+        snap = norm(snapshot_for(guest_actor(guest)))
+        want = []
+        for kind, key in (("seat", "table"), ("public", "public")):
+            if snap.get(key):
+                want.append((kind, snap[key]["table"]["id"], snap[key]))
+        screens.append((phone, snap, want))
+    for phone, snap, want in screens:
+        checked += 1
+        bad = []
+        for kind, tid, payload in want:
+            have = phone.views.get((kind, tid))
+            if have is None:
+                bad.append((kind, tid, None, payload["version"]))
+            elif have["version"] != payload["version"] or norm(have["view"]) != payload["view"]:
+                bad.append((kind, tid, have["version"], payload["version"]))
+        if bad:
+            stale += 1
+            if len(samples) < 5:
+                samples.append({"screen": phone.name, "ready": phone.ready, "streams": bad})
+    return stale, checked, samples
+
+
+def broadcast_latencies(stats: Stats) -> list[float]:
+    out = []
+    for tid, version, t in stats.arrivals:
+        t0 = stats.sent_at.get((tid, version))
+        if t0 is not None and t >= t0:
+            out.append(t - t0)
+    return out
+
+
+# ------------------------------------------------------------------------ main
+
+
+def django_setup(env: dict) -> None:
+    os.environ.update({k: v for k, v in env.items() if k.startswith(("HEIST_", "DJANGO_"))})
+    import django
+
+    django.setup()
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    t_begin = now()
+    run_id = uuid.uuid4().hex[:10]
+    tmp = Path(tempfile.mkdtemp(prefix="heist-party-"))
+    result: dict = {
+        "guests": args.guests * args.parties,
+        "parties": args.parties,
+        "stack": "embedded" if args.embedded else f"postgres ({args.postgres})+redis, 2 daphnes",
+        "pace": args.pace,
+        "think_scale": args.think_scale,
+        "fault": args.fault,
+        "seed": args.seed,
+    }
+    env = no_proxy_env()
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.bench",
+        HEIST_BENCH_RUN_ID=f"party-{run_id}",
+        PYTHONUNBUFFERED="1",
+        PYTHONPATH=str(ROOT),
+    )
+    redis = None
+    db_name = None
+    pg = None
+    pg_port = 5432
+    servers: list[DaphneServer] = []
+
+    def cleanup():
+        for s in servers:
+            s.stop()
+        if redis is not None:
+            redis.stop()
+        if db_name is not None and pg is None:
+            from django.db import connections
+
+            connections.close_all()
+            for attempt in range(3):
+                try:
+                    import psycopg
+
+                    with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
+                        conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
+                    break
+                except Exception as exc:  # noqa: BLE001
+                    log(f"could not drop {db_name}: {exc!r}")
+                    time.sleep(2)
+        if pg is not None:
+            pg.stop()
+            shutil.rmtree(pg.root, ignore_errors=True)
+        if args.keep_logs:
+            Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
+            for s in servers:
+                shutil.copy(s.log_path, Path(args.keep_logs) / s.log_path.name)
+        shutil.rmtree(tmp, ignore_errors=True)
+
+    def hard_stop():  # the asyncio bound failed to stop it (or a signal): leave nothing behind
+        log("stopping before the end")
+        cleanup()
+        print(json.dumps({**result, "aborted": "hard time limit or signal"}), flush=True)
+        os._exit(2)
+
+    def on_signal(signum, frame):  # SIGTERM / SIGINT: stop the servers, drop the database
+        hard_stop()
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+    watchdog = threading.Timer(args.time + 180, hard_stop)
+    watchdog.daemon = True
+    watchdog.start()
+    phases: dict[str, float] = {}
+    try:
+        t = now()
+        if args.embedded:
+            env.update(HEIST_BENCH_EMBEDDED="1", HEIST_BENCH_SQLITE=str(tmp / "party.sqlite3"))
+        else:
+            import psycopg
+
+            redis = RedisServer().start()
+            env["HEIST_TEST_REDIS_URL"] = redis.url
+            if args.postgres == "private":
+                # its own directory: the server runs as the postgres user, which cannot enter tmp (0700)
+                pg = PostgresServer(Path(tempfile.mkdtemp(prefix="heist-party-pg-"))).start()
+                pg_port = pg.port
+                env["HEIST_BENCH_PG_PORT"] = str(pg_port)
+            db_name = f"heist_party_{run_id}"
+            with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{db_name}"')
+            env["HEIST_BENCH_DB"] = db_name
+        subprocess.run([str(VENV_PYTHON), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        django_setup(env)
+        for i in range(1 if args.embedded else 2):
+            port = free_port()
+            servers.append(DaphneServer(env=env, port=port, log_path=tmp / f"daphne-{i + 1}-{port}.log"))
+        for s in servers:
+            s.start()
+        phases["stack_up"] = now() - t
+        log(f"stack up in {phases['stack_up']:.1f}s: {result['stack']}, ports {[s.port for s in servers]}")
+        bench = Rehearsal(args, servers, redis, db_name, pg_port)
+        asyncio.run(bench.run())
+        result.update(report(bench))
+        result["phases_s"] = {**{k: round(v, 1) for k, v in phases.items()}, **result["phases_s"]}
+        result["server_tracebacks"] = sum(s.log_text().count("Traceback") for s in servers)
+        result["server_log_samples"] = sorted(
+            {line[:160] for s in servers for line in s.log_text().splitlines() if "Error" in line or "error" in line}
+        )[:8]
+    except Exception as exc:  # noqa: BLE001 - the last line is JSON whatever happens
+        result["aborted"] = repr(exc)
+        log(f"aborted: {exc!r}")
+    finally:
+        watchdog.cancel()
+        cleanup()
+    result["wall_s"] = round(now() - t_begin, 1)
+    print(json.dumps(result), flush=True)
+    ok = (
+        "aborted" not in result
+        and result.get("tables_finished") == result.get("tables")
+        and result.get("lost") == 0
+        and result.get("phones_stale") == 0
+        and result.get("errors_5xx") == 0
+        and result.get("stalls") == 0
+    )
+    return 0 if ok else 1
+
+
+def report(bench: Rehearsal) -> dict:
+    from tables.models import Table
+
+    s = bench.stats
+    tables = finished = 0
+    lost = stale = screens = 0
+    lost_samples, stale_samples, csv = [], [], []
+    phases: dict[str, list[float]] = collections.defaultdict(list)
+    order = ["start", "created", "joined", "vault", "seated", "first_reveal", "at_gate", "relay_open", "relay_done", "over", "result"]
+    names = {
+        "created": "create",
+        "joined": "join_burst",
+        "vault": "vault_gifts",
+        "seated": "seating",
+        "first_reveal": "round_1",
+        "at_gate": "reveal_round_2_to_gate",
+        "relay_open": "gate_to_relay_open",
+        "relay_done": "relay",
+        "over": "rounds_3_4",
+        "result": "result_csv",
+    }
+    for party in bench.parties:
+        if party.code is None:
+            continue
+        rows = list(Table.objects.filter(party__code=party.code).values_list("state", flat=True))
+        tables += len(rows) if rows else math.ceil(bench.args.guests / 10) if bench.args.guests > 10 else 1
+        finished += sum(1 for st in rows if st.get("phase") == "over")
+        if party.tables:
+            n, sample = check_lost(party)
+            lost += n
+            lost_samples += sample
+            n, checked, sample = check_stale(party)
+            stale += n
+            screens += checked
+            stale_samples += sample
+        csv.append(party.csv_rows)
+        marks = party.phase_t
+        prev = marks.get("start")
+        for key in order[1:]:
+            if key in marks and prev is not None:
+                phases[names[key]].append(marks[key] - prev)
+                prev = marks[key]
+    if not tables:
+        tables = bench.args.parties * (math.ceil(bench.args.guests / 10) if bench.args.guests > 10 else 1)
+    acked = [a for party in bench.parties for a in party.acked]
+    return {
+        "tables": tables,
+        "tables_finished": finished,
+        "actions": sum(1 for a in acked if not a[3]),
+        "lost": lost,
+        "phones_stale": stale,
+        "errors_5xx": s.errors_5xx,
+        "refused_by_code": dict(s.refused.most_common()),
+        "refused_samples": s.refused_samples,
+        "phases_s": {k: round(max(v), 1) for k, v in phases.items()},
+        "latency_ms": {"ack": percentiles(s.ack_s), "broadcast": percentiles(broadcast_latencies(s)), "http": percentiles(s.http_s)},
+        "screens_checked": screens,
+        "result_csv_rows": csv,
+        "duplicates": s.duplicates,
+        "actions_by_type": dict(s.actions_by_type),
+        "errors_5xx_by": dict(s.errors_5xx_by),
+        "http_status": {str(k): v for k, v in sorted(s.http_status.items())},
+        "http_failures": dict(s.http_failures),
+        "ws_connects": s.connects,
+        "ws_close_codes": {str(k): v for k, v in sorted(s.close_codes.items())},
+        "ws_handshake_failures": {str(k): v for k, v in s.handshake_failures.items()},
+        "gaps": s.gaps,
+        "resyncs": s.resyncs,
+        "drops": s.drops,
+        "sleeps": s.sleeps,
+        "stalls": len(s.stalls),
+        "stall_samples": s.stalls[:5],
+        "reloads": s.reloads,
+        "faults": s.faults,
+        "pg_connections_max": bench.pg_max if bench.db_name else None,
+        "lost_samples": lost_samples[:5],
+        "stale_samples": stale_samples[:5],
+        "harness_errors": len(bench.harness_errors),
+        "harness_error_samples": bench.harness_errors[:5],
+    }
+
+
+if __name__ == "__main__":
+    sys.exit(main())
