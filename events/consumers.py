@@ -240,7 +240,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if cached and now - self.secret_checked < REVALIDATE_SECONDS:
             return False
         self.secret_checked = now
-        if await database_sync_to_async(_holds_seat)(self.actor.guest_id, self.secret):
+        row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
+        if row is None or (row["token_hash"] == self.secret and row["removed_at"] is None):
+            if row is not None:
+                await self._refresh_rights(row)
             return False
         if re is not None:
             await self._error(re, "removed", "this device no longer holds the seat")
@@ -248,6 +251,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.revoked = True
         await self.close(code=4401)
         return True
+
+    async def _refresh_rights(self, row: dict) -> None:
+        """Rights come from the database row just read, never from the hello: a captain
+        demoted (or promoted) while its `resubscribe` broadcast was lost acts with the
+        role the database gives it now, and its groups follow."""
+        fresh = Actor(
+            Role.GUEST, self.actor.party_id, guest_id=self.actor.guest_id,
+            table_id=row["table_id"], seat=row["seat"], captain=row["is_captain"],
+        )
+        if fresh == self.actor:
+            return
+        self.actor = fresh
+        try:
+            await self._subscribe()
+        except Exception:  # Redis down: the groups catch up on the next resubscribe
+            logger.warning("resubscribe after a role change failed", exc_info=True)
 
     async def _subscribe(self):
         wanted = await database_sync_to_async(_groups_for)(self.actor)
@@ -322,11 +341,15 @@ def _presence_message(actor: Actor, online: bool) -> groups.Message:
     return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
 
 
-def _holds_seat(guest_id: int, secret: str) -> bool:
-    """False once the seat's secret changed (a hand-over) or the host removed the guest.
-    A guest row that is gone means the party was deleted: the handlers say no_party."""
-    row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
-    return row is None or (row[0] == secret and row[1] is None)
+def _seat_row(guest_id: int) -> dict | None:
+    """What the database says about a guest's seat now: its secret (changed by a
+    hand-over), removal, table, seat and captaincy. None: the party was deleted (the
+    handlers then say no_party)."""
+    return (
+        Guest.objects.filter(pk=guest_id)
+        .values("token_hash", "removed_at", "table_id", "seat", "is_captain")
+        .first()
+    )
 
 
 def _presence(guest_id: int, delta: int) -> int:
@@ -357,7 +380,12 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
     if command == "set_captain":
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
     if command == "hand_over_seat":
-        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"))
+        by = "host" if actor.role is Role.HOST else f"captain:{actor.guest_id}"
+        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"), requested_by=by)
+    if command == "offer_seat":
+        if frame.get("guest", actor.guest_id) != actor.guest_id:
+            raise Forbidden("you can only offer your own seat")
+        return services.seat_offer(party_id=pid, guest_id=actor.guest_id)
     if command == "open_relay":
         return services.Outcome(relay_open(party_id=pid))
     if command == "run_relay":

@@ -19,8 +19,8 @@ from tables.models import Table
 from tables.services import ServiceError
 
 from . import seating
-from .groups import Message, guest_group, host_group, party_group
-from .models import Guest, Party, VaultGift
+from .groups import Message, guest_group, host_group, party_group, seat_group, table_group
+from .models import Guest, Party, SeatHandOver, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
 
@@ -323,21 +323,98 @@ def party_close_if_over(*, party_id: int) -> list[Message]:
 # --- a leaving guest hands their seat to a substitute ------------------------------------
 
 CLAIM_LIFETIME_MINUTES = 15
+# A captain may hand over a seat nobody is using: no socket hello, close or ping from it
+# for this long (phones ping every 20 s while the page is open), or one whose guest
+# offered it from their own phone, valid for OFFER_LIFETIME. The host always may.
+HANDOVER_OFFLINE = timedelta(minutes=2)
+OFFER_LIFETIME = timedelta(minutes=10)
 
 
-def seat_hand_over(*, party_id: int, guest_id) -> Outcome:
-    """Start a hand-over: a one-time claim code (shown only to the host or captain who
-    asked) that a substitute types to take the seat with its whole game state."""
+def _table_notice(table_id: int, seats: int, notice: dict) -> list[Message]:
+    """A notice every screen at the table sees: each seat, the public view (captain,
+    host, projectors)."""
+    payload = {"type": "notice", **notice}
+    return [(seat_group(table_id, s), payload) for s in range(seats)] + [(table_group(table_id), payload)]
+
+
+def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
+    """The guest's own phone consents to a hand-over of their seat (they are leaving)."""
     with transaction.atomic():
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
             raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
+        guest.save(update_fields=["handover_offered_until"])
+        seats = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        notice = {
+            "kind": "offer",
+            "table": guest.table_id,
+            "seat": guest.seat,
+            "message": f"{guest.name} (seat {guest.seat + 1}) offers their seat to a substitute.",
+        }
+        minutes = int(OFFER_LIFETIME.total_seconds() // 60)
+        return Outcome(_table_notice(guest.table_id, len(seats), notice), {"minutes": minutes})
+
+
+def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
+    if requested_by == "host":
+        return SeatHandOver.Reason.HOST
+    if requested_by == f"captain:{guest.pk}":
+        return SeatHandOver.Reason.CONSENT  # the captain's own seat
+    if guest.handover_offered_until is not None and guest.handover_offered_until > now:
+        return SeatHandOver.Reason.CONSENT
+    if guest.last_seen is None or now - guest.last_seen >= HANDOVER_OFFLINE:
+        return SeatHandOver.Reason.OFFLINE
+    ago = int((now - guest.last_seen).total_seconds())
+    raise ServiceError(
+        "seat_in_use",
+        f"{guest.name}'s phone was online {ago} s ago. A seat in use can be handed over only when "
+        f"its guest offers it (“Offer my seat” on their phone), after "
+        f"{int(HANDOVER_OFFLINE.total_seconds() // 60)} minutes offline, or by the host.",
+    )
+
+
+def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
+    """Start a hand-over: a one-time claim code (shown only to the host or captain who
+    asked) that a substitute types to take the seat with its whole game state.
+    `requested_by` is "host" or "captain:<guest id>": a captain needs the seat offline
+    or its guest's offer (a captain could otherwise take any seat, and its hand).
+    Announced to the table and recorded (SeatHandOver)."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if guest.table_id is None:
+            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        now = timezone.now()
+        reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
         guest.claim_hash = token_hash(code)
-        guest.claim_expires = timezone.now() + timedelta(minutes=CLAIM_LIFETIME_MINUTES)
-        guest.save(update_fields=["claim_hash", "claim_expires"])
-        return Outcome(data={"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES})
+        guest.claim_expires = now + timedelta(minutes=CLAIM_LIFETIME_MINUTES)
+        guest.handover_offered_until = None  # an offer is used once
+        guest.save(update_fields=["claim_hash", "claim_expires", "handover_offered_until"])
+        SeatHandOver.objects.create(
+            party=party, guest=guest, table_id=guest.table_id, seat=guest.seat, leaving_name=guest.name,
+            requested_by=requested_by, reason=reason, created_at=now,
+        )
+        why = {
+            SeatHandOver.Reason.HOST: "by the host",
+            SeatHandOver.Reason.CONSENT: "as they offered",
+            SeatHandOver.Reason.OFFLINE: "as their phone is offline",
+        }[reason]
+        notice = {
+            "kind": "handover",
+            "table": guest.table_id,
+            "seat": guest.seat,
+            "reason": reason,
+            "by": "host" if requested_by == "host" else "captain",
+            "message": f"{guest.name}'s seat (seat {guest.seat + 1}) is being handed to a substitute, {why}.",
+        }
+        seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
+        return Outcome(
+            _table_notice(guest.table_id, seats, notice),
+            {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
+        )
 
 
 def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
@@ -365,6 +442,7 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         if guest is None:
             raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
         old_group = guest_group(guest.pk)
+        leaving = guest.name
         token = new_token()
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
@@ -374,10 +452,24 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         table.roster = roster
         table.save(update_fields=["roster"])
         _bump(party)
+        record = SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
+        if record is not None:
+            record.claimed_at, record.claimed_by = timezone.now(), name
+            record.save(update_fields=["claimed_at", "claimed_by"])
         msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
         msgs += lobby_messages(party)
         game = Game.from_dict(table.state)
         from tables.services import table_messages
 
         msgs += table_messages(table, game, [])
+        msgs += _table_notice(
+            table.pk,
+            len(roster),
+            {
+                "kind": "claimed",
+                "table": table.pk,
+                "seat": guest.seat,
+                "message": f"{name} took over seat {guest.seat + 1} from {leaving}.",
+            },
+        )
         return guest, token, Outcome(msgs)

@@ -355,7 +355,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     assert json.loads(await old.receive_from(timeout=5))["type"] == "snapshot"
 
     def hand_over():
-        code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id).data["claim"]
+        code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id, requested_by="host").data["claim"]
         _, new_token, _ = services.seat_claim(code=party.code, claim=code, name="Substitute")
         return new_token  # the outcome's messages (the removal) are never sent: lost
 
