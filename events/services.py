@@ -34,14 +34,57 @@ class Outcome:
     data: dict = field(default_factory=dict)
 
 
+ZWJ = "\u200d"
+# Letters and symbols that draw nothing (Hangul fillers, the braille blank): a name of
+# only these would show blank like one of zero-width spaces.
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _clean(value, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ServiceError("invalid", f"{what} is required")
-    value = " ".join(value.split())  # no newlines or runs of spaces in names on screens
+    _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
+    value = " ".join(_visible(unicodedata.normalize("NFKC", value)).split())
+    if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_GLYPHS for c in value):
+        # Only invisible or combining characters: it would show as a blank name tag.
+        raise ServiceError("invalid", f"{what} is required (visible letters, please)")
     if len(value) > limit:
         raise ServiceError("invalid", f"{what} is at most {limit} characters")
-    _check_text(value, what)
     return value
+
+
+def _visible(value: str) -> str:
+    """Strip format characters (category Cf: zero-width spaces, bidi overrides and
+    isolates, BOM, soft hyphens...): they hide text or reorder it on screens and in the
+    CSV. A zero-width joiner stays only between two visible characters, where it
+    joins an emoji sequence (👩‍👧)."""
+    out = []
+    for i, c in enumerate(value):
+        if c in BLANK_GLYPHS:
+            continue
+        if unicodedata.category(c) != "Cf":
+            out.append(c)
+        elif c == ZWJ and 0 < i < len(value) - 1 and not value[i - 1].isspace() and not value[i + 1].isspace():
+            if unicodedata.category(value[i - 1]) != "Cf" and unicodedata.category(value[i + 1]) != "Cf":
+                out.append(c)
+    return "".join(out)
+
+
+def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> str:
+    """Two guests never share a name on the screens: a second Sam becomes "Sam (2)"
+    (compared case-insensitively), cut to fit NAME_MAX."""
+    taken = {
+        n.casefold()
+        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)
+    }
+    if name.casefold() not in taken:
+        return name
+    for n in range(2, seating.MAX_GUESTS + 2):
+        suffix = f" ({n})"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in taken:
+            return candidate
+    raise ServiceError("invalid", "that name is taken; pick another")
 
 
 def _check_text(value: str, what: str) -> None:
@@ -121,6 +164,7 @@ def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
         if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
             raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
+        name = _distinct_name(party, name)
         token = new_token()
         guest = Guest.objects.create(
             party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
@@ -148,7 +192,7 @@ def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
             raise ServiceError("seated", "guests are seated; hand the seat over instead")
-        guest.name = name
+        guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
         _bump(party)
         return Outcome(lobby_messages(party))
@@ -443,6 +487,7 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
             raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
         old_group = guest_group(guest.pk)
         leaving = guest.name
+        name = _distinct_name(party, name, guest_id=guest.pk)
         token = new_token()
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])

@@ -83,6 +83,7 @@ def _seat_api(request, take_seat):
     return JsonResponse(
         {
             "guest": guest.pk,
+            "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
             "token": token,
             "gift_number": guest.gift_number,
             "code": guest.party.code,
