@@ -24,6 +24,7 @@ from tables.services import ServiceError
 
 from . import ratelimit, services
 from .groups import send_on_commit
+from .health import health_failures
 from .selectors import party_by_code
 
 MAX_BODY = 4096
@@ -31,7 +32,11 @@ MAX_BODY = 4096
 
 @require_safe
 def healthz(request):
-    """Liveness probe for nginx, compose and bin/serve checks."""
+    """Health probe for compose, nginx and the test servers: 503 when PostgreSQL or
+    Redis is unreachable, so a process that cannot serve a party says so."""
+    failed = health_failures()
+    if failed:
+        return JsonResponse({"ok": False, "failed": failed}, status=503)
     return JsonResponse({"ok": True})
 
 

@@ -27,7 +27,8 @@ ALLOWED_HOSTS = []
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver replaces Django's with the ASGI one
-    "django.contrib.admin",
+    # No django.contrib.admin: no model is managed through it (hosts run their party
+    # from the dashboard), and an unused login page is only something to brute-force.
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

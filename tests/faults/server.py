@@ -36,6 +36,8 @@ from pathlib import Path
 import websockets
 from websockets.asyncio.client import connect as ws_connect
 
+from tests.daphne_args import DAPHNE_ARGS
+
 REPO = Path(__file__).resolve().parents[2]
 DAPHNE = REPO / ".venv" / "bin" / "daphne"
 LOG_DIR = Path(os.environ.get("HEIST_FAULT_LOGS", "/tmp/heist-faults"))
@@ -114,7 +116,7 @@ class DaphneServer(_Killable):
         log.write(f"--- start #{self.starts + 1} ---\n".encode())
         log.flush()
         self.proc = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), "config.asgi:application"],
+            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(self.port), *DAPHNE_ARGS, "config.asgi:application"],
             cwd=REPO,
             env=self.env(),
             stdout=log,
