@@ -12,6 +12,7 @@ Frames from the client (JSON text, at most MAX_FRAME bytes):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -19,6 +20,7 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.db.models import F
 from django.utils import timezone
@@ -27,10 +29,11 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, ratelimit, services
+from . import groups, ratelimit, services, socket_limits
 from .models import Guest
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
+from .socket_limits import TokenBucket
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
 
 logger = logging.getLogger(__name__)
@@ -64,20 +67,50 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.secret_checked = 0.0
         self.revoked = False
         self.party = None
-        if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
+        self.seat_key = None  # counted in socket_limits.seats once a guest said hello
+        self.address = ratelimit.client_address_scope(self.scope)
+        self.address_counted = False
+        self.frames = TokenBucket(*settings.FRAME_RATE[:2])
+        self.refused_in_a_row = 0
+        self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
+        self.last_snapshot: dict | None = None
+        self.hello_timer: asyncio.Task | None = None
+        allowed = await database_sync_to_async(_may_connect)(self.address)
+        if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
             await self.close(code=4429)  # before accept: the handshake is refused
             return
+        self.address_counted = True
         await self.accept()
+        # A socket that never says hello would hold memory and a slot for ever.
+        self.hello_timer = asyncio.ensure_future(self._close_if_silent())
         code = self.scope["url_route"]["kwargs"]["code"]
         self.party = await database_sync_to_async(party_by_code)(code)
         if self.party is None:
+            await database_sync_to_async(ratelimit.allow)("miss", self.address)  # a guessed code
             await self._error(None, "no_party", "no party has that code")
             await self.close(code=4404)
         elif self.party.expired:
             await self._error(None, "expired", "this party has expired (parties last seven days)")
             await self.close(code=4410)
 
+    async def close(self, code=None, reason=None):
+        self._release_slots()  # at once: the seat's slot is free for the next screen
+        await super().close(code=code, reason=reason)
+
+    def _release_slots(self):
+        """Give back this socket's place in the per-seat and per-address counts (once)."""
+        timer = getattr(self, "hello_timer", None)  # None before connect() set it up
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        if getattr(self, "address_counted", False):
+            socket_limits.addresses.remove(self.address)
+            self.address_counted = False
+        if getattr(self, "seat_key", None) is not None:
+            socket_limits.seats.remove(self.seat_key)
+            self.seat_key = None
+
     async def disconnect(self, code):
+        self._release_slots()
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         if self.actor is not None and self.actor.role is Role.GUEST:
             still_open = await database_sync_to_async(_presence)(self.actor.guest_id, -1)
@@ -116,6 +149,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(None, "malformed", f"re must be a printable string of at most {CLIENT_ID_MAX} characters")
             return
         kind = frame["type"]
+        if not await self._within_frame_rate(re):
+            return
         if kind == "ping":
             await self._send({"type": "pong", "server_time": timezone.now().timestamp()})
             await self._touch()
@@ -128,7 +163,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.actor is None:
             await self._error(re, "hello_first", "say hello (with your secret) first")
             return
-        handler = {"act": self._act, "party": self._party, "resync": self._resync}.get(kind)
+        handler = {"act": self._act, "party": self._party, "resync": self._resync_frame}.get(kind)
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
@@ -146,6 +181,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "bad_secret", "that secret does not open a seat at this party")
             await self.close(code=4403)
             return
+        if actor.role is Role.GUEST:
+            if not socket_limits.seats.add(actor.guest_id, settings.SOCKET_LIMITS["per_seat"]):
+                limit = settings.SOCKET_LIMITS["per_seat"]
+                await self._error(re, "too_many_sockets", f"this seat is already open on {limit} screens; close one")
+                await self.close(code=4429)
+                return
+            self.seat_key = actor.guest_id
+        if self.hello_timer is not None:
+            self.hello_timer.cancel()
         self.actor = actor
         if actor.role is Role.GUEST:
             self.secret = token_hash(frame["token"])
@@ -191,6 +235,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "ok", "re": re, **outcome.data})
         await groups.send_safely(outcome.messages)
 
+    async def _resync_frame(self, frame, re):
+        """A client's resync. A flood of them is answered with the snapshot this socket
+        was last sent, not a new read of the database (RESYNC_RATE)."""
+        if self.last_snapshot is not None and not self.resyncs.take():
+            await self._send({**self.last_snapshot, "re": re, "cached": True})
+            return
+        await self._resync(frame, re)
+
     async def _resync(self, frame, re):
         try:
             snapshot = await database_sync_to_async(snapshot_for)(self.actor)
@@ -198,9 +250,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "no_party", "this party no longer exists")
             await self.close(code=4404)
             return
-        if re is not None:
-            snapshot["re"] = re
-        await self._send(snapshot)
+        self.last_snapshot = snapshot
+        await self._send({**snapshot, "re": re} if re is not None else snapshot)
 
     # --- group messages ----------------------------------------------------------------
 
@@ -284,6 +335,24 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.last_seen_write = now
             await database_sync_to_async(_presence)(self.actor.guest_id, 0)
 
+    async def _within_frame_rate(self, re) -> bool:
+        """The per-socket frame budget (FRAME_RATE). A frame over it is refused without
+        being handled; a socket that keeps sending regardless is closed."""
+        if self.frames.take():
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        await self._error(re, "rate_limited", "too many frames; slow down")
+        if self.refused_in_a_row >= settings.FRAME_RATE[2]:
+            await self.close(code=4429)
+        return False
+
+    async def _close_if_silent(self):
+        await asyncio.sleep(settings.HELLO_TIMEOUT_SECONDS)
+        if self.actor is None:
+            await self._error(None, "hello_timeout", "say hello within a few seconds of connecting")
+            await self.close(code=4408)
+
     async def _close_too_large(self):
         try:
             await self.close(code=1009)  # RFC 6455: message too big
@@ -334,6 +403,11 @@ def _groups_for(actor: Actor) -> set[str]:
             if actor.captain:
                 out.add(groups.table_group(actor.table_id))
     return out
+
+
+def _may_connect(address: str) -> bool:
+    """The per-address connect rate, and the code-guessing guard the pages use."""
+    return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
 
 
 def _presence_message(actor: Actor, online: bool) -> groups.Message:

@@ -102,4 +102,5 @@ CACHES = {
         "KEY_PREFIX": os.environ.get("CHANNELS_PREFIX", "heist"),
     }
 }
-TRUST_X_FORWARDED_FOR = True  # nginx (deploy/nginx.conf) sets it; daphne is not exposed
+# nginx's address (compose gives it a fixed one): only its X-Forwarded-For is believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
