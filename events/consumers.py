@@ -127,6 +127,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not await self._within_frame_rate():  # first: a flood of junk costs no parsing
+            return
         if text_data is None:
             await self._error(None, "malformed", "send JSON text frames")
             return
@@ -149,8 +151,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(None, "malformed", f"re must be a printable string of at most {CLIENT_ID_MAX} characters")
             return
         kind = frame["type"]
-        if not await self._within_frame_rate(re):
-            return
         if kind == "ping":
             await self._send({"type": "pong", "server_time": timezone.now().timestamp()})
             await self._touch()
@@ -335,14 +335,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.last_seen_write = now
             await database_sync_to_async(_presence)(self.actor.guest_id, 0)
 
-    async def _within_frame_rate(self, re) -> bool:
+    async def _within_frame_rate(self) -> bool:
         """The per-socket frame budget (FRAME_RATE). A frame over it is refused without
         being handled; a socket that keeps sending regardless is closed."""
         if self.frames.take():
             self.refused_in_a_row = 0
             return True
         self.refused_in_a_row += 1
-        await self._error(re, "rate_limited", "too many frames; slow down")
+        await self._error(None, "rate_limited", "too many frames; slow down")
         if self.refused_in_a_row >= settings.FRAME_RATE[2]:
             await self.close(code=4429)
         return False

@@ -4,7 +4,10 @@ Required: DJANGO_SECRET_KEY, and DATABASE_URL (postgres://user:pass@host:port/na
 or POSTGRES_DB / POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_HOST / POSTGRES_PORT.
 Optional: REDIS_URL (default redis://redis:6379/0), CELERY_BROKER_URL,
 CELERY_RESULT_BACKEND, DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS,
-DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP).
+DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP),
+DJANGO_SSL_REDIRECT (default 1), DJANGO_HSTS_SECONDS (default one year),
+TRUSTED_PROXIES (addresses or CIDR ranges whose X-Forwarded-For is believed).
+DJANGO_SECRET_KEY must be at least 50 characters.
 """
 import os
 from urllib.parse import unquote, urlsplit
