@@ -127,7 +127,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
-        if not await self._within_frame_rate():  # first: a flood of junk costs no parsing
+        if not await self._within_frame_rate(text_data):  # first: junk counts too
             return
         if text_data is None:
             await self._error(None, "malformed", "send JSON text frames")
@@ -335,14 +335,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.last_seen_write = now
             await database_sync_to_async(_presence)(self.actor.guest_id, 0)
 
-    async def _within_frame_rate(self) -> bool:
+    async def _within_frame_rate(self, text_data) -> bool:
         """The per-socket frame budget (FRAME_RATE). A frame over it is refused without
-        being handled; a socket that keeps sending regardless is closed."""
+        being handled (its `re` echoed when it has a plain one, so the sender's request
+        is answered); a socket that keeps sending regardless is closed."""
         if self.frames.take():
             self.refused_in_a_row = 0
             return True
         self.refused_in_a_row += 1
-        await self._error(None, "rate_limited", "too many frames; slow down")
+        await self._error(_plain_re(text_data), "rate_limited", "too many frames; slow down")
         if self.refused_in_a_row >= settings.FRAME_RATE[2]:
             await self.close(code=4429)
         return False
@@ -403,6 +404,18 @@ def _groups_for(actor: Actor) -> set[str]:
             if actor.captain:
                 out.add(groups.table_group(actor.table_id))
     return out
+
+
+def _plain_re(text_data) -> str | None:
+    """The `re` of a frame refused unread, if it is a JSON object with a printable one."""
+    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+        return None
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None
+    re = frame.get("re") if isinstance(frame, dict) else None
+    return re if isinstance(re, str) and len(re) <= CLIENT_ID_MAX and re.isprintable() else None
 
 
 def _may_connect(address: str) -> bool:

@@ -19,7 +19,7 @@ from tables.models import Table
 from tables.services import ServiceError
 
 from . import seating
-from .groups import Message, guest_group, host_group, party_group, seat_group, table_group
+from .groups import Message, guest_group, host_group, party_group, seat_group
 from .models import Guest, Party, SeatHandOver, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
@@ -374,11 +374,12 @@ HANDOVER_OFFLINE = timedelta(minutes=2)
 OFFER_LIFETIME = timedelta(minutes=10)
 
 
-def _table_notice(table_id: int, seats: int, notice: dict) -> list[Message]:
-    """A notice every screen at the table sees: each seat, the public view (captain,
-    host, projectors)."""
+def _table_notice(party_id: int, table_id: int, seats: int, notice: dict) -> list[Message]:
+    """A notice every seat at the table sees (the captain among them), and the host.
+    Not the table's public group: a captain's socket is in it too and would see it
+    twice."""
     payload = {"type": "notice", **notice}
-    return [(seat_group(table_id, s), payload) for s in range(seats)] + [(table_group(table_id), payload)]
+    return [(seat_group(table_id, s), payload) for s in range(seats)] + [(host_group(party_id), payload)]
 
 
 def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
@@ -398,7 +399,7 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
             "message": f"{guest.name} (seat {guest.seat + 1}) offers their seat to a substitute.",
         }
         minutes = int(OFFER_LIFETIME.total_seconds() // 60)
-        return Outcome(_table_notice(guest.table_id, len(seats), notice), {"minutes": minutes})
+        return Outcome(_table_notice(party.pk, guest.table_id, len(seats), notice), {"minutes": minutes})
 
 
 def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
@@ -456,7 +457,7 @@ def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
         }
         seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
         return Outcome(
-            _table_notice(guest.table_id, seats, notice),
+            _table_notice(party.pk, guest.table_id, seats, notice),
             {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
         )
 
@@ -508,6 +509,7 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
 
         msgs += table_messages(table, game, [])
         msgs += _table_notice(
+            party.pk,
             table.pk,
             len(roster),
             {

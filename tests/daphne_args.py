@@ -1,5 +1,8 @@
 """The daphne options every test server uses, as bin/serve, the Dockerfile and compose
-do: autobahn refuses a WebSocket message over 4096 bytes (close 1009) before buffering
-it (its default is 1 MiB); events/consumers.py checks the same limit again."""
+do. Autobahn refuses an incoming WebSocket frame over 4096 bytes (the largest legal
+frame is a few hundred) before buffering it, and a message (frames joined) over
+256 KiB; its defaults are 1 MiB each. The message limit also caps what the server
+sends, so it must stay well above the largest snapshot (a 100-guest host snapshot is
+measured in tests/hardening/test_deploy.py). events/consumers.py checks 4096 again."""
 
-DAPHNE_ARGS = ["--websocket-max-message-size", "4096"]
+DAPHNE_ARGS = ["--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144"]

@@ -59,3 +59,6 @@ CACHES = {
 # sets each one low to attack it.
 RATE_LIMITS = {**RATE_LIMITS, "create": (10**6, 600), "page": (10**6, 60), "miss": (10**6, 600)}
 SOCKET_LIMITS = {"per_seat": 4, "per_address": 10**6}
+# Test bots act in a closed loop, far faster than a person (a whole game in seconds);
+# tests/hardening/test_limits.py sets the production rate to attack it.
+FRAME_RATE = (10**6, 10**6, 10**6)

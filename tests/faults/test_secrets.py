@@ -226,7 +226,7 @@ async def test_cross_site_sockets_and_oversized_frames_are_refused(server):
         async with websockets.connect(url, proxy=None, open_timeout=5):
             pass
     # The same-site page can; a frame over 4096 bytes (ASCII, or fewer characters of
-    # multi-byte UTF-8) closes the socket. Daphne runs with --websocket-max-message-size
+    # multi-byte UTF-8) closes the socket. Daphne runs with --websocket-max-frame-size
     # 4096 (tests/daphne_args.py, as in production), so autobahn fails the connection
     # before the application sees the frame: 1009, or 1006 as it drops the TCP
     # connection. (Without that option the consumer's own check closes with 4009:

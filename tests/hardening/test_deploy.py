@@ -100,13 +100,41 @@ def _daphne_lines(repo_root) -> dict[str, list[str]]:
     return lines
 
 
+MESSAGE_LIMIT = 262144
+
+
 def test_every_daphne_command_line_limits_websocket_messages(repo_root):
     lines = _daphne_lines(repo_root)
     assert set(lines) == {"bin/serve", "Dockerfile", "compose web1", "compose web2", "test servers"}
     for where, words in lines.items():
-        assert "--websocket-max-message-size" in words, where
-        assert words[words.index("--websocket-max-message-size") + 1] == "4096", where
+        assert words[words.index("--websocket-max-frame-size") + 1] == "4096", where
+        assert words[words.index("--websocket-max-message-size") + 1] == str(MESSAGE_LIMIT), where
         assert "--proxy-headers" not in words, f"{where}: the app decides whom to trust (TRUSTED_PROXIES)"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_largest_snapshot_of_a_full_party_fits_the_message_limit():
+    """Autobahn's message limit caps what the server sends too (a snapshot over it
+    would crash the socket): a 100-guest party's host snapshot, with long names and
+    descriptions, seated and at the end, must stay far below it."""
+    import json as _json
+
+    from events import services
+    from events.models import Party
+    from events.roles import Actor, Role
+    from events.selectors import snapshot_for
+
+    party, _ = services.party_create(name="N" * 80, vault_size=3)
+    for i in range(100):
+        services.guest_join(code=party.code, name=f"{i:03d}" + "G" * 37, description=f"{i:03d}" + "D" * 197)
+    for i in range(30):
+        services.vault_gift_add(party_id=party.pk, contributor=f"{i:02d}" + "C" * 38, description="V" * 200)
+    services.party_seat(party_id=party.pk)
+    seated = len(_json.dumps(snapshot_for(Actor(Role.HOST, party.pk))).encode())
+    Party.objects.filter(pk=party.pk).update(status=Party.Status.OVER)  # with the result
+    over = len(_json.dumps(snapshot_for(Actor(Role.HOST, party.pk))).encode())
+    print(f"\nhost snapshot, 100 guests: {seated} bytes seated, {over} bytes with the result")
+    assert max(seated, over) * 2 < MESSAGE_LIMIT, (seated, over)
 
 
 def test_nginx_serves_https_only(repo_root):

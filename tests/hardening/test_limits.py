@@ -177,5 +177,6 @@ async def test_a_frame_flood_is_refused_and_then_closed(settings):
     msgs, code = await _outputs_until_close(comm)
     pongs = [m for m in msgs if m["type"] == "pong"]
     limited = [m for m in msgs if m.get("code") == "rate_limited"]
+    assert all(m["re"].startswith("p") for m in limited)  # each refused request is answered
     assert 19 <= len(pongs) <= 30, len(pongs)  # the burst (hello took one token), plus the refill
     assert len(limited) == 50 and code == 4429, (len(limited), code)
