@@ -74,6 +74,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.refused_in_a_row = 0
         self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
         self.last_snapshot: dict | None = None
+        self.last_snapshot_at = 0.0
         self.hello_timer: asyncio.Task | None = None
         allowed = await database_sync_to_async(_may_connect)(self.address)
         if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
@@ -236,9 +237,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await groups.send_safely(outcome.messages)
 
     async def _resync_frame(self, frame, re):
-        """A client's resync. A flood of them is answered with the snapshot this socket
-        was last sent, not a new read of the database (RESYNC_RATE)."""
-        if self.last_snapshot is not None and not self.resyncs.take():
+        """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the
+        snapshot this socket was last sent, not a new read of the database; never one
+        older than the bucket's refill period, so a phone that is really behind
+        catches up within it."""
+        fresh_enough = time.monotonic() - self.last_snapshot_at < settings.RESYNC_RATE[1]
+        if self.last_snapshot is not None and fresh_enough and not self.resyncs.take():
             await self._send({**self.last_snapshot, "re": re, "cached": True})
             return
         await self._resync(frame, re)
@@ -250,7 +254,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "no_party", "this party no longer exists")
             await self.close(code=4404)
             return
-        self.last_snapshot = snapshot
+        self.last_snapshot, self.last_snapshot_at = snapshot, time.monotonic()
         await self._send({**snapshot, "re": re} if re is not None else snapshot)
 
     # --- group messages ----------------------------------------------------------------

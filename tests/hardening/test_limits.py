@@ -162,6 +162,11 @@ async def test_a_resync_flood_is_served_from_a_cached_snapshot(settings):
     assert {json.dumps({k: v for k, v in m.items() if k != "re"}, sort_keys=True) for m in replies} == {
         json.dumps({**{k: v for k, v in fresh[-1].items() if k != "re"}, "cached": True}, sort_keys=True)
     }
+    # A cached snapshot is never older than the refill period: after it, a fresh one.
+    settings.RESYNC_RATE = (2, 0.3)
+    await asyncio.sleep(0.4)
+    await host.send({"type": "resync", "re": "late"})
+    assert not (await host.reply("late")).get("cached")
     await host.close()
 
 
