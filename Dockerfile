@@ -26,11 +26,11 @@ COPY manage.py ./
 COPY templates ./templates
 COPY static ./static
 # collectstatic needs settings to load, not a live database or secret.
-RUN DJANGO_SECRET_KEY=collectstatic-only DATABASE_URL=postgres://build@localhost/build \
+RUN DJANGO_SECRET_KEY=collectstatic-only-never-used-to-sign-anything-0123456789abcdef DATABASE_URL=postgres://build@localhost/build \
     python manage.py collectstatic --noinput
 
 RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles
 USER heist
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "config.asgi:application"]
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]

@@ -176,7 +176,7 @@ class Server:
 
     def start(self, timeout=30.0):
         self.err = open(self.logdir / "daphne.stderr", "w")
-        cmd = [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(self.port), "-v", "0", "config.asgi:application"]
+        cmd = [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(self.port), "-v", "0", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]
         if self.profile:  # CPU time of the event-loop thread only; the ORM runs in Channels' DB thread
             cmd = [str(VENV_BIN / "python"), "-c", PROFILE_WRAPPER, str(Path(self.profile).resolve()), *cmd[1:]]
         self.proc = subprocess.Popen(

@@ -27,6 +27,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 DAPHNE = REPO / ".venv" / "bin" / "daphne"
+
+# The daphne options every server we start uses, as bin/serve, the Dockerfile and
+# compose do. Autobahn refuses an incoming WebSocket frame over 4096 bytes (the largest
+# legal frame is a few hundred) before buffering it, and a message (frames joined) over
+# 256 KiB; its defaults are 1 MiB each. The message limit also caps what the server
+# sends, so it must stay well above the largest snapshot (a 100-guest host snapshot is
+# measured in tests/hardening/test_deploy.py). events/consumers.py checks 4096 again.
+DAPHNE_ARGS = ("--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144")
 HOST = "127.0.0.1"
 
 
@@ -101,7 +109,7 @@ class DaphneServer(Killable):
         log.write(f"--- start #{self.starts + 1} ---\n".encode())
         log.flush()
         self.proc = subprocess.Popen(
-            [str(DAPHNE), "-b", HOST, "-p", str(self.port), *self.extra_args, "config.asgi:application"],
+            [str(DAPHNE), "-b", HOST, "-p", str(self.port), *DAPHNE_ARGS, *self.extra_args, "config.asgi:application"],
             cwd=REPO,
             env=self.env(),
             stdin=subprocess.DEVNULL,

@@ -1,4 +1,3 @@
-from django.contrib import admin
 from django.urls import path
 from django.views.generic import TemplateView
 
@@ -32,5 +31,4 @@ urlpatterns = [
         TemplateView.as_view(template_name="manifest.webmanifest", content_type="application/manifest+json"),
         name="manifest",
     ),
-    path("admin/", admin.site.urls),
 ]

@@ -12,6 +12,7 @@ Frames from the client (JSON text, at most MAX_FRAME bytes):
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -19,6 +20,7 @@ import time
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
@@ -26,12 +28,13 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, ratelimit, services
+from . import groups, ratelimit, services, socket_limits
 from .models import Guest, Party
 from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
-from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
+from .socket_limits import TokenBucket
+from .selectors import actor_for, party_by_code, snapshot_for
 
 logger = logging.getLogger(__name__)
 
@@ -66,20 +69,47 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.party = None
         self.closing = False
         self.subscribed = True  # every group this socket wants is joined
-        if not await database_sync_to_async(ratelimit.allow)("connect", ratelimit.client_address_scope(self.scope)):
+        self.seat_key = None  # counted in socket_limits.seats once a guest said hello
+        self.address = ratelimit.client_address_scope(self.scope)
+        self.address_counted = False
+        self.frames = TokenBucket(*settings.FRAME_RATE[:2])
+        self.refused_in_a_row = 0
+        self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
+        self.last_snapshot: dict | None = None
+        self.last_snapshot_at = 0.0
+        self.hello_timer: asyncio.Task | None = None
+        allowed = await database_sync_to_async(_may_connect)(self.address)
+        if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
             await self.close(code=4429)  # before accept: the handshake is refused
             return
+        self.address_counted = True
         await self.accept()
+        # A socket that never says hello would hold memory and a slot for ever.
+        self.hello_timer = asyncio.ensure_future(self._close_if_silent())
         code = self.scope["url_route"]["kwargs"]["code"]
         self.party = await database_sync_to_async(party_by_code)(code)
         if self.party is None:
+            await database_sync_to_async(ratelimit.allow)("miss", self.address)  # a guessed code
             await self._error(None, "no_party", "no party has that code")
             await self.close(code=4404)
         elif self.party.expired:
             await self._error(None, "expired", "this party has expired (parties last seven days)")
             await self.close(code=4410)
 
+    def _release_slots(self):
+        """Give back this socket's place in the per-seat and per-address counts (once)."""
+        timer = getattr(self, "hello_timer", None)  # None before connect() set it up
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+        if getattr(self, "address_counted", False):
+            socket_limits.addresses.remove(self.address)
+            self.address_counted = False
+        if getattr(self, "seat_key", None) is not None:
+            socket_limits.seats.remove(self.seat_key)
+            self.seat_key = None
+
     async def disconnect(self, code):
+        self._release_slots()
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
@@ -97,6 +127,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        if not await self._within_frame_rate(text_data):  # first: junk counts too
+            return
         if text_data is None:
             await self._error(None, "malformed", "send JSON text frames")
             return
@@ -130,7 +162,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.actor is None:
             await self._error(re, "hello_first", "say hello (with your secret) first")
             return
-        handler = {"act": self._act, "party": self._party, "resync": self._resync}.get(kind)
+        handler = {"act": self._act, "party": self._party, "resync": self._resync_frame}.get(kind)
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
@@ -148,6 +180,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "bad_secret", "that secret does not open a seat at this party")
             await self.close(code=4403)
             return
+        if actor.role is Role.GUEST:
+            if not socket_limits.seats.add(actor.guest_id, settings.SOCKET_LIMITS["per_seat"]):
+                limit = settings.SOCKET_LIMITS["per_seat"]
+                await self._error(re, "too_many_sockets", f"this seat is already open on {limit} screens; close one")
+                await self.close(code=4429)
+                return
+            self.seat_key = actor.guest_id
+        if self.hello_timer is not None:
+            self.hello_timer.cancel()
         self.actor = actor
         if actor.role is Role.GUEST:
             self.secret = token_hash(frame["token"])
@@ -199,6 +240,17 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "ok", "re": re, **outcome.data})
         await groups.send_safely(outcome.messages)
 
+    async def _resync_frame(self, frame, re):
+        """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the
+        snapshot this socket was last sent, not a new read of the database; never one
+        older than the bucket's refill period, so a phone that is really behind
+        catches up within it."""
+        fresh_enough = time.monotonic() - self.last_snapshot_at < settings.RESYNC_RATE[1]
+        if self.last_snapshot is not None and fresh_enough and not self.resyncs.take():
+            await self._send({**self.last_snapshot, "re": re, "cached": True})
+            return
+        await self._resync(frame, re)
+
     async def _resync(self, frame, re):
         try:
             # The socket's table, seat and groups come from the database with its
@@ -210,9 +262,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "no_party", "this party no longer exists")
             await self.close(code=4404)
             return
-        if re is not None:
-            snapshot["re"] = re
-        await self._send(snapshot)
+        self.last_snapshot, self.last_snapshot_at = snapshot, time.monotonic()
+        await self._send({**snapshot, "re": re} if re is not None else snapshot)
 
     # --- group messages ----------------------------------------------------------------
 
@@ -246,7 +297,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if cached and now - self.secret_checked < REVALIDATE_SECONDS:
             return False
         self.secret_checked = now
-        if await database_sync_to_async(_holds_seat)(self.actor.guest_id, self.secret):
+        row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
+        if row is None or (row["token_hash"] == self.secret and row["removed_at"] is None):
+            if row is not None:
+                await self._refresh_rights(row)
             return False
         if re is not None:
             await self._error(re, "removed", "this device no longer holds the seat")
@@ -256,12 +310,34 @@ class PartyConsumer(AsyncWebsocketConsumer):
         return True
 
     async def _refresh_actor(self):
-        """This socket's actor as the database has it now; groups follow if it changed."""
+        """This socket's actor as the database has it now, and its groups (a group
+        join that failed earlier, Redis down, is retried here)."""
         if self.actor is not None and self.actor.role is Role.GUEST:
-            guest = await database_sync_to_async(Guest.objects.filter(pk=self.actor.guest_id).first)()
-            if guest is not None:  # gone: the party was deleted, the snapshot says so
-                self.actor = guest_actor(guest)
+            row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
+            if row is not None:  # gone: the party was deleted, the snapshot says so
+                self._take_rights(row)
         await self._subscribe()
+
+    async def _refresh_rights(self, row: dict) -> None:
+        """Rights come from the database row just read, never from the hello: a captain
+        demoted (or promoted) while its `resubscribe` broadcast was lost acts with the
+        role the database gives it now, and its groups follow."""
+        if not self._take_rights(row):
+            return
+        try:
+            await self._subscribe()
+        except Exception:  # Redis down: the groups catch up on the next resubscribe
+            logger.warning("resubscribe after a role change failed", exc_info=True)
+
+    def _take_rights(self, row: dict) -> bool:
+        """Set this guest socket's table, seat and captaincy from `row`; True if changed."""
+        fresh = Actor(
+            Role.GUEST, self.actor.party_id, guest_id=self.actor.guest_id,
+            table_id=row["table_id"], seat=row["seat"], captain=row["is_captain"],
+        )
+        changed = fresh != self.actor
+        self.actor = fresh
+        return changed
 
     async def _subscribe(self):
         """Join the groups the actor may read, leave the others. A failure (Redis down)
@@ -314,10 +390,30 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
 
     async def close(self, code=None, reason=None):
-        if self.closing:
+        self._release_slots()  # at once: the seat's slot is free for the next screen
+        if getattr(self, "closing", False):
             return
         await super().close(code=code, reason=reason)  # may raise: _close_too_large retries
         self.closing = True
+
+    async def _within_frame_rate(self, text_data) -> bool:
+        """The per-socket frame budget (FRAME_RATE). A frame over it is refused without
+        being handled (its `re` echoed when it has a plain one, so the sender's request
+        is answered); a socket that keeps sending regardless is closed."""
+        if self.frames.take():
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        await self._error(_plain_re(text_data), "rate_limited", "too many frames; slow down")
+        if self.refused_in_a_row >= settings.FRAME_RATE[2]:
+            await self.close(code=4429)
+        return False
+
+    async def _close_if_silent(self):
+        await asyncio.sleep(settings.HELLO_TIMEOUT_SECONDS)
+        if self.actor is None:
+            await self._error(None, "hello_timeout", "say hello within a few seconds of connecting")
+            await self.close(code=4408)
 
     async def _close_too_large(self):
         try:
@@ -389,16 +485,37 @@ def _versions_for(actor: Actor) -> dict:
     return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
 
 
+def _plain_re(text_data) -> str | None:
+    """The `re` of a frame refused unread, if it is a JSON object with a printable one."""
+    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+        return None
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None
+    re = frame.get("re") if isinstance(frame, dict) else None
+    return re if isinstance(re, str) and len(re) <= CLIENT_ID_MAX and re.isprintable() else None
+
+
+def _may_connect(address: str) -> bool:
+    """The per-address connect rate, and the code-guessing guard the pages use."""
+    return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
+
+
 def _presence_message(actor: Actor, online: bool) -> groups.Message:
     """For the host's dashboard: who is (dis)connected, as it happens."""
     return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
 
 
-def _holds_seat(guest_id: int, secret: str) -> bool:
-    """False once the seat's secret changed (a hand-over) or the host removed the guest.
-    A guest row that is gone means the party was deleted: the handlers say no_party."""
-    row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
-    return row is None or (row[0] == secret and row[1] is None)
+def _seat_row(guest_id: int) -> dict | None:
+    """What the database says about a guest's seat now: its secret (changed by a
+    hand-over), removal, table, seat and captaincy. None: the party was deleted (the
+    handlers then say no_party)."""
+    return (
+        Guest.objects.filter(pk=guest_id)
+        .values("token_hash", "removed_at", "table_id", "seat", "is_captain")
+        .first()
+    )
 
 
 def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
@@ -422,7 +539,12 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
     if command == "set_captain":
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
     if command == "hand_over_seat":
-        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"))
+        by = "host" if actor.role is Role.HOST else f"captain:{actor.guest_id}"
+        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"), requested_by=by)
+    if command == "offer_seat":
+        if frame.get("guest", actor.guest_id) != actor.guest_id:
+            raise Forbidden("you can only offer your own seat")
+        return services.seat_offer(party_id=pid, guest_id=actor.guest_id)
     if command == "open_relay":
         return services.Outcome(relay_open(party_id=pid))
     if command == "run_relay":

@@ -61,6 +61,8 @@ class Guest(models.Model):
     removed_at = models.DateTimeField(null=True, blank=True)
     claim_hash = models.CharField(max_length=64, blank=True)  # a substitute's one-time code
     claim_expires = models.DateTimeField(null=True, blank=True)
+    # The guest's own phone offered the seat to a substitute (consent to a hand-over).
+    handover_offered_until = models.DateTimeField(null=True, blank=True)
     sockets = models.IntegerField(default=0)  # open WebSockets, for the host's "disconnected" marks
     last_seen = models.DateTimeField(null=True, blank=True)
 
@@ -113,3 +115,28 @@ class VaultGift(models.Model):
     @property
     def gift_id(self) -> int:
         return self.VAULT_ID_BASE + self.number
+
+
+class SeatHandOver(models.Model):
+    """The durable record of every hand-over: who asked, why it was allowed (the host,
+    the guest's own offer, or the seat offline), and who claimed the seat. A captain
+    taking a seat is a power over another guest's game; this is its audit trail."""
+
+    class Reason(models.TextChoices):
+        HOST = "host", "Asked by the host"
+        CONSENT = "consent", "Offered by the guest"
+        OFFLINE = "offline", "The seat was offline"
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="handovers")
+    guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="handovers")
+    table = models.ForeignKey("tables.Table", null=True, on_delete=models.SET_NULL, related_name="+")
+    seat = models.PositiveSmallIntegerField()
+    leaving_name = models.CharField(max_length=40)
+    requested_by = models.CharField(max_length=40)  # "host" or "captain:<guest id>"
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    created_at = models.DateTimeField(default=timezone.now)
+    claimed_at = models.DateTimeField(null=True, blank=True)
+    claimed_by = models.CharField(max_length=40, blank=True)  # the substitute's name
+
+    class Meta:
+        ordering = ["created_at", "pk"]

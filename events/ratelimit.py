@@ -1,8 +1,13 @@
-"""Fixed-window rate limits per client address, counted in the shared cache (Redis in
-production, so both daphne processes count together)."""
+"""Rate limits per client address, counted in the shared cache (Redis in production,
+so both daphne processes count together), and who the client is.
+
+Fixed windows: `allow` counts a hit and says whether the address is still within its
+limit; `exceeded` only looks (the code-guessing guard refuses every party page to an
+address that has guessed too many unknown codes, without counting the page)."""
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import time
 
@@ -12,21 +17,43 @@ from django.core.cache import cache
 logger = logging.getLogger(__name__)
 
 
+def _trusted(address: str) -> bool:
+    """Whether `address` is one of settings.TRUSTED_PROXIES (addresses or CIDR ranges)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    for entry in settings.TRUSTED_PROXIES:
+        try:
+            if ip in ipaddress.ip_network(entry, strict=False):
+                return True
+        except ValueError:
+            logger.warning("TRUSTED_PROXIES entry %r is not an address or range", entry)
+    return False
+
+
+def _client(peer: str, forwarded: str) -> str:
+    """The client's address: the peer, unless the peer is a trusted proxy; then the
+    right-most X-Forwarded-For entry that is not itself a trusted proxy (entries to its
+    left were written by whoever connected to the proxy, so anyone can forge them)."""
+    if not forwarded or not _trusted(peer):
+        return peer
+    hops = [h.strip() for h in forwarded.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not _trusted(hop):
+            return hop
+    return hops[0] if hops else peer
+
+
 def client_address_http(request) -> str:
-    if settings.TRUST_X_FORWARDED_FOR:
-        forwarded = request.headers.get("X-Forwarded-For", "")
-        if forwarded:
-            return forwarded.split(",")[-1].strip()  # the address our proxy saw
-    return request.META.get("REMOTE_ADDR", "unknown")
+    return _client(request.META.get("REMOTE_ADDR", "unknown"), request.headers.get("X-Forwarded-For", ""))
 
 
 def client_address_scope(scope) -> str:
-    if settings.TRUST_X_FORWARDED_FOR:
-        for name, value in scope.get("headers", []):
-            if name == b"x-forwarded-for":
-                return value.decode("latin-1").split(",")[-1].strip()
     client = scope.get("client")
-    return client[0] if client else "unknown"
+    peer = client[0] if client else "unknown"
+    forwarded = ",".join(v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for")
+    return _client(peer, forwarded)
 
 
 def allow(bucket: str, address: str) -> bool:
@@ -40,9 +67,23 @@ def allow(bucket: str, address: str) -> bool:
         return True
 
 
+def exceeded(bucket: str, address: str) -> bool:
+    """Whether the address has used up its limit in this window (counts nothing)."""
+    limit, window = settings.RATE_LIMITS[bucket]
+    try:
+        return (cache.get(_key(bucket, address, window)) or 0) >= limit
+    except Exception:
+        logger.warning("rate limit cache unavailable; not limiting %s from %s", bucket, address, exc_info=True)
+        return False
+
+
+def _key(bucket: str, address: str, window: int) -> str:
+    return f"rl:{bucket}:{address}:{int(time.time() // window)}"
+
+
 def _count(bucket: str, address: str) -> bool:
     limit, window = settings.RATE_LIMITS[bucket]
-    key = f"rl:{bucket}:{address}:{int(time.time() // window)}"
+    key = _key(bucket, address, window)
     if cache.add(key, 1, timeout=window + 1):
         return True
     try:

@@ -69,6 +69,8 @@ HOST_COMMANDS = frozenset(
     }
 )
 CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
+# A seated guest's commands about their own seat: consent to a hand-over.
+SEAT_COMMANDS = frozenset({"offer_seat"})
 
 
 class Forbidden(Exception):
@@ -97,4 +99,8 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
         if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
             return
         raise Forbidden("only the host or this table's captain can do that")
+    if command in SEAT_COMMANDS:
+        if actor.role is Role.GUEST and actor.table_id is not None:
+            return
+        raise Forbidden("only a seated guest can offer their own seat")
     raise Forbidden(f"unknown command {command!r}")

@@ -16,6 +16,7 @@ from .roles import Actor, Role
 from .secrets import normalize_code, plausible_token, token_hash
 
 ONLINE_GRACE = timedelta(seconds=45)
+WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 
 
 def party_by_code(code) -> Party | None:
@@ -133,12 +134,17 @@ def party_result(party: Party) -> dict:
     brought = {g.gift_number: g for g in guests.values()}
     vault_by_id = {v.gift_id: v for v in party.vault_gifts.all()}
 
+    over = party.status == Party.Status.OVER
+
     def describe(gift_id: int, game) -> dict:
         if gift_id in vault_by_id:
             source = f"vault gift from {vault_by_id[gift_id].contributor}"
         else:
             source = f"brought by {brought[gift_id].name}" if gift_id in brought else "unknown"
-        return {"gift": gift_label(gift_id), "description": game.descriptions.get(gift_id, ""), "source": source}
+        # The host downloads this mid-party too: a gift still wrapped keeps its secret
+        # (the host plays as well, and a projector may show the dashboard).
+        description = game.descriptions.get(gift_id, "") if over or gift_id in game.open else WRAPPED
+        return {"gift": gift_label(gift_id), "description": description, "source": source}
 
     keeps, returns = [], []
     for table in party.tables.all():

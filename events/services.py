@@ -19,8 +19,8 @@ from tables.models import Table
 from tables.services import ServiceError
 
 from . import seating
-from .groups import Message, guest_group, host_group, party_group
-from .models import Guest, Party, VaultGift
+from .groups import Message, guest_group, host_group, party_group, seat_group
+from .models import Guest, Party, SeatHandOver, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
 
@@ -34,14 +34,57 @@ class Outcome:
     data: dict = field(default_factory=dict)
 
 
+ZWJ = "\u200d"
+# Letters and symbols that draw nothing (Hangul fillers, the braille blank): a name of
+# only these would show blank like one of zero-width spaces.
+BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _clean(value, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ServiceError("invalid", f"{what} is required")
-    value = " ".join(value.split())  # no newlines or runs of spaces in names on screens
+    _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
+    value = " ".join(_visible(unicodedata.normalize("NFKC", value)).split())
+    if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_GLYPHS for c in value):
+        # Only invisible or combining characters: it would show as a blank name tag.
+        raise ServiceError("invalid", f"{what} is required (visible letters, please)")
     if len(value) > limit:
         raise ServiceError("invalid", f"{what} is at most {limit} characters")
-    _check_text(value, what)
     return value
+
+
+def _visible(value: str) -> str:
+    """Strip format characters (category Cf: zero-width spaces, bidi overrides and
+    isolates, BOM, soft hyphens...): they hide text or reorder it on screens and in the
+    CSV. A zero-width joiner stays only between two visible characters, where it
+    joins an emoji sequence (👩‍👧)."""
+    out = []
+    for i, c in enumerate(value):
+        if c in BLANK_GLYPHS:
+            continue
+        if unicodedata.category(c) != "Cf":
+            out.append(c)
+        elif c == ZWJ and 0 < i < len(value) - 1 and not value[i - 1].isspace() and not value[i + 1].isspace():
+            if unicodedata.category(value[i - 1]) != "Cf" and unicodedata.category(value[i + 1]) != "Cf":
+                out.append(c)
+    return "".join(out)
+
+
+def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> str:
+    """Two guests never share a name on the screens: a second Sam becomes "Sam (2)"
+    (compared case-insensitively), cut to fit NAME_MAX."""
+    taken = {
+        n.casefold()
+        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)
+    }
+    if name.casefold() not in taken:
+        return name
+    for n in range(2, seating.MAX_GUESTS + 2):
+        suffix = f" ({n})"
+        candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
+        if candidate.casefold() not in taken:
+            return candidate
+    raise ServiceError("invalid", "that name is taken; pick another")
 
 
 def _check_text(value: str, what: str) -> None:
@@ -121,6 +164,7 @@ def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
         if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
             raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
+        name = _distinct_name(party, name)
         token = new_token()
         guest = Guest.objects.create(
             party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
@@ -148,7 +192,7 @@ def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
             raise ServiceError("seated", "guests are seated; hand the seat over instead")
-        guest.name = name
+        guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
         _bump(party)
         return Outcome(lobby_messages(party))
@@ -323,21 +367,99 @@ def party_close_if_over(*, party_id: int) -> list[Message]:
 # --- a leaving guest hands their seat to a substitute ------------------------------------
 
 CLAIM_LIFETIME_MINUTES = 15
+# A captain may hand over a seat nobody is using: no socket hello, close or ping from it
+# for this long (phones ping every 20 s while the page is open), or one whose guest
+# offered it from their own phone, valid for OFFER_LIFETIME. The host always may.
+HANDOVER_OFFLINE = timedelta(minutes=2)
+OFFER_LIFETIME = timedelta(minutes=10)
 
 
-def seat_hand_over(*, party_id: int, guest_id) -> Outcome:
-    """Start a hand-over: a one-time claim code (shown only to the host or captain who
-    asked) that a substitute types to take the seat with its whole game state."""
+def _table_notice(party_id: int, table_id: int, seats: int, notice: dict) -> list[Message]:
+    """A notice every seat at the table sees (the captain among them), and the host.
+    Not the table's public group: a captain's socket is in it too and would see it
+    twice."""
+    payload = {"type": "notice", **notice}
+    return [(seat_group(table_id, s), payload) for s in range(seats)] + [(host_group(party_id), payload)]
+
+
+def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
+    """The guest's own phone consents to a hand-over of their seat (they are leaving)."""
     with transaction.atomic():
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
             raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
+        guest.save(update_fields=["handover_offered_until"])
+        seats = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        notice = {
+            "kind": "offer",
+            "table": guest.table_id,
+            "seat": guest.seat,
+            "message": f"{guest.name} (seat {guest.seat + 1}) offers their seat to a substitute.",
+        }
+        minutes = int(OFFER_LIFETIME.total_seconds() // 60)
+        return Outcome(_table_notice(party.pk, guest.table_id, len(seats), notice), {"minutes": minutes})
+
+
+def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
+    if requested_by == "host":
+        return SeatHandOver.Reason.HOST
+    if requested_by == f"captain:{guest.pk}":
+        return SeatHandOver.Reason.CONSENT  # the captain's own seat
+    if guest.handover_offered_until is not None and guest.handover_offered_until > now:
+        return SeatHandOver.Reason.CONSENT
+    if guest.last_seen is None or now - guest.last_seen >= HANDOVER_OFFLINE:
+        return SeatHandOver.Reason.OFFLINE
+    ago = int((now - guest.last_seen).total_seconds())
+    raise ServiceError(
+        "seat_in_use",
+        f"{guest.name}'s phone was online {ago} s ago. A seat in use can be handed over only when "
+        f"its guest offers it (“Offer my seat” on their phone), after "
+        f"{int(HANDOVER_OFFLINE.total_seconds() // 60)} minutes offline, or by the host.",
+    )
+
+
+def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
+    """Start a hand-over: a one-time claim code (shown only to the host or captain who
+    asked) that a substitute types to take the seat with its whole game state.
+    `requested_by` is "host" or "captain:<guest id>": a captain needs the seat offline
+    or its guest's offer (a captain could otherwise take any seat, and its hand).
+    Announced to the table and recorded (SeatHandOver)."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        guest = _lobby_guest(party, guest_id)
+        if guest.table_id is None:
+            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        now = timezone.now()
+        reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
         guest.claim_hash = token_hash(code)
-        guest.claim_expires = timezone.now() + timedelta(minutes=CLAIM_LIFETIME_MINUTES)
-        guest.save(update_fields=["claim_hash", "claim_expires"])
-        return Outcome(data={"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES})
+        guest.claim_expires = now + timedelta(minutes=CLAIM_LIFETIME_MINUTES)
+        guest.handover_offered_until = None  # an offer is used once
+        guest.save(update_fields=["claim_hash", "claim_expires", "handover_offered_until"])
+        SeatHandOver.objects.create(
+            party=party, guest=guest, table_id=guest.table_id, seat=guest.seat, leaving_name=guest.name,
+            requested_by=requested_by, reason=reason, created_at=now,
+        )
+        why = {
+            SeatHandOver.Reason.HOST: "by the host",
+            SeatHandOver.Reason.CONSENT: "as they offered",
+            SeatHandOver.Reason.OFFLINE: "as their phone is offline",
+        }[reason]
+        notice = {
+            "kind": "handover",
+            "table": guest.table_id,
+            "seat": guest.seat,
+            "reason": reason,
+            "by": "host" if requested_by == "host" else "captain",
+            "message": f"{guest.name}'s seat (seat {guest.seat + 1}) is being handed to a substitute, {why}.",
+        }
+        seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
+        return Outcome(
+            _table_notice(party.pk, guest.table_id, seats, notice),
+            {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
+        )
 
 
 def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
@@ -365,6 +487,8 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         if guest is None:
             raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
         old_group = guest_group(guest.pk)
+        leaving = guest.name
+        name = _distinct_name(party, name, guest_id=guest.pk)
         token = new_token()
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
@@ -374,10 +498,25 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         table.roster = roster
         table.save(update_fields=["roster"])
         _bump(party)
+        record = SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
+        if record is not None:
+            record.claimed_at, record.claimed_by = timezone.now(), name
+            record.save(update_fields=["claimed_at", "claimed_by"])
         msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
         msgs += lobby_messages(party)
         game = Game.from_dict(table.state)
         from tables.services import table_messages
 
         msgs += table_messages(table, game, [])
+        msgs += _table_notice(
+            party.pk,
+            table.pk,
+            len(roster),
+            {
+                "kind": "claimed",
+                "table": table.pk,
+                "seat": guest.seat,
+                "message": f"{name} took over seat {guest.seat + 1} from {leaving}.",
+            },
+        )
         return guest, token, Outcome(msgs)

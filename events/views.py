@@ -24,6 +24,7 @@ from tables.services import ServiceError
 
 from . import ratelimit, services
 from .groups import send_on_commit
+from .health import health_failures
 from .selectors import party_by_code
 
 MAX_BODY = 4096
@@ -31,7 +32,11 @@ MAX_BODY = 4096
 
 @require_safe
 def healthz(request):
-    """Liveness probe for nginx, compose and bin/serve checks."""
+    """Health probe for compose, nginx and the test servers: 503 when PostgreSQL or
+    Redis is unreachable, so a process that cannot serve a party says so."""
+    failed = health_failures()
+    if failed:
+        return JsonResponse({"ok": False, "failed": failed}, status=503)
     return JsonResponse({"ok": True})
 
 
@@ -52,9 +57,15 @@ def _error(exc: ServiceError, status=400) -> JsonResponse:
     return JsonResponse({"error": exc.code, "message": str(exc)}, status=status)
 
 
+def _rate_limited(message="too many attempts from here; wait a minute") -> JsonResponse:
+    return JsonResponse({"error": "rate_limited", "message": message}, status=429)
+
+
 @csrf_exempt
 @require_POST
 def party_create_api(request):
+    if not ratelimit.allow("create", ratelimit.client_address_http(request)):
+        return _rate_limited("too many new parties from here; wait a few minutes")
     try:
         data = _json_body(request)
         party, token = services.party_create(
@@ -73,16 +84,20 @@ def party_create_api(request):
 def _seat_api(request, take_seat):
     """Join and seat claim hand out a seat secret the same way: rate-limited per
     address, JSON in, the secret only in the response body, messages after commit."""
-    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
+    address = ratelimit.client_address_http(request)
+    if ratelimit.exceeded("miss", address) or not ratelimit.allow("join", address):
+        return _rate_limited()
     try:
         guest, token, outcome = take_seat(_json_body(request))
     except ServiceError as exc:
+        if exc.code == "no_party":
+            ratelimit.allow("miss", address)
         return _error(exc)
     send_on_commit(outcome.messages)
     return JsonResponse(
         {
             "guest": guest.pk,
+            "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
             "token": token,
             "gift_number": guest.gift_number,
             "code": guest.party.code,
@@ -115,10 +130,25 @@ def home(request):
     return render(request, "events/home.html")
 
 
-def _party_page(request, code, template):
+def _party_or_refusal(request, code):
+    """The party a page names, or the response that refuses it. Join codes are short
+    and read aloud, so guessing them is the attack: pages are rate-limited per address,
+    and an address that asked for too many unknown codes gets 429 for every code,
+    existing or not, until its window ends (no answer tells the two apart)."""
+    address = ratelimit.client_address_http(request)
+    if ratelimit.exceeded("miss", address) or not ratelimit.allow("page", address):
+        return None, render(request, "events/slow_down.html", {"code": code}, status=429)
     party = party_by_code(code)
     if party is None:
-        return render(request, "events/missing.html", {"code": code}, status=404)
+        ratelimit.allow("miss", address)
+        return None, render(request, "events/missing.html", {"code": code}, status=404)
+    return party, None
+
+
+def _party_page(request, code, template):
+    party, refusal = _party_or_refusal(request, code)
+    if refusal is not None:
+        return refusal
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
     return render(request, template, {"party": party})
@@ -147,9 +177,9 @@ def screen_page(request, code):
 @require_safe
 def join_qr(request, code):
     """An SVG QR code of the join link (the link holds the code, never a secret)."""
-    party = party_by_code(code)
-    if party is None:
-        raise Http404("no such party")
+    party, refusal = _party_or_refusal(request, code)
+    if refusal is not None:
+        return refusal
     url = request.build_absolute_uri(reverse("join", args=[party.code]))
     img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buf = io.BytesIO()

@@ -45,6 +45,7 @@ async def test_redis_channel_layer_group_round_trip():
     assert message == {"type": "table.update", "seq": 1}
 
 
+@pytest.mark.django_db  # /healthz checks the database (and Redis)
 def test_healthz_returns_ok(client):
     response = client.get("/healthz")
     assert response.status_code == 200

@@ -27,7 +27,8 @@ ALLOWED_HOSTS = []
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver replaces Django's with the ASGI one
-    "django.contrib.admin",
+    # No django.contrib.admin: no model is managed through it (hosts run their party
+    # from the dashboard), and an unused login page is only something to brute-force.
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -43,6 +44,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.headers.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -100,6 +102,12 @@ CSRF_COOKIE_SECURE = False
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
+# Everything from this origin only ('self' covers the party's ws:/wss: socket), nothing
+# inline, no plugins, no <base>, never framed (config/headers.py sends it).
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
 
 # Celery reads every CELERY_* setting (config/celery.py, namespace "CELERY").
 CELERY_TIMEZONE = TIME_ZONE
@@ -122,9 +130,30 @@ LOGGING = {
 # Rate limits per client address (events/ratelimit.py). Generous: a whole party may
 # share one venue Wi-Fi address, and 100 guests joining in a minute is a good party.
 RATE_LIMITS = {
-    "join": (150, 60),  # joins by code: (count, seconds)
+    "join": (150, 60),  # joins and seat claims by code: (count, seconds)
     "connect": (600, 60),  # WebSocket connects
+    "create": (10, 600),  # new parties: a host makes one (1,000 in 8 s was possible)
+    "page": (600, 60),  # party pages by code (/j/ /p/ /host/ /screen/ /qr/)
+    # Unknown join codes asked for (pages, joins, sockets). Past this, every party page
+    # answers 429 to the address, whether the code exists or not: guessing codes
+    # (36^6 of them) stops at 60 per 10 minutes.
+    "miss": (60, 600),
 }
-# Behind a reverse proxy, the client address comes from X-Forwarded-For, but only when
-# the proxy is trusted (production sets this; a direct client could forge the header).
-TRUST_X_FORWARDED_FOR = False
+# Client addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For is
+# believed (events/ratelimit.py); from anyone else the header is ignored. Production
+# reads TRUSTED_PROXIES from the environment (compose: nginx's fixed address).
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
+
+# Sockets (events/consumers.py). A hello must come within HELLO_TIMEOUT_SECONDS of the
+# handshake. Open sockets are capped per seat (a phone and a tablet, a reload or two)
+# and per address (a venue NAT carries the whole party: 100 guests, screens), counted
+# per daphne process.
+HELLO_TIMEOUT_SECONDS = 10
+SOCKET_LIMITS = {"per_seat": 4, "per_address": 400}
+# Frames per socket: a token bucket of (frames per second, burst); frames beyond it
+# get `rate_limited`, and after the third number of refusals in a row the socket is
+# closed (4429). A phone sends a few frames a minute.
+FRAME_RATE = (20, 60, 100)
+# Resync frames per socket: (burst, seconds per token). Beyond it the socket gets the
+# snapshot it was last sent (`"cached": true`) instead of a new database read.
+RESYNC_RATE = (5, 2.0)

@@ -52,7 +52,8 @@ else:
     }
 
 # Every bench socket comes from 127.0.0.1: lift the per-address limits.
-RATE_LIMITS = {"join": (10**6, 60), "connect": (10**6, 60)}
+RATE_LIMITS = {bucket: (10**6, 60) for bucket in ("join", "connect", "create", "page", "miss")}
+SOCKET_LIMITS = {"per_seat": 4, "per_address": 10**6}
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

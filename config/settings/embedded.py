@@ -10,7 +10,9 @@ import secrets
 from .base import *  # noqa: F401,F403
 from .base import BASE_DIR, env_bool, env_list
 
-DEBUG = os.environ.get("DJANGO_DEBUG", "1") == "1"
+# Off by default: bin/serve listens on every address of the LAN, and a guest who
+# mistypes a URL must get a plain error page, not the debug page with the settings.
+DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"
 # bin/serve runs `daphne config.asgi:application` with no web server in front, so the
 # app serves its own static files (also with DJANGO_DEBUG=0).
 SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)

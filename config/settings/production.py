@@ -5,7 +5,10 @@ or POSTGRES_DB / POSTGRES_USER / POSTGRES_PASSWORD / POSTGRES_HOST / POSTGRES_PO
 Optional: REDIS_URL (default redis://redis:6379/0), CELERY_BROKER_URL,
 CELERY_RESULT_BACKEND, DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS,
 DJANGO_DB_POOL_MIN / DJANGO_DB_POOL_MAX / DJANGO_DB_POOL_TIMEOUT (connections per process),
-DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP).
+DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP),
+DJANGO_SSL_REDIRECT (default 1), DJANGO_HSTS_SECONDS (default one year),
+TRUSTED_PROXIES (addresses or CIDR ranges whose X-Forwarded-For is believed).
+DJANGO_SECRET_KEY must be at least 50 characters.
 """
 import os
 from urllib.parse import unquote, urlsplit
@@ -48,6 +51,10 @@ def _postgres_from_env():
 
 
 SECRET_KEY = _require("DJANGO_SECRET_KEY")
+if len(SECRET_KEY) < 50 or len(set(SECRET_KEY)) < 5:
+    # Django signs with it; a short key can be guessed offline. (Make one with
+    # python -c "import secrets; print(secrets.token_urlsafe(50))".)
+    raise ImproperlyConfigured("DJANGO_SECRET_KEY must be at least 50 characters (and not repetitive).")
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS")
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
@@ -94,6 +101,15 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 USE_X_FORWARDED_HOST = env_bool("DJANGO_USE_X_FORWARDED_HOST", False)
 SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+# HTTPS only (deploy/nginx.conf terminates TLS and redirects port 80 too): secrets
+# cross the venue Wi-Fi. /healthz is probed over plain HTTP inside the compose network.
+SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+# The party host owns its name and every name under it; "preload" only allows a
+# submission to the browsers' list, it submits nothing.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
 
 # Shared by both daphne processes: the rate limits must count across them.
 CACHES = {
@@ -103,4 +119,5 @@ CACHES = {
         "KEY_PREFIX": os.environ.get("CHANNELS_PREFIX", "heist"),
     }
 }
-TRUST_X_FORWARDED_FOR = True  # nginx (deploy/nginx.conf) sets it; daphne is not exposed
+# nginx's address (compose gives it a fixed one): only its X-Forwarded-For is believed.
+TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")

@@ -10,6 +10,7 @@ import os
 import uuid
 
 from .base import *  # noqa: F401,F403
+from .base import RATE_LIMITS
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret"
@@ -56,3 +57,12 @@ CACHES = {
         "KEY_PREFIX": f"heist-test-{TEST_RUN_ID}",
     }
 }
+
+# Every test client is 127.0.0.1 (or the in-process "unknown"): the per-address limits
+# that a whole test run would cross are lifted here; tests/hardening/test_limits.py
+# sets each one low to attack it.
+RATE_LIMITS = {**RATE_LIMITS, "create": (10**6, 600), "page": (10**6, 60), "miss": (10**6, 600)}
+SOCKET_LIMITS = {"per_seat": 4, "per_address": 10**6}
+# Test bots act in a closed loop, far faster than a person (a whole game in seconds);
+# tests/hardening/test_limits.py sets the production rate to attack it.
+FRAME_RATE = (10**6, 10**6, 10**6)

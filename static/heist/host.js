@@ -44,6 +44,9 @@ if (!token) {
       state.party = party;
       draw();
     },
+    onNotice(msg) {
+      toast(msg.message, "ok"); // hand-overs at any table, as they happen
+    },
     onPresence(guestId, online) {
       const g = state.party && (state.party.guests || []).find((x) => x.id === guestId);
       if (g && g.online !== online) {

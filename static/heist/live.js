@@ -232,6 +232,9 @@ export class Live {
         this.noteServerTime(msg.server_time);
         this.checkPong(msg);
         return;
+      case "notice": // a table announcement (a seat offered, handed over, claimed)
+        if (this.o.onNotice) this.o.onNotice(msg);
+        return;
       case "removed":
         this.stop(4401, msg.message || FATAL[4401]);
         return;

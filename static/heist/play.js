@@ -4,7 +4,7 @@ import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks } from "./ui.js";
+import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks, toast } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -58,6 +58,9 @@ if (!stored || !stored.token) {
     onParty(party) {
       S.party = { ...(S.party || {}), ...party };
       draw(); // the gate count and the relay show on the seated screen too
+    },
+    onNotice(msg) {
+      toast(msg.message, "ok"); // every seat at the table sees hand-overs happen
     },
     onFatal(code, message) {
       S.fatal = message;
@@ -152,6 +155,7 @@ function draw() {
       resultList(view, meta, { mySeat: view.you }),
       seatList(view, meta, { mySeat: view.you, myGift: S.me.gift_number }),
       vaultList(view)),
+    view.phase === "over" ? null : leavingPanel(),
     eventLog(S.logs.get(meta.id)),
   );
   tickClocks();
@@ -315,7 +319,7 @@ function captainPanel(view, meta) {
     pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: "Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute." }),
     h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
       h("summary", { text: "Hand a seat to a substitute" }),
-      h("p", { class: "hint", text: "For a guest who has to leave: the substitute takes the seat, gift and cards." }),
+      h("p", { class: "hint", text: "For a guest who has to leave: the substitute takes the seat, gift and cards. The guest taps “Offer my seat” first, unless their phone has been offline for 2 minutes; the host can always do it." }),
       h("ul", { class: "plain handover-list" }, meta.roster.map((r, seat) => {
         const claim = S.claims.get(r.guest);
         return h("li", { class: "row wrap" },
@@ -328,6 +332,23 @@ function captainPanel(view, meta) {
                 " — the substitute opens the join page, taps “Taking over a seat?” and types it.")
             : null);
       }))));
+}
+
+/** A guest who has to leave consents here: only then may the captain hand their seat
+ * over while their phone is still online (the host always may). */
+function leavingPanel() {
+  return h("details", { class: "handover leaving" },
+    h("summary", { text: "Leaving early?" }),
+    h("p", { class: "hint", text: "Offer your seat: your captain or the host can then give it, with your gift and cards, to a substitute." }),
+    h("button", { class: "btn small", type: "button", id: "offer-seat", text: "Offer my seat to a substitute",
+      on: { click: (ev) => offerSeat(ev.currentTarget) } }));
+}
+
+function offerSeat(button) {
+  button.disabled = true;
+  live.party("offer_seat").then((reply) => {
+    toast(`Seat offered: your captain or the host can hand it over in the next ${reply.minutes} minutes.`, "ok");
+  }, showError).finally(() => { button.disabled = false; });
 }
 
 function handOver(guest, button) {

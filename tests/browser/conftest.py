@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bench.stack import DAPHNE_ARGS
+
 REPO = Path(__file__).resolve().parents[2]
 DAPHNE = REPO / ".venv" / "bin" / "daphne"
 ARTIFACTS = REPO / "artifacts"
@@ -68,7 +70,7 @@ def asgi_server(transactional_db):
     )
     with open(log_path, "wb") as log:
         proc = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), "config.asgi:application"],
+            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_ARGS, "config.asgi:application"],
             cwd=REPO,
             env=env,
             stdout=log,

@@ -48,10 +48,25 @@ class DbThread:
 def new_page(browser, width, height, errors, label, **context_args) -> Page:
     """A page in a browser context of its own (its own localStorage: its own seat)."""
     ctx = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=1, **context_args)
+    # Every Content-Security-Policy violation is an error too (the screens must run
+    # under the strict policy config/headers.py sends).
+    ctx.add_init_script(CSP_REPORTER)
     page = ctx.new_page()
     page.set_default_timeout(10_000)
     page.on("pageerror", lambda e: errors.append(f"{label}: {e}"))
+    page.on("console", lambda m: _note_csp(m, errors, label))
     return page
+
+
+CSP_REPORTER = """document.addEventListener('securitypolicyviolation', (e) => {
+  console.error(`CSP violation: ${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+});"""
+
+
+def _note_csp(message, errors, label) -> None:
+    text = message.text
+    if "CSP violation" in text or "Content Security Policy" in text:
+        errors.append(f"{label}: {text}")
 
 
 def version_of(page: Page, selector: str) -> int:

@@ -347,11 +347,21 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         expect(host.locator("#party-bar .drawn-seats li[data-table='A']")).to_contain_text(f"Table A: drawn seat: {name_a}")
         expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(f"not drawn yet (captain {b_captain.name})")
         expect(tablet.locator("#prompt")).to_contain_text("Waiting for the host to run the relay.")
-        # The captain can hand a seat to a substitute from the tablet: a one-time code.
+        # The captain can hand a seat to a substitute from the tablet: a one-time code,
+        # once its guest offered it (their phone is online, so at first the tablet says why not).
         tablet.locator(".captain-panel summary").click()
-        leaver = at[("A", 0 if tablet_guest.seat else 1)]
-        tablet.get_by_role("button", name=f"Hand {leaver.name}'s seat to a substitute").click()
+        leaver = phone_at["A"][2]
+        hand_over = tablet.get_by_role("button", name=f"Hand {leaver.name}'s seat to a substitute")
+        hand_over.click()
+        expect(tablet.locator(".toast.error", has_text="offers it")).to_be_visible()
+        expect(tablet.locator(".captain-panel .claim")).to_have_count(0)
+        phone_a.locator("details.leaving summary").click()
+        phone_a.get_by_role("button", name="Offer my seat to a substitute").click()
+        expect(phone_a.locator(".toast.ok", has_text="Seat offered")).to_be_visible()
+        expect(tablet.locator(".toast.ok", has_text=f"{leaver.name} (seat {phone_at['A'][1] + 1}) offers their seat")).to_be_visible()
+        hand_over.click()
         expect(tablet.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{4,16}$"))
+        expect(phone_a.locator(".toast.ok", has_text="handed to a substitute, as they offered")).to_be_visible()
         shot(tablet, "party-captain-tablet")
         assert not small_tap_targets(tablet), small_tap_targets(tablet)
 

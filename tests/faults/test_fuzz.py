@@ -93,6 +93,9 @@ def _lobby_party():
 
 async def test_thousands_of_hostile_frames_are_refused_and_change_nothing(settings, monkeypatch):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "connect": (100_000, 60)}
+    # What each frame says is attacked here; how fast they come has its own test
+    # (tests/hardening/test_limits.py::test_a_frame_flood_is_refused_and_then_closed).
+    settings.FRAME_RATE = (10**6, 10**6, 10**6)
     party, host_token, tokens = await sync_to_async(_seated_party)(4, "Target", 3)
     other, other_host, other_tokens = await sync_to_async(_seated_party)(4, "Other", 4)
     lobby, lobby_host, lobby_guest = await sync_to_async(_lobby_party)()
@@ -268,9 +271,12 @@ def test_http_hostile_bodies_get_4xx_and_change_nothing(settings, monkeypatch):
 FLOOD = 600
 
 
-async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(monkeypatch):
+async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(monkeypatch, settings):
     """A socket's frames are handled one at a time (a flood holds at most one database
-    call per socket): 600 frames sent without waiting get 600 replies, in order."""
+    call per socket): 600 frames sent without waiting get 600 replies, in order. (The
+    per-socket frame rate, lifted here, would refuse most of them: that has its own
+    test, tests/hardening/test_limits.py::test_a_frame_flood_is_refused_and_then_closed.)"""
+    settings.FRAME_RATE = (10**6, 10**6, 10**6)
     monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
     party, host_token, tokens = await sync_to_async(_seated_party)(3, "Flood", 6)
     table = await sync_to_async(Table.objects.get)(party=party)

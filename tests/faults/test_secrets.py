@@ -226,8 +226,12 @@ async def test_cross_site_sockets_and_oversized_frames_are_refused(server):
         async with websockets.connect(url, proxy=None, open_timeout=5):
             pass
     # The same-site page can; a frame over 4096 bytes (ASCII, or fewer characters of
-    # multi-byte UTF-8) closes the socket: daphne lets an application close only with
-    # 1000 or 3000-4999, so it is 4009 there (1009 in-process, see the next test).
+    # multi-byte UTF-8) closes the socket. Daphne runs with --websocket-max-frame-size
+    # 4096 (bench/stack.py DAPHNE_ARGS, as in production), so autobahn fails the connection
+    # before the application sees the frame: 1009, or 1006 as it drops the TCP
+    # connection. (Without that option the consumer's own check closes with 4009:
+    # daphne lets an application close only with 1000 or 3000-4999; 1009 in-process,
+    # see the next test.)
     for payload in ("a" * 4200, "日" * 1400, "😀" * 1100):
         frame = json.dumps({"type": "ping", "pad": payload}, ensure_ascii=False)
         assert len(frame.encode()) > 4096
@@ -235,8 +239,8 @@ async def test_cross_site_sockets_and_oversized_frames_are_refused(server):
         assert (await phone.open())["type"] == "snapshot"
         await phone.ws.send(frame)
         await asyncio.wait_for(phone.closed.wait(), 5)
-        assert phone.close_code == 4009, (len(frame), len(frame.encode()), phone.close_code)
-        assert [m for m in phone.inbox if m.get("code") == "too_large"], phone.inbox[-2:]
+        assert phone.close_code in (1006, 1009), (len(frame), len(frame.encode()), phone.close_code)
+        assert not [m for m in phone.inbox if m.get("type") == "pong"], "the frame never reached the application"
         await phone.close()
     # just under the limit is fine
     phone = LivePhone(server, party.code, "host", host_token)
@@ -355,7 +359,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     assert json.loads(await old.receive_from(timeout=5))["type"] == "snapshot"
 
     def hand_over():
-        code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id).data["claim"]
+        code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id, requested_by="host").data["claim"]
         _, new_token, _ = services.seat_claim(code=party.code, claim=code, name="Substitute")
         return new_token  # the outcome's messages (the removal) are never sent: lost
 

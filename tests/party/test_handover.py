@@ -29,6 +29,10 @@ async def test_captain_hands_a_seat_to_a_substitute():
         # A guest who is not captain cannot start a hand-over; the captain can.
         refused = await bots.phones[other.pk].command("hand_over_seat", guest=leaving.pk)
         assert refused["type"] == "error" and refused["code"] == "forbidden"
+        # The leaving guest's phone is open: the captain needs their offer first.
+        in_use = await bots.phones[captain.pk].command("hand_over_seat", guest=leaving.pk)
+        assert in_use["type"] == "error" and in_use["code"] == "seat_in_use"
+        assert (await bots.phones[leaving.pk].command("offer_seat"))["type"] == "ok"
         ok = await bots.phones[captain.pk].command("hand_over_seat", guest=leaving.pk)
         assert ok["type"] == "ok" and len(ok["claim"]) == 8
 

@@ -1,0 +1,187 @@
+"""The limits that were missing (item 7 of issue 8): party creation per address, join
+code guessing through the GET pages, sockets that never say hello, sockets per seat
+and per address, resync floods, frame floods, and X-Forwarded-For believed only from
+the configured proxies."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from events import ratelimit, services
+from events.models import Party
+from tests.live.clients import Phone, next_output
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+def _create(client, name="P"):
+    return client.post("/api/parties", json.dumps({"name": name}), "application/json")
+
+
+def test_party_creation_is_rate_limited_per_address(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "create": (3, 600)}
+    client = Client(REMOTE_ADDR="198.51.100.40")
+    statuses = [_create(client).status_code for _ in range(5)]
+    assert statuses[:3] == [201, 201, 201] and statuses[3:] == [429, 429], statuses
+    assert _create(client).json()["error"] == "rate_limited"
+    assert Party.objects.count() == 3
+    assert _create(Client(REMOTE_ADDR="198.51.100.41")).status_code == 201  # another address
+
+
+def test_guessing_join_codes_through_pages_is_cut_off(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (5, 600)}
+    party, _ = services.party_create(name="Real")
+    guesser = Client(REMOTE_ADDR="198.51.100.50")
+    pages = ["/j/{}/", "/p/{}/", "/host/{}/", "/screen/{}/", "/qr/{}.svg"]
+    statuses = [guesser.get(pages[i % 5].format(f"ZZZZ{i:02d}")).status_code for i in range(8)]
+    assert statuses == [404] * 5 + [429] * 3, statuses
+    # Past the limit an existing code answers exactly as an unknown one: no oracle.
+    real = guesser.get(f"/j/{party.code}/")
+    fake = guesser.get("/j/ZZZZ99/")
+    assert real.status_code == fake.status_code == 429
+    assert real.content.replace(party.code.encode(), b"") == fake.content.replace(b"ZZZZ99", b"")
+    # The join API and the socket count misses too, and are refused the same way.
+    joined = guesser.post(f"/api/parties/{party.code}/guests", json.dumps({"name": "a", "description": "b"}), "application/json")
+    assert joined.status_code == 429
+    # Someone else at the party is not affected.
+    assert Client(REMOTE_ADDR="198.51.100.51").get(f"/j/{party.code}/").status_code == 200
+
+
+def test_party_pages_are_rate_limited_per_address(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "page": (4, 60)}
+    party, _ = services.party_create(name="Busy")
+    client = Client(REMOTE_ADDR="198.51.100.60")
+    statuses = [client.get(f"/j/{party.code}/").status_code for _ in range(6)]
+    assert statuses.count(200) in (4, 5, 6) and statuses.count(429) >= 1 and statuses[:4] == [200] * 4, statuses
+
+
+def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": (2, 60)}
+    party, _ = services.party_create(name="XFF")
+
+    def join(client, forwarded):
+        return client.post(
+            f"/api/parties/{party.code}/guests", json.dumps({"name": "x", "description": "y"}), "application/json",
+            HTTP_X_FORWARDED_FOR=forwarded,
+        ).status_code
+
+    # A client that is not our proxy forges a new address each time: still one address.
+    direct = Client(REMOTE_ADDR="198.51.100.70")
+    assert [join(direct, f"203.0.113.{i}") for i in range(4)][2:] == [429, 429]
+    # Behind the trusted proxy, the address the proxy saw (the last entry) counts.
+    settings.TRUSTED_PROXIES = ["198.51.100.80", "10.0.0.0/8"]
+    proxy = Client(REMOTE_ADDR="198.51.100.80")
+    assert [join(proxy, f"6.6.6.6, 203.0.114.{i}") for i in range(4)] == [201] * 4
+    assert [join(proxy, "6.6.6.6, 203.0.115.1, 10.1.2.3") for _ in range(3)][2] == 429  # proxies chain
+    assert ratelimit.client_address_scope({"client": ("10.9.9.9", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]}) == "7.7.7.7"
+    assert ratelimit.client_address_scope({"client": ("8.8.8.8", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]}) == "8.8.8.8"
+
+
+def _comm(code, client=("198.51.100.90", 5000)):
+    comm = WebsocketCommunicator(application, f"/ws/party/{code}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    comm.scope["client"] = client
+    return comm
+
+
+async def _outputs_until_close(comm, timeout=5) -> tuple[list[dict], int]:
+    msgs = []
+    while True:
+        out = await next_output(comm, timeout)
+        if out["type"] == "websocket.close":
+            return msgs, out.get("code")
+        msgs.append(json.loads(out["text"]))
+
+
+async def test_a_socket_that_never_says_hello_is_closed(settings):
+    settings.HELLO_TIMEOUT_SECONDS = 1
+    party, host_token = await sync_to_async(services.party_create)(name="Silent")
+    silent = _comm(party.code)
+    assert (await silent.connect())[0]
+    talker = await Phone(party.code).connect()
+    await talker.hello("host", host_token)
+    msgs, code = await _outputs_until_close(silent, timeout=5)
+    assert code == 4408 and msgs[-1]["code"] == "hello_timeout", (code, msgs)
+    await asyncio.sleep(0.5)
+    assert (await talker.command("close_registration"))["type"] == "ok"  # a socket that said hello stays
+    await talker.close()
+
+
+async def test_sockets_per_seat_and_per_address_are_capped(settings):
+    settings.SOCKET_LIMITS = {"per_seat": 2, "per_address": 4}
+    party, _ = await sync_to_async(services.party_create)(name="Caps")
+    guest, token, _ = await sync_to_async(services.guest_join)(code=party.code, name="One", description="x")
+    seat = []
+    for i in range(3):
+        comm = _comm(party.code, ("198.51.100.91", 6000 + i))
+        assert (await comm.connect())[0]
+        await comm.send_to(text_data=json.dumps({"type": "hello", "role": "guest", "token": token, "re": "h"}))
+        seat.append(comm)
+    for comm in seat[:2]:
+        assert json.loads(await comm.receive_from(timeout=5))["type"] == "snapshot"
+    msgs, code = await _outputs_until_close(seat[2])
+    assert code == 4429 and msgs[-1]["code"] == "too_many_sockets", (code, msgs)
+    # One closes: the seat has room again.
+    await seat[0].disconnect()
+    again = _comm(party.code, ("198.51.100.91", 6100))
+    assert (await again.connect())[0]
+    await again.send_to(text_data=json.dumps({"type": "hello", "role": "guest", "token": token, "re": "h"}))
+    assert json.loads(await again.receive_from(timeout=5))["type"] == "snapshot"
+    # Per address: open sockets from one address beyond the cap are refused at the handshake.
+    others = []
+    for i in range(3):
+        comm = _comm(party.code, ("198.51.100.92", 7000 + i))
+        others.append((comm, (await comm.connect())[0]))
+    assert [ok for _, ok in others] == [True, True, True]
+    extra = [_comm(party.code, ("198.51.100.92", 7100 + i)) for i in range(2)]
+    accepted = [(await c.connect())[0] for c in extra]
+    assert accepted == [True, False], accepted
+    for c in [seat[1], again, *[c for c, _ in others], extra[0]]:
+        await c.disconnect()
+
+
+async def test_a_resync_flood_is_served_from_a_cached_snapshot(settings):
+    settings.RESYNC_RATE = (2, 5.0)  # 2 at once, then one per 5 s
+    party, host_token = await sync_to_async(services.party_create)(name="Resync")
+    await sync_to_async(services.guest_join)(code=party.code, name="G", description="x")
+    host = await Phone(party.code).connect()
+    await host.hello("host", host_token)
+    fresh = [await host.send({"type": "resync", "re": f"r{i}"}) or await host.reply(f"r{i}") for i in range(2)]
+    assert all(m["type"] == "snapshot" and not m.get("cached") for m in fresh)
+    replies = []
+    for i in range(20):
+        await host.send({"type": "resync", "re": f"f{i}"})
+        replies.append(await host.reply(f"f{i}"))
+    assert all(m["type"] == "snapshot" and m["cached"] is True for m in replies), [m.get("cached") for m in replies]
+    assert {json.dumps({k: v for k, v in m.items() if k != "re"}, sort_keys=True) for m in replies} == {
+        json.dumps({**{k: v for k, v in fresh[-1].items() if k != "re"}, "cached": True}, sort_keys=True)
+    }
+    # A cached snapshot is never older than the refill period: after it, a fresh one.
+    settings.RESYNC_RATE = (2, 0.3)
+    await asyncio.sleep(0.4)
+    await host.send({"type": "resync", "re": "late"})
+    assert not (await host.reply("late")).get("cached")
+    await host.close()
+
+
+async def test_a_frame_flood_is_refused_and_then_closed(settings):
+    settings.FRAME_RATE = (10, 20, 50)  # 10 frames/s, bursts of 20, close after 50 refused
+    party, host_token = await sync_to_async(services.party_create)(name="Frames")
+    comm = _comm(party.code)
+    assert (await comm.connect())[0]
+    await comm.send_to(text_data=json.dumps({"type": "hello", "role": "host", "token": host_token, "re": "h"}))
+    assert json.loads(await comm.receive_from(timeout=5))["type"] == "snapshot"
+    for i in range(200):
+        await comm.send_to(text_data=json.dumps({"type": "ping", "re": f"p{i}"}))
+    msgs, code = await _outputs_until_close(comm)
+    pongs = [m for m in msgs if m["type"] == "pong"]
+    limited = [m for m in msgs if m.get("code") == "rate_limited"]
+    assert all(m["re"].startswith("p") for m in limited)  # each refused request is answered
+    assert 19 <= len(pongs) <= 30, len(pongs)  # the burst (hello took one token), plus the refill
+    assert len(limited) == 50 and code == 4429, (len(limited), code)
