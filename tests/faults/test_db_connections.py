@@ -111,7 +111,7 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
-        "DJANGO_SECRET_KEY": "x" * 60,
+        "DJANGO_SECRET_KEY": "a-long-enough-and-varied-test-only-key-" + "0123456789abcdefghij",
         "DATABASE_URL": "postgres://u:p@db:5432/heist",
     }
     out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, check=True)

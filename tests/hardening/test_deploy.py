@@ -62,16 +62,25 @@ def test_healthz_checks_the_database_and_redis(settings):
     down = Client().get("/healthz")
     assert down.status_code == 503 and down.json() == {"ok": False, "failed": ["redis"]}, down.content
     settings.REDIS_URL = SAMPLE_ENV["REDIS_URL"]
-    # The database gone: a connection to a port where no PostgreSQL listens
+    # The database gone: a connection to a port where no PostgreSQL listens. The
+    # connection pool was opened on the real port, so it is closed and made anew on
+    # the dead one (with a short wait for a connection), then restored.
     conn = connections["default"]
-    conn.close()
-    port = conn.settings_dict["PORT"]
-    conn.settings_dict["PORT"] = "1"
+    saved = {key: conn.settings_dict[key] for key in ("PORT", "OPTIONS")}
+
+    def reconnect(**settings_dict):
+        conn.close()
+        if conn.pool is not None:
+            conn.close_pool()
+        conn.settings_dict.update(settings_dict)
+
+    pool = saved["OPTIONS"].get("pool")
+    dead_options = {**saved["OPTIONS"], "pool": {**pool, "min_size": 0, "timeout": 1}} if pool else saved["OPTIONS"]
+    reconnect(PORT="1", OPTIONS=dead_options)
     try:
         down = Client().get("/healthz")
     finally:
-        conn.close()
-        conn.settings_dict["PORT"] = port
+        reconnect(**saved)
     assert down.status_code == 503 and down.json() == {"ok": False, "failed": ["database"]}, down.content
     assert Client().get("/healthz").status_code == 200
 
