@@ -93,8 +93,11 @@ from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
-PING_S = 15
-DEAD_AFTER_S = 40
+# As static/heist/live.js: a ping every 2 s, a socket silent for 4 s is dead, and a
+# pong showing a newer table version resyncs if still behind 0.7 s later.
+PING_S = 2
+DEAD_AFTER_S = 4
+PONG_GRACE_S = 0.7
 BACKOFF_BASE_S = 0.3
 BACKOFF_CAP_S = 5.0
 TWO_TARGETS = {"SWITCHEROO", "THREE_GIFT_GRIFT", "YANKEE_HEIST"}
@@ -539,16 +542,24 @@ class Phone:
         self.changed.set()
 
     def _take_pong(self, msg: dict) -> None:
-        # A heartbeat that carries the tables' current versions (issue 8's safety net)
-        # tells a screen that missed broadcasts; until the server sends them, nothing.
-        versions = msg.get("versions")
-        if isinstance(versions, dict):
-            for tid, v in versions.items():
-                for kind in ("seat", "public"):
-                    have = self.views.get((kind, int(tid)))
-                    if have is not None and isinstance(v, int) and v > have["version"]:
-                        self.resync()
-                        return
+        # The heartbeat carries the current versions of the tables this screen reads
+        # (issue 8's safety net): a screen that missed broadcasts resyncs, as live.js
+        # does, if it is still behind a moment later (the broadcast of an action
+        # committed just before the pong is usually on its way).
+        tables = msg.get("tables")
+        if isinstance(tables, dict) and self._behind(tables):
+            asyncio.get_running_loop().call_later(PONG_GRACE_S, self._recheck_pong, tables)
+
+    def _behind(self, tables: dict) -> bool:
+        for tid, version in tables.items():
+            mine = [v["version"] for kind in ("seat", "public") if (v := self.views.get((kind, int(tid)))) is not None]
+            if isinstance(version, int) and (not mine or min(mine) < version):
+                return True
+        return False
+
+    def _recheck_pong(self, tables: dict) -> None:
+        if self.ws is not None and self._behind(tables):
+            self.resync()
 
     def resync(self) -> None:
         self.stats.resyncs += 1
@@ -956,8 +967,8 @@ class PartyRun:
         """A table that has not moved for a while: its screens that are behind the
         database reload (a person with a frozen page does), so the run goes on and the
         stall is reported."""
-        # Longer than two heartbeats (PING_S), so a safety net riding on pings has time.
-        stall_after = 60 * self.pace.scale if self.pace.human else 2 * PING_S
+        # Far longer than a heartbeat (PING_S), so the safety net riding on pings has time.
+        stall_after = 60 * self.pace.scale if self.pace.human else 30
         seen: dict[int, tuple[int, float]] = {}
         while True:
             await asyncio.sleep(2)
