@@ -3,7 +3,7 @@ service, reply. Every request gets exactly one reply (`ok` or `error`, echoing t
 client's `re` id); updates arrive as versioned `table` / `party` messages.
 
 Frames from the client (JSON text, at most MAX_FRAME bytes):
-  {"type": "hello", "role": "guest"|"host"|"spectator", "token": "..."}
+  {"type": "hello", "role": "guest"|"host"|"tablet"|"spectator", "token": "..."}
   {"type": "act", "re": "<client action id>", "version": 12, "table": 3, "action": {...}}
   {"type": "party", "re": "...", "command": "seat", ...arguments}
   {"type": "resync", "re": "..."}
@@ -27,8 +27,8 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, ratelimit, services
-from .models import Guest
+from . import groups, ratelimit, services, tablets
+from .models import Guest, Tablet
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
 from .selectors import actor_for, guest_actor, party_by_code, snapshot_for
@@ -152,6 +152,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret_checked = time.monotonic()  # just proven
             await database_sync_to_async(_presence)(actor.guest_id, +1)
             await groups.send_safely([_presence_message(actor, True)])
+        elif actor.role is Role.TABLET:
+            self.secret = token_hash(frame["token"])
+            self.secret_checked = time.monotonic()
         await self._subscribe()
         await self._resync(frame, re)
 
@@ -184,6 +187,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         try:
             check_party_command(self.actor, command, await _command_table(command, frame))
+            if command == "pair_tablet":
+                frame = {**frame, "_origin": _origin(self.scope)}  # the QR code's link
             outcome = await database_sync_to_async(_party_command)(self.actor, command, frame)
         except (IllegalActionError, Forbidden, ServiceError) as exc:
             await self._error(re, _code(exc), str(exc))
@@ -234,12 +239,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
         broadcasts, at most every REVALIDATE_SECONDS). True: the socket was closed."""
         if self.revoked:
             return True
-        if self.actor is None or self.actor.role is not Role.GUEST:
+        if self.actor is None or self.actor.role not in (Role.GUEST, Role.TABLET):
             return False
         now = time.monotonic()
         if cached and now - self.secret_checked < REVALIDATE_SECONDS:
             return False
         self.secret_checked = now
+        if self.actor.role is Role.TABLET:
+            # The host may unpair a tablet; its `removed` broadcast can be lost too.
+            if await database_sync_to_async(_holds_tablet)(self.actor.tablet_id, self.secret):
+                return False
+            if re is not None:
+                await self._error(re, "removed", "the host unpaired this tablet")
+            await self._send({"type": "removed", "message": "The host unpaired this tablet."})
+            self.revoked = True
+            await self.close(code=4401)
+            return True
         if await database_sync_to_async(_holds_seat)(self.actor.guest_id, self.secret):
             return False
         if re is not None:
@@ -291,6 +306,16 @@ async def _command_table(command: str, frame: dict) -> int | None:
     return None
 
 
+def _origin(scope) -> str:
+    """The page's origin, as the browser sent it with the handshake (the origin
+    validator has already checked it is one of ours)."""
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            origin = value.decode("latin-1")
+            return origin if origin.startswith(("http://", "https://")) else ""
+    return ""
+
+
 def _code(exc: Exception) -> str:
     if isinstance(exc, ServiceError):
         return exc.code
@@ -308,6 +333,9 @@ def _groups_for(actor: Actor) -> set[str]:
         out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
     elif actor.role is Role.SPECTATOR:
         out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+    elif actor.role is Role.TABLET:
+        # Its table's public view and its own group (for `removed`): no seat group, ever.
+        out |= {groups.table_group(actor.table_id), groups.tablet_group(actor.tablet_id)}
     else:
         out.add(groups.guest_group(actor.guest_id))
         if actor.table_id is not None:
@@ -326,6 +354,12 @@ def _holds_seat(guest_id: int, secret: str) -> bool:
     """False once the seat's secret changed (a hand-over) or the host removed the guest.
     A guest row that is gone means the party was deleted: the handlers say no_party."""
     row = Guest.objects.filter(pk=guest_id).values_list("token_hash", "removed_at").first()
+    return row is None or (row[0] == secret and row[1] is None)
+
+
+def _holds_tablet(tablet_id: int, secret: str) -> bool:
+    """False once the host revoked the tablet (a deleted row: the party is gone)."""
+    row = Tablet.objects.filter(pk=tablet_id).values_list("token_hash", "revoked_at").first()
     return row is None or (row[0] == secret and row[1] is None)
 
 
@@ -358,6 +392,10 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
     if command == "hand_over_seat":
         return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"))
+    if command == "pair_tablet":
+        return tablets.tablet_pair_start(party_id=pid, table_id=frame.get("table"), origin=frame.get("_origin", ""))
+    if command == "revoke_tablet":
+        return tablets.tablet_revoke(party_id=pid, tablet_id=frame.get("tablet"))
     if command == "open_relay":
         return services.Outcome(relay_open(party_id=pid))
     if command == "run_relay":
