@@ -24,7 +24,7 @@ export function statusLine(view, meta, mySeat = null) {
     case "trim":
       return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to 5.`;
     case "reveal":
-      return "Round 1 is over: everyone unwraps and shows their gift. Waiting for the host to start round 2.";
+      return "Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.";
     case "gate":
       return "Waiting at the gate for the other tables and the relay.";
     case "over":
@@ -110,6 +110,7 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
           {},
           h("span", {}, h("span", { "aria-hidden": "true", text: "? " }), `Asking ${name(seat)} `),
           opened ? h("span", { class: "clock", data: { openedAt: opened, clock: "" }, text: "" }) : null,
+          opened ? h("span", { class: "countdown", data: { openedAt: opened, countdown: meta.reaction_timeout || PASS_AFTER, before: "· may be passed in ", after: "· may be passed now" }, text: "" }) : null,
           duty && seat !== mySeat && opened
             ? h(
                 "button",
