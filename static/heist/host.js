@@ -323,10 +323,13 @@ if (!token) {
       "aria-labelledby": `tile-${meta.id}-h`,
       data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
     },
-    h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
-      h("span", { class: "table-letter", text: letter }),
-      h("span", { class: "sr-only", text: `Table ${letter}, ` }),
-      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
+    h("div", { class: "tile-top" },
+      h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
+        h("span", { class: "table-letter", text: letter }),
+        h("span", { class: "sr-only", text: `Table ${letter}, ` }),
+        h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
+      h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
+        on: { click: () => openDetails(meta.id) } }, "Details")),
     h("p", { class: "tile-who" }, h("strong", { text: who.text }),
       who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
     h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
@@ -338,8 +341,6 @@ if (!token) {
     view.phase === "reveal"
       ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => duties.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
       : null,
-    h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
-      on: { click: () => openDetails(meta.id) } }, "Details"),
     );
   }
 
@@ -669,7 +670,13 @@ if (!token) {
     }
   }
 
-  document.getElementById("details").addEventListener("close", () => { state.details = null; });
+  document.getElementById("details").addEventListener("close", () => {
+    // Back to the table's Details button (the overview may have been redrawn meanwhile).
+    const id = state.details;
+    state.details = null;
+    const back = id !== null && document.querySelector(`#tables [data-key="details-${id}"]`);
+    if (back) back.focus();
+  });
 
   document.getElementById("vault-form").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -161,7 +161,8 @@ export function eventLog(lines, label = "What happened") {
     "section",
     { class: "log-box", "aria-label": label },
     h("h3", { text: label }),
-    h("ol", { class: "log", role: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t }))),
+    // role=log on a wrapper: on the <ol> itself it would hide the list from assistive tech.
+    h("div", { role: "log" }, h("ol", { class: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t })))),
   );
 }
 
