@@ -37,7 +37,6 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
     from django.utils import timezone
 
     from events import services
-    from events.groups import send_on_commit
     from events.models import Guest, Party
     from events.seating import seating_plan
     from tables.engine import Game, Phase, action_to_dict
