@@ -141,6 +141,10 @@ function drawEnd(list) {
       const s = view.seats[seat];
       rows.push({ name: seatName(meta, seat), letter: meta.letter, gift: giftLabel(gift), description: s && s.description ? s.description : "" });
     });
+    // Leftover vault gifts go back to whoever brought them.
+    for (const v of view.vault || []) {
+      rows.push({ name: "Back from the vault", letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
+    }
   }
   const perPage = pageSize();
   const pages = Math.max(1, Math.ceil(rows.length / perPage));

@@ -188,3 +188,38 @@ async def test_the_host_revokes_a_tablet_even_if_the_broadcast_is_lost():
         assert (await bots.host.command("revoke_tablet", tablet=body2["tablet"]))["code"] == "invalid"
     finally:
         await bots.close()
+
+
+def test_a_guest_whose_own_gift_ends_in_a_vault_takes_it_home_too():
+    """The end screen lists everything a guest takes home: the gift in front of them
+    and, if the gift they brought ended in a vault, that one as well."""
+    from events import services
+    from events.models import Party
+    from events.selectors import guest_actor, snapshot_for
+    from tables.models import Table
+
+    party, _ = services.party_create(name="Vault end", vault_size=1)
+    for name in ["Ann", "Ben", "Cy"]:
+        services.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+    services.vault_gift_add(party_id=party.pk, contributor="Hal", description="a vault treat")
+    services.party_seat(party_id=party.pk)
+    table = Table.objects.get(party=party)
+    ann = Guest.objects.get(party=party, name="Ann")
+    # Ann cashed her gift in at the vault and took the vault gift; the game ended.
+    state = dict(table.state)
+    gifts, vault = list(state["gifts"]), list(state["vault"])
+    seat_of_own = gifts.index(ann.gift_number)  # wherever the deal put the gift Ann brought
+    own, treat = gifts[seat_of_own], vault[0]
+    assert treat == 1001
+    # Ann ends with the vault gift; the gift she brought ended in the vault.
+    gifts[seat_of_own], gifts[ann.seat] = gifts[ann.seat], gifts[seat_of_own]
+    own = gifts[ann.seat]
+    gifts[ann.seat], vault[0] = treat, own
+    state.update(gifts=gifts, vault=vault, phase="over")
+    Table.objects.filter(pk=table.pk).update(state=state)
+    Party.objects.filter(pk=party.pk).update(status=Party.Status.OVER)
+
+    snap = snapshot_for(guest_actor(Guest.objects.get(pk=ann.pk)))
+    assert [(r["kind"], r["gift"]) for r in snap["takes_home"]] == [("keeps", "V1"), ("vault_return", str(own))]
+    ben = Guest.objects.get(party=party, name="Ben")
+    assert [(r["kind"], r["gift"]) for r in snapshot_for(guest_actor(ben))["takes_home"]] == [("keeps", str(gifts[ben.seat]))]
