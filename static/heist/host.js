@@ -556,7 +556,8 @@ if (!token) {
   function drawPartyBar() {
     const p = state.party;
     const bar = document.getElementById("party-bar");
-    if (!p || p.status === "lobby" || !isMultiTable(p)) {
+    // Only while the tables play: at the end the result says it all.
+    if (!p || p.status !== "playing" || !isMultiTable(p)) {
       bar.hidden = true;
       return;
     }
