@@ -386,7 +386,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         host.set_viewport_size({"width": 360, "height": 740})  # a host on a phone
         assert not overflows(host), "the dashboard scrolls sideways at 360 px"
         host.locator("#party-bar").screenshot(path=str(SHOTS / "party-host-relay-360.png"))
-        card_a.screenshot(path=str(SHOTS / "party-host-table-360.png"))
+        host.locator("#tables").screenshot(path=str(SHOTS / "party-host-tables-360.png"))  # tiles are redrawn live: shoot their stable box
         host.set_viewport_size({"width": 1280, "height": 900})
 
         drawn_phone = [(letter, page) for letter, (page, seat, _) in phone_at.items() if predicted[letter] == seat]
