@@ -3,7 +3,7 @@ service, reply. Every request gets exactly one reply (`ok` or `error`, echoing t
 client's `re` id); updates arrive as versioned `table` / `party` messages.
 
 Frames from the client (JSON text, at most MAX_FRAME bytes):
-  {"type": "hello", "role": "guest"|"host"|"spectator", "token": "..."}
+  {"type": "hello", "role": "guest"|"host"|"tablet"|"spectator", "token": "..."}
   {"type": "act", "re": "<client action id>", "version": 12, "table": 3, "action": {...}}
   {"type": "party", "re": "...", "command": "seat", ...arguments}
   {"type": "resync", "re": "..."}
@@ -28,8 +28,8 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, ratelimit, services, socket_limits
-from .models import Guest, Party
+from . import groups, ratelimit, services, socket_limits, tablets
+from .models import Guest, Party, Tablet
 from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
@@ -199,6 +199,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # Guests whose sockets died with an earlier process on this address.
             gone = [Actor(Role.GUEST, actor.party_id, guest_id=g) for g in offline]
             await groups.send_safely([_presence_message(actor, True), *(_presence_message(a, False) for a in gone)])
+        elif actor.role is Role.TABLET:
+            self.secret = token_hash(frame["token"])
+            self.secret_checked = time.monotonic()
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _act(self, frame, re):
@@ -233,6 +236,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         try:
             check_party_command(self.actor, command, await _command_table(command, frame))
+            if command == "pair_tablet":
+                frame = {**frame, "_origin": _origin(self.scope)}  # the QR code's link
             outcome = await database_sync_to_async(_party_command)(self.actor, command, frame)
         except (IllegalActionError, Forbidden, ServiceError) as exc:
             await self._error(re, _code(exc), str(exc))
@@ -291,12 +296,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
         broadcasts, at most every REVALIDATE_SECONDS). True: the socket was closed."""
         if self.revoked:
             return True
-        if self.actor is None or self.actor.role is not Role.GUEST:
+        if self.actor is None or self.actor.role not in (Role.GUEST, Role.TABLET):
             return False
         now = time.monotonic()
         if cached and now - self.secret_checked < REVALIDATE_SECONDS:
             return False
         self.secret_checked = now
+        if self.actor.role is Role.TABLET:
+            # The host may unpair a tablet; its `removed` broadcast can be lost too.
+            if await database_sync_to_async(_holds_tablet)(self.actor.tablet_id, self.secret):
+                return False
+            if re is not None:
+                await self._error(re, "removed", "the host unpaired this tablet")
+            await self._send({"type": "removed", "message": "The host unpaired this tablet."})
+            self.revoked = True
+            await self.close(code=4401)
+            return True
         row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
         if row is None or (row["token_hash"] == self.secret and row["removed_at"] is None):
             if row is not None:
@@ -441,6 +456,16 @@ async def _command_table(command: str, frame: dict) -> int | None:
     return None
 
 
+def _origin(scope) -> str:
+    """The page's origin, as the browser sent it with the handshake (the origin
+    validator has already checked it is one of ours)."""
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            origin = value.decode("latin-1")
+            return origin if origin.startswith(("http://", "https://")) else ""
+    return ""
+
+
 def _code(exc: Exception) -> str:
     if isinstance(exc, ServiceError):
         return exc.code
@@ -458,6 +483,9 @@ def _groups_for(actor: Actor) -> set[str]:
         out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
     elif actor.role is Role.SPECTATOR:
         out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+    elif actor.role is Role.TABLET:
+        # Its table's public view and its own group (for `removed`): no seat group, ever.
+        out |= {groups.table_group(actor.table_id), groups.tablet_group(actor.tablet_id)}
     else:
         out.add(groups.guest_group(actor.guest_id))
         if actor.table_id is not None:
@@ -518,6 +546,12 @@ def _seat_row(guest_id: int) -> dict | None:
     )
 
 
+def _holds_tablet(tablet_id: int, secret: str) -> bool:
+    """False once the host revoked the tablet (a deleted row: the party is gone)."""
+    row = Tablet.objects.filter(pk=tablet_id).values_list("token_hash", "revoked_at").first()
+    return row is None or (row[0] == secret and row[1] is None)
+
+
 def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
     pid = actor.party_id
     if command == "rename_guest":
@@ -539,12 +573,16 @@ def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
     if command == "set_captain":
         return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
     if command == "hand_over_seat":
-        by = "host" if actor.role is Role.HOST else f"captain:{actor.guest_id}"
+        by = {Role.HOST: "host", Role.TABLET: f"tablet:{actor.tablet_id}"}.get(actor.role, f"captain:{actor.guest_id}")
         return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"), requested_by=by)
     if command == "offer_seat":
         if frame.get("guest", actor.guest_id) != actor.guest_id:
             raise Forbidden("you can only offer your own seat")
         return services.seat_offer(party_id=pid, guest_id=actor.guest_id)
+    if command == "pair_tablet":
+        return tablets.tablet_pair_start(party_id=pid, table_id=frame.get("table"), origin=frame.get("_origin", ""))
+    if command == "revoke_tablet":
+        return tablets.tablet_revoke(party_id=pid, tablet_id=frame.get("tablet"))
     if command == "open_relay":
         return services.Outcome(relay_open(party_id=pid))
     if command == "run_relay":

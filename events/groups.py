@@ -41,6 +41,10 @@ def guest_group(guest_id: int) -> str:
     return f"g{guest_id}"
 
 
+def tablet_group(tablet_id: int) -> str:
+    return f"tab{tablet_id}"
+
+
 def encode(payload: dict) -> dict:
     """The channel-layer message for one screen payload: its JSON text, encoded once
     here rather than by every receiving socket (and cheaper for msgpack to carry than

@@ -140,3 +140,28 @@ class SeatHandOver(models.Model):
 
     class Meta:
         ordering = ["created_at", "pk"]
+
+
+class Tablet(models.Model):
+    """A captain's tablet paired to one table. The host starts a pairing (a one-time
+    code, shown as a QR code on the dashboard); the tablet trades it for its own
+    secret. Both are stored only as SHA-256 digests, like the seats' secrets. A tablet
+    belongs to the table, not to a guest: a new captain needs no new pairing."""
+
+    party = models.ForeignKey(Party, on_delete=models.CASCADE, related_name="tablets")
+    table = models.ForeignKey("tables.Table", on_delete=models.CASCADE, related_name="tablets")
+    pairing_hash = models.CharField(max_length=64, blank=True)  # the one-time code, until used
+    pairing_expires = models.DateTimeField(null=True, blank=True)
+    token_hash = models.CharField(max_length=64, blank=True)  # the tablet's secret, once paired
+    created_at = models.DateTimeField(default=timezone.now)
+    paired_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["token_hash"], condition=~models.Q(token_hash=""), name="one_tablet_per_secret"),
+        ]
+        ordering = ["table", "pk"]
+
+    def __str__(self) -> str:
+        return f"tablet {self.pk} at {self.table}"

@@ -4,6 +4,7 @@
 |-----------|---------------------------------------|----------------------------------------|--------|
 | host      | holds the party's host secret         | lobby roster (names, labels, online), every table's public view, vault contributors | run the lobby (rename/remove/replace guests, vault gifts, captains, close registration, seat), every captain duty at every table, open and run the relay, end the party |
 | captain   | a seated guest the host made captain  | their own seat view + their table's public view | confirm the round-1 reveal, pass a reaction that waited 60 s, draw the relay seat, hand a seat to a substitute — at their own table only |
+| tablet    | holds a tablet secret the host paired to one table | that table's public view only (never a hand) | the captain's duties at that table, whoever is captain |
 | guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions: play, swipe, regroup, vault, react, trim |
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
@@ -21,6 +22,7 @@ class Role(enum.Enum):
     HOST = "host"
     GUEST = "guest"
     SPECTATOR = "spectator"
+    TABLET = "tablet"  # a captain's tablet, paired by the host to one table
 
 
 @dataclass(frozen=True)
@@ -31,6 +33,7 @@ class Actor:
     table_id: int | None = None
     seat: int | None = None
     captain: bool = False
+    tablet_id: int | None = None
 
     @property
     def label(self) -> str:
@@ -38,6 +41,8 @@ class Actor:
             return "host"
         if self.role is Role.GUEST:
             return f"seat:{self.seat}" if self.seat is not None else f"guest:{self.guest_id}"
+        if self.role is Role.TABLET:
+            return f"tablet:{self.tablet_id}"
         return "spectator"
 
     def label_for(self, action_type: str) -> str:
@@ -66,6 +71,8 @@ HOST_COMMANDS = frozenset(
         "open_relay",
         "run_relay",
         "end",
+        "pair_tablet",
+        "revoke_tablet",
     }
 )
 CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
@@ -86,8 +93,15 @@ def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
     if action_type in DUTY_ACTIONS:
         if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
             return
+        if is_tablet_of(actor, table_id):
+            return
         raise Forbidden("only the host or this table's captain can do that")
     raise Forbidden("that action is not available to players")
+
+
+def is_tablet_of(actor: Actor, table_id: int | None) -> bool:
+    """A paired tablet does the captain's duties at its own table, and nowhere else."""
+    return actor.role is Role.TABLET and table_id is not None and actor.table_id == table_id
 
 
 def check_party_command(actor: Actor, command: str, table_id: int | None = None) -> None:
@@ -97,6 +111,8 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
         raise Forbidden("only the host can do that")
     if command in CAPTAIN_COMMANDS:
         if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
+            return
+        if is_tablet_of(actor, table_id):
             return
         raise Forbidden("only the host or this table's captain can do that")
     if command in SEAT_COMMANDS:

@@ -11,7 +11,8 @@ from relay.services import relay_json
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
 
-from .models import Guest, Party, VaultGift
+from . import seating
+from .models import Guest, Party, Tablet, VaultGift
 from .roles import Actor, Role
 from .secrets import normalize_code, plausible_token, token_hash
 
@@ -40,7 +41,14 @@ def actor_for(*, party: Party, role: str, token) -> Actor | None:
     if role == "guest":
         guest = Guest.objects.filter(party=party, token_hash=digest, removed_at__isnull=True).first()
         return guest_actor(guest) if guest else None
+    if role == "tablet":
+        tablet = Tablet.objects.filter(party=party, token_hash=digest, revoked_at__isnull=True).first()
+        return tablet_actor(tablet) if tablet else None
     return None
+
+
+def tablet_actor(tablet: Tablet) -> Actor:
+    return Actor(Role.TABLET, tablet.party_id, table_id=tablet.table_id, tablet_id=tablet.pk)
 
 
 def guest_actor(guest: Guest) -> Actor:
@@ -57,7 +65,15 @@ def is_online(guest: Guest, now=None) -> bool:
 def party_public(party: Party) -> dict:
     tables = list(party.tables.all())
     at_gate = sum(1 for t in tables if t.state.get("phase") == "gate")
-    return {
+    captains = dict(
+        Guest.objects.filter(party=party, is_captain=True, removed_at__isnull=True, table__isnull=False).values_list(
+            "table_id", "name"
+        )
+    )
+    paired = set(
+        Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).values_list("table_id", flat=True)
+    )
+    out = {
         "code": party.code,
         "name": party.name,
         "budget": party.budget,
@@ -67,11 +83,27 @@ def party_public(party: Party) -> dict:
         "registration_open": party.registration_open,
         "revision": party.revision,
         "guest_count": party.guests.filter(removed_at__isnull=True).count(),
-        "tables": [{"id": t.pk, "letter": t.letter, "size": len(t.roster), "phase": t.state.get("phase")} for t in tables],
+        "tables": [
+            {
+                "id": t.pk,
+                "letter": t.letter,
+                "size": len(t.roster),
+                "phase": t.state.get("phase"),
+                "captain": captains.get(t.pk),  # phones name their table's captain
+                "tablet": t.pk in paired,  # a captain's tablet is paired to it
+            }
+            for t in tables
+        ],
         "gate": {"tables": len(tables), "at_gate": at_gate, "open": len(tables) > 1 and at_gate == len(tables)},
         "expires_at": party.expires_at.timestamp(),
         "relay": relay_json(Relay.objects.filter(party=party).first()),
     }
+    if party.status == Party.Status.LOBBY:
+        # The big screen shows names as guests join (names are public at a party).
+        out["names"] = list(
+            party.guests.filter(removed_at__isnull=True).order_by("joined_at", "pk").values_list("name", flat=True)
+        )
+    return out
 
 
 def party_for_host(party: Party) -> dict:
@@ -95,6 +127,13 @@ def party_for_host(party: Party) -> dict:
     ]
     # The simulator's estimate for the guests so far (a table lookup, no simulation).
     out["estimate"] = party_length_estimate(guests=out["guest_count"])
+    # The vault gifts the current guest count needs (the seating refuses a shortfall).
+    n = len(out["guests"])
+    out["vault_needed"] = party.vault_size * seating.table_count(n)
+    out["tablets"] = [
+        {"id": t.pk, "table": t.table_id, "letter": t.table.letter, "paired_at": t.paired_at.timestamp()}
+        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).select_related("table")
+    ]
     if party.status == Party.Status.OVER:
         out["result"] = party_result(party)
     return out
@@ -108,6 +147,18 @@ def snapshot_for(actor: Actor) -> dict:
     if actor.role is Role.SPECTATOR:
         tables = [table_payload(t, table_game(t), None) for t in party.tables.all()]
         return {"type": "snapshot", "role": "spectator", "party": party_public(party), "tables": tables}
+    if actor.role is Role.TABLET:
+        # The table's public payload only: a tablet never receives a hand.
+        from tables.models import Table
+
+        table = Table.objects.get(pk=actor.table_id)
+        return {
+            "type": "snapshot",
+            "role": "tablet",
+            "party": party_public(party),
+            "tablet": {"id": actor.tablet_id, "table": table.pk, "letter": table.letter},
+            "table": table_payload(table, table_game(table), None),
+        }
     guest = Guest.objects.select_related("table").get(pk=actor.guest_id)
     me = {
         "id": guest.pk,
@@ -124,7 +175,19 @@ def snapshot_for(actor: Actor) -> dict:
         out["table"] = table_payload(guest.table, game, guest.seat)
         if guest.is_captain:
             out["public"] = table_payload(guest.table, game, None)
+    if party.status == Party.Status.OVER:
+        out["takes_home"] = guest_takes_home(party, guest)
     return out
+
+
+def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
+    """Everything this guest leaves with: the gift in front of them, and their own gift
+    if it ended in a vault (leftover vault gifts return to whoever brought them)."""
+    result = party_result(party)
+    mine = [dict(r, kind="keeps") for r in result["keeps"] if r["table"] == (guest.table.letter if guest.table_id else None) and r["seat"] == guest.seat]
+    own = gift_label(guest.gift_number)
+    mine += [dict(r, kind="vault_return") for r in result["vault_returns"] if r["gift"] == own]
+    return mine
 
 
 def party_result(party: Party) -> dict:

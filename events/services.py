@@ -19,8 +19,8 @@ from tables.models import Table
 from tables.services import ServiceError
 
 from . import seating
-from .groups import Message, guest_group, host_group, party_group, seat_group
-from .models import Guest, Party, SeatHandOver, VaultGift
+from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
+from .models import Guest, Party, SeatHandOver, Tablet, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from .selectors import party_for_host, party_public
 
@@ -375,11 +375,16 @@ OFFER_LIFETIME = timedelta(minutes=10)
 
 
 def _table_notice(party_id: int, table_id: int, seats: int, notice: dict) -> list[Message]:
-    """A notice every seat at the table sees (the captain among them), and the host.
-    Not the table's public group: a captain's socket is in it too and would see it
-    twice."""
+    """A notice every seat at the table sees (the captain among them), the table's
+    paired tablets, and the host. Not the table's public group: a captain's socket is
+    in it too and would see it twice."""
     payload = {"type": "notice", **notice}
-    return [(seat_group(table_id, s), payload) for s in range(seats)] + [(host_group(party_id), payload)]
+    tablets = Tablet.objects.filter(table_id=table_id, revoked_at__isnull=True, paired_at__isnull=False)
+    return (
+        [(seat_group(table_id, s), payload) for s in range(seats)]
+        + [(tablet_group(pk), payload) for pk in tablets.values_list("pk", flat=True)]
+        + [(host_group(party_id), payload)]
+    )
 
 
 def seat_offer(*, party_id: int, guest_id: int) -> Outcome:

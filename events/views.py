@@ -22,7 +22,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from tables.services import ServiceError
 
-from . import ratelimit, services
+from . import ratelimit, services, tablets
 from .groups import send_on_commit
 from .health import health_failures
 from .selectors import party_by_code
@@ -125,6 +125,23 @@ def seat_claim_api(request, code):
     )
 
 
+@csrf_exempt
+@require_POST
+def tablet_pair_api(request, code):
+    """A captain's tablet trades the host's one-time pairing code for its own secret."""
+    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
+        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
+    try:
+        tablet, token, outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
+    except ServiceError as exc:
+        return _error(exc)
+    send_on_commit(outcome.messages)
+    return JsonResponse(
+        {"tablet": tablet.pk, "token": token, "table": tablet.table_id, "letter": tablet.table.letter, "code": code.upper()},
+        status=201,
+    )
+
+
 @require_safe
 def home(request):
     return render(request, "events/home.html")
@@ -161,12 +178,23 @@ def host_page(request, code):
 
 @require_safe
 def join_page(request, code):
+    party = party_by_code(code)
+    if party is not None and not party.expired and party.status == party.Status.OVER:
+        # A latecomer to a finished party sees who took what home, not a seat offer.
+        from .selectors import party_result
+
+        return render(request, "events/join.html", {"party": party, "result": party_result(party)})
     return _party_page(request, code, "events/join.html")
 
 
 @require_safe
 def play_page(request, code):
     return _party_page(request, code, "events/play.html")
+
+
+@require_safe
+def tablet_page(request, code):
+    return _party_page(request, code, "events/tablet.html")
 
 
 @require_safe

@@ -25,6 +25,7 @@ def table_meta(table: Table) -> dict:
         "roster": table.roster,
         "window_opened_at": opened.timestamp() if opened else None,
         "reaction_timeout": REACTION_TIMEOUT_SECONDS,
+        "acted_at": table.updated_at.timestamp(),  # the last action: the host sees an idle table
         "server_time": timezone.now().timestamp(),
     }
 

@@ -5,7 +5,10 @@
 import { Live } from "./live.js";
 import { drawnSeatList, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
-import { giftLabel, h, render, showError, startClocks, tickClocks, toast } from "./ui.js";
+import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+
+const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
+const PARTY_NAME = document.title;
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -19,6 +22,8 @@ const state = {
   removing: null, // guest id awaiting a second tap
   claims: new Map(), // guest id -> {claim, until} one-time hand-over codes we asked for
   partyError: null, // the server's last refusal of a relay command, shown in the party bar
+  details: null, // the table id whose details are open
+  pairings: new Map(), // table id -> {pairing, qr, until}: a one-time code we asked for
 };
 
 if (!token) {
@@ -63,13 +68,15 @@ if (!token) {
   }).start();
   window.heistLive = live; // for debugging from the console
   startClocks(() => live.serverNow());
+  // Alerts depend on the clock (a reaction that has waited 60 s, an idle table).
+  setInterval(() => { if (state.party) drawAlerts(); }, 1000);
   // Online marks change without any party message: refresh them now and then.
   setInterval(() => { if (live.ready && document.visibilityState === "visible") live.resync(); }, 20000);
 
   const busy = (button, promise) => {
     if (button) { button.disabled = true; button.dataset.busy = "1"; }
     // Resolves true when the server said ok, false after showing its error.
-    return promise.then(() => true, (err) => { showError(err); return false; }).finally(() => {
+    return track(promise, "Sending").then(() => true, (err) => { showError(err); return false; }).finally(() => {
       if (button) { button.disabled = false; delete button.dataset.busy; }
     });
   };
@@ -78,7 +85,52 @@ if (!token) {
 
   // --- lobby -----------------------------------------------------------------------------
 
-  function guestRow(g, seated) {
+  /** Lower-cased names that more than one guest uses (flagged: which Sam is which?). */
+  function duplicateNames(guests) {
+    const counts = new Map();
+    for (const g of guests) {
+      const k = g.name.trim().toLowerCase();
+      counts.set(k, (counts.get(k) || 0) + 1);
+    }
+    return new Set([...counts].filter(([, n]) => n > 1).map(([k]) => k));
+  }
+
+  /** Lobby: how many joined, names used twice, vault gifts needed for this many. */
+  function drawLobbyStats(p, guests, dups) {
+    const box = document.getElementById("lobby-stats");
+    if (p.status !== "lobby") {
+      box.hidden = true;
+      return;
+    }
+    box.hidden = false;
+    const tables = Math.max(1, Math.ceil(guests.length / 10));
+    const have = (p.vault_gifts || []).length;
+    const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
+    const items = [
+      h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
+    ];
+    if (dups.size) {
+      const names = guests.filter((g) => dups.has(g.name.trim().toLowerCase())).map((g) => g.name);
+      items.push(h("li", { class: "stat warn", data: { stat: "duplicates" } }, h("span", { "aria-hidden": "true", text: "⚠ " }),
+        `Same name twice: ${[...new Set(names)].join(", ")}. Rename one so the tables can tell them apart.`));
+    }
+    if (p.vault_size > 0) {
+      const ok = have === need;
+      items.push(h("li", { class: `stat ${ok ? "ok" : "warn"}`, data: { stat: "vault" } },
+        h("span", { "aria-hidden": "true", text: ok ? "✓ " : "⚠ " }),
+        `Vault gifts: ${have} of ${need} needed (${p.vault_size} per table × ${tables} table${tables === 1 ? "" : "s"})`,
+        ok ? "" : have < need ? ` — add ${need - have} more before dealing.` : ` — remove ${have - need} before dealing.`));
+    }
+    // The simulator's estimate for the guests so far (docs/SIMULATION.md).
+    if (p.estimate) {
+      const e = p.estimate;
+      items.push(h("li", { class: "stat", data: { stat: "estimate" } },
+        `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""})`));
+    }
+    render(box, h("ul", { class: "plain stats" }, items));
+  }
+
+  function guestRow(g, seated, dups = new Set()) {
     const online = g.online
       ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), "online")
       : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline");
@@ -133,7 +185,8 @@ if (!token) {
       "li",
       { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
       h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) }),
-      h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain),
+      h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
+        dups.has(g.name.trim().toLowerCase()) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
       actions,
     );
   }
@@ -171,17 +224,14 @@ if (!token) {
     document.getElementById("party-status").textContent =
       p.status === "lobby" ? (p.registration_open ? "· guests are joining" : "· registration closed") : p.status === "playing" ? "· playing" : "· over";
     document.getElementById("guest-count").textContent = `(${guests.length})`;
-    // The simulator's estimate for the guests so far (docs/SIMULATION.md), lobby only.
-    const est = document.getElementById("party-estimate");
-    est.hidden = seated || !p.estimate;
-    if (p.estimate) {
-      const e = p.estimate;
-      est.textContent = `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""}).`;
-    }
+    document.body.dataset.stage = p.status;
+    document.body.dataset.tables = isMultiTable(p) ? "many" : "one";
+    const dups = duplicateNames(guests);
     render(
       document.getElementById("roster"),
-      guests.length ? guests.map((g) => guestRow(g, seated)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
+      guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
     );
+    drawLobbyStats(p, guests, dups);
     const controls = [];
     if (!seated) {
       controls.push(
@@ -198,11 +248,14 @@ if (!token) {
     }
     render(document.getElementById("lobby-controls"), controls);
     document.getElementById("join-panel").classList.toggle("compact", seated);
-    // Several tables: each table's card lists its guests, with their actions.
-    document.getElementById("lobby").hidden = seated && isMultiTable(p);
+    // Several tables: the overview takes the screen; each table's details list its
+    // guests, with their actions.
+    const many = seated && isMultiTable(p);
+    document.getElementById("lobby").hidden = many;
+    document.getElementById("join-panel").hidden = many;
 
     const vaultPanel = document.getElementById("vault-panel");
-    vaultPanel.hidden = !(p.vault_size > 0);
+    vaultPanel.hidden = !(p.vault_size > 0) || many;
     if (p.vault_size > 0) {
       render(
         document.getElementById("vault-list"),
@@ -230,12 +283,191 @@ if (!token) {
       onPass: (table, seat, button, window) => busy(button, live.act({ type: "timeout_pass", seat, window }, { table })),
       onConfirm: (table, button) => busy(button, live.act({ type: "confirm_reveal" }, { table })),
     };
-    const cards = sortedTables().map((t) => (multi ? compactCard(t, duties) : tableCard(t, state.logs.get(t.table.id), duties)));
     const box = document.getElementById("tables");
     box.classList.toggle("compact", multi);
-    render(box, cards);
+    box.classList.toggle("overview", multi);
+    if (multi) {
+      // The overview: every table as a tile, all on one screen; details on demand.
+      render(box, sortedTables().map((t) => tile(t, duties)));
+    } else {
+      render(box, sortedTables().map((t) => [tableCard(t, state.logs.get(t.table.id), duties), tabletsPanel(t.table)]));
+    }
+    drawDetails(duties);
     drawPartyBar();
+    drawAlerts();
     tickClocks();
+  }
+
+  // --- the overview: a tile per table ----------------------------------------------------------
+
+  function tabletsAt(tableId) {
+    return ((state.party && state.party.tablets) || []).filter((t) => t.table === tableId);
+  }
+
+  /** Who the table waits for, in a few words: "Bea's turn", "asking Cam, Dee". */
+  function waitingFor(view, meta) {
+    const name = (seat) => seatName(meta, seat);
+    switch (view.phase) {
+      case "action": return { text: `${name(view.active)}'s turn`, since: meta.acted_at };
+      case "reaction": return { text: `Asking ${(view.window ? view.window.waiting : []).map(name).join(", ")}`, since: meta.window_opened_at };
+      case "trim": return { text: `${Object.keys(view.trims || {}).map((x) => name(Number(x))).join(", ")} discarding`, since: meta.acted_at };
+      case "reveal": return { text: "Unwrapping: the captain starts round 2", since: meta.acted_at };
+      case "gate": return { text: "Waiting at the gate", since: null };
+      case "over": return { text: "Game over", since: null };
+      default: return { text: "", since: null };
+    }
+  }
+
+  function tile(payload, duties) {
+    const { view, table: meta } = payload;
+    const letter = meta.letter;
+    const guests = guestsAt(letter);
+    const offline = guests.filter((g) => !g.online);
+    const captain = guests.find((g) => g.captain);
+    const gate = gateStatus(view);
+    const who = waitingFor(view, meta);
+    const tablets = tabletsAt(meta.id);
+    return h("article", {
+      class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
+      "aria-labelledby": `tile-${meta.id}-h`,
+      data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
+    },
+    h("div", { class: "tile-top" },
+      h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
+        h("span", { class: "table-letter", text: letter }),
+        h("span", { class: "sr-only", text: `Table ${letter}, ` }),
+        h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
+      h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
+        on: { click: () => openDetails(meta.id) } }, "Details")),
+    h("p", { class: "tile-who" }, h("strong", { text: who.text }),
+      who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
+    h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
+    h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}` },
+      h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
+      offline.length ? `Offline: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
+    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain",
+      h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? " · tablet ✓" : " · no tablet" })),
+    view.phase === "reveal"
+      ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => duties.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
+      : null,
+    );
+  }
+
+  // --- one table's details, on demand ------------------------------------------------------------
+
+  function openDetails(tableId) {
+    state.details = tableId;
+    const dialog = document.getElementById("details");
+    drawTables();
+    if (!dialog.open) dialog.showModal();
+    const heading = dialog.querySelector("h2");
+    if (heading) heading.focus();
+  }
+
+  function drawDetails(duties) {
+    const dialog = document.getElementById("details");
+    const payload = state.details !== null ? state.tables.get(state.details) : null;
+    if (!payload || !isMultiTable(state.party)) {
+      if (dialog.open) dialog.close();
+      return;
+    }
+    render(dialog,
+      h("div", { class: "details-bar" },
+        h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, "Close")),
+      compactCard(payload, duties),
+      tabletsPanel(payload.table));
+  }
+
+  /** Pair a captain's tablet with this table (a QR code and a one-time code), and the
+   * tablets paired so far, each with Unpair. */
+  function tabletsPanel(meta) {
+    const paired = tabletsAt(meta.id);
+    const pending = state.pairings.get(meta.id);
+    const showing = pending && pending.until > Date.now();
+    return h("section", { class: "tablets-panel", "aria-labelledby": `tablets-${meta.id}-h` },
+      h("h3", { id: `tablets-${meta.id}-h`, text: `Captain's tablet for table ${meta.letter}` }),
+      paired.length
+        ? h("ul", { class: "plain tablet-list" }, paired.map((t, i) => h("li", { class: "row wrap" },
+            h("span", { text: `✓ Tablet ${i + 1} paired at ${new Date(t.paired_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` }),
+            h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": `Unpair tablet ${i + 1} of table ${meta.letter}`,
+              on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, "Unpair"))))
+        : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, 60-second pass, relay draw, hand-over) can run on a tablet at the table." }),
+      showing
+        ? h("div", { class: "pairing", role: "status" },
+            h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
+            h("p", {}, "Scan with the tablet, or open ", h("strong", { text: `${location.origin}/t/${code}/` }), " and type ",
+              h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
+              `. One use, valid until ${new Date(pending.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`))
+        : null,
+      h("button", { class: "btn small", type: "button", data: { key: `pair-${meta.id}` }, "aria-label": `Pair a tablet with table ${meta.letter}`,
+        on: { click: (ev) => {
+          const button = ev.currentTarget;
+          button.disabled = true;
+          track(live.party("pair_tablet", { table: meta.id }), "Asking for a pairing code").then((reply) => {
+            state.pairings.set(meta.id, { pairing: reply.pairing, qr: reply.qr, until: Date.now() + reply.minutes * 60000 });
+            drawTables();
+          }, showError).finally(() => { button.disabled = false; });
+        } } }, showing ? "New pairing code" : "Pair a tablet"));
+  }
+
+  // --- what needs the host, first ------------------------------------------------------------------
+
+  function alertsNow() {
+    const p = state.party;
+    if (!p || p.status !== "playing") return [];
+    const now = live.serverNow();
+    const out = [];
+    for (const t of sortedTables()) {
+      const { view, table: meta } = t;
+      const letter = meta.letter;
+      if (view.phase === "reaction" && meta.window_opened_at && view.window) {
+        const waited = now - meta.window_opened_at;
+        if (waited >= (meta.reaction_timeout || 60)) {
+          out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t,
+            text: `Table ${letter}: a reaction has waited ${Math.floor(waited)} s for ${view.window.waiting.map((s) => seatName(meta, s)).join(", ")}` });
+        }
+      }
+      const offline = guestsAt(letter).filter((g) => !g.online);
+      if (offline.length) {
+        out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline",
+          text: `Table ${letter}: ${offline.map((g) => g.name).join(", ")} ${offline.length === 1 ? "is" : "are"} offline` });
+      }
+      if (["action", "reaction", "trim", "reveal"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
+        const who = waitingFor(view, meta);
+        out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle",
+          text: `Table ${letter} has not moved for ${Math.floor((now - meta.acted_at) / 60)} min (${who.text.charAt(0).toLowerCase()}${who.text.slice(1)})` });
+      }
+    }
+    return out.sort((a, b) => a.rank - b.rank || a.letter.localeCompare(b.letter));
+  }
+
+  function drawAlerts() {
+    const box = document.getElementById("alerts");
+    const alerts = alertsNow();
+    const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
+    titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);
+    if (box.dataset.sig === sig && !box.hidden === Boolean(alerts.length)) {
+      // Same alerts: only the seconds moved.
+      for (const a of alerts) {
+        const el = box.querySelector(`[data-alert="${a.key}"] .alert-text`);
+        if (el && el.textContent !== a.text) el.textContent = a.text;
+      }
+      return;
+    }
+    box.dataset.sig = sig;
+    box.hidden = !alerts.length;
+    render(box,
+      h("h2", { class: "sr-only", text: "Needs you" }),
+      h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
+        h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
+        h("span", { class: "alert-text", text: a.text }),
+        a.kind === "pass"
+          ? a.payload.view.window.waiting.map((seat) => h("button", {
+              class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}` },
+              on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "timeout_pass", seat, window: a.payload.view.window.version }, { table: a.payload.table.id })) },
+            }, `Pass for ${seatName(a.payload.table, seat)}`))
+          : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
+              on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
   }
 
   // --- several tables ----------------------------------------------------------------------
@@ -251,14 +483,14 @@ if (!token) {
 
   /** Where a table is on its way to (or past) the gate, in words and an icon. */
   function gateStatus(view) {
-    if (view.phase === "over") return { icon: "■", text: "Finished round 4", cls: "over" };
-    if (view.phase === "gate") return { icon: "‖", text: "At the gate: finished round 2", cls: "at-gate" };
-    if (view.relayed) return { icon: "✓", text: "Relay done; playing on", cls: "past" };
+    if (view.phase === "over") return { icon: "■", text: "Finished round 4", short: "Finished", cls: "over" };
+    if (view.phase === "gate") return { icon: "‖", text: "At the gate: finished round 2", short: "At the gate", cls: "at-gate" };
+    if (view.relayed) return { icon: "✓", text: "Relay done; playing on", short: "Relay done", cls: "past" };
     if (view.gate) {
       const turn = Math.min(view.turn + 1, view.players);
-      return { icon: "▶", text: `Not at the gate yet: round ${view.round}, turn ${turn} of ${view.players}`, cls: "playing" };
+      return { icon: "▶", text: `Not at the gate yet: round ${view.round}, turn ${turn} of ${view.players}`, short: "Not at the gate yet", cls: "playing" };
     }
-    return { icon: "▶", text: "Playing", cls: "playing" };
+    return { icon: "▶", text: "Playing", short: "Playing", cls: "playing" };
   }
 
   function compactCard(payload, duties) {
@@ -333,7 +565,8 @@ if (!token) {
   function drawPartyBar() {
     const p = state.party;
     const bar = document.getElementById("party-bar");
-    if (!p || p.status === "lobby" || !isMultiTable(p)) {
+    // Only while the tables play: at the end the result says it all.
+    if (!p || p.status !== "playing" || !isMultiTable(p)) {
       bar.hidden = true;
       return;
     }
@@ -341,47 +574,61 @@ if (!token) {
     const gate = p.gate;
     const relay = p.relay;
     const payloads = sortedTables();
-    const parts = [
-      h("h2", { id: "party-bar-h", text: "The gate and the relay" }),
-      relay && relay.status === "done"
-        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
-        : h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
-          h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(p)),
-    ];
+    const parts = [];
     if (!relay) {
+      const behind = payloads.filter((t) => t.view.phase !== "gate");
+      const progress = gateProgress(payloads);
       parts.push(
-        h("p", { class: "hint", text: gate.open
-          ? "Every table finished round 2. Open the relay, then announce the order; each captain draws a seat."
-          : "Each table plays rounds 1 and 2, then waits here. The relay opens when every table is at the gate." }),
-        h("button", {
-          class: "btn primary big", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,
-          on: { click: (ev) => partyCommand(ev.currentTarget, "open_relay") },
-        }, gate.open ? "Open the relay" : `Open the relay (waiting for ${gate.tables - gate.at_gate} more table${gate.tables - gate.at_gate === 1 ? "" : "s"})`),
+        h("div", { class: "gate-row" },
+          h("h2", { id: "party-bar-h", class: "bar-title", text: "The gate" }),
+          h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
+            h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(p)),
+          h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": `Room progress to the gate: ${Math.round(progress * 100)} %` }),
+          h("button", {
+            class: "btn primary", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,
+            on: { click: (ev) => partyCommand(ev.currentTarget, "open_relay") },
+          }, gate.open ? "Open the relay" : `Open the relay (waiting for ${gate.tables - gate.at_gate} more table${gate.tables - gate.at_gate === 1 ? "" : "s"})`)),
+        behind.length
+          ? h("p", { class: "gate-waiting" }, h("strong", { text: "Everyone waits for: " }),
+              behind.map((t) => `${t.table.letter} (${t.view.phase === "reveal" ? "unwrapping after round 1" : `round ${t.view.round}, turn ${Math.min(t.view.turn + 1, t.view.players)} of ${t.view.players}`})`).join(" · "))
+          : h("p", { class: "gate-waiting", text: "Every table finished round 2. Open the relay and announce the order; each captain draws a seat." }),
       );
     } else {
-      parts.push(h("h3", { text: "Relay order" }), ringLine(relay, "ring big-ring"));
+      parts.push(h("div", { class: "gate-row" },
+        h("h2", { id: "party-bar-h", class: "bar-title", text: "The relay" }),
+        ringLine(relay, "ring"),
+        relay.status === "done"
+          ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
+          : null));
       if (relay.status === "open") {
         const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
         const all = drawn === relay.ring.length;
         parts.push(
-          h("p", { class: "hint", text: "Announce the order. Each table captain taps “Draw the relay seat” on their phone." }),
           drawnSeatList(relay, payloads, captainName),
           h("button", {
-            class: "btn primary big", type: "button", id: "run-relay", data: { key: "run-relay" }, disabled: !all,
+            class: "btn primary", type: "button", id: "run-relay", data: { key: "run-relay" }, disabled: !all,
             on: { click: (ev) => partyCommand(ev.currentTarget, "run_relay") },
           }, all ? "Run the relay" : `Run the relay (${relay.ring.length - drawn} table${relay.ring.length - drawn === 1 ? "" : "s"} still to draw)`),
         );
-      } else {
-        parts.push(
-          h("h3", { id: "relay-result-h", text: "The relay moved these gifts" }),
-          relayResultList(relay),
-          h("p", { class: "hint", text: "Each drawn player carries their gift to the next table at the same moment. Then every table plays rounds 3 and 4." }),
-        );
+      } else if (p.status === "playing") {
+        parts.push(h("details", { class: "relay-details" }, h("summary", { text: "What the relay moved" }), relayResultList(relay)));
       }
     }
     // A refusal stands until the party moves on (its revision changes).
     if (state.partyError && state.partyError.revision === p.revision) parts.push(h("p", { class: "form-error", role: "alert", text: state.partyError.message }));
     render(bar, parts);
+  }
+
+  /** How far the room is on its way to the gate (0-1): each table's turns of rounds 1-2. */
+  function gateProgress(payloads) {
+    if (!payloads.length) return 0;
+    let sum = 0;
+    for (const { view } of payloads) {
+      if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
+      else if (view.phase === "reveal") sum += 0.5;
+      else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
+    }
+    return sum / payloads.length;
   }
 
   /** A relay command: its refusal stays in the party bar (and a toast). */
@@ -432,6 +679,14 @@ if (!token) {
       button.disabled = false;
     }
   }
+
+  document.getElementById("details").addEventListener("close", () => {
+    // Back to the table's Details button (the overview may have been redrawn meanwhile).
+    const id = state.details;
+    state.details = null;
+    const back = id !== null && document.querySelector(`#tables [data-key="details-${id}"]`);
+    if (back) back.focus();
+  });
 
   document.getElementById("vault-form").addEventListener("submit", (ev) => {
     ev.preventDefault();

@@ -5,14 +5,18 @@
 // - a `table` message whose version is not last+1 means we missed one: send `resync`;
 // - reconnects with jittered exponential backoff (capped at 5 s) on close or error, at
 //   once when the browser comes back online or the page becomes visible again;
-// - pings every 15 s and treats a silent socket as dead;
+// - an application heartbeat: pings every 2 s and, with no frame at all (the server
+//   answers every ping with a pong) for 4 s, drops the socket as dead, says so at once
+//   and reconnects: a stalled connection (Wi-Fi gone quiet, a proxy that stopped
+//   forwarding) leaves a WebSocket open for a minute or more without this;
 // - every action frame carries a fresh `re` id and is resent with the same id after a
 //   drop until its reply arrives (the server applies it once);
 // - a pong naming newer versions than this screen has (broadcasts lost): resync.
 import { banner, newId } from "./ui.js";
 
-const PING_MS = 15000;
-const DEAD_AFTER_MS = 40000; // no frame at all for this long: the socket is dead
+const PING_MS = 2000;
+const DEAD_AFTER_MS = 4000; // no frame at all for this long: the socket is dead
+const CHECK_MS = 250; // how often the heartbeat looks (a dead socket shows within 5 s)
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_CAP_MS = 5000;
 const FATAL = {
@@ -33,7 +37,7 @@ export class Live {
   /**
    * @param {object} o
    * @param {string} o.code party code
-   * @param {"host"|"guest"|"spectator"} o.role
+   * @param {"host"|"guest"|"tablet"|"spectator"} o.role
    * @param {string|null} o.token the secret from localStorage (null for spectators)
    * @param {(snap: object) => void} o.onSnapshot
    * @param {(msg: object) => void} o.onTable a `table` message, in version order
@@ -55,7 +59,20 @@ export class Live {
     this.lastFrameAt = 0;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.checkTimer = null;
     this.helloRe = null;
+    this.listeners = new Set(); // (state) => void: "connecting" | "online" | "down" | "lost"
+  }
+
+  /** Be told when the connection goes up or down (a screen greys its controls). */
+  onState(fn) {
+    this.listeners.add(fn);
+  }
+
+  setState(state) {
+    this.state = state;
+    document.documentElement.dataset.conn = state;
+    for (const fn of this.listeners) fn(state);
   }
 
   start() {
@@ -136,7 +153,14 @@ export class Live {
     const ws = new WebSocket(`${proto}//${location.host}/ws/party/${encodeURIComponent(this.o.code)}/`);
     this.ws = ws;
     this.ready = false;
-    banner(this.everReady ? "reconnecting" : "connecting", this.everReady ? "Reconnecting…" : "Connecting…");
+    if (this.state !== "down") {
+      banner(this.everReady ? "reconnecting" : "connecting", this.everReady ? "Reconnecting…" : "Connecting…");
+      this.setState("connecting");
+    }
+    this.lastFrameAt = Date.now();
+    clearInterval(this.checkTimer);
+    // A handshake that hangs (the network stalled) counts as dead too.
+    this.checkTimer = setInterval(() => this.check(), CHECK_MS);
     ws.onopen = () => {
       if (ws !== this.ws) return;
       this.lastFrameAt = Date.now();
@@ -174,6 +198,7 @@ export class Live {
     if (ws !== this.ws) return;
     this.ready = false;
     clearInterval(this.pingTimer);
+    clearInterval(this.checkTimer);
     if (this.stopped) return; // already told why (removed, bad secret): keep those words
     for (const [re, entry] of this.pending) {
       if (entry.sent && !entry.resend) {
@@ -189,7 +214,12 @@ export class Live {
     const base = Math.min(BACKOFF_CAP_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
     const delay = Math.round(base * (0.5 + Math.random() * 0.5));
     this.attempt += 1;
-    banner("reconnecting", this.everReady ? "Reconnecting…" : "Connecting…");
+    if (this.everReady) {
+      banner("down", "Connection lost — reconnecting… Taps wait until it is back.");
+      this.setState("down");
+    } else {
+      banner("reconnecting", "Connecting…");
+    }
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
 
@@ -197,20 +227,29 @@ export class Live {
     this.stopped = true;
     this.ready = false;
     clearInterval(this.pingTimer);
+    clearInterval(this.checkTimer);
     clearTimeout(this.retryTimer);
     for (const entry of this.pending.values()) entry.reject(new LiveError("closed", message));
     this.pending.clear();
     banner("lost", message);
+    this.setState("lost");
     if (this.o.onFatal) this.o.onFatal(code, message);
   }
 
   ping() {
     if (!this.ready) return;
-    if (Date.now() - this.lastFrameAt > DEAD_AFTER_MS) {
-      this.drop();
+    try { this.ws.send(JSON.stringify({ type: "ping" })); } catch { this.drop(); }
+  }
+
+  /** The heartbeat's watch: no frame (not even a pong) for DEAD_AFTER_MS. */
+  check() {
+    if (!this.ws || this.stopped) return;
+    // A hidden page's timers are throttled: judge it when it is visible again.
+    if (document.visibilityState === "hidden") {
+      this.lastFrameAt = Math.max(this.lastFrameAt, Date.now() - PING_MS);
       return;
     }
-    try { this.ws.send(JSON.stringify({ type: "ping" })); } catch { this.drop(); }
+    if (Date.now() - this.lastFrameAt > DEAD_AFTER_MS) this.drop();
   }
 
   receive(msg) {
@@ -278,6 +317,8 @@ export class Live {
     if (msg.role === "guest") {
       note(msg.table, "seat");
       note(msg.public, "pub");
+    } else if (msg.role === "tablet") {
+      note(msg.table, "pub");
     } else {
       for (const t of msg.tables || []) note(t, "pub");
     }
@@ -287,6 +328,7 @@ export class Live {
       this.attempt = 0;
       banner("online", this.everReady ? "Back online" : "Connected");
       this.everReady = true;
+      this.setState("online");
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.ping(), PING_MS);
       // Anything not yet answered goes (again) with the same id: the server applies

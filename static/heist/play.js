@@ -4,7 +4,9 @@ import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks, toast } from "./ui.js";
+import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+
+const PARTY_NAME = document.title;
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -25,6 +27,8 @@ const S = {
   announced: "",
   claims: new Map(), // guest id -> {claim, until}: hand-over codes this captain asked for
   openHandover: false,
+  alerted: "", // the prompt we last buzzed for
+  carried: loadJSON(`heist.carried.${app.dataset.code}`) === true, // the relay errand was done
 };
 
 function freshUi() {
@@ -45,6 +49,7 @@ if (!stored || !stored.token) {
     onSnapshot(snap) {
       S.me = snap.me;
       S.party = snap.party;
+      S.takesHome = snap.takes_home || null;
       if (snap.table) S.seat = snap.table;
       else S.seat = null;
       draw();
@@ -56,7 +61,10 @@ if (!stored || !stored.token) {
       draw();
     },
     onParty(party) {
+      const wasOver = S.party && S.party.status === "over";
       S.party = { ...(S.party || {}), ...party };
+      // The party just ended: the snapshot lists everything this guest takes home.
+      if (party.status === "over" && !wasOver) live.resync();
       draw(); // the gate count and the relay show on the seated screen too
     },
     onNotice(msg) {
@@ -79,8 +87,7 @@ function send(action, { turn = false } = {}) {
   S.sending = true;
   S.sentVersion = view.version;
   draw();
-  live
-    .act(action, turn ? { version: view.version } : {})
+  track(live.act(action, turn ? { version: view.version } : {}), "Sending your move")
     .then(
       () => {},
       (err) => {
@@ -97,7 +104,7 @@ function send(action, { turn = false } = {}) {
 function duty(action, button) {
   button.disabled = true;
   button.dataset.busy = "1";
-  live.act(action).catch(showError).finally(() => {
+  track(live.act(action), "Sending").catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });
@@ -142,7 +149,8 @@ function draw() {
         h("span", { class: "where" }, "Table ", h("strong", { class: "table-letter", text: meta.letter })),
         h("span", { class: "sep", "aria-hidden": "true", text: " · " }),
         h("span", { class: "where" }, "seat ", h("strong", { class: "seat-number", text: String(view.you + 1) }))),
-      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`)),
+      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`),
+      h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
     relay,
     prompt,
     S.me.captain ? captainPanel(view, meta) : null,
@@ -161,6 +169,33 @@ function draw() {
   tickClocks();
   announce([relay && relay.dataset.headline, prompt.dataset.headline].filter(Boolean).join(" "));
   document.body.dataset.phase = view.phase;
+  alertIfNeeded(prompt, view);
+}
+
+/** Your turn, or you are asked to react: impossible to miss. A buzz where the phone
+ * can, the tab title, and the focus on the prompt (a screen reader reads it). */
+function alertIfNeeded(prompt, view) {
+  const kind = prompt.dataset.prompt;
+  const urgent = ["turn", "react", "trim", "carry"].includes(kind);
+  titleAlert(PARTY_NAME, urgent ? prompt.dataset.headline : null);
+  const key = urgent ? kind : "";
+  if (key === S.alerted) return; // the same prompt, redrawn: no second buzz
+  S.alerted = key;
+  if (!urgent) return;
+  buzz(kind === "react" ? [250, 120, 250, 120, 250] : [180, 90, 180]);
+  const heading = prompt.querySelector("h2");
+  if (heading && !prompt.contains(document.activeElement)) {
+    heading.setAttribute("tabindex", "-1");
+    heading.focus({ preventScroll: true });
+    prompt.scrollIntoView({ block: "start", behavior: matchMedia("(prefers-reduced-motion: reduce)").matches ? "auto" : "smooth" });
+  }
+}
+
+/** "Captain: Bea (tablet at the table)": who does the captain's duties here. */
+function captainWords(meta) {
+  const t = ((S.party && S.party.tables) || []).find((x) => x.letter === meta.letter) || {};
+  const who = t.captain ? `Captain: ${t.captain}` : "No captain yet";
+  return t.tablet ? `${who} · the captain's tablet is at the table` : who;
 }
 
 function announce(text) {
@@ -216,18 +251,26 @@ function promptFor(view, meta) {
   const name = namer(meta, view.you);
   if (view.phase === "over") {
     const mine = view.seats[view.you];
+    const returns = (S.takesHome || []).filter((r) => r.kind === "vault_return");
     return prompt("end", "The heist is over",
-      h("p", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
-      h("p", { text: "It's yours. Unused cards have no value. Thanks for heisting!" }),
+      h("h3", { text: "You take home" }),
+      h("ul", { class: "plain takes-home" },
+        h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
+        returns.map((r) => h("li", { class: "big" }, "Also gift ", h("strong", { class: "gift-number", text: r.gift }), `: ${r.description} — the gift you brought, back from the vault.`))),
+      S.party && S.party.status === "over"
+        ? h("p", { text: "That's everything. Unused cards have no value. Thanks for heisting!" })
+        : h("p", { text: "Keep it. Other tables are still playing; leftover vault gifts go home when every table is done." }),
       storyLink(code));
   }
   if (view.phase === "reveal") {
     return prompt("reveal", "Unwrap and show your gift",
-      h("p", { text: "Round 1 is over. Unwrap your gift and show it to everyone; waiting for the host to start round 2." }),
+      h("p", { text: `Round 1 is over. Unwrap your gift and show it to everyone. ${revealWho(meta)} starts round 2 when every gift is shown.` }),
       S.me.captain ? h("button", { class: "btn primary big", type: "button", data: { key: "reveal" }, on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget) } }, "Everyone unwrapped — start round 2") : null);
   }
   if (view.phase === "gate") return gatePrompt(view, meta);
   if (view.asked) return reactionPrompt(view, meta, name);
+  const errand = carryPrompt(view, meta);
+  if (errand) return errand; // carry the gift first, then play
   if (view.phase === "reaction" && view.answer) {
     const a = view.answer;
     const card = a.block ? (view.hand.find((c) => c.id === a.card) || { title: "your reaction" }) : null;
@@ -241,6 +284,12 @@ function promptFor(view, meta) {
   el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
   el.querySelector("h2").classList.add("waiting");
   return el;
+}
+
+function revealWho(meta) {
+  const t = ((S.party && S.party.tables) || []).find((x) => x.letter === meta.letter) || {};
+  if (t.tablet) return "The captain's tablet";
+  return t.captain ? `Your captain, ${t.captain},` : "The host";
 }
 
 function prompt(kind, headline, ...body) {
@@ -284,6 +333,28 @@ function gatePrompt(view, meta) {
   return prompt("gate", "The relay is open", ...parts);
 }
 
+/** The drawn player's errand right after the relay, before anything else at their
+ * table: where their gift goes and what they bring back. */
+function carryPrompt(view, meta) {
+  const relay = S.party && S.party.relay;
+  if (S.carried || !relay || relay.status !== "done" || view.round !== 3) return null;
+  const mine = relayEntry(relay, meta.letter);
+  if (!mine || mine.seat !== view.you) return null;
+  const to = relayEntry(relay, mine.sent_to);
+  const from = relayEntry(relay, mine.received_from);
+  return prompt("carry", `Carry gift ${mine.sent} to table ${mine.sent_to} now`,
+    h("div", { id: "relay-errand", class: "relay-errand" },
+      h("p", { class: "big" }, `Carry gift ${mine.sent} to table ${mine.sent_to}, seat ${to.seat + 1} (${to.guest}).`),
+      h("p", { class: "big" }, `You receive gift ${mine.received} from table ${mine.received_from} (${from.guest}).`),
+      h("p", { class: "hint", text: "Every drawn player swaps at the same moment. Then sit back down: your table plays on." })),
+    h("button", { class: "btn primary big", type: "button", id: "carried", data: { key: "carried" },
+      on: { click: () => {
+        S.carried = true;
+        localStorage.setItem(`heist.carried.${code}`, "true");
+        draw();
+      } } }, `Done: I have gift ${mine.received} — back to the game`));
+}
+
 /** After the relay: the drawn player's errand (where their gift goes, what they get),
  * and for everyone at the table what changed, during round 3. */
 function relayPanel(view, meta) {
@@ -292,6 +363,7 @@ function relayPanel(view, meta) {
   const mine = relayEntry(relay, meta.letter);
   if (!mine || view.round !== 3) return null;
   if (mine.seat === view.you) {
+    if (!S.carried) return null; // the prompt carries the errand until it is done
     const to = relayEntry(relay, mine.sent_to);
     const from = relayEntry(relay, mine.received_from);
     const el = h("section", { class: "panel relay-panel drawn", id: "relay-errand", "aria-labelledby": "relay-h" },
@@ -373,8 +445,13 @@ function reactionPrompt(view, meta, name) {
     if (held[c.card] === 1) reactions.push(c);
   }
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
-  return prompt("react", "Block or let it happen?",
+  const opened = meta.window_opened_at;
+  return prompt("react", "You are asked: block it or let it happen?",
     h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    opened
+      ? h("p", { class: "react-clock" },
+          h("span", { data: { openedAt: opened, countdown: meta.reaction_timeout || 60, before: "Answer now: after 60 s the captain may pass for you. Time left: ", after: "Answer now: the captain may pass for you at any moment." }, text: "" }))
+      : null,
     reactions.length
       ? h("div", { class: "choices" }, reactions.map((c) =>
           cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id, window: w.version }) } },

@@ -1,51 +1,174 @@
-// The big screen (projector): every table's public view, read-only; with several
-// tables also the gate, the relay ring, the captains' draws and what the relay moved.
+// The big screen (projector, 1920x1080 or 1280x720): it never scrolls. Lobby: the QR
+// code and join code large, names as guests join. Play: a tile per table with its
+// round and progress, the gate as one room-wide progress bar. The relay: the ring, each
+// drawn seat, the gifts moving table to table. The reveal. The end: who takes what
+// home, paged when it does not fit. Motion only where prefers-reduced-motion allows;
+// nothing flashes.
 import { Live } from "./live.js";
-import { drawnSeatList, gateText, isMultiTable, relayResultList, ringLine } from "./party.js";
+import { isMultiTable, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
-import { noteEvents, tableCard } from "./tableview.js";
-import { h, render, startClocks, tickClocks } from "./ui.js";
+import { noteEvents, statusLine } from "./tableview.js";
+import { ROUND_NAMES, giftLabel, h, render, seatName, startClocks, tickClocks } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const tables = new Map();
 const logs = new Map();
 let party = null;
+let endPage = 0;
+let endTimer = null;
+
+const sorted = () => [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
+
+/** How far a table is through its four rounds (0-1). */
+function progress(view) {
+  if (view.phase === "over") return 1;
+  return Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (4 * view.players));
+}
+
+/** How far the room is on its way to the gate (0-1). */
+function gateProgress(list) {
+  if (!list.length) return 0;
+  let sum = 0;
+  for (const { view } of list) {
+    if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
+    else if (view.phase === "reveal") sum += 0.5;
+    else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
+  }
+  return sum / list.length;
+}
 
 function draw() {
+  if (!party) return;
+  const stage = party.status;
+  document.body.dataset.stage = stage;
   const note = document.getElementById("lobby-note");
-  if (party) {
-    note.textContent =
-      party.status === "lobby"
-        ? `${party.guest_count} guest${party.guest_count === 1 ? "" : "s"} in. Join now and write your number on your gift!`
-        : party.status === "playing" ? "The heist is on." : "The party is over.";
-    if (party.status === "over") note.append(" ", storyLink(code, { screen: true }));
-    document.getElementById("join-panel").hidden = party.status !== "lobby";
-  }
-  const sorted = [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
-  render(document.getElementById("tables"), sorted.map((t) => tableCard(t, logs.get(t.table.id))));
-  drawPartyBar(sorted);
+  note.textContent = stage === "lobby"
+    ? "Scan the code, join, and write your number on your gift."
+    : stage === "playing" ? "The heist is on." : "The party is over: everyone takes a gift home.";
+  if (stage === "over") note.append(" ", storyLink(code, { screen: true }));
+  document.getElementById("join-panel").hidden = stage !== "lobby";
+  if (stage === "lobby") drawLobby();
+  const list = sorted();
+  const tilesBox = document.getElementById("tables");
+  tilesBox.hidden = stage === "lobby" || stage === "over";
+  tilesBox.dataset.count = String(list.length);
+  if (!tilesBox.hidden) render(tilesBox, list.map(tile));
+  drawPartyBar(list);
+  drawEnd(list);
   tickClocks();
 }
 
-function drawPartyBar(sorted) {
+function drawLobby() {
+  const names = party.names || [];
+  document.getElementById("joined-count").textContent = String(party.guest_count);
+  // Newest first: when the wall is full, the oldest names are the ones cut off.
+  render(document.getElementById("names"), [...names].reverse().map((n, i) => h("li", { class: i === 0 ? "name newest" : "name", text: n })));
+}
+
+function tile(payload) {
+  const { view, table: meta } = payload;
+  const pct = Math.round(progress(view) * 100);
+  const relay = party.relay;
+  let badge = null;
+  if (view.phase === "reveal") badge = h("p", { class: "tile-badge reveal", text: "Unwrap your gifts!" });
+  else if (view.phase === "gate") badge = h("p", { class: "tile-badge gate", text: "At the gate" });
+  else if (view.phase === "over") badge = h("p", { class: "tile-badge over", text: "Finished" });
+  let relayLine = null;
+  if (relay && relay.status === "open" && view.phase === "gate") {
+    const seat = view.relay_seat;
+    relayLine = seat === null || seat === undefined
+      ? h("p", { class: "tile-relay pending", text: "Captain draws a seat…" })
+      : h("p", { class: "tile-relay drawn" }, `${seatName(meta, seat)} carries `, h("span", { class: "gift-tag", text: `gift ${giftLabel(view.seats[seat].gift)}` }));
+  }
+  return h("article", { class: `screen-tile phase-${view.phase}`, "aria-labelledby": `st-${meta.id}`, data: { tableId: meta.id, letter: meta.letter, version: payload.version, phase: view.phase } },
+    h("h2", { id: `st-${meta.id}`, class: "tile-head" },
+      h("span", { class: "table-letter", text: meta.letter }),
+      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${ROUND_NAMES[view.round] || ""}` })),
+    h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": `Table ${meta.letter} progress` },
+      h("span", { class: "fill", style: `width: ${pct}%` })),
+    badge,
+    relayLine,
+    view.phase === "over" || view.phase === "gate" ? null : h("p", { class: "tile-status", text: statusLine(view, meta) }));
+}
+
+function drawPartyBar(list) {
   const bar = document.getElementById("party-bar");
-  bar.hidden = !(party && party.status !== "lobby" && isMultiTable(party));
+  bar.hidden = !(party.status === "playing" && isMultiTable(party));
   if (bar.hidden) return;
   const relay = party.relay;
-  const parts = [
-    h("h2", { id: "party-bar-h", text: relay ? "The relay" : "The gate" }),
-    relay && relay.status === "done"
-      ? h("p", { class: "gate-count done" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
-      : h("p", { class: `gate-count ${party.gate.open ? "open" : ""}` }, h("span", { "aria-hidden": "true", text: party.gate.open ? "✓ " : "‖ " }), gateText(party)),
-  ];
   if (!relay) {
-    parts.push(h("p", { class: "hint", text: "Every table plays rounds 1 and 2, then waits for the others. Then one drawn player per table carries their gift to the next table." }));
-  } else {
-    parts.push(ringLine(relay, "ring big-ring"));
-    parts.push(relay.status === "open" ? drawnSeatList(relay, sorted) : relayResultList(relay));
+    const pct = Math.round(gateProgress(list) * 100);
+    const g = party.gate;
+    render(bar,
+      h("h2", { id: "party-bar-h", text: `The gate: ${g.at_gate} of ${g.tables} tables there` }),
+      h("div", { class: "bar room", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": "The room's progress to the gate" },
+        h("span", { class: "fill", style: `width: ${pct}%` })),
+      h("p", { class: "hint", text: g.open ? "Every table is at the gate: the relay opens next." : "Every table plays rounds 1 and 2, then waits here for the others." }));
+    return;
   }
-  render(bar, parts);
+  if (relay.status === "open") {
+    const drawn = list.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
+    render(bar,
+      h("h2", { id: "party-bar-h", text: `The relay: ${drawn} of ${relay.ring.length} seats drawn` }),
+      ringLine(relay, "ring big-ring"));
+    return;
+  }
+  // Done: the gifts move one table along the ring, all at once.
+  const moving = list.some((t) => t.view.round === 3);
+  render(bar,
+    h("h2", { id: "party-bar-h", text: moving ? "The relay: every drawn gift moves one table along" : "The relay has run" }),
+    ringLine(relay, "ring big-ring"),
+    moving
+      ? h("ol", { class: "relay-moves", "aria-label": "Gifts moving" }, relay.result.map((r) =>
+          h("li", { class: "move", data: { table: r.table } },
+            h("span", { class: "from", text: r.table }),
+            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "gift-tag moving", text: `gift ${r.sent}` })),
+            h("span", { class: "to", text: r.sent_to }),
+            h("span", { class: "sr-only", text: `${r.guest} carries gift ${r.sent} from table ${r.table} to table ${r.sent_to}` }))))
+      : null);
+}
+
+/** The end: who takes what home, paged (a page every 12 s) when it does not fit. */
+function drawEnd(list) {
+  const box = document.getElementById("end");
+  const over = party.status === "over";
+  box.hidden = !over;
+  clearInterval(endTimer);
+  if (!over) return;
+  const rows = [];
+  for (const { view, table: meta } of list) {
+    if (!view.result) continue;
+    view.result.forEach((gift, seat) => {
+      const s = view.seats[seat];
+      rows.push({ name: seatName(meta, seat), letter: meta.letter, gift: giftLabel(gift), description: s && s.description ? s.description : "" });
+    });
+    // Leftover vault gifts go back to whoever brought them.
+    for (const v of view.vault || []) {
+      rows.push({ name: "Back from the vault", letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
+    }
+  }
+  const perPage = pageSize();
+  const pages = Math.max(1, Math.ceil(rows.length / perPage));
+  endPage = endPage % pages;
+  const show = () => {
+    const chunk = rows.slice(endPage * perPage, (endPage + 1) * perPage);
+    render(box,
+      h("h2", { id: "end-h", text: "Who takes what home" }),
+      pages > 1 ? h("p", { class: "page-no", text: `Page ${endPage + 1} of ${pages}` }) : null,
+      h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
+        h("strong", { text: r.name }), ` (table ${r.letter}) `, h("span", { class: "gift-tag", text: `gift ${r.gift}` }), r.description ? ` ${r.description}` : ""))));
+  };
+  show();
+  if (pages > 1) endTimer = setInterval(() => { endPage = (endPage + 1) % pages; show(); }, 12000);
+}
+
+/** Rows that fit on one page: three columns on a wide screen, two on a small one. */
+function pageSize() {
+  const cols = window.innerWidth >= 1600 ? 3 : 2;
+  const rowPx = window.innerWidth >= 1600 ? 46 : 38;
+  const free = window.innerHeight - 260;
+  return Math.max(cols, cols * Math.floor(free / rowPx));
 }
 
 const live = new Live({
@@ -72,3 +195,5 @@ const live = new Live({
   },
 }).start();
 startClocks(() => live.serverNow());
+window.heistLive = live;
+window.addEventListener("resize", () => draw());

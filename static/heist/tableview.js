@@ -24,7 +24,7 @@ export function statusLine(view, meta, mySeat = null) {
     case "trim":
       return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to 5.`;
     case "reveal":
-      return "Round 1 is over: everyone unwraps and shows their gift. Waiting for the host to start round 2.";
+      return "Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.";
     case "gate":
       return "Waiting at the gate for the other tables and the relay.";
     case "over":
@@ -110,6 +110,7 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
           {},
           h("span", {}, h("span", { "aria-hidden": "true", text: "? " }), `Asking ${name(seat)} `),
           opened ? h("span", { class: "clock", data: { openedAt: opened, clock: "" }, text: "" }) : null,
+          opened ? h("span", { class: "countdown", data: { openedAt: opened, countdown: meta.reaction_timeout || PASS_AFTER, before: "· may be passed in ", after: "· may be passed now" }, text: "" }) : null,
           duty && seat !== mySeat && opened
             ? h(
                 "button",
@@ -160,7 +161,8 @@ export function eventLog(lines, label = "What happened") {
     "section",
     { class: "log-box", "aria-label": label },
     h("h3", { text: label }),
-    h("ol", { class: "log", role: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t }))),
+    // role=log on a wrapper: on the <ol> itself it would hide the list from assistive tech.
+    h("div", { role: "log" }, h("ol", { class: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t })))),
   );
 }
 

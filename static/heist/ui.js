@@ -72,11 +72,49 @@ export function banner(state, text) {
   const el = document.getElementById("conn");
   if (!el) return;
   clearTimeout(bannerTimer);
-  const icons = { connecting: "⟳", reconnecting: "⟳", online: "✓", lost: "✕" };
+  const icons = { connecting: "⟳", reconnecting: "⟳", online: "✓", lost: "✕", down: "✕" };
   el.className = `conn ${state}`;
   el.replaceChildren(h("span", { "aria-hidden": "true", text: icons[state] || "" }), " ", text);
   el.hidden = false;
   if (state === "online") bannerTimer = setTimeout(() => { el.hidden = true; }, 2500);
+}
+
+// --- taps waiting for the server ------------------------------------------------------------
+
+const SLOW_MS = 3000;
+
+/** Show at once that a tap was sent and is waiting for the server's answer, and say so
+ * plainly if no answer came after a few seconds (a stalled connection). Returns the
+ * promise. */
+export function track(promise, what = "Sending") {
+  let box = document.getElementById("pending");
+  if (!box) {
+    box = h("div", { id: "pending", class: "pending-box", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  const text = h("span", { class: "msg", text: `${what}…` });
+  const item = h("div", { class: "pending-item", data: { state: "sending" } }, h("span", { class: "spinner", "aria-hidden": "true" }), text);
+  box.appendChild(item);
+  const slow = setTimeout(() => {
+    item.dataset.state = "slow";
+    text.textContent = `${what}: not confirmed yet. The connection is slow or down; it is sent again as soon as it is back.`;
+  }, SLOW_MS);
+  const done = () => { clearTimeout(slow); item.remove(); };
+  promise.then(done, done);
+  return promise;
+}
+
+/** Set the tab title, with a marker while something needs this person. */
+export function titleAlert(base, alert) {
+  const title = alert ? `● ${alert} · ${base}` : base;
+  if (document.title !== title) document.title = title;
+}
+
+/** A short buzz where the device can (phones; ignored elsewhere). */
+export function buzz(pattern = [180, 90, 180]) {
+  try {
+    if (navigator.vibrate) navigator.vibrate(pattern);
+  } catch { /* not allowed before a first tap: the title and the prompt still say it */ }
 }
 
 // --- ids ---------------------------------------------------------------------------------
@@ -252,6 +290,12 @@ export function startClocks(serverNow) {
       const waited = Math.max(0, Math.floor(now - Number(el.dataset.openedAt)));
       if (el.dataset.clock !== undefined) {
         const text = `waited ${waited} s`;
+        if (el.textContent !== text) el.textContent = text;
+      }
+      if (el.dataset.countdown !== undefined) {
+        // "may be passed in 42 s" until the captain or host may pass this seat
+        const left = Math.max(0, Number(el.dataset.countdown) - waited);
+        const text = left > 0 ? `${el.dataset.before || ""}${left} s` : el.dataset.after || "";
         if (el.textContent !== text) el.textContent = text;
       }
       if (el.dataset.passAfter !== undefined) {

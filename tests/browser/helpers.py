@@ -94,3 +94,23 @@ def small_tap_targets(page: Page) -> list[str]:
 def overflows(page: Page) -> bool:
     """Whether the page scrolls sideways (it must not, down to 360 px)."""
     return page.evaluate("() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1")
+
+
+def fits(page: Page) -> bool:
+    """The page shows in its viewport without scrolling, down or sideways."""
+    return page.evaluate(
+        """() => { const d = document.documentElement;
+                   return d.scrollHeight <= window.innerHeight + 1 && d.scrollWidth <= d.clientWidth + 1; }"""
+    )
+
+
+def serious_a11y(page: Page, label: str) -> list[str]:
+    """axe-core's serious and critical violations on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{label}: {v['id']} ({v['impact']}) {v['help']}: {[n['target'] for n in v['nodes'][:4]]}"
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]

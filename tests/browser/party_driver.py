@@ -65,6 +65,19 @@ class WsBot:
                 raise AssertionError(f"{self.label}: no reply to {frame}")
             return self.replies.pop(re)
 
+    def send(self, frame: dict) -> str:
+        """Send without waiting: the reply is collected later with `wait` (so bots at
+        different tables can act at the same time, as guests do)."""
+        re = uuid.uuid4().hex
+        self.ws.send(json.dumps({**frame, "re": re}))
+        return re
+
+    def wait(self, re: str, timeout: float = 15) -> dict:
+        with self.cond:
+            if not self.cond.wait_for(lambda: re in self.replies or self.closed, timeout) or re not in self.replies:
+                raise AssertionError(f"{self.label}: no reply to {re}")
+            return self.replies.pop(re)
+
     def hello(self, token: str) -> dict:
         reply = self.request({"type": "hello", "role": "guest", "token": token})
         assert reply["type"] == "snapshot", reply

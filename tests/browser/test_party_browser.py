@@ -39,6 +39,7 @@ PHONE_NAMES = ["Pia", "Quinn"]
 VAULT = [("Host Hal", "A jar of <script>alert(1)</script> honey"), ("Host Hal", "Movie night for two")]
 VAULT_ROUND = {"A": 1, "B": 3}  # when each table's phone cashes in a gift at the vault
 GUEST_TABLE = "#phone section[data-version]"
+TABLET_TABLE = "#tablet section[data-version]"
 
 
 def gift_of(i: int, name: str) -> str:
@@ -142,7 +143,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         lap("seed")
         # --- the host seats everyone ------------------------------------------------------------
         host.get_by_role("button", name="Deal the cards (11 players)").click()
-        expect(host.locator("article.compact-table")).to_have_count(2)
+        expect(host.locator("article.tile")).to_have_count(2)
         expect(host.locator("#lobby")).to_be_hidden()
         expect(host.locator("#party-bar")).to_contain_text("Tables at the gate: 0 of 2")
 
@@ -160,30 +161,35 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             expect(page.locator(".seat-head h1")).to_have_text(f"Table {letter} · seat {seat + 1}")
             expect(page.locator(".seat-head .table-letter")).to_have_text(letter)
 
-        # The host makes a bot guest at table A its captain; that seat opens on a tablet.
+        # The host makes another bot guest at table A its captain (in the table's details),
+        # and pairs a tablet with table A: the captain's duties run on it.
         a_captain = next(g for (letter, _), g in at.items() if letter == "A" and g.is_captain)
         tablet_guest = min(
             (g for (letter, _), g in at.items() if letter == "A" and g.pk not in phone_ids and g.pk != a_captain.pk),
             key=lambda g: g.seat,
         )
-        card_a = host.locator("article.compact-table[data-letter='A']")
-        expect(card_a.locator(".captain-line")).to_have_text(f"⚑ Captain: {a_captain.name}")
-        card_a.get_by_role("button", name=f"Make {tablet_guest.name} captain of table A").click()
-        expect(card_a.locator(".captain-line")).to_have_text(f"⚑ Captain: {tablet_guest.name}")
+        card_a = host.locator("article.tile[data-letter='A']")
+        expect(card_a.locator(".captain-line")).to_contain_text(f"⚑ Captain: {a_captain.name}")
+        card_a.get_by_role("button", name="Details of table A").click()
+        details = host.locator("dialog#details")
+        details.get_by_role("button", name=f"Make {tablet_guest.name} captain of table A").click()
+        expect(card_a.locator(".captain-line")).to_contain_text(f"⚑ Captain: {tablet_guest.name}")
+        details.get_by_role("button", name="Pair a tablet with table A").click()
+        pairing = details.locator(".pairing-code").inner_text()
+        details.get_by_role("button", name="Close").click()
         b_captain = next(g for (letter, _), g in at.items() if letter == "B" and g.is_captain)
 
-        tablet = new_page(browser, 800, 1100, errors, "tablet")
+        tablet = new_page(browser, 820, 1180, errors, "tablet")
         pages["tablet"] = tablet
-        seat_blob = json.dumps({"token": tokens[tablet_guest.pk], "guest": tablet_guest.pk, "gift_number": tablet_guest.gift_number})
-        tablet.context.add_init_script(f"localStorage.setItem({json.dumps('heist.seat.' + code)}, {json.dumps(seat_blob)})")
-        tablet.goto(f"{base}/p/{code}/")
-        expect(tablet.locator(".seat-head h1")).to_have_text(f"Table A · seat {tablet_guest.seat + 1}")
-        expect(tablet.locator(".captain-panel h2")).to_contain_text("Captain of table A")
+        tablet.goto(f"{base}/t/{code}/#{pairing}")
+        expect(tablet.locator(".tablet-head h1")).to_have_text("Table A")
+        expect(tablet.locator(".tablet-sub")).to_contain_text(f"Captain: {tablet_guest.name}")
+        expect(card_a.locator(".captain-line")).to_contain_text("tablet ✓")
 
         screen = new_page(browser, 1280, 800, errors, "screen")
         pages["screen"] = screen
         screen.goto(f"{base}/screen/{code}/")
-        expect(screen.locator("article.table")).to_have_count(2)
+        expect(screen.locator("article.screen-tile")).to_have_count(2)
 
         lap("seated")
         # --- the bots connect -------------------------------------------------------------------
@@ -191,14 +197,14 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             bots[gid] = WsBot(base, code, f"guest{gid}")
             bots[gid].hello(token)
         pinger = Pinger(bots)
-        card_b = host.locator("article.compact-table[data-letter='B']")
+        card_b = host.locator("article.tile[data-letter='B']")
         expect(card_a.locator(".presence-line")).to_have_text("● Everyone connected")
         expect(card_b.locator(".presence-line")).to_have_text("● Everyone connected")
         # A guest's phone drops: the host sees who, at which table; back, and it clears.
         dropper = next(g for (letter, _), g in sorted(at.items()) if letter == "B" and g.pk in bots and g.pk != b_captain.pk)
         bots.pop(dropper.pk).close()
-        expect(card_b.locator(".presence-line")).to_have_text(f"○ Disconnected: {dropper.name}")
-        expect(card_b.locator(f"li.seat[data-guest='{dropper.pk}'] .mark.offline")).to_have_text("○ offline")
+        expect(card_b.locator(".presence-line")).to_have_text(f"○ Offline: {dropper.name}")
+        expect(host.locator("#alerts li[data-kind='offline'][data-letter='B']")).to_contain_text(f"Table B: {dropper.name} is offline")
         expect(card_a.locator(".presence-line")).to_have_text("● Everyone connected")
         bots[dropper.pk] = WsBot(base, code, f"guest{dropper.pk}")
         bots[dropper.pk].hello(tokens[dropper.pk])
@@ -259,12 +265,12 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             if not asked:
                 return
             name = at[("A", asked[0])].name
-            wait_version(tablet, GUEST_TABLE, g.version)
+            wait_version(tablet, TABLET_TABLE, g.version)
             button = tablet.locator(".window button", has_text=f"Pass for {name}")
             expect(button).to_be_disabled()
             expect(button).to_contain_text(re.compile(r"\(in \d+ s\)"))
-            expect(card_a.locator(".window")).to_contain_text(f"Asking {name}")
-            expect(card_a.locator(".window .clock").first).to_have_text(re.compile(r"waited \d+ s"))
+            expect(card_a.locator(".tile-who")).to_contain_text(f"Asking {name}")
+            expect(card_a.locator(".tile-who .clock").first).to_have_text(re.compile(r"waited \d+ s"))
             window_seen.append(name)
 
         def step(letter) -> bool:
@@ -283,7 +289,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
                 reply = bots[guest.pk].act(wire, version=g.version)
                 assert reply["type"] == "ok", (wire, reply)
             elif who == "duty" and letter == "A":  # the captain's tablet confirms the reveal
-                wait_version(tablet, GUEST_TABLE, g.version)
+                wait_version(tablet, TABLET_TABLE, g.version)
                 tablet.get_by_role("button", name="Everyone unwrapped — start round 2").click()
                 wait_db_version(letter, g.version + 1)
             elif who == "duty":
@@ -332,10 +338,11 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         lap("B at gate")
         # --- the relay --------------------------------------------------------------------------------
         open_relay.click()
-        expect(host.locator("#party-bar .big-ring")).to_have_text("A → B → A")
+        expect(host.locator("#party-bar .ring")).to_have_text("A → B → A")
         expect(host.locator("#party-bar .form-error")).to_have_count(0)
-        for page in [phone_a, phone_at["B"][0], tablet]:
+        for page in [phone_a, phone_at["B"][0]]:
             expect(page.locator("#prompt .big-ring")).to_have_text("A → B → A")
+        expect(tablet.locator("#duty .big-ring")).to_have_text("A → B → A")
         expect(screen.locator("#party-bar .big-ring")).to_have_text("A → B → A")
         expect(phone_a.locator("#prompt")).to_contain_text("Waiting for your table captain to draw a seat.")
         run_relay = host.locator("#run-relay")
@@ -346,7 +353,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         name_a = at[("A", seat_a)].name
         expect(host.locator("#party-bar .drawn-seats li[data-table='A']")).to_contain_text(f"Table A: drawn seat: {name_a}")
         expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(f"not drawn yet (captain {b_captain.name})")
-        expect(tablet.locator("#prompt")).to_contain_text("Waiting for the host to run the relay.")
+        expect(tablet.locator("#duty")).to_contain_text("Waiting for the host to run the relay.")
         # The captain can hand a seat to a substitute from the tablet: a one-time code,
         # once its guest offered it (their phone is online, so at first the tablet says why not).
         tablet.locator(".captain-panel summary").click()
@@ -381,7 +388,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             f"Table A, seat {seat_a + 1}: {name_a} sends gift {gift_a} to table B (seat {seat_b + 1}, {name_b}) and receives gift {gift_b} from table B."
         )
         expect(result.locator("li[data-table='B']")).to_contain_text(f"Table B, seat {seat_b + 1}: {name_b} sends gift {gift_b} to table A")
-        expect(screen.locator("#party-bar .relay-result li")).to_have_count(2)
+        expect(screen.locator("#party-bar .relay-moves li")).to_have_count(2)
         after = {letter: game_of(letter).gifts for letter in tables}
         assert after["A"][seat_a] == before["B"][seat_b] and after["B"][seat_b] == before["A"][seat_a]
         shot(host, "party-host-relay")
@@ -389,7 +396,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         host.set_viewport_size({"width": 360, "height": 740})  # a host on a phone
         assert not overflows(host), "the dashboard scrolls sideways at 360 px"
         host.locator("#party-bar").screenshot(path=str(SHOTS / "party-host-relay-360.png"))
-        card_a.screenshot(path=str(SHOTS / "party-host-table-360.png"))
+        host.locator("#tables").screenshot(path=str(SHOTS / "party-host-tables-360.png"))  # tiles are redrawn live: shoot their stable box
         host.set_viewport_size({"width": 1280, "height": 900})
 
         drawn_phone = [(letter, page) for letter, (page, seat, _) in phone_at.items() if predicted[letter] == seat]
@@ -403,8 +410,11 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         expect(errand).to_contain_text(f"You receive gift {theirs} from table {other} ({their_name}).")
         expect(page.locator(".gift-panel .take")).to_contain_text(f"Take gift {theirs}")
         expect(page.locator(".log-box")).to_contain_text(f"Relay: you received gift {theirs}.")
+        expect(page.locator("#prompt")).to_have_attribute("data-prompt", "carry")  # carry first, then play
         shot(page, "party-phone-relay")
         assert not overflows(page)
+        page.get_by_role("button", name=f"Done: I have gift {theirs} — back to the game").click()
+        expect(page.locator("#prompt")).not_to_have_attribute("data-prompt", "carry")
         undrawn = phone_at[other][0]
         expect(undrawn.locator("#relay-errand")).to_contain_text(f"sent gift {theirs} to table {letter} and received gift {mine}")
 

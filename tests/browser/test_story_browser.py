@@ -91,6 +91,7 @@ def test_story_after_a_recorded_party(asgi_server, browser):
     host.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
     host.goto(f"{base}/host/{code}/")
     expect(host.locator("#printables")).to_be_visible()
+    host.locator("#printables > summary").click()  # a drop-down in the dashboard's header line
     with host.expect_download() as dl:
         host.locator('#printables button[data-kind="scorecard"]').click()
     path = dl.value.path()

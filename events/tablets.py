@@ -1,0 +1,126 @@
+"""Captains' tablets: the host pairs a tablet to a table, the tablet trades the one-time
+code for its own secret, the host may revoke it. Keyword-only `tablet_<verb>` services,
+one transaction each, returning the messages to send after commit (events/groups.py).
+
+A tablet sees its table's public view only (never a hand: it joins no seat group) and
+does the captain's duties at that table (events/roles.py)."""
+
+from __future__ import annotations
+
+import base64
+import io
+from datetime import timedelta
+
+import qrcode
+import qrcode.image.svg
+from django.db import transaction
+from django.utils import timezone
+
+from tables.models import Table
+from tables.services import ServiceError
+
+from .groups import tablet_group
+from .models import Party, Tablet
+from .secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
+from .services import Outcome, _bump, lobby_messages, locked_party
+
+PAIRING_MINUTES = 10
+
+
+def qr_data_uri(text: str) -> str:
+    """An SVG QR code of `text` as a data: URI (an <img> shows it; no markup is parsed
+    into the page)."""
+    img = qrcode.make(text, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
+    buf = io.BytesIO()
+    img.save(buf)
+    return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def tablet_pair_start(*, party_id: int, table_id, origin: str = "") -> Outcome:
+    """A one-time pairing code for a table (shown only to the host who asked), and the
+    QR code of the tablet page with the code in its fragment: a fragment never reaches
+    a server or a referrer, and the page drops it as soon as it has read it."""
+    if type(table_id) is not int:
+        raise ServiceError("invalid", "which table?")
+    with transaction.atomic():
+        party = locked_party(party_id)
+        table = Table.objects.filter(pk=table_id, party=party).first()
+        if table is None:
+            raise ServiceError("no_table", "no such table at this party")
+        code = new_claim_code()
+        tablet = Tablet.objects.create(
+            party=party,
+            table=table,
+            pairing_hash=token_hash(code),
+            pairing_expires=timezone.now() + timedelta(minutes=PAIRING_MINUTES),
+        )
+        path = f"/t/{party.code}/"
+        url = f"{origin}{path}#{code}" if origin else f"{path}#{code}"
+        return Outcome(
+            data={
+                "tablet": tablet.pk,
+                "table": table.pk,
+                "letter": table.letter,
+                "pairing": code,
+                "minutes": PAIRING_MINUTES,
+                "path": path,
+                "qr": qr_data_uri(url),
+            }
+        )
+
+
+def tablet_pair(*, code, pairing) -> tuple[Tablet, str, Outcome]:
+    """The tablet trades the one-time code for its own secret (returned once)."""
+    code = normalize_code(code) if isinstance(code, str) else None
+    if code is None:
+        raise ServiceError("bad_code", "that is not a join code")
+    if not isinstance(pairing, str) or not 4 <= len(pairing.strip()) <= 16:
+        raise ServiceError("bad_pairing", "that pairing code is not valid")
+    pairing = pairing.strip().upper().replace(" ", "").replace("-", "")
+    if any(c not in CODE_ALPHABET for c in pairing):
+        raise ServiceError("bad_pairing", "that pairing code is not valid")
+    with transaction.atomic():
+        party = Party.objects.select_for_update().filter(code=code).first()
+        if party is None:
+            raise ServiceError("no_party", "no party has that code")
+        if party.expired:
+            raise ServiceError("expired", "this party has expired (parties last seven days)")
+        tablet = (
+            Tablet.objects.select_for_update()
+            .select_related("table")
+            .filter(
+                party=party,
+                pairing_hash=token_hash(pairing),
+                pairing_expires__gt=timezone.now(),
+                revoked_at__isnull=True,
+            )
+            .first()
+        )
+        if tablet is None:
+            raise ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+        token = new_token()
+        tablet.token_hash = token_hash(token)
+        tablet.pairing_hash, tablet.pairing_expires = "", None  # one time only
+        tablet.paired_at = timezone.now()
+        tablet.save(update_fields=["token_hash", "pairing_hash", "pairing_expires", "paired_at"])
+        _bump(party)
+        return tablet, token, Outcome(lobby_messages(party))
+
+
+def tablet_revoke(*, party_id: int, tablet_id) -> Outcome:
+    """The host unpairs a tablet: its secret opens nothing any more and its socket is
+    closed (and, should that broadcast be lost, refused at its next request)."""
+    if type(tablet_id) is not int:
+        raise ServiceError("invalid", "which tablet?")
+    with transaction.atomic():
+        party = locked_party(party_id)
+        tablet = Tablet.objects.filter(pk=tablet_id, party=party, revoked_at__isnull=True).first()
+        if tablet is None:
+            raise ServiceError("invalid", "no such tablet")
+        tablet.revoked_at = timezone.now()
+        tablet.pairing_hash, tablet.pairing_expires = "", None
+        tablet.save(update_fields=["revoked_at", "pairing_hash", "pairing_expires"])
+        _bump(party)
+        msgs = lobby_messages(party)
+        msgs.append((tablet_group(tablet.pk), {"type": "removed", "message": "The host unpaired this tablet."}))
+        return Outcome(msgs)

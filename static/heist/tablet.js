@@ -1,0 +1,247 @@
+// A captain's tablet: paired by the host to one table (docs/PROTOCOL.md, role
+// "tablet"). It shows that table's public view, large, and the captain's duties:
+// confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a
+// substitute. It never holds a hand: the server sends it the public view only.
+import { Live } from "./live.js";
+import { relayEntry, ringLine } from "./party.js";
+import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const partyName = app.dataset.partyName;
+const key = `heist.tablet.${code}`;
+const root = document.getElementById("tablet");
+const pairBox = document.getElementById("pair");
+
+const S = { party: null, payload: null, logs: new Map(), claims: new Map(), fatal: null, duty: "", openHandover: false };
+let live = null;
+
+/** Trade a one-time pairing code for this tablet's own secret. */
+async function pair(pairing) {
+  const box = document.getElementById("pair-error");
+  box.hidden = true;
+  const res = await fetch(`/api/parties/${encodeURIComponent(code)}/tablets`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ pairing }),
+  }).catch(() => null);
+  const data = res ? await res.json().catch(() => ({})) : {};
+  if (!res || res.status !== 201) {
+    const message = res ? data.message || `the server refused (${res.status})` : "could not reach the party host; check the connection";
+    box.textContent = message.charAt(0).toUpperCase() + message.slice(1) + ".";
+    box.hidden = false;
+    pairBox.hidden = false;
+    return false;
+  }
+  localStorage.setItem(key, JSON.stringify({ token: data.token, tablet: data.tablet, letter: data.letter }));
+  return true;
+}
+
+async function boot() {
+  // The QR code carries the one-time code in the fragment: read it, then drop it
+  // from the address bar and history (it is spent anyway).
+  const fragment = location.hash.replace(/^#/, "").trim();
+  if (fragment) {
+    history.replaceState(null, "", location.pathname);
+    await pair(fragment);
+  }
+  const stored = loadJSON(key);
+  if (!stored || !stored.token) {
+    pairBox.hidden = false;
+    document.getElementById("pair-code").focus();
+    return;
+  }
+  pairBox.hidden = true;
+  start(stored.token);
+}
+
+document.getElementById("pair-form").addEventListener("submit", async (ev) => {
+  ev.preventDefault();
+  const field = document.getElementById("pair-code");
+  const value = field.value.trim().toUpperCase();
+  if (!value) {
+    field.focus();
+    return;
+  }
+  ev.submitter.disabled = true;
+  try {
+    if (await pair(value)) {
+      pairBox.hidden = true;
+      start(loadJSON(key).token);
+    }
+  } finally {
+    ev.submitter.disabled = false;
+  }
+});
+
+function start(token) {
+  live = new Live({
+    code,
+    role: "tablet",
+    token,
+    onSnapshot(snap) {
+      S.party = snap.party;
+      S.payload = snap.table;
+      draw();
+    },
+    onTable(msg) {
+      S.payload = msg;
+      noteEvents(S.logs, msg);
+      draw();
+    },
+    onParty(party) {
+      S.party = { ...(S.party || {}), ...party };
+      draw();
+    },
+    onNotice(msg) {
+      toast(msg.message, "ok"); // hand-overs at this table: offered, started, claimed
+    },
+    onFatal(closeCode, message) {
+      S.fatal = message;
+      if (closeCode === 4401 || closeCode === 4403) localStorage.removeItem(key); // that key opens nothing now
+      draw();
+    },
+  }).start();
+  window.heistLive = live;
+  startClocks(() => live.serverNow());
+}
+
+function duty(action, button, what) {
+  button.disabled = true;
+  button.dataset.busy = "1";
+  track(live.act(action, { table: S.payload.table.id }), what).catch(showError).finally(() => {
+    button.disabled = false;
+    delete button.dataset.busy;
+  });
+}
+
+function tableInfo() {
+  const letter = S.payload && S.payload.table.letter;
+  return ((S.party && S.party.tables) || []).find((t) => t.letter === letter) || {};
+}
+
+function draw() {
+  if (S.fatal) {
+    render(root, h("section", { class: "panel", role: "alert" },
+      h("h1", { text: "This tablet is no longer paired" }),
+      h("p", { text: S.fatal }),
+      h("p", { text: "Ask the host for a new pairing code." })));
+    pairBox.hidden = false;
+    titleAlert(`Captain's tablet · ${partyName}`, null);
+    return;
+  }
+  if (!S.payload) return;
+  const { view, table: meta } = S.payload;
+  const info = tableInfo();
+  const prompt = dutyPrompt(view, meta);
+  render(root,
+    h("header", { class: "tablet-head" },
+      h("h1", {}, "Table ", h("strong", { class: "table-letter", text: meta.letter })),
+      h("p", { class: "tablet-sub" },
+        h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "Captain's tablet"),
+        ` ${info.captain ? `Captain: ${info.captain}` : "No captain"} · ${roundTitle(view)}`)),
+    prompt,
+    h("section", { class: "panel tablet-table", "aria-labelledby": "table-h", data: { version: S.payload.version, phase: view.phase } },
+      h("h2", { id: "table-h", text: `Table ${meta.letter}` }),
+      h("p", { class: "status-line", text: statusLine(view, meta) }),
+      resultList(view, meta),
+      seatList(view, meta),
+      vaultList(view)),
+    handoverPanel(view, meta),
+    eventLog(S.logs.get(meta.id)),
+  );
+  tickClocks();
+  const headline = prompt.dataset.headline;
+  if (prompt.dataset.urgent === "1" && headline !== S.duty) {
+    // A new duty: buzz, mark the tab and move the focus to it (screen readers read it).
+    buzz();
+    const heading = prompt.querySelector("h2");
+    if (heading) heading.focus({ preventScroll: false });
+  }
+  S.duty = headline;
+  titleAlert(`Table ${meta.letter} · captain's tablet`, prompt.dataset.urgent === "1" ? headline : null);
+  document.body.dataset.phase = view.phase;
+}
+
+function promptBox(kind, headline, urgent, ...body) {
+  return h("section", { class: `panel prompt duty duty-${kind}`, id: "duty", "aria-labelledby": "duty-h", data: { duty: kind, headline, urgent: urgent ? "1" : "0" } },
+    h("h2", { id: "duty-h", tabindex: "-1", text: headline }), ...body);
+}
+
+/** The one thing the captain should do (or watch) now. */
+function dutyPrompt(view, meta) {
+  const relay = S.party && S.party.relay;
+  if (view.phase === "reveal") {
+    return promptBox("reveal", "Round 1 is over: everyone unwraps their gift", true,
+      h("p", { class: "big", text: "When every gift at the table is unwrapped and shown, start round 2." }),
+      h("button", { class: "btn primary big", type: "button", id: "confirm-reveal", data: { key: "reveal" },
+        on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget, "Starting round 2") } }, "Everyone unwrapped — start round 2"));
+  }
+  if (view.phase === "reaction") {
+    return promptBox("reaction", "A reaction is open", false,
+      h("p", { class: "hint", text: "Asked players answer on their phones. After 60 s without an answer you may pass for them." }),
+      windowBox(view, meta, { duty: true, onPass: (_t, seat, button, window) => duty({ type: "timeout_pass", seat, window }, button, `Passing for ${seatName(meta, seat)}`) }));
+  }
+  if (view.phase === "gate") {
+    const gate = (S.party && S.party.gate) || { tables: 1, at_gate: 1 };
+    if (!relay) {
+      return promptBox("gate", `At the gate: ${gate.at_gate} of ${gate.tables} tables are here`, false,
+        h("p", { text: "Every table stops after round 2. When all are here the host opens the relay; then you draw the relay seat here." }));
+    }
+    const seat = view.relay_seat;
+    if (seat === null || seat === undefined) {
+      return promptBox("draw", "Draw the relay seat", true,
+        ringLine(relay, "ring big-ring"),
+        h("p", { class: "big", text: "The server draws one seat at this table at random. That player carries their gift to the next table." }),
+        h("button", { class: "btn primary big", type: "button", id: "draw-relay", data: { key: "draw-relay" },
+          on: { click: (ev) => duty({ type: "draw_relay_seat" }, ev.currentTarget, "Drawing the relay seat") } }, "Draw the relay seat"));
+    }
+    const next = relay.ring[(relay.ring.indexOf(meta.letter) + 1) % relay.ring.length];
+    return promptBox("drawn", `Drawn: ${seatName(meta, seat)} (seat ${seat + 1})`, false,
+      ringLine(relay, "ring big-ring"),
+      h("p", { class: "big" }, `${seatName(meta, seat)} carries gift ${giftLabel(view.seats[seat].gift)} to table ${next} when the host runs the relay.`),
+      h("p", { class: "hint", text: "Waiting for the host to run the relay." }));
+  }
+  if (relay && relay.status === "done" && view.round === 3 && view.phase !== "over") {
+    const mine = relayEntry(relay, meta.letter);
+    if (mine) {
+      return promptBox("relay", "The relay ran", false,
+        h("p", { class: "big" }, `${mine.guest} (seat ${mine.seat + 1}) carries gift ${mine.sent} to table ${mine.sent_to} and brings back gift ${mine.received} from table ${mine.received_from}.`),
+        h("p", { class: "status-line", text: statusLine(view, meta) }));
+    }
+  }
+  if (view.phase === "over") return promptBox("over", "Game over: everyone keeps the gift in front of them", false);
+  return promptBox("watch", statusLine(view, meta), false,
+    h("p", { class: "hint", text: "Nothing for the captain to do now. Duties appear here: confirm the reveal, pass a reaction after 60 s, draw the relay seat." }));
+}
+
+function handoverPanel(view, meta) {
+  if (view.phase === "over") return null;
+  return h("section", { class: "panel captain-panel", "aria-labelledby": "handover-h" },
+    h("h2", { id: "handover-h", text: "Hand a seat to a substitute" }),
+    h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
+      h("summary", { text: "A guest has to leave" }),
+      h("p", { class: "hint", text: "The substitute takes the seat, the gift and the cards: give them the code to type on the join page." }),
+      h("ul", { class: "plain handover-list" }, meta.roster.map((r, seat) => {
+        const claim = S.claims.get(r.guest);
+        return h("li", { class: "row wrap" },
+          h("span", { class: "seat-no", text: String(seat + 1) }),
+          h("strong", { text: r.name }),
+          h("button", { class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${r.name}'s seat to a substitute`, data: { key: `handover-${r.guest}` },
+            on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
+          claim && claim.until > Date.now()
+            ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
+                " — the substitute opens the join page, taps “Taking over someone's seat?” and types it.")
+            : null);
+      }))));
+}
+
+function handOver(guest, button) {
+  button.disabled = true;
+  track(live.party("hand_over_seat", { guest }), "Asking for a hand-over code").then((reply) => {
+    S.claims.set(guest, { claim: reply.claim, until: Date.now() + reply.minutes * 60000 });
+    S.openHandover = true;
+    draw();
+  }, showError).finally(() => { button.disabled = false; });
+}
+
+boot();

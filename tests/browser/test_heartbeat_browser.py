@@ -1,0 +1,82 @@
+"""A phone on a connection that stalls (bytes stop, the socket stays open) shows it is
+down within 5 s, thanks to the application heartbeat; a tap made meanwhile shows it is
+pending at once and says it is unconfirmed after a few seconds; when the line comes
+back the phone reconnects and the tap is applied once."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.helpers import SHOTS, DbThread, new_page
+from tests.browser.proxy import StallingProxy
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pending(asgi_server, browser):
+    from events import services
+    from tables.engine import Game
+    from tables.models import Table
+
+    db = DbThread()
+    proxy = StallingProxy(int(asgi_server.rsplit(":", 1)[1]))
+    errors: list[str] = []
+    try:
+        def make():
+            party, _ = services.party_create(name="Stall test")
+            tokens = {}
+            for name in ["Ann", "Ben", "Cy"]:
+                guest, token, _ = services.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+                tokens[guest.pk] = (token, guest.gift_number)
+            services.party_seat(party_id=party.pk)
+            table = Table.objects.get(party=party)
+            active = Game.from_dict(table.state).active
+            gid = table.roster[active]["guest"]
+            return party.code, gid, tokens[gid], table.pk
+
+        code, gid, (token, gift_number), table_id = db(make)
+        base = f"http://127.0.0.1:{proxy.port}"
+        phone = new_page(browser, 390, 844, errors, "phone")
+        blob = json.dumps({"token": token, "guest": gid, "gift_number": gift_number})
+        phone.context.add_init_script(f"localStorage.setItem({json.dumps('heist.seat.' + code)}, {json.dumps(blob)})")
+        phone.goto(f"{base}/p/{code}/")
+        expect(phone.locator("html")).to_have_attribute("data-conn", "online")
+        expect(phone.locator("#prompt")).to_have_attribute("data-prompt", "turn")
+        phone.get_by_label("Regroup or pass").check()
+        version = db(lambda: Table.objects.get(pk=table_id).version)
+
+        # The line goes quiet: nothing is closed, nothing arrives.
+        proxy.stall()
+        stalled = time.monotonic()
+        phone.wait_for_function("() => document.documentElement.dataset.conn === 'down'", timeout=8000)
+        shown = time.monotonic() - stalled
+        assert shown < 5.0, f"a stalled connection showed after {shown:.1f} s"
+        expect(phone.locator("#conn")).to_contain_text("Connection lost")
+
+        # A tap now: pending at once (measured inside the page), unconfirmed after a few seconds.
+        took = phone.evaluate(
+            """() => { const t0 = performance.now(); document.querySelector('#confirm').click();
+                       const item = document.querySelector('#pending .pending-item');
+                       return item ? performance.now() - t0 : null; }"""
+        )
+        assert took is not None and took < 100, took
+        expect(phone.locator("#pending .pending-item")).to_contain_text("Sending your move")
+        expect(phone.locator("#pending .pending-item[data-state='slow']")).to_contain_text("not confirmed yet", timeout=5000)
+        phone.screenshot(path=str(SHOTS / "phone-stalled.png"), full_page=True)
+        assert db(lambda: Table.objects.get(pk=table_id).version) == version  # nothing reached the server
+
+        # The line comes back: the phone reconnects on its own and the tap lands once.
+        proxy.resume()
+        expect(phone.locator("html")).to_have_attribute("data-conn", "online", timeout=10000)
+        expect(phone.locator("#pending .pending-item")).to_have_count(0, timeout=10000)
+        expect(phone.locator("#prompt")).not_to_have_attribute("data-prompt", "turn")
+        assert db(lambda: Table.objects.get(pk=table_id).version) == version + 1
+        assert not errors, errors
+        print(f"\nstalled line shown after {shown:.2f} s; tap pending after {took:.1f} ms")
+    finally:
+        proxy.close()
+        db.close()
