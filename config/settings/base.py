@@ -103,9 +103,11 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Everything from this origin only ('self' covers the party's ws:/wss: socket), nothing
-# inline, no plugins, no <base>, never framed (config/headers.py sends it).
+# inline, no plugins, no <base>, never framed (config/headers.py sends it). Images may
+# also be data: URLs: a tablet's pairing QR code carries a one-time secret, so the host
+# page draws it from a data: URL rather than a URL a log or proxy could keep.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
     "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 

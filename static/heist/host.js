@@ -86,10 +86,16 @@ if (!token) {
   // --- lobby -----------------------------------------------------------------------------
 
   /** Lower-cased names that more than one guest uses (flagged: which Sam is which?). */
+  /** A name as people say it: the server tells a second "Sam" apart as "Sam (2)", but
+   * at the table both are still called Sam, so the host is asked to rename one. */
+  function nameKey(name) {
+    return name.trim().toLowerCase().replace(/\s\(\d+\)$/, "");
+  }
+
   function duplicateNames(guests) {
     const counts = new Map();
     for (const g of guests) {
-      const k = g.name.trim().toLowerCase();
+      const k = nameKey(g.name);
       counts.set(k, (counts.get(k) || 0) + 1);
     }
     return new Set([...counts].filter(([, n]) => n > 1).map(([k]) => k));
@@ -110,7 +116,7 @@ if (!token) {
       h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
     ];
     if (dups.size) {
-      const names = guests.filter((g) => dups.has(g.name.trim().toLowerCase())).map((g) => g.name);
+      const names = guests.filter((g) => dups.has(nameKey(g.name))).map((g) => g.name);
       items.push(h("li", { class: "stat warn", data: { stat: "duplicates" } }, h("span", { "aria-hidden": "true", text: "⚠ " }),
         `Same name twice: ${[...new Set(names)].join(", ")}. Rename one so the tables can tell them apart.`));
     }
@@ -186,7 +192,7 @@ if (!token) {
       { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
       h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) }),
       h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
-        dups.has(g.name.trim().toLowerCase()) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
+        dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
       actions,
     );
   }

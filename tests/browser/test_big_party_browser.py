@@ -474,11 +474,18 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         expect(screen.locator(".tile-relay.drawn")).to_have_count(10)
         expect(host.locator("#run-relay")).to_be_enabled()
         fit_check("relay-open")
-        # A captain's tablet hands a seat over (a one-time code for the substitute).
+        # A captain's tablet hands a seat over (a one-time code for the substitute), once
+        # its guest offers it: the seat's phone is online, so at first the tablet says why not.
         tb = tablets["B"]
         tb.locator(".captain-panel summary").click()
         leaver = at[("B", 3)]
-        tb.get_by_role("button", name=f"Hand {leaver.name}'s seat to a substitute").click()
+        hand_over = tb.get_by_role("button", name=f"Hand {leaver.name}'s seat to a substitute")
+        hand_over.click()
+        expect(tb.locator(".toast.error", has_text="offers it")).to_be_visible()
+        offer = bots[leaver.pk].request({"type": "party", "command": "offer_seat"})
+        assert offer["type"] == "ok", offer
+        expect(tb.locator(".toast.ok", has_text="offers their seat")).to_be_visible()
+        hand_over.click()
         expect(tb.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{8}$"))
         counts["tablet"] += 1
         host.locator("#run-relay").click()

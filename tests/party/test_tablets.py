@@ -11,7 +11,7 @@ from django.test import Client
 
 from events import groups, tablets
 from events.consumers import _groups_for
-from events.models import Guest, Tablet
+from events.models import Guest, SeatHandOver, Tablet
 from events.roles import Actor, Role
 from tables.engine import Phase
 from tests.live.clients import Phone
@@ -133,8 +133,14 @@ async def test_a_tablet_does_the_duties_at_its_table_only_and_never_gets_a_hand(
         # A hand-over at its own table, not at another.
         leaver = await sync_to_async(lambda: Guest.objects.filter(table_id=a.pk).order_by("seat").first())()
         stranger = await sync_to_async(lambda: Guest.objects.filter(table_id=b.pk).order_by("seat").first())()
+        # Like a captain, a tablet hands over a seat in use only once its guest offers it.
+        busy = await tablet.command("hand_over_seat", guest=leaver.pk)
+        assert busy["type"] == "error" and busy["code"] == "seat_in_use", busy
+        assert (await bots.phones[leaver.pk].command("offer_seat"))["type"] == "ok"
         claim = await tablet.command("hand_over_seat", guest=leaver.pk)
         assert claim["type"] == "ok" and len(claim["claim"]) == 8
+        record = await sync_to_async(lambda: SeatHandOver.objects.get(guest=leaver))()
+        assert (record.requested_by, record.reason) == (f"tablet:{body['tablet']}", SeatHandOver.Reason.CONSENT)
         nope = await tablet.command("hand_over_seat", guest=stranger.pk)
         assert nope["type"] == "error" and nope["code"] == "forbidden"
         # The 60-second pass is the server's clock's call.
