@@ -28,7 +28,7 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, ratelimit, services, socket_limits, tablets
+from . import groups, heartbeat, ratelimit, services, socket_limits, tablets
 from .models import Guest, Party, Tablet
 from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
@@ -380,7 +380,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         pong = {"type": "pong", "server_time": timezone.now().timestamp()}
         if self.actor is not None and not self.revoked:
             try:
-                pong.update(await database_sync_to_async(_versions_for)(self.actor))
+                pong.update(await heartbeat.versions_for(self.actor))
             except ObjectDoesNotExist:
                 pass  # the party is gone; the next request says so
             if not self.subscribed:
@@ -493,24 +493,6 @@ def _groups_for(actor: Actor) -> set[str]:
             if actor.captain:
                 out.add(groups.table_group(actor.table_id))
     return out
-
-
-def _versions_for(actor: Actor) -> dict:
-    """{revision, tables: {id: version}} of what `actor` reads (for `pong`): one query
-    for a guest (every phone pings), two for a host or spectator."""
-    from tables.models import Table
-
-    if actor.role is Role.GUEST:
-        row = Guest.objects.filter(pk=actor.guest_id).values_list("party__revision", "table_id", "table__version").first()
-        if row is None:
-            raise Party.DoesNotExist
-        revision, table_id, version = row
-        return {"revision": revision, "tables": {} if table_id is None else {str(table_id): version}}
-    revision = Party.objects.filter(pk=actor.party_id).values_list("revision", flat=True).first()
-    if revision is None:
-        raise Party.DoesNotExist
-    tables = Table.objects.filter(party_id=actor.party_id).values_list("pk", "version")
-    return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
 
 
 def _plain_re(text_data) -> str | None:

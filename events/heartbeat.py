@@ -1,0 +1,76 @@
+"""What a `pong` carries: the versions of what a socket reads, read from the database
+(never from the channel layer), so a screen that missed broadcasts notices within one
+heartbeat and resyncs.
+
+Every screen pings every 2 s: a 100-guest party is 50 pings a second per party. Read
+per ping, that was 50 queries a second on Channels' one database thread; under load
+the pongs came late, phones took their sockets for dead and reconnected, and each
+reconnect cost more database work (a hello, a snapshot): the rehearsal saw a whole
+party stop. So one read per party serves every pong of that party for PARTY_TTL
+seconds, and concurrent misses share it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from channels.db import database_sync_to_async
+
+from tables.models import Table
+
+from .models import Party
+from .roles import Actor, Role
+
+# Shorter than a heartbeat (2 s): a pong is never more than this behind the database,
+# and screens recheck 0.7 s after a pong before they resync.
+PARTY_TTL = 1.0
+_versions: dict[int, tuple[float, dict]] = {}  # party id -> (read at, {revision, tables})
+_reading: dict[int, asyncio.Future] = {}
+
+
+def _read_party(party_id: int) -> dict:
+    revision = Party.objects.filter(pk=party_id).values_list("revision", flat=True).first()
+    if revision is None:
+        raise Party.DoesNotExist
+    tables = Table.objects.filter(party_id=party_id).values_list("pk", "version")
+    return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
+
+
+async def party_versions(party_id: int) -> dict:
+    """{revision, tables: {id: version}} of a party, at most PARTY_TTL old."""
+    now = time.monotonic()
+    hit = _versions.get(party_id)
+    if hit is not None and now - hit[0] < PARTY_TTL:
+        return hit[1]
+    pending = _reading.get(party_id)
+    if pending is not None:
+        return await asyncio.shield(pending)
+    future = asyncio.get_running_loop().create_future()
+    _reading[party_id] = future
+    try:
+        data = await database_sync_to_async(_read_party)(party_id)
+    except BaseException as exc:
+        future.set_exception(exc)
+        future.exception()  # retrieved: no "never retrieved" warning when nobody waits
+        raise
+    finally:
+        _reading.pop(party_id, None)
+    future.set_result(data)
+    _versions[party_id] = (time.monotonic(), data)
+    if len(_versions) > 256:  # parties come and go: forget the ones nobody asked about lately
+        for pid, (at, _) in list(_versions.items()):
+            if time.monotonic() - at > 60:
+                del _versions[pid]
+    return data
+
+
+async def versions_for(actor: Actor) -> dict:
+    """What `actor` reads: a guest or tablet its own table (a guest not yet seated on
+    this socket: none, and the party's revision tells it seating happened); host and
+    spectator every table."""
+    data = await party_versions(actor.party_id)
+    if actor.role in (Role.HOST, Role.SPECTATOR):
+        return data
+    key = None if actor.table_id is None else str(actor.table_id)
+    return {"revision": data["revision"], "tables": {key: data["tables"][key]} if key in data["tables"] else {}}
