@@ -105,7 +105,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             socket_limits.addresses.remove(self.address)
             self.address_counted = False
         if getattr(self, "seat_key", None) is not None:
-            socket_limits.seats.remove(self.seat_key)
+            socket_limits.seats.remove(self.seat_key, self)
             self.seat_key = None
 
     async def disconnect(self, code):
@@ -181,11 +181,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self.close(code=4403)
             return
         if actor.role is Role.GUEST:
-            if not socket_limits.seats.add(actor.guest_id, settings.SOCKET_LIMITS["per_seat"]):
-                limit = settings.SOCKET_LIMITS["per_seat"]
-                await self._error(re, "too_many_sockets", f"this seat is already open on {limit} screens; close one")
-                await self.close(code=4429)
-                return
+            for old in socket_limits.seats.add(actor.guest_id, self, settings.SOCKET_LIMITS["per_seat"]):
+                await old._replaced()
             self.seat_key = actor.guest_id
         if self.hello_timer is not None:
             self.hello_timer.cancel()
@@ -423,6 +420,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.refused_in_a_row >= settings.FRAME_RATE[2]:
             await self.close(code=4429)
         return False
+
+    async def _replaced(self):
+        """A newer screen opened this seat past its cap: this, the oldest, gives way."""
+        self.seat_key = None  # its place went to the newer screen
+        await self._send({"type": "replaced", "message": "This seat is open on newer screens, so this one stopped."})
+        await self.close(code=4409)
 
     async def _close_if_silent(self):
         await asyncio.sleep(settings.HELLO_TIMEOUT_SECONDS)

@@ -49,5 +49,36 @@ class OpenSockets:
             del self.counts[key]
 
 
-seats = OpenSockets()
+class SeatSockets:
+    """The open sockets of each seat in this process, oldest first. A seat over its cap
+    gives up its oldest socket, not the newest: a phone reconnecting after its old
+    socket died (before this process noticed) must never be locked out of its own seat
+    by that dead socket, and a flood of screens on one seat still holds at most the cap.
+    The 100-guest rehearsal under load saw refusing the newest lock whole tables out:
+    phones took slow sockets for dead, reconnected, and found their seat full."""
+
+    def __init__(self):
+        self.open: dict = {}
+
+    def add(self, key, sock, limit: int) -> list:
+        """Open `sock` for `key`; return the oldest sockets it pushes over `limit`."""
+        socks = self.open.setdefault(key, [])
+        socks.append(sock)
+        over = len(socks) - limit
+        evicted = socks[:over] if over > 0 else []
+        del socks[: len(evicted)]
+        return evicted
+
+    def remove(self, key, sock) -> None:
+        socks = self.open.get(key)
+        if socks is not None and sock in socks:
+            socks.remove(sock)
+        if not socks:
+            self.open.pop(key, None)
+
+    def count(self, key) -> int:
+        return len(self.open.get(key, ()))
+
+
+seats = SeatSockets()
 addresses = OpenSockets()

@@ -23,6 +23,7 @@ const FATAL = {
   4401: "The host removed you from this party.",
   4403: "This device's key does not open a seat at this party.",
   4404: "No party has that code.",
+  4409: "This seat is open on newer screens, so this one stopped. Reload to use it here.",
   4410: "This party has expired.",
 };
 
