@@ -150,9 +150,16 @@ def plots(report: dict, folder: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    # Fixed metadata: the same report gives byte-identical PNGs.
-    meta = {"Software": None}
     written = []
+
+    def save(fig, name: str) -> None:
+        fig.tight_layout()
+        path = folder / name
+        # Fixed metadata: the same report gives byte-identical PNGs.
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        written.append(path)
+
     rows = fairness_rows(report)
     if rows:
         ns = [r["players"] for r in rows]
@@ -168,11 +175,7 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ax.set_ylabel("final gift rank difference (points of 100)")
         ax.set_title("Round 4's last actor: advantage with 95% CI")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        path = folder / "last_actor.png"
-        fig.savefig(path, dpi=110, metadata=meta)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "last_actor.png")
 
         fig, ax = plt.subplots(figsize=(7, 4))
         ax.plot(ns, [100 * r["last_favourite"] for r in rows], "o-", label="last actor ends with its favourite")
@@ -182,11 +185,7 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ax.set_ylabel("% of players")
         ax.set_title("Who ends with their favourite reachable gift")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        path = folder / "favourite.png"
-        fig.savefig(path, dpi=110, metadata=meta)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "favourite.png")
 
         fig, ax = plt.subplots(figsize=(7, 4))
         for n, s in report["sizes"].items():
@@ -196,11 +195,7 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ax.set_ylabel("mean final gift rank (0..1)")
         ax.set_title("Final gift rank by starting order, 95% CI")
         ax.legend(fontsize=7, ncol=3)
-        fig.tight_layout()
-        path = folder / "rank_by_order.png"
-        fig.savefig(path, dpi=110, metadata=meta)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "rank_by_order.png")
 
         fig, ax = plt.subplots(figsize=(7, 4))
         for key, label in (("blocks", "blocks"), ("comebacks", "comeback draws"), ("swaps", "gift moves")):
@@ -209,11 +204,7 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ax.set_ylabel("per game")
         ax.set_title("Blocks, comebacks and gift moves per game")
         ax.legend(fontsize=8)
-        fig.tight_layout()
-        path = folder / "per_game.png"
-        fig.savefig(path, dpi=110, metadata=meta)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "per_game.png")
 
     scen = report["pacing"]["scenarios"]
     if scen:
@@ -230,9 +221,5 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ax.set_xlabel("party length, minutes (log scale)")
         ax.set_title("Expected party length")
         ax.legend(fontsize=7, loc="lower right")
-        fig.tight_layout()
-        path = folder / "pacing.png"
-        fig.savefig(path, dpi=110, metadata=meta)
-        plt.close(fig)
-        written.append(path)
+        save(fig, "pacing.png")
     return written
