@@ -202,9 +202,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _act(self, frame, re):
-        if self.actor.role is Role.GUEST and self.actor.table_id is None:
-            # Seated while this socket missed the broadcast (Redis down): ask the database.
-            await self._refresh_actor()
         action = frame.get("action")
         version = frame.get("version")
         if version is not None and type(version) is not int:
@@ -255,10 +252,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def _resync(self, frame, re):
         try:
-            # The socket's table, seat and groups come from the database with its
-            # snapshot: a seating or captain change whose broadcast was lost (Redis
-            # down) would otherwise leave this screen acting as who it was.
-            await self._refresh_actor()
+            # Who this socket is was just read from the database (_seat_revoked before
+            # every frame and `resubscribe`, actor_for at hello), so a seating or captain
+            # change whose broadcast was lost (Redis down) is already taken; join the
+            # groups that go with it, retrying any a Redis outage left out.
+            await self._subscribe()
             snapshot = await database_sync_to_async(snapshot_for)(self.actor)
         except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
             await self._error(re, "no_party", "this party no longer exists")
@@ -321,35 +319,21 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self.close(code=4401)
         return True
 
-    async def _refresh_actor(self):
-        """This socket's actor as the database has it now, and its groups (a group
-        join that failed earlier, Redis down, is retried here)."""
-        if self.actor is not None and self.actor.role is Role.GUEST:
-            row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
-            if row is not None:  # gone: the party was deleted, the snapshot says so
-                self._take_rights(row)
-        await self._subscribe()
-
     async def _refresh_rights(self, row: dict) -> None:
         """Rights come from the database row just read, never from the hello: a captain
         demoted (or promoted) while its `resubscribe` broadcast was lost acts with the
         role the database gives it now, and its groups follow."""
-        if not self._take_rights(row):
-            return
-        try:
-            await self._subscribe()
-        except Exception:  # Redis down: the groups catch up on the next resubscribe
-            logger.warning("resubscribe after a role change failed", exc_info=True)
-
-    def _take_rights(self, row: dict) -> bool:
-        """Set this guest socket's table, seat and captaincy from `row`; True if changed."""
         fresh = Actor(
             Role.GUEST, self.actor.party_id, guest_id=self.actor.guest_id,
             table_id=row["table_id"], seat=row["seat"], captain=row["is_captain"],
         )
-        changed = fresh != self.actor
+        if fresh == self.actor:
+            return
         self.actor = fresh
-        return changed
+        try:
+            await self._subscribe()
+        except Exception:  # Redis down: the groups catch up on the next resubscribe
+            logger.warning("resubscribe after a role change failed", exc_info=True)
 
     async def _subscribe(self):
         """Join the groups the actor may read, leave the others. A failure (Redis down)
