@@ -37,8 +37,8 @@ from urllib.parse import urlsplit
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.test")  # channels imports django.conf
 
-from channels_redis.core import RedisChannelLayer  # noqa: E402
-from channels_redis.pubsub import RedisPubSubChannelLayer  # noqa: E402
+from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 
@@ -86,7 +86,7 @@ async def run_case(
                 return
             try:
                 await asyncio.wait_for(layer.receive(ch), timeout=left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             counts[i] += 1
             last_arrival[0] = time.monotonic()

@@ -73,7 +73,9 @@ def parse_args(argv=None):
     p.add_argument("--warmup", type=int, default=5, help="first N moves / windows per table not counted")
     p.add_argument("--think", type=float, default=0, help="ms the current player waits before a turn action")
     p.add_argument("--embedded", action="store_true", help="SQLite + in-memory channel layer instead")
-    p.add_argument("--conn-max-age", type=int, default=0, help="server's CONN_MAX_AGE (0: the connection pool, as production)")
+    p.add_argument(
+        "--conn-max-age", type=int, default=0, help="server's CONN_MAX_AGE (0: the connection pool, as production)"
+    )
     p.add_argument("--db", default="heist_bench", help="PostgreSQL database (dropped and re-created)")
     p.add_argument("--reuse-db", action="store_true", help="keep the database, only migrate it")
     p.add_argument("--port", type=int, default=0, help="0: a free port")
@@ -176,7 +178,20 @@ class Server:
 
     def start(self, timeout=30.0):
         self.err = open(self.logdir / "daphne.stderr", "w")
-        cmd = [str(VENV_BIN / "daphne"), "-b", HOST, "-p", str(self.port), "-v", "0", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]
+        cmd = [
+            str(VENV_BIN / "daphne"),
+            "-b",
+            HOST,
+            "-p",
+            str(self.port),
+            "-v",
+            "0",
+            "--websocket-max-frame-size",
+            "4096",
+            "--websocket-max-message-size",
+            "262144",
+            "config.asgi:application",
+        ]
         if self.profile:  # CPU time of the event-loop thread only; the ORM runs in Channels' DB thread
             cmd = [str(VENV_BIN / "python"), "-c", PROFILE_WRAPPER, str(Path(self.profile).resolve()), *cmd[1:]]
         self.proc = subprocess.Popen(
@@ -287,7 +302,9 @@ def create_game(players: int, label: str) -> dict:
     party, host_token = services.party_create(name=f"Bench {label}")
     tokens = {}
     for i in range(players):
-        guest, token, _ = services.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"gift {label}/{i + 1}")
+        guest, token, _ = services.guest_join(
+            code=party.code, name=f"Guest {i + 1}", description=f"gift {label}/{i + 1}"
+        )
         tokens[guest.pk] = token
     services.party_seat(party_id=party.pk)  # before any socket connects: nothing to broadcast
     table = Table.objects.get(party=party)
@@ -325,7 +342,9 @@ def window_play(g, r: random.Random, seat: int):
             chosen = tuple(r.sample(list(targets), 2)) if two else (r.choice(list(targets)),)
             others = [c for c in g.hands[seat] if c != card]
             extra = r.choice(others) if kind is Card.YANKEE_HEIST and others else None
-            direction = r.choice([Direction.CLOCKWISE, Direction.COUNTERCLOCKWISE]) if kind is Card.THREE_GIFT_GRIFT else None
+            direction = (
+                r.choice([Direction.CLOCKWISE, Direction.COUNTERCLOCKWISE]) if kind is Card.THREE_GIFT_GRIFT else None
+            )
             action = PlayCard(seat, card, chosen, extra, direction)
             try:
                 _, events = apply(g, action)
@@ -416,7 +435,7 @@ def replay_check(table_id: int, digests: list) -> collections.Counter:
 class Sock:
     """One screen: a seat's phone (seat = 0..P-1) or the party's host (seat = None)."""
 
-    def __init__(self, game: "GameRun", seat: int | None, token: str):
+    def __init__(self, game: GameRun, seat: int | None, token: str):
         self.game, self.seat, self.token = game, seat, token
         self.ws = None
         self.view: dict | None = None
@@ -444,7 +463,7 @@ class GameRun:
 
 
 class Move:
-    __slots__ = ("tid", "mover", "kind", "t0", "counted", "t_ok", "ok", "version", "code")
+    __slots__ = ("code", "counted", "kind", "mover", "ok", "t0", "t_ok", "tid", "version")
 
     def __init__(self, tid, mover, kind, t0, counted):
         self.tid, self.mover, self.kind, self.t0, self.counted = tid, mover, kind, t0, counted
@@ -471,7 +490,7 @@ class Window:
 class Table:
     """The driver of one table slot: a closed loop over its games, one after another."""
 
-    def __init__(self, bench: "Bench", idx: int, mode: str):
+    def __init__(self, bench: Bench, idx: int, mode: str):
         self.b, self.idx, self.mode = bench, idx, mode
         self.games: list[GameRun] = []
         self.cur = 0
@@ -606,7 +625,15 @@ class Table:
             b.pending[re] = (rec, sock)
             b.moves.append(rec)
             if window is not None:
-                self.window = Window(t0, sock.seat, frame["version"] + 1, window[0], window[1], self.move_no >= b.args.warmup, self.game.table_id)
+                self.window = Window(
+                    t0,
+                    sock.seat,
+                    frame["version"] + 1,
+                    window[0],
+                    window[1],
+                    self.move_no >= b.args.warmup,
+                    self.game.table_id,
+                )
                 self.move_no += 1
                 self.window.timer = asyncio.get_running_loop().call_later(10, b.window_stuck, self, self.window)
             elif kind == "react" and self.window is not None:
@@ -816,8 +843,14 @@ class Bench:
         infos = []
         for tab in self.tables:
             for k in range(games_per_table):
-                infos.append((tab, await asyncio.get_running_loop().run_in_executor(
-                    self.pool, create_game, self.args.players, f"{mode}-{tab.idx}-{k}")))
+                infos.append(
+                    (
+                        tab,
+                        await asyncio.get_running_loop().run_in_executor(
+                            self.pool, create_game, self.args.players, f"{mode}-{tab.idx}-{k}"
+                        ),
+                    )
+                )
         create_s = now() - t
         t = now()
         for tab, info in infos:
@@ -842,7 +875,7 @@ class Bench:
         timeout = max(1.0, deadline - time.monotonic())
         try:
             await asyncio.wait_for(self.done.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             pass
         # Let the replies and updates of moves already sent arrive.
         end = time.monotonic() + 3
@@ -1078,7 +1111,11 @@ def main(argv=None):
         import django
         import websockets
 
-        result["versions"] = {"django": django.__version__, "channels": channels.__version__, "websockets": websockets.__version__}
+        result["versions"] = {
+            "django": django.__version__,
+            "channels": channels.__version__,
+            "websockets": websockets.__version__,
+        }
         port = args.port or free_port()
         server = Server(env, port, tmp, args.profile_server)
         server_holder["server"] = server

@@ -113,7 +113,9 @@ def parse_args(argv=None):
     p.add_argument("--embedded", action="store_true", help="bin/serve's stack: one daphne, SQLite, in-memory layer")
     p.add_argument("--fault", choices=FAULTS, default="none")
     p.add_argument(
-        "--postgres", choices=("shared", "private"), default="shared",
+        "--postgres",
+        choices=("shared", "private"),
+        default="shared",
         help="shared: a fresh database on 127.0.0.1:5432; private: a throwaway cluster of its own "
         "(a run that exhausts connections then exhausts only its own max_connections)",
     )
@@ -202,14 +204,12 @@ class Http:
             head.append(f"{k}: {v}")
         t0 = now()
         try:
-            reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(HOST, port, local_addr=(source, 0)), 10
-            )
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(HOST, port, local_addr=(source, 0)), 10)
             writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
             await writer.drain()
             raw = await asyncio.wait_for(reader.read(), 30)
             writer.close()
-        except (OSError, asyncio.TimeoutError) as exc:
+        except (TimeoutError, OSError) as exc:
             self.stats.http_failures[type(exc).__name__] += 1
             return None, None
         self.stats.http_s.append(now() - t0)
@@ -352,7 +352,7 @@ class Phone:
                     self.stats.errors_5xx_by["ws handshake"] += 1
                 await self._backoff()
                 continue
-            except (OSError, asyncio.TimeoutError, websockets.exceptions.WebSocketException) as exc:
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException) as exc:
                 self.stats.handshake_failures[type(exc).__name__] += 1
                 await self._backoff()
                 continue
@@ -501,8 +501,12 @@ class Phone:
                 if len(self.stats.refused_samples) < 8:
                     sent = entry["frame"] if entry else {}
                     self.stats.refused_samples.append(
-                        {"screen": self.name, "code": msg.get("code"), "message": msg.get("message"),
-                         "sent": sent.get("action") or sent.get("command") or sent.get("type")}
+                        {
+                            "screen": self.name,
+                            "code": msg.get("code"),
+                            "message": msg.get("message"),
+                            "sent": sent.get("action") or sent.get("command") or sent.get("type"),
+                        }
                     )
             if entry is not None and not entry["fut"].done():
                 if kind == "error":
@@ -672,9 +676,11 @@ class PartyRun:
         self.mark("start")
         # --- create -----------------------------------------------------------------------
         await http.request(srv0.port, "GET", "/")
-        for attempt in range(5):
+        for _attempt in range(5):
             status, body = await http.request(
-                srv0.port, "POST", "/api/parties",
+                srv0.port,
+                "POST",
+                "/api/parties",
                 {"name": f"Rehearsal {self.index + 1}", "budget": "$20", "vault_size": 1},
             )
             if status == 201:
@@ -692,7 +698,9 @@ class PartyRun:
         window = self.pace.join_window()
         joins = [self._join(i, self.r.uniform(0, window)) for i in range(b.args.guests)]
         await asyncio.gather(*joins)
-        await self._until(lambda: all(p.ready for p in self.guests.values()) and self.host.ready, "every phone connected", 60)
+        await self._until(
+            lambda: all(p.ready for p in self.guests.values()) and self.host.ready, "every phone connected", 60
+        )
         self.mark("joined")
         # --- the vault and seating --------------------------------------------------------
         tables = max(1, math.ceil(len(self.guests) / 10))
@@ -703,9 +711,12 @@ class PartyRun:
         await asyncio.sleep(self.pace.duty())
         await self._host_command("seat")
         await self._until(
-            lambda: all(p.seat_view() is not None or p.stopped for p in self.guests.values())
-            and len(self.host.views) >= tables,
-            "every screen seated", 60,
+            lambda: (
+                all(p.seat_view() is not None or p.stopped for p in self.guests.values())
+                and len(self.host.views) >= tables
+            ),
+            "every screen seated",
+            60,
         )
         self.tables = sorted(tid for _, tid in self.host.views)
         self.mark("seated")
@@ -726,7 +737,10 @@ class PartyRun:
             await asyncio.gather(*brains, return_exceptions=True)
         # --- the result -------------------------------------------------------------------
         status, body = await http.request(
-            srv0.port, "GET", f"/api/parties/{self.code}/result.csv", headers={"Authorization": f"Bearer {self.host_token}"}
+            srv0.port,
+            "GET",
+            f"/api/parties/{self.code}/result.csv",
+            headers={"Authorization": f"Bearer {self.host_token}"},
         )
         if status == 200 and isinstance(body, bytes):
             self.csv_rows = len(body.decode().strip().splitlines()) - 1
@@ -741,7 +755,9 @@ class PartyRun:
         await http.request(srv.port, "GET", f"/j/{self.code}/", source=source)
         for attempt in range(6):  # a person taps Join again after an error
             status, body = await http.request(
-                srv.port, "POST", f"/api/parties/{self.code}/guests",
+                srv.port,
+                "POST",
+                f"/api/parties/{self.code}/guests",
                 {"name": f"Guest {i + 1}", "description": f"wrapped gift {self.index + 1}.{i + 1}"},
                 source=source,
             )
@@ -765,10 +781,10 @@ class PartyRun:
 
     async def _host_command(self, command: str, **args) -> dict | None:
         """The host taps until the command is answered (a dropped reply: tap again)."""
-        for attempt in range(20):
+        for _attempt in range(20):
             try:
                 return await asyncio.wait_for(self.host.command(command, **args), 30)
-            except (Offline, asyncio.TimeoutError):
+            except (TimeoutError, Offline):
                 await asyncio.sleep(self.pace.retry())
             except Refused as exc:
                 self.log(f"host {command}: refused {exc.code}: {exc.msg.get('message')}")
@@ -824,7 +840,7 @@ class PartyRun:
                 p.changed.set()
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # noqa: BLE001 - counted and shown, the run goes on
+            except Exception as exc:
                 self.bench.harness_errors.append(f"{p.name} {key}: {exc!r}")
                 self.busy.discard(key)
 
@@ -921,7 +937,14 @@ class PartyRun:
         """10 % of the phones fall asleep once (screen off in a pocket)."""
         phones = list(self.guests.values())
         sleepy = self.r.sample(phones, max(1, len(phones) // 10))
-        await asyncio.gather(*(self._sleep(p, self.r.uniform(10, 180) * self.pace.scale, self.r.uniform(5, 20) * self.pace.scale, i % 2 == 0) for i, p in enumerate(sleepy)))
+        await asyncio.gather(
+            *(
+                self._sleep(
+                    p, self.r.uniform(10, 180) * self.pace.scale, self.r.uniform(5, 20) * self.pace.scale, i % 2 == 0
+                )
+                for i, p in enumerate(sleepy)
+            )
+        )
 
     async def _sleep(self, p: Phone, after: float, length: float, lose_socket: bool) -> None:
         await asyncio.sleep(after)
@@ -949,7 +972,9 @@ class PartyRun:
             await self._until(lambda: self._rounds() and min(self._rounds()) >= 1, "round 1", 3600)
             for p in self.r.sample(list(self.guests.values()), max(1, len(self.guests) * 3 // 10)):
                 p.drop_next_send = True
-            self.stats.faults.append({"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)})
+            self.stats.faults.append(
+                {"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)}
+            )
             return
         await self._until(lambda: self._rounds() and min(self._rounds()) >= 2, "round 2", 3600)
         end = now() + 30 * (self.pace.scale if self.pace.human else 0.2)
@@ -986,15 +1011,24 @@ class PartyRun:
                     continue
                 seen[tid] = (version, t)
                 behind = [
-                    p for p in [*self.guests.values(), self.host]
+                    p
+                    for p in [*self.guests.values(), self.host]
                     if any(k[1] == tid and v["version"] < version for k, v in p.views.items())
                 ]
                 last_action = await asyncio.to_thread(self.bench.db_last_action, tid)
                 self.stats.stalls.append(
-                    {"party": self.index, "table": tid, "version": version, "phase": phase,
-                     "behind": [p.name for p in behind], "last_action": last_action}
+                    {
+                        "party": self.index,
+                        "table": tid,
+                        "version": version,
+                        "phase": phase,
+                        "behind": [p.name for p in behind],
+                        "last_action": last_action,
+                    }
                 )
-                self.log(f"stall: table {tid} at version {version} ({phase}) for {stall_after:.0f}s; {len(behind)} screens behind")
+                self.log(
+                    f"stall: table {tid} at version {version} ({phase}) for {stall_after:.0f}s; {len(behind)} screens behind"
+                )
                 for p in behind:
                     p.reload()
                 # also let every screen of the table look again
@@ -1008,7 +1042,9 @@ class PartyRun:
 
 
 class Rehearsal:
-    def __init__(self, args, servers: list[DaphneServer], redis: RedisServer | None, db_name: str | None, pg_port: int = 5432):
+    def __init__(
+        self, args, servers: list[DaphneServer], redis: RedisServer | None, db_name: str | None, pg_port: int = 5432
+    ):
         self.args = args
         self.pg_port = pg_port
         self.servers = servers
@@ -1048,7 +1084,12 @@ class Rehearsal:
         from tables.models import TableAction
 
         try:
-            row = TableAction.objects.filter(table_id=table_id).order_by("-version").values("version", "actor", "action", "created_at").first()
+            row = (
+                TableAction.objects.filter(table_id=table_id)
+                .order_by("-version")
+                .values("version", "actor", "action", "created_at")
+                .first()
+            )
             if row:
                 row["created_at"] = row["created_at"].strftime("%H:%M:%S.%f")[:-3]
                 row["action"] = row["action"].get("type")
@@ -1064,7 +1105,10 @@ class Rehearsal:
                 if party.host is None:
                     continue
                 views = sorted(party.host.views.items())
-                party.log(" ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views) or "lobby")
+                party.log(
+                    " ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views)
+                    or "lobby"
+                )
 
     async def inject(self, fault: str, party: PartyRun) -> None:
         async with self.fault_lock:
@@ -1085,8 +1129,13 @@ class Rehearsal:
                 await asyncio.sleep(2)
                 await asyncio.to_thread(self.redis.start)
             self.stats.faults.append(
-                {"fault": fault, "party": party.index, "at_s": round(t - self.t0, 1), "down_s": round(now() - t, 1),
-                 "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t)))}
+                {
+                    "fault": fault,
+                    "party": party.index,
+                    "at_s": round(t - self.t0, 1),
+                    "down_s": round(now() - t, 1),
+                    "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t))),
+                }
             )
             party.log(f"{fault}: back after {now() - t:.1f}s")
 
@@ -1112,7 +1161,9 @@ class Rehearsal:
             sampler.cancel()
             progress.cancel()
             for party in self.parties:
-                await asyncio.gather(*(p.stop() for p in [party.host, *party.guests.values()] if p), return_exceptions=True)
+                await asyncio.gather(
+                    *(p.stop() for p in [party.host, *party.guests.values()] if p), return_exceptions=True
+                )
 
     async def _settle(self, timeout: float = 15) -> None:
         """Let replies, broadcasts and resyncs in flight arrive: every screen connected,
@@ -1136,7 +1187,9 @@ class Rehearsal:
         try:
             while True:
                 row = await asyncio.to_thread(
-                    lambda: conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.db_name,)).fetchone()
+                    lambda: conn.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (self.db_name,)
+                    ).fetchone()
                 )
                 self.pg_max = max(self.pg_max, row[0])
                 await asyncio.sleep(1)
@@ -1153,7 +1206,9 @@ def check_lost(party: PartyRun) -> tuple[int, list]:
 
     rows = {
         (t, cid): v
-        for t, cid, v in TableAction.objects.filter(table_id__in=party.tables).values_list("table_id", "client_id", "version")
+        for t, cid, v in TableAction.objects.filter(table_id__in=party.tables).values_list(
+            "table_id", "client_id", "version"
+        )
     }
     lost = [a for a in party.acked if rows.get((a[0], a[1])) != a[2]]
     return len(lost), lost[:5]
@@ -1252,14 +1307,16 @@ def main(argv=None) -> int:
             from django.db import connections
 
             connections.close_all()
-            for attempt in range(3):
+            for _attempt in range(3):
                 try:
                     import psycopg
 
-                    with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
+                    with psycopg.connect(
+                        host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True
+                    ) as conn:
                         conn.execute(f'DROP DATABASE IF EXISTS "{db_name}" WITH (FORCE)')
                     break
-                except Exception as exc:  # noqa: BLE001
+                except Exception as exc:
                     log(f"could not drop {db_name}: {exc!r}")
                     time.sleep(2)
         if pg is not None:
@@ -1304,7 +1361,9 @@ def main(argv=None) -> int:
             with psycopg.connect(host=HOST, port=pg_port, user="postgres", dbname="postgres", autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{db_name}"')
             env["HEIST_BENCH_DB"] = db_name
-        subprocess.run([str(VENV_PYTHON), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [str(VENV_PYTHON), "manage.py", "migrate", "--noinput", "-v", "0"], cwd=ROOT, env=env, check=True
+        )
         django_setup(env)
         for i in range(1 if args.embedded else 2):
             port = free_port()
@@ -1321,7 +1380,7 @@ def main(argv=None) -> int:
         result["server_log_samples"] = sorted(
             {line[:160] for s in servers for line in s.log_text().splitlines() if "Error" in line or "error" in line}
         )[:8]
-    except Exception as exc:  # noqa: BLE001 - the last line is JSON whatever happens
+    except Exception as exc:
         result["aborted"] = repr(exc)
         log(f"aborted: {exc!r}")
     finally:
@@ -1348,7 +1407,19 @@ def report(bench: Rehearsal) -> dict:
     lost = stale = screens = 0
     lost_samples, stale_samples, csv = [], [], []
     phases: dict[str, list[float]] = collections.defaultdict(list)
-    order = ["start", "created", "joined", "vault", "seated", "first_reveal", "at_gate", "relay_open", "relay_done", "over", "result"]
+    order = [
+        "start",
+        "created",
+        "joined",
+        "vault",
+        "seated",
+        "first_reveal",
+        "at_gate",
+        "relay_open",
+        "relay_done",
+        "over",
+        "result",
+    ]
     names = {
         "created": "create",
         "joined": "join_burst",
@@ -1395,7 +1466,11 @@ def report(bench: Rehearsal) -> dict:
         "refused_by_code": dict(s.refused.most_common()),
         "refused_samples": s.refused_samples,
         "phases_s": {k: round(max(v), 1) for k, v in phases.items()},
-        "latency_ms": {"ack": percentiles(s.ack_s), "broadcast": percentiles(broadcast_latencies(s)), "http": percentiles(s.http_s)},
+        "latency_ms": {
+            "ack": percentiles(s.ack_s),
+            "broadcast": percentiles(broadcast_latencies(s)),
+            "http": percentiles(s.http_s),
+        },
         "screens_checked": screens,
         "result_csv_rows": csv,
         "duplicates": s.duplicates,

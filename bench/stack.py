@@ -178,12 +178,18 @@ class RedisServer(Killable):
         self.proc = subprocess.Popen(
             [
                 "redis-server",
-                "--port", str(self.port),
-                "--bind", HOST,
-                "--save", "",
-                "--appendonly", "no",
-                "--daemonize", "no",
-                "--loglevel", "warning",
+                "--port",
+                str(self.port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--loglevel",
+                "warning",
             ],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -233,15 +239,39 @@ class PostgresServer(Killable):
             shutil.chown(self.root, "postgres", "postgres")
         if not self.data.exists():
             subprocess.run(
-                self._as_postgres([str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync"]),
-                check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                self._as_postgres(
+                    [
+                        str(self.bin / "initdb"),
+                        "-D",
+                        str(self.data),
+                        "-U",
+                        "postgres",
+                        "--auth=trust",
+                        "-E",
+                        "UTF8",
+                        "--no-sync",
+                    ]
+                ),
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
         self.proc = subprocess.Popen(
-            self._as_postgres([
-                str(self.bin / "postgres"), "-D", str(self.data), "-p", str(self.port),
-                "-c", f"listen_addresses={HOST}", "-c", f"unix_socket_directories={self.root}",
-            ]),
-            stdout=subprocess.DEVNULL, stderr=open(self.root / "postgres.log", "ab"),
+            self._as_postgres(
+                [
+                    str(self.bin / "postgres"),
+                    "-D",
+                    str(self.data),
+                    "-p",
+                    str(self.port),
+                    "-c",
+                    f"listen_addresses={HOST}",
+                    "-c",
+                    f"unix_socket_directories={self.root}",
+                ]
+            ),
+            stdout=subprocess.DEVNULL,
+            stderr=open(self.root / "postgres.log", "ab"),
         )
         end = time.monotonic() + timeout
         while time.monotonic() < end:
@@ -249,7 +279,8 @@ class PostgresServer(Killable):
                 raise RuntimeError(f"postgres exited with {self.proc.returncode}")
             ready = subprocess.run(
                 [str(self.bin / "pg_isready"), "-h", HOST, "-p", str(self.port), "-U", "postgres"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
             )
             if ready.returncode == 0:
                 return self

@@ -1,4 +1,5 @@
 """ASGI entry point for daphne: HTTP goes to Django, WebSockets to Channels."""
+
 import os
 
 from django.core.asgi import get_asgi_application
@@ -17,7 +18,7 @@ from config.routing import websocket_urlpatterns  # noqa: E402
 if settings.SERVE_STATIC:
     # The embedded box (bin/serve runs daphne directly) has no nginx in front: serve
     # /static/ from the app itself. Production leaves this off; nginx serves /static/.
-    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 

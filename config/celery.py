@@ -1,4 +1,5 @@
 """Celery app: `celery -A config worker` / `celery -A config beat`."""
+
 import os
 
 from celery import Celery

@@ -29,12 +29,12 @@ from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
 from . import groups, heartbeat, ratelimit, services, socket_limits, tablets
-from .models import Guest, Party, Tablet
+from .models import Guest, Tablet
 from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
 from .secrets import token_hash
-from .socket_limits import TokenBucket
 from .selectors import actor_for, party_by_code, snapshot_for
+from .socket_limits import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -113,7 +113,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
-            still_open = await database_sync_to_async(presence_close)(guest_id=self.actor.guest_id, channel=self.channel_name)
+            still_open = await database_sync_to_async(presence_close)(
+                guest_id=self.actor.guest_id, channel=self.channel_name
+            )
             # A guest with the seat open on two devices (a captain's phone and tablet)
             # is still online when one of them closes.
             await groups.send_safely([_presence_message(self.actor, still_open > 0)])
@@ -324,8 +326,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         demoted (or promoted) while its `resubscribe` broadcast was lost acts with the
         role the database gives it now, and its groups follow."""
         fresh = Actor(
-            Role.GUEST, self.actor.party_id, guest_id=self.actor.guest_id,
-            table_id=row["table_id"], seat=row["seat"], captain=row["is_captain"],
+            Role.GUEST,
+            self.actor.party_id,
+            guest_id=self.actor.guest_id,
+            table_id=row["table_id"],
+            seat=row["seat"],
+            captain=row["is_captain"],
         )
         if fresh == self.actor:
             return
@@ -467,9 +473,13 @@ def _groups_for(actor: Actor) -> set[str]:
     out = {groups.party_group(actor.party_id)}
     if actor.role is Role.HOST:
         out.add(groups.host_group(actor.party_id))
-        out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+        out |= {
+            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
+        }
     elif actor.role is Role.SPECTATOR:
-        out |= {groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)}
+        out |= {
+            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
+        }
     elif actor.role is Role.TABLET:
         # Its table's public view and its own group (for `removed`): no seat group, ever.
         out |= {groups.table_group(actor.table_id), groups.tablet_group(actor.tablet_id)}
@@ -509,9 +519,7 @@ def _seat_row(guest_id: int) -> dict | None:
     hand-over), removal, table, seat and captaincy. None: the party was deleted (the
     handlers then say no_party)."""
     return (
-        Guest.objects.filter(pk=guest_id)
-        .values("token_hash", "removed_at", "table_id", "seat", "is_captain")
-        .first()
+        Guest.objects.filter(pk=guest_id).values("token_hash", "removed_at", "table_id", "seat", "is_captain").first()
     )
 
 

@@ -159,7 +159,9 @@ class Tablet(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["token_hash"], condition=~models.Q(token_hash=""), name="one_tablet_per_secret"),
+            models.UniqueConstraint(
+                fields=["token_hash"], condition=~models.Q(token_hash=""), name="one_tablet_per_secret"
+            ),
         ]
         ordering = ["table", "pk"]
 

@@ -53,7 +53,12 @@ def tablet_actor(tablet: Tablet) -> Actor:
 
 def guest_actor(guest: Guest) -> Actor:
     return Actor(
-        Role.GUEST, guest.party_id, guest_id=guest.pk, table_id=guest.table_id, seat=guest.seat, captain=guest.is_captain
+        Role.GUEST,
+        guest.party_id,
+        guest_id=guest.pk,
+        table_id=guest.table_id,
+        seat=guest.seat,
+        captain=guest.is_captain,
     )
 
 
@@ -71,7 +76,9 @@ def party_public(party: Party) -> dict:
         )
     )
     paired = set(
-        Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).values_list("table_id", flat=True)
+        Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).values_list(
+            "table_id", flat=True
+        )
     )
     out = {
         "code": party.code,
@@ -122,7 +129,12 @@ def party_for_host(party: Party) -> dict:
         for g in party.guests.filter(removed_at__isnull=True).select_related("table")
     ]
     out["vault_gifts"] = [
-        {"number": v.number, "label": f"V{v.number}", "contributor": v.contributor, "table": v.table.letter if v.table_id else None}
+        {
+            "number": v.number,
+            "label": f"V{v.number}",
+            "contributor": v.contributor,
+            "table": v.table.letter if v.table_id else None,
+        }
         for v in VaultGift.objects.filter(party=party).select_related("table")
     ]
     # The simulator's estimate for the guests so far (a table lookup, no simulation).
@@ -132,7 +144,9 @@ def party_for_host(party: Party) -> dict:
     out["vault_needed"] = party.vault_size * seating.table_count(n)
     out["tablets"] = [
         {"id": t.pk, "table": t.table_id, "letter": t.table.letter, "paired_at": t.paired_at.timestamp()}
-        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).select_related("table")
+        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).select_related(
+            "table"
+        )
     ]
     if party.status == Party.Status.OVER:
         out["result"] = party_result(party)
@@ -184,7 +198,11 @@ def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
     """Everything this guest leaves with: the gift in front of them, and their own gift
     if it ended in a vault (leftover vault gifts return to whoever brought them)."""
     result = party_result(party)
-    mine = [dict(r, kind="keeps") for r in result["keeps"] if r["table"] == (guest.table.letter if guest.table_id else None) and r["seat"] == guest.seat]
+    mine = [
+        dict(r, kind="keeps")
+        for r in result["keeps"]
+        if r["table"] == (guest.table.letter if guest.table_id else None) and r["seat"] == guest.seat
+    ]
     own = gift_label(guest.gift_number)
     mine += [dict(r, kind="vault_return") for r in result["vault_returns"] if r["gift"] == own]
     return mine

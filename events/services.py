@@ -444,8 +444,14 @@ def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
         guest.handover_offered_until = None  # an offer is used once
         guest.save(update_fields=["claim_hash", "claim_expires", "handover_offered_until"])
         SeatHandOver.objects.create(
-            party=party, guest=guest, table_id=guest.table_id, seat=guest.seat, leaving_name=guest.name,
-            requested_by=requested_by, reason=reason, created_at=now,
+            party=party,
+            guest=guest,
+            table_id=guest.table_id,
+            seat=guest.seat,
+            leaving_name=guest.name,
+            requested_by=requested_by,
+            reason=reason,
+            created_at=now,
         )
         why = {
             SeatHandOver.Reason.HOST: "by the host",
@@ -503,7 +509,9 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         table.roster = roster
         table.save(update_fields=["roster"])
         _bump(party)
-        record = SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
+        record = (
+            SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
+        )
         if record is not None:
             record.claimed_at, record.claimed_by = timezone.now(), name
             record.save(update_fields=["claimed_at", "claimed_by"])

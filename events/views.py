@@ -130,14 +130,22 @@ def seat_claim_api(request, code):
 def tablet_pair_api(request, code):
     """A captain's tablet trades the host's one-time pairing code for its own secret."""
     if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return JsonResponse({"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429)
+        return JsonResponse(
+            {"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429
+        )
     try:
         tablet, token, outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
     except ServiceError as exc:
         return _error(exc)
     send_on_commit(outcome.messages)
     return JsonResponse(
-        {"tablet": tablet.pk, "token": token, "table": tablet.table_id, "letter": tablet.table.letter, "code": code.upper()},
+        {
+            "tablet": tablet.pk,
+            "token": token,
+            "table": tablet.table_id,
+            "letter": tablet.table.letter,
+            "code": code.upper(),
+        },
         status=201,
     )
 
@@ -239,7 +247,9 @@ def party_result_csv(request, code):
         seat = row["seat"] + 1
         writer.writerow(["keeps", row["guest"], row["table"], seat, row["gift"], row["description"], row["source"]])
     for row in result["vault_returns"]:
-        writer.writerow(["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"]])
+        writer.writerow(
+            ["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"]]
+        )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}.csv"'
     return response

@@ -156,4 +156,3 @@ def deck_pdf() -> bytes:
         c.showPage()
     c.save()
     return buf.getvalue()
-

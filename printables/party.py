@@ -112,7 +112,9 @@ def draw_poster(c: Canvas, data: PartySheets) -> None:
         facts.append(f"Gift budget: {data.budget}")
     facts.append("Joke gifts welcome" if data.jokes_welcome else "No joke gifts, please")
     _center(c, " · ".join(facts), y - 132, REGULAR, 13)
-    steps = "Type your name and, in secret, what your gift is. Then write the number your phone shows on your wrapped gift."
+    steps = (
+        "Type your name and, in secret, what your gift is. Then write the number your phone shows on your wrapped gift."
+    )
     c.setFont(REGULAR, 12)
     draw_wrapped(c, steps, MARGIN + 0.4 * INCH, y - 150, PAGE_W - 2 * MARGIN - 0.8 * INCH, REGULAR, 12, 15)
     c.showPage()
@@ -250,7 +252,12 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
         "Tick R1-R4 when a player has taken their turn in that round (one turn each per round). "
         "Gift numbers are the numbered labels. 'Leaves with' is the gift in front of each player "
         "after LAST CALL's final action.",
-        x0, y - 46, PAGE_W - 2 * MARGIN, COND, 9, 11,
+        x0,
+        y - 46,
+        PAGE_W - 2 * MARGIN,
+        COND,
+        9,
+        11,
     )
     # The grid.
     row_h = 22
@@ -263,7 +270,7 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     for r in range(len(rows) + 2):
         c.line(x0, top - r * row_h, x0 + total_w, top - r * row_h)
     x = x0
-    for (head, _), w in zip(SCORE_COLUMNS, widths):
+    for (head, _), w in zip(SCORE_COLUMNS, widths, strict=False):
         c.line(x, top, x, top - (len(rows) + 1) * row_h)
         c.setFont(COND_BOLD, 8.5)
         c.drawString(x + 3, top - 14, head)
@@ -273,7 +280,7 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
         base = top - (r + 2) * row_h + 7
         cells = [str(seat.seat), seat.name, seat.brought, seat.starts_with] if seat else [str(r + 1), "", "", ""]
         x = x0
-        for (text, w) in zip(cells, widths):
+        for text, w in zip(cells, widths, strict=False):
             c.setFont(REGULAR, fit_size(text, REGULAR, w - 6, 10))
             c.drawString(x + 3, base, text)
             x += w
@@ -295,7 +302,9 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
         c.setFont(BOLD, 10)
         c.drawString(x0, y, f"The relay (after round 2, ring {ring})")
         c.setFont(REGULAR, 10)
-        c.drawString(x0, y - 18, "Seat drawn: ____   sent gift ______ to table ____   received gift ______ from table ____")
+        c.drawString(
+            x0, y - 18, "Seat drawn: ____   sent gift ______ to table ____   received gift ______ from table ____"
+        )
         y -= 44
     if table.vault or data.vault_size:
         c.setFont(BOLD, 10)
@@ -307,7 +316,11 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     c.setFont(BOLD, 10)
     c.drawString(x0, y, "Gift moves (optional: for telling the story afterwards)")
     c.setFont(COND, 8)
-    c.drawString(x0, y - 13, "round · turn · card (or SWIPE / vault) · gift ___ from ______ to ______ · blocked by ______ with ______")
+    c.drawString(
+        x0,
+        y - 13,
+        "round · turn · card (or SWIPE / vault) · gift ___ from ______ to ______ · blocked by ______ with ______",
+    )
     y -= 20
     c.setStrokeGray(0.6)
     c.setLineWidth(0.4)

@@ -89,7 +89,9 @@ def wrap(text: str, font: str, size: float, width: float) -> list[str]:
     return out
 
 
-def draw_lines(c: Canvas, lines: list[str], x: float, y_top: float, font: str, size: float, leading: float | None = None) -> float:
+def draw_lines(
+    c: Canvas, lines: list[str], x: float, y_top: float, font: str, size: float, leading: float | None = None
+) -> float:
     """Draw lines downwards from y_top (the top of the first line); return the y below
     the last line."""
     leading = leading or size * 1.22
@@ -101,7 +103,9 @@ def draw_lines(c: Canvas, lines: list[str], x: float, y_top: float, font: str, s
     return y + leading - size * 0.25
 
 
-def draw_wrapped(c: Canvas, text: str, x: float, y_top: float, width: float, font: str, size: float, leading: float | None = None) -> float:
+def draw_wrapped(
+    c: Canvas, text: str, x: float, y_top: float, width: float, font: str, size: float, leading: float | None = None
+) -> float:
     return draw_lines(c, wrap(text, font, size, width), x, y_top, font, size, leading)
 
 

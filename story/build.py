@@ -78,6 +78,7 @@ def story_build(
         left: dict[int, int] = {}  # gift -> the seat it left this table from (the relay)
         entries: list[dict] = []
 
+        # journey() and line() are called only within this iteration: the loop variables they read are current.
         def journey(gid: int, entry: dict) -> None:
             journeys.setdefault(gid, []).append(
                 {"table": ti.letter, "round": track.round, "key": (track.round, ti.letter, seq), **entry}
@@ -163,10 +164,7 @@ def story_build(
                             f"{track.name(dst)}: {blocker} blocked with {v['card_name']}",
                         },
                     )
-                text = (
-                    f"{blocker} blocked {by}'s {label} with {v['card_name']}: "
-                    f"{_gift_list(gifts)} stayed put."
-                )
+                text = f"{blocker} blocked {by}'s {label} with {v['card_name']}: {_gift_list(gifts)} stayed put."
                 line(text, "block")
                 escapes.append(
                     {
@@ -194,12 +192,33 @@ def story_build(
                 descriptions[took] = v["description"]
                 track.vault[track.vault.index(took)] = gave
                 track.holders[seat] = took
-                journey(gave, {"what": "vault", "by": who, "from": who, "to": "the vault", "round": track.round,
-                               "text": f"{who} put it in the vault"})
-                journey(took, {"what": "vault", "by": who, "from": "the vault", "to": who, "round": track.round,
-                               "text": f"{who} took it from the vault"})
-                line(f"{who} used the vault: gave gift {gift_label(gave)}, took gift {gift_label(took)} "
-                     f"({v['description']}).", "move")
+                journey(
+                    gave,
+                    {
+                        "what": "vault",
+                        "by": who,
+                        "from": who,
+                        "to": "the vault",
+                        "round": track.round,
+                        "text": f"{who} put it in the vault",
+                    },
+                )
+                journey(
+                    took,
+                    {
+                        "what": "vault",
+                        "by": who,
+                        "from": "the vault",
+                        "to": who,
+                        "round": track.round,
+                        "text": f"{who} took it from the vault",
+                    },
+                )
+                line(
+                    f"{who} used the vault: gave gift {gift_label(gave)}, took gift {gift_label(took)} "
+                    f"({v['description']}).",
+                    "move",
+                )
             elif t == "revealed":
                 for g in v["gifts"]:
                     descriptions[g["gift"]] = g["description"]
@@ -213,8 +232,11 @@ def story_build(
                 relays[ti.letter] = {"seat": seat, "gave": v["gave"], "received": v["received"]}
                 first[v["received"]] = seat
                 left[v["gave"]] = seat
-                line(f"The relay: {track.name(seat)} sent gift {gift_label(v['gave'])} on and received "
-                     f"gift {gift_label(v['received'])}.", "relay")
+                line(
+                    f"The relay: {track.name(seat)} sent gift {gift_label(v['gave'])} on and received "
+                    f"gift {gift_label(v['received'])}.",
+                    "relay",
+                )
             elif t == "game_over":
                 line("The last action is done: the game is over.", "round")
         final = ti.replay.final
@@ -228,8 +250,13 @@ def story_build(
                 "seats": list(ti.names),
                 "vault": bool(track.vault),
                 "gifts": [
-                    {"gift": gift_label(gid), "first": first[gid], "last": last[gid], "moves": moves[gid],
-                     "left": gid in left}
+                    {
+                        "gift": gift_label(gid),
+                        "first": first[gid],
+                        "last": last[gid],
+                        "moves": moves[gid],
+                        "left": gid in left,
+                    }
                     for gid in sorted(first)
                 ],
             }
@@ -249,13 +276,26 @@ def story_build(
         gid = got["received"]
         from_name, to_name = names[src][sent["seat"]], names[letter][got["seat"]]
         journeys[gid].append(
-            {"table": letter, "round": None, "key": (RELAY_ROUND, "", 0), "what": "relay", "from": f"{from_name} (table {src})",
-             "to": f"{to_name} (table {letter})", "text": f"the relay carried it from {from_name} at table {src} "
-             f"to {to_name} at table {letter}"}
+            {
+                "table": letter,
+                "round": None,
+                "key": (RELAY_ROUND, "", 0),
+                "what": "relay",
+                "from": f"{from_name} (table {src})",
+                "to": f"{to_name} (table {letter})",
+                "text": f"the relay carried it from {from_name} at table {src} to {to_name} at table {letter}",
+            }
         )
         relay_flow.append(
-            {"from_table": src, "to_table": letter, "gift": gift_label(gid), "from": from_name, "to": to_name,
-             "from_seat": sent["seat"], "to_seat": got["seat"]}
+            {
+                "from_table": src,
+                "to_table": letter,
+                "gift": gift_label(gid),
+                "from": from_name,
+                "to": to_name,
+                "from_seat": sent["seat"],
+                "to_seat": got["seat"],
+            }
         )
 
     holder_of: dict[int, dict] = {}
@@ -288,8 +328,13 @@ def story_build(
 
     top = max(moves.values(), default=0)
     most_stolen = [
-        {"gift": g["gift"], "moves": g["moves"], "brought_by": g["brought_by"], "home_with": g["home_with"],
-         "description": g["description"]}
+        {
+            "gift": g["gift"],
+            "moves": g["moves"],
+            "brought_by": g["brought_by"],
+            "home_with": g["home_with"],
+            "description": g["description"],
+        }
         for g in gifts_out
         if top > 0 and g["moves"] == top
     ]

@@ -43,9 +43,7 @@ def story_replay(party: Party) -> dict:
     actions: dict[int, list[TableAction]] = {t.pk: [] for t in tables}
     for row in TableAction.objects.filter(table__party=party).order_by("table_id", "version"):
         actions[row.table_id].append(row)
-    inputs = [
-        TableInput(t.letter, [r["name"] for r in t.roster], table_replay(t, actions[t.pk])) for t in tables
-    ]
+    inputs = [TableInput(t.letter, [r["name"] for r in t.roster], table_replay(t, actions[t.pk])) for t in tables]
     relay = Relay.objects.filter(party=party).first()
     ring = list(relay.ring) if relay else [t.letter for t in tables]
     return story_build(code=party.code, name=party.name, tables=inputs, origins=party_origins(party), ring=ring)

@@ -64,13 +64,17 @@ def story_svg(story: dict) -> str:
         centers[flow["table"]] = (cx, cy, len(flow["seats"]))
         seats = len(flow["seats"])
         out.append(f'<g class="table" data-table="{escape(flow["table"])}">')
-        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{RADIUS}" fill="#f3f6f4" stroke="#0b6e4f" stroke-width="2"/>')
+        out.append(
+            f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{RADIUS}" fill="#f3f6f4" stroke="#0b6e4f" stroke-width="2"/>'
+        )
         out.append(
             f'<text x="{cx:.1f}" y="{cy - RADIUS - 52:.1f}" text-anchor="middle" font-size="20" font-weight="bold" '
             f'fill="#0b6e4f">Table {escape(flow["table"])}</text>'
         )
         if flow["vault"]:
-            out.append(f'<rect x="{cx - 22:.1f}" y="{cy - 12:.1f}" width="44" height="24" rx="4" fill="#fff" stroke="#555"/>')
+            out.append(
+                f'<rect x="{cx - 22:.1f}" y="{cy - 12:.1f}" width="44" height="24" rx="4" fill="#fff" stroke="#555"/>'
+            )
             out.append(f'<text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle" font-size="11">vault</text>')
         for k, g in enumerate(flow["gifts"]):
             if g["first"] == g["last"]:

@@ -42,9 +42,7 @@ def story_page(request, code):
         context["story"] = story
         # Built by story.svg, which escapes every name and label it writes.
         context["svg"] = mark_safe(story_svg(story))
-        context["rounds"] = [
-            {"table": t["table"], "rounds": _by_round(t["entries"])} for t in story["tables"]
-        ]
+        context["rounds"] = [{"table": t["table"], "rounds": _by_round(t["entries"])} for t in story["tables"]]
     return render(request, "story/story.html", context)
 
 

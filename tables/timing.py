@@ -117,6 +117,11 @@ def party_clock_fit(*, party_ids=None) -> dict:
         defaulted.append("cv")
     return {
         "model": model,
-        "observed": {"parties": n_parties, "tables": n_tables, "actions": n_actions, **{f"{k}s": v for k, v in counts.items()}},
+        "observed": {
+            "parties": n_parties,
+            "tables": n_tables,
+            "actions": n_actions,
+            **{f"{k}s": v for k, v in counts.items()},
+        },
         "defaulted": defaulted,
     }

@@ -1,5 +1,6 @@
 """Shared fixtures for the whole suite (tests/engine/ included): keep them few,
 cheap and side-effect free; a fixture only one module needs belongs there."""
+
 from pathlib import Path
 
 import pytest

@@ -1,5 +1,6 @@
 """docker-compose.yml is valid Compose and has the agreed production shape;
 .ci/run runs what the README tells people to run. All offline."""
+
 import shlex
 import subprocess
 import sys
@@ -51,9 +52,7 @@ def test_two_daphne_web_services(compose):
 def test_celery_services(compose, name):
     words = command_words(compose["services"][name])
     assert words[:4] == ["celery", "-A", "config", name]
-    assert compose["services"][name]["environment"]["DJANGO_SETTINGS_MODULE"] == (
-        "config.settings.production"
-    )
+    assert compose["services"][name]["environment"]["DJANGO_SETTINGS_MODULE"] == ("config.settings.production")
 
 
 def test_backing_services(compose):

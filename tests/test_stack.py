@@ -1,4 +1,5 @@
 """The test stack is the real one: PostgreSQL, Redis channel layer, Django."""
+
 import asyncio
 import uuid
 

@@ -1,4 +1,5 @@
 """Settings shared by every environment; the other modules import * from here."""
+
 import os
 from pathlib import Path
 

@@ -6,9 +6,10 @@ unique to the run, the DB connection pool of production.py.
 HEIST_BENCH_EMBEDDED=1: the laptop stack instead, SQLite (HEIST_BENCH_SQLITE) and the
 in-memory channel layer, as embedded.py.
 """
+
 import os
 
-from .test import *  # noqa: F401,F403
+from .test import *  # noqa: F403
 from .test import DATABASES, REDIS_URL
 
 RUN_ID = os.environ.get("HEIST_BENCH_RUN_ID", "manual")
@@ -48,7 +49,11 @@ else:
         }
     }
     CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL, "KEY_PREFIX": PREFIX}
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": PREFIX,
+        }
     }
 
 # Every bench socket comes from 127.0.0.1: lift the per-address limits.

@@ -5,9 +5,10 @@ server sees what a `django_db(transaction=True)` test commits and vice versa.
 HEIST_BROWSER_DB names that database (the fixture passes the exact name it sees);
 HEIST_TEST_RUN_ID keeps the channel-layer prefix of the run that started it.
 """
+
 import os
 
-from .test import *  # noqa: F401,F403
+from .test import *  # noqa: F403
 from .test import DATABASES
 
 DATABASES = {

@@ -4,10 +4,11 @@ layer, Celery tasks run inline. No PostgreSQL or Redis needed.
 Phones on the same LAN reach the host by its LAN address or name; list those in
 DJANGO_ALLOWED_HOSTS (comma-separated, e.g. "192.168.1.20,partybox.local", or "*").
 """
+
 import os
 import secrets
 
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403
 from .base import BASE_DIR, env_bool, env_list
 
 # Off by default: bin/serve listens on every address of the LAN, and a guest who

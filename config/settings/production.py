@@ -10,12 +10,13 @@ DJANGO_SSL_REDIRECT (default 1), DJANGO_HSTS_SECONDS (default one year),
 TRUSTED_PROXIES (addresses or CIDR ranges whose X-Forwarded-For is believed).
 DJANGO_SECRET_KEY must be at least 50 characters.
 """
+
 import os
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
 
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403
 from .base import env_bool, env_list
 
 DEBUG = False

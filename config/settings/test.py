@@ -6,10 +6,11 @@ pub/sub layer as production (events/pubsub.py); Redis pub/sub channels are globa
 logical databases, so every run gets its own prefix and concurrent runs never see
 each other's messages.
 """
+
 import os
 import uuid
 
-from .base import *  # noqa: F401,F403
+from .base import *  # noqa: F403
 from .base import RATE_LIMITS
 
 DEBUG = False

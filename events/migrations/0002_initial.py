@@ -5,45 +5,62 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('events', '0001_initial'),
-        ('tables', '0001_initial'),
+        ("events", "0001_initial"),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='guest',
-            name='table',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='guests', to='tables.table'),
+            model_name="guest",
+            name="table",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="guests",
+                to="tables.table",
+            ),
         ),
         migrations.AddField(
-            model_name='guest',
-            name='party',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='guests', to='events.party'),
+            model_name="guest",
+            name="party",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="guests", to="events.party"
+            ),
         ),
         migrations.AddField(
-            model_name='vaultgift',
-            name='party',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='vault_gifts', to='events.party'),
+            model_name="vaultgift",
+            name="party",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE, related_name="vault_gifts", to="events.party"
+            ),
         ),
         migrations.AddField(
-            model_name='vaultgift',
-            name='table',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='vault_gifts', to='tables.table'),
+            model_name="vaultgift",
+            name="table",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="vault_gifts",
+                to="tables.table",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='guest',
-            constraint=models.UniqueConstraint(fields=('party', 'gift_number'), name='one_label_per_gift'),
+            model_name="guest",
+            constraint=models.UniqueConstraint(fields=("party", "gift_number"), name="one_label_per_gift"),
         ),
         migrations.AddConstraint(
-            model_name='guest',
-            constraint=models.UniqueConstraint(condition=models.Q(('table__isnull', False)), fields=('table', 'seat'), name='one_guest_per_seat'),
+            model_name="guest",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("table__isnull", False)), fields=("table", "seat"), name="one_guest_per_seat"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='vaultgift',
-            constraint=models.UniqueConstraint(fields=('party', 'number'), name='one_label_per_vault_gift'),
+            model_name="vaultgift",
+            constraint=models.UniqueConstraint(fields=("party", "number"), name="one_label_per_vault_gift"),
         ),
     ]

@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0002_initial'),
+        ("events", "0002_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='guest',
-            name='claim_expires',
+            model_name="guest",
+            name="claim_expires",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='guest',
-            name='claim_hash',
+            model_name="guest",
+            name="claim_hash",
             field=models.CharField(blank=True, max_length=64),
         ),
     ]

@@ -5,24 +5,28 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0003_guest_claim_expires_guest_claim_hash'),
+        ("events", "0003_guest_claim_expires_guest_claim_hash"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='GuestSocket',
+            name="GuestSocket",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('channel', models.CharField(max_length=200, unique=True)),
-                ('server', models.CharField(max_length=100)),
-                ('process', models.CharField(max_length=32)),
-                ('seen_at', models.DateTimeField()),
-                ('guest', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='open_sockets', to='events.guest')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("channel", models.CharField(max_length=200, unique=True)),
+                ("server", models.CharField(max_length=100)),
+                ("process", models.CharField(max_length=32)),
+                ("seen_at", models.DateTimeField()),
+                (
+                    "guest",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="open_sockets", to="events.guest"
+                    ),
+                ),
             ],
             options={
-                'indexes': [models.Index(fields=['server', 'process'], name='events_gues_server_58f3a3_idx')],
+                "indexes": [models.Index(fields=["server", "process"], name="events_gues_server_58f3a3_idx")],
             },
         ),
     ]

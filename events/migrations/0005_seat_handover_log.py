@@ -6,35 +6,59 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0004_guestsocket'),
-        ('tables', '0001_initial'),
+        ("events", "0004_guestsocket"),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='guest',
-            name='handover_offered_until',
+            model_name="guest",
+            name="handover_offered_until",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.CreateModel(
-            name='SeatHandOver',
+            name="SeatHandOver",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seat', models.PositiveSmallIntegerField()),
-                ('leaving_name', models.CharField(max_length=40)),
-                ('requested_by', models.CharField(max_length=40)),
-                ('reason', models.CharField(choices=[('host', 'Asked by the host'), ('consent', 'Offered by the guest'), ('offline', 'The seat was offline')], max_length=10)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('claimed_at', models.DateTimeField(blank=True, null=True)),
-                ('claimed_by', models.CharField(blank=True, max_length=40)),
-                ('guest', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='handovers', to='events.guest')),
-                ('party', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='handovers', to='events.party')),
-                ('table', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("seat", models.PositiveSmallIntegerField()),
+                ("leaving_name", models.CharField(max_length=40)),
+                ("requested_by", models.CharField(max_length=40)),
+                (
+                    "reason",
+                    models.CharField(
+                        choices=[
+                            ("host", "Asked by the host"),
+                            ("consent", "Offered by the guest"),
+                            ("offline", "The seat was offline"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("claimed_at", models.DateTimeField(blank=True, null=True)),
+                ("claimed_by", models.CharField(blank=True, max_length=40)),
+                (
+                    "guest",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="handovers", to="events.guest"
+                    ),
+                ),
+                (
+                    "party",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="handovers", to="events.party"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        null=True, on_delete=django.db.models.deletion.SET_NULL, related_name="+", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['created_at', 'pk'],
+                "ordering": ["created_at", "pk"],
             },
         ),
     ]

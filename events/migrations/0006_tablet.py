@@ -6,29 +6,44 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0005_seat_handover_log'),
-        ('tables', '0001_initial'),
+        ("events", "0005_seat_handover_log"),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Tablet',
+            name="Tablet",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('pairing_hash', models.CharField(blank=True, max_length=64)),
-                ('pairing_expires', models.DateTimeField(blank=True, null=True)),
-                ('token_hash', models.CharField(blank=True, max_length=64)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('paired_at', models.DateTimeField(blank=True, null=True)),
-                ('revoked_at', models.DateTimeField(blank=True, null=True)),
-                ('party', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tablets', to='events.party')),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tablets', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("pairing_hash", models.CharField(blank=True, max_length=64)),
+                ("pairing_expires", models.DateTimeField(blank=True, null=True)),
+                ("token_hash", models.CharField(blank=True, max_length=64)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("paired_at", models.DateTimeField(blank=True, null=True)),
+                ("revoked_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "party",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tablets", to="events.party"
+                    ),
+                ),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tablets", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'pk'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('token_hash', ''), _negated=True), fields=('token_hash',), name='one_tablet_per_secret')],
+                "ordering": ["table", "pk"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("token_hash", ""), _negated=True),
+                        fields=("token_hash",),
+                        name="one_tablet_per_secret",
+                    )
+                ],
             },
         ),
     ]

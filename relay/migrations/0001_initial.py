@@ -6,24 +6,35 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('events', '0002_initial'),
+        ("events", "0002_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Relay',
+            name="Relay",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('status', models.CharField(choices=[('open', 'Captains are drawing seats'), ('done', 'The relay has run')], default='open', max_length=8)),
-                ('ring', models.JSONField()),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('opened_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('run_at', models.DateTimeField(blank=True, null=True)),
-                ('party', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='relay', to='events.party')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("open", "Captains are drawing seats"), ("done", "The relay has run")],
+                        default="open",
+                        max_length=8,
+                    ),
+                ),
+                ("ring", models.JSONField()),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("opened_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("run_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "party",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="relay", to="events.party"
+                    ),
+                ),
             ],
         ),
     ]

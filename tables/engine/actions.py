@@ -8,7 +8,7 @@ DrawRelaySeat, RelayExchange) carry none: who may send them (host, captain) and 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from .errors import MalformedActionError
 from .state import Direction, Gift
@@ -97,9 +97,18 @@ class RelayExchange:
     gift: Gift
 
 
-Action = Union[
-    PlayCard, Swipe, Regroup, VaultExchange, React, Trim, TimeoutPass, ConfirmReveal, DrawRelaySeat, RelayExchange
-]
+Action = (
+    PlayCard
+    | Swipe
+    | Regroup
+    | VaultExchange
+    | React
+    | Trim
+    | TimeoutPass
+    | ConfirmReveal
+    | DrawRelaySeat
+    | RelayExchange
+)
 
 PLAYER_ACTIONS = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim)
 
@@ -174,7 +183,9 @@ def parse_action(d: Any) -> Action:
     if kind == "regroup":
         return Regroup(seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=2))
     if kind == "vault":
-        return VaultExchange(seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=2, default=None), gift=_int(d, "gift"))
+        return VaultExchange(
+            seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=2, default=None), gift=_int(d, "gift")
+        )
     if kind == "react":
         return React(seat=_int(d, "seat"), card=_int(d, "card", optional=True), window=_int(d, "window", optional=True))
     if kind == "trim":

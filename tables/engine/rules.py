@@ -140,14 +140,10 @@ def new_game(
     )
     log = _Log()
     log.version = 1
-    log.emit(
-        "game_started", players=n, starter=starter, gifts=list(dealt), vault=list(game.vault), gate=gate
-    )
+    log.emit("game_started", players=n, starter=starter, gifts=list(dealt), vault=list(game.vault), gate=gate)
     for seat in range(n):
         log.emit("dealt", (seat,), seat=seat, cards=list(hands[seat]))
-        log.emit(
-            "peeked", (seat,), seat=seat, gift=dealt[seat], description=game.descriptions[dealt[seat]], own=True
-        )
+        log.emit("peeked", (seat,), seat=seat, gift=dealt[seat], description=game.descriptions[dealt[seat]], own=True)
     log.emit("round_started", round=1, starter=starter)
     _begin_turn(game, log)
     return game, list(log)
@@ -389,7 +385,7 @@ def _resolve_window(g: Game, log: _Log) -> None:
         # All affected gifts move simultaneously within a swap or rotation.
         for src, dst in w.move:
             g.gifts[dst] = before[src]
-        for src, dst in w.move:
+        for _src, dst in w.move:
             if dst != p.active and dst not in p.moved and g.gifts[dst] != before[dst]:
                 p.moved.append(dst)
         log.emit(
@@ -552,9 +548,7 @@ def _window(g: Game, seat: int, window: int | None) -> Window:
     _require(g, Phase.REACTION, "answer a reaction")
     w = g.pending.window
     if window is not None and window != w.version:
-        raise IllegalActionError(
-            "that answer was for an earlier reaction window, which has closed", rule="window"
-        )
+        raise IllegalActionError("that answer was for an earlier reaction window, which has closed", rule="window")
     if seat not in w.affected:
         raise OutOfTurnError(f"seat {seat}'s gift is not threatened by this move")
     if seat in w.answers:
@@ -662,4 +656,4 @@ def replay(
     return game
 
 
-__all__ = ["apply", "apply_in_place", "new_game", "replay", "HAND_LIMIT", "IllegalActionError"]
+__all__ = ["HAND_LIMIT", "IllegalActionError", "apply", "apply_in_place", "new_game", "replay"]

@@ -11,7 +11,6 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-
 _new_game = object.__new__
 
 

@@ -6,58 +6,71 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('events', '0001_initial'),
+        ("events", "0001_initial"),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Table',
+            name="Table",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('letter', models.CharField(max_length=2)),
-                ('seed', models.BigIntegerField()),
-                ('setup', models.JSONField()),
-                ('state', models.JSONField()),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('roster', models.JSONField(default=list)),
-                ('window_opened_at', models.DateTimeField(blank=True, null=True)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('updated_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('party', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tables', to='events.party')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("letter", models.CharField(max_length=2)),
+                ("seed", models.BigIntegerField()),
+                ("setup", models.JSONField()),
+                ("state", models.JSONField()),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("roster", models.JSONField(default=list)),
+                ("window_opened_at", models.DateTimeField(blank=True, null=True)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                ("updated_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "party",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="tables", to="events.party"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['party', 'letter'],
+                "ordering": ["party", "letter"],
             },
         ),
         migrations.CreateModel(
-            name='TableAction',
+            name="TableAction",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('version', models.PositiveIntegerField()),
-                ('action', models.JSONField()),
-                ('actor', models.CharField(max_length=40)),
-                ('client_id', models.CharField(blank=True, max_length=64)),
-                ('created_at', models.DateTimeField(default=django.utils.timezone.now)),
-                ('table', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='actions', to='tables.table')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("version", models.PositiveIntegerField()),
+                ("action", models.JSONField()),
+                ("actor", models.CharField(max_length=40)),
+                ("client_id", models.CharField(blank=True, max_length=64)),
+                ("created_at", models.DateTimeField(default=django.utils.timezone.now)),
+                (
+                    "table",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE, related_name="actions", to="tables.table"
+                    ),
+                ),
             ],
             options={
-                'ordering': ['table', 'version'],
+                "ordering": ["table", "version"],
             },
         ),
         migrations.AddConstraint(
-            model_name='table',
-            constraint=models.UniqueConstraint(fields=('party', 'letter'), name='one_letter_per_table'),
+            model_name="table",
+            constraint=models.UniqueConstraint(fields=("party", "letter"), name="one_letter_per_table"),
         ),
         migrations.AddConstraint(
-            model_name='tableaction',
-            constraint=models.UniqueConstraint(fields=('table', 'version'), name='one_action_per_version'),
+            model_name="tableaction",
+            constraint=models.UniqueConstraint(fields=("table", "version"), name="one_action_per_version"),
         ),
         migrations.AddConstraint(
-            model_name='tableaction',
-            constraint=models.UniqueConstraint(condition=models.Q(('client_id', ''), _negated=True), fields=('table', 'client_id'), name='idempotent_client_id'),
+            model_name="tableaction",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("client_id", ""), _negated=True),
+                fields=("table", "client_id"),
+                name="idempotent_client_id",
+            ),
         ),
     ]

@@ -12,4 +12,14 @@ from .play import PartyResult, TableResult, play_party, play_table
 from .policies import POLICIES, Policy, Seat
 from .runner import simulate
 
-__all__ = ["simulate", "play_table", "play_party", "PacingModel", "TableResult", "PartyResult", "POLICIES", "Policy", "Seat"]
+__all__ = [
+    "POLICIES",
+    "PacingModel",
+    "PartyResult",
+    "Policy",
+    "Seat",
+    "TableResult",
+    "play_party",
+    "play_table",
+    "simulate",
+]

@@ -19,7 +19,7 @@ import math
 import random
 from dataclasses import asdict, dataclass, fields, replace
 
-from .play import K, TRIMS, TURNS, WINDOWS, PartyResult
+from .play import TRIMS, TURNS, WINDOWS, K, PartyResult
 
 TARGET = (30.0, 45.0)  # minutes: the rulebook's event target for a big party
 

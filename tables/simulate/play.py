@@ -25,7 +25,13 @@ COUNTS = ("turns", "windows", "answers", "blocks", "comebacks", "swaps", "vault"
 K = len(COUNTS)
 TURNS, WINDOWS, ANSWERS, BLOCKS, COMEBACKS, SWAPS, VAULT, TRIMS = range(K)
 # Engine event type -> what it counts ("drew" counts only comeback draws).
-_COUNTED = {"window_opened": WINDOWS, "gifts_moved": SWAPS, "blocked": BLOCKS, "drew": COMEBACKS, "vault_exchanged": VAULT}
+_COUNTED = {
+    "window_opened": WINDOWS,
+    "gifts_moved": SWAPS,
+    "blocked": BLOCKS,
+    "drew": COMEBACKS,
+    "vault_exchanged": VAULT,
+}
 
 
 @dataclass(slots=True)
@@ -128,7 +134,9 @@ def _values(r: random.Random, gift_ids, players: int, agreement: float) -> list[
     gift_ids = list(gift_ids)
     quality = [r.random() for _ in gift_ids]
     w = agreement
-    return [{gid: w * q + (1 - w) * r.random() for gid, q in zip(gift_ids, quality)} for _ in range(players)]
+    return [
+        {gid: w * q + (1 - w) * r.random() for gid, q in zip(gift_ids, quality, strict=False)} for _ in range(players)
+    ]
 
 
 def play_table(
@@ -194,7 +202,9 @@ def play_party(
     next_id = 1
     tables_gifts, tables_vault = [], []
     for size in sizes:
-        tables_gifts.append([Gift(id=next_id + s, description=f"gift {next_id + s}", brought_by=s) for s in range(size)])
+        tables_gifts.append(
+            [Gift(id=next_id + s, description=f"gift {next_id + s}", brought_by=s) for s in range(size)]
+        )
         next_id += size
     for _ in sizes:
         tables_vault.append([Gift(id=next_id + i, description=f"vault gift {next_id + i}") for i in range(vault)])
@@ -208,7 +218,10 @@ def play_party(
         pols_of.append([pols[(guest + s) % len(pols)] for s in range(size)])
         guest += size
         g, _ = new_game(
-            seed=derive_seed(seed, f"table:{i}"), gifts=tables_gifts[i], vault=tables_vault[i], gate=gate,
+            seed=derive_seed(seed, f"table:{i}"),
+            gifts=tables_gifts[i],
+            vault=tables_vault[i],
+            gate=gate,
             last_call_draw=last_call_draw,
         )
         starts.append((g.starter, list(g.gifts)))
@@ -234,9 +247,22 @@ def play_party(
             games[i] = _play_until_stop(games[i], seats_of[i], pols_of[i], counts_of[i], step, records[i])
     results = []
     for i, g in enumerate(games):
-        setup = {"gifts": tables_gifts[i], "vault": tables_vault[i], "gate": gate, "last_call_draw": last_call_draw} if record else {}
+        setup = (
+            {"gifts": tables_gifts[i], "vault": tables_vault[i], "gate": gate, "last_call_draw": last_call_draw}
+            if record
+            else {}
+        )
         results.append(
-            _finish(g, starts[i][0], starts[i][1], seats_of[i], counts_of[i], derive_seed(seed, f"table:{i}"), setup, records[i])
+            _finish(
+                g,
+                starts[i][0],
+                starts[i][1],
+                seats_of[i],
+                counts_of[i],
+                derive_seed(seed, f"table:{i}"),
+                setup,
+                records[i],
+            )
         )
     return PartyResult(guests=total, tables=results, relayed=gate)
 

@@ -253,9 +253,7 @@ class HoarderPolicy(GreedyPolicy):
         return True
 
 
-POLICIES: dict[str, type[Policy]] = {
-    p.name: p for p in (RandomPolicy, GreedyPolicy, HoarderPolicy, NeverStealPolicy)
-}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (RandomPolicy, GreedyPolicy, HoarderPolicy, NeverStealPolicy)}
 
 
 def policy_named(name: str) -> Policy:
@@ -265,4 +263,4 @@ def policy_named(name: str) -> Policy:
         raise ValueError(f"unknown policy {name!r}: choose from {', '.join(POLICIES)}") from None
 
 
-__all__ = ["Policy", "Seat", "POLICIES", "policy_named", "estimate"]
+__all__ = ["POLICIES", "Policy", "Seat", "estimate", "policy_named"]

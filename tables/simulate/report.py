@@ -52,7 +52,16 @@ def order_rows(report: dict) -> list[dict]:
     for n, s in report["sizes"].items():
         for kind in ("order", "seat"):
             for i, ci in enumerate(s[f"rank_by_{kind}"]):
-                rows.append({"players": int(n), "by": kind, "index": i, "mean": ci["mean"], "low": ci["low"], "high": ci["high"]})
+                rows.append(
+                    {
+                        "players": int(n),
+                        "by": kind,
+                        "index": i,
+                        "mean": ci["mean"],
+                        "low": ci["low"],
+                        "high": ci["high"],
+                    }
+                )
     return rows
 
 
@@ -96,7 +105,9 @@ def markdown(report: dict, command: str) -> str:
         "| --- | --- | --- |",
     ]
     for r in fairness_rows(report):
-        out.append(f"| {r['players']} | {_pct(r['seat0_vs_rest'])} | [{_pct(r['seat0_low'])}, {_pct(r['seat0_high'])}] |")
+        out.append(
+            f"| {r['players']} | {_pct(r['seat0_vs_rest'])} | [{_pct(r['seat0_low'])}, {_pct(r['seat0_high'])}] |"
+        )
     lo, hi = TARGET
     m = report["pacing"]["model"]
     out += [
@@ -129,7 +140,11 @@ def write_report(report: dict, folder: Path, command: str) -> list[Path]:
         written.append(path)
 
     put("report.json", json.dumps({**report, "command": command}, indent=1, sort_keys=True) + "\n")
-    for name, rows in (("fairness.csv", fairness_rows(report)), ("order.csv", order_rows(report)), ("pacing.csv", report["pacing"]["scenarios"])):
+    for name, rows in (
+        ("fairness.csv", fairness_rows(report)),
+        ("order.csv", order_rows(report)),
+        ("pacing.csv", report["pacing"]["scenarios"]),
+    ):
         rows = [{k: (";".join(map(str, v)) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
         if not rows:
             continue
@@ -165,11 +180,25 @@ def plots(report: dict, folder: Path) -> list[Path]:
         ns = [r["players"] for r in rows]
         fig, ax = plt.subplots(figsize=(7, 4))
         mean = [100 * r["advantage"] for r in rows]
-        err = [[100 * (r["advantage"] - r["advantage_low"]) for r in rows], [100 * (r["advantage_high"] - r["advantage"]) for r in rows]]
+        err = [
+            [100 * (r["advantage"] - r["advantage_low"]) for r in rows],
+            [100 * (r["advantage_high"] - r["advantage"]) for r in rows],
+        ]
         ax.errorbar(ns, mean, yerr=err, fmt="o", capsize=4, label="last actor minus the others")
         s0 = [100 * r["seat0_vs_rest"] for r in rows]
-        s0err = [[100 * (r["seat0_vs_rest"] - r["seat0_low"]) for r in rows], [100 * (r["seat0_high"] - r["seat0_vs_rest"]) for r in rows]]
-        ax.errorbar([n + 0.15 for n in ns], s0, yerr=s0err, fmt="s", capsize=4, color="grey", label="seat 0 minus the others (control)")
+        s0err = [
+            [100 * (r["seat0_vs_rest"] - r["seat0_low"]) for r in rows],
+            [100 * (r["seat0_high"] - r["seat0_vs_rest"]) for r in rows],
+        ]
+        ax.errorbar(
+            [n + 0.15 for n in ns],
+            s0,
+            yerr=s0err,
+            fmt="s",
+            capsize=4,
+            color="grey",
+            label="seat 0 minus the others (control)",
+        )
         ax.axhline(0, color="black", lw=0.8)
         ax.set_xlabel("players at the table")
         ax.set_ylabel("final gift rank difference (points of 100)")
@@ -190,7 +219,13 @@ def plots(report: dict, folder: Path) -> list[Path]:
         fig, ax = plt.subplots(figsize=(7, 4))
         for n, s in report["sizes"].items():
             order = s["rank_by_order"]
-            ax.errorbar(range(len(order)), [c["mean"] for c in order], yerr=[(c["high"] - c["low"]) / 2 for c in order], capsize=2, label=f"{n} players")
+            ax.errorbar(
+                range(len(order)),
+                [c["mean"] for c in order],
+                yerr=[(c["high"] - c["low"]) / 2 for c in order],
+                capsize=2,
+                label=f"{n} players",
+            )
         ax.set_xlabel("position in round 1's order (0 = first starter)")
         ax.set_ylabel("mean final gift rank (0..1)")
         ax.set_title("Final gift rank by starting order, 95% CI")

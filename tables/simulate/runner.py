@@ -56,7 +56,13 @@ def _tables_chunk(task) -> tuple:
     stats = None
     for s in game_seeds(cseed, count):
         t = play_table(
-            seed=s, players=players, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd, in_place=in_place
+            seed=s,
+            players=players,
+            policies=policies,
+            vault=vault,
+            agreement=agreement,
+            last_call_draw=lcd,
+            in_place=in_place,
         )
         if stats is None:
             stats = SizeStats(players, t.gifts)
@@ -72,7 +78,9 @@ def _parties_chunk(task) -> tuple:
         r = random.Random(s)
         if sizes is None:  # one table: simulate min(guests, 10) players, extrapolate
             players = min(guests, 10)
-            t = play_table(seed=s, players=players, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd)
+            t = play_table(
+                seed=s, players=players, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd
+            )
             out.append(one_table_seconds(t.counts, players, guests, model, r))
         else:
             p = play_party(seed=s, sizes=sizes, policies=policies, vault=vault, agreement=agreement, last_call_draw=lcd)
@@ -163,7 +171,19 @@ def simulate(
                 count = min(pchunk, parties - start)
                 cseed = chunk_seed(seed, "party", guests, label, vault, pol_key, i)
                 tasks.append(
-                    ("parties", label, guests, sizes, policies, vault, agreement, last_call_draw, cseed, count, model.to_dict())
+                    (
+                        "parties",
+                        label,
+                        guests,
+                        sizes,
+                        policies,
+                        vault,
+                        agreement,
+                        last_call_draw,
+                        cseed,
+                        count,
+                        model.to_dict(),
+                    )
                 )
 
     t0, c0 = time.perf_counter(), time.process_time()
@@ -181,8 +201,10 @@ def simulate(
             lengths.setdefault((res[2], res[1]), []).extend(res[3])
     wall = time.perf_counter() - t0
     ch = os.times()
-    cpu = (time.process_time() - c0) + (ch.children_user - children0.children_user) + (
-        ch.children_system - children0.children_system
+    cpu = (
+        (time.process_time() - c0)
+        + (ch.children_user - children0.children_user)
+        + (ch.children_system - children0.children_system)
     )
 
     sizes_out = {str(n): per_size[n].summary() for n in sorted(per_size)}
@@ -190,7 +212,12 @@ def simulate(
     for guests in pacing_guests:
         for label, sizes in scenarios(guests):
             pacing_out.append(
-                {"guests": guests, "seating": label, "tables": sizes or [guests], **describe_minutes(lengths[(guests, label)])}
+                {
+                    "guests": guests,
+                    "seating": label,
+                    "tables": sizes or [guests],
+                    **describe_minutes(lengths[(guests, label)]),
+                }
             )
     return {
         "seed": seed,
@@ -231,7 +258,9 @@ def estimate_table(
         for i, start in enumerate(range(0, parties, step)):
             count = min(step, parties - start)
             cseed = chunk_seed(seed, "estimate", n, ",".join(policies), agreement, i)
-            tasks.append(("parties", "rule", n, table_sizes(n), policies, 0, agreement, 0, cseed, count, model.to_dict()))
+            tasks.append(
+                ("parties", "rule", n, table_sizes(n), policies, 0, agreement, 0, cseed, count, model.to_dict())
+            )
     lengths: dict[int, list[float]] = {}
     for res in run_tasks(tasks, workers, progress):
         lengths.setdefault(res[2], []).extend(res[3])

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 
-from .play import BLOCKS, COMEBACKS, COUNTS, K, SWAPS, TableResult
+from .play import BLOCKS, COMEBACKS, COUNTS, SWAPS, K, TableResult
 
 Z95 = 1.959963984540054
 
@@ -104,16 +104,16 @@ class SizeStats:
 
     def merge(self, o: SizeStats) -> None:
         self.games += o.games
-        for a, b in zip(self.by_seat, o.by_seat):
+        for a, b in zip(self.by_seat, o.by_seat, strict=False):
             a.merge(b)
-        for a, b in zip(self.by_order, o.by_order):
+        for a, b in zip(self.by_order, o.by_order, strict=False):
             a.merge(b)
         for name in ("last", "others", "last_vs_rest", "seat0_vs_rest"):
             getattr(self, name).merge(getattr(o, name))
         self.last_favourite += o.last_favourite
         self.others_favourite += o.others_favourite
         self.kept_dealt += o.kept_dealt
-        for a, b in zip(self.per_game, o.per_game):
+        for a, b in zip(self.per_game, o.per_game, strict=False):
             a.merge(b)
 
     def to_raw(self) -> dict:
@@ -165,7 +165,11 @@ class SizeStats:
             # per-game totals are sums of the two halves: sum the halves' means exactly
             both.n = self.per_game[k].n
             both.s = self.per_game[k].s + self.per_game[K + k].s
-            return {"mean": both.mean(), "first_half": self.per_game[k].mean(), "second_half": self.per_game[K + k].mean()}
+            return {
+                "mean": both.mean(),
+                "first_half": self.per_game[k].mean(),
+                "second_half": self.per_game[K + k].mean(),
+            }
 
         return {
             "players": n,

@@ -22,7 +22,19 @@ import uuid
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tables.engine import ConfirmReveal, DrawRelaySeat, Game, Gift, Phase, React, Regroup, Trim, VaultExchange, apply, new_game
+from tables.engine import (
+    ConfirmReveal,
+    DrawRelaySeat,
+    Game,
+    Gift,
+    Phase,
+    React,
+    Regroup,
+    Trim,
+    VaultExchange,
+    apply,
+    new_game,
+)
 from tables.engine.bots import bot_action
 from tables.engine.legal import can_use_vault
 
@@ -147,7 +159,9 @@ def table_rand(letter: str) -> random.Random:
     return random.Random(f"bots at table {letter}")
 
 
-def predict(plan: list[dict], guests: dict[int, dict], vault: dict[int, dict], phones: set[int], vault_round: dict) -> dict:
+def predict(
+    plan: list[dict], guests: dict[int, dict], vault: dict[int, dict], phones: set[int], vault_round: dict
+) -> dict:
     """Replay rounds 1-2 of `plan` (events.seating.seating_plan) with the policy, as
     events.services.party_seat deals it; return each table's drawn relay seat."""
     drawn = {}

@@ -119,14 +119,19 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             p.get_by_role("button", name="Join the party").click()
             p.wait_for_url(f"**/p/{code}/")
             expect(p.locator(".write-number")).to_be_visible()
-        phone_ids = {name: json.loads(p.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["guest"] for name, p in phones.items()}
+        phone_ids = {
+            name: json.loads(p.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["guest"]
+            for name, p in phones.items()
+        }
 
         # --- the lobby: joined count, the same name twice, the vault gifts 100 guests need ---
         stats = host.locator("#lobby-stats")
         expect(stats.locator("[data-stat='joined']")).to_have_text("100 joined · 10 tables")
         expect(stats.locator("[data-stat='duplicates']")).to_contain_text("Same name twice: Sam")
         expect(host.locator("#roster .mark.dup")).to_have_count(2)
-        expect(stats.locator("[data-stat='vault']")).to_contain_text("Vault gifts: 9 of 10 needed (1 per table × 10 tables) — add 1 more")
+        expect(stats.locator("[data-stat='vault']")).to_contain_text(
+            "Vault gifts: 9 of 10 needed (1 per table × 10 tables) — add 1 more"
+        )
         host.get_by_label("Contributed by").fill("Hal")
         host.get_by_label("Secret description").fill("vault treat 10")
         host.get_by_role("button", name="Add vault gift").click()
@@ -152,7 +157,11 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 plan = seating_plan(seed=seed, guest_ids=guests, vault_ids=vault, vault_size=1)
                 where = {gid: e["letter"] for e in plan for gid in e["guests"]}
                 letters = [where[g] for g in phone_ids.values()]
-                if len(set(letters)) == 3 and not {"A", "B"} & set(letters) and not set(phone_ids.values()) & {e["captain"] for e in plan}:
+                if (
+                    len(set(letters)) == 3
+                    and not {"A", "B"} & set(letters)
+                    and not set(phone_ids.values()) & {e["captain"] for e in plan}
+                ):
                     Party.objects.filter(pk=party.pk).update(seed=seed)
                     return seed
             raise AssertionError("no seed")
@@ -173,7 +182,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
 
         tables, at = db(seating)
         by_id = {g.pk: key for key, g in at.items()}
-        captain_of = {letter: next(g for (lt, _), g in at.items() if lt == letter and g.is_captain) for letter in tables}
+        captain_of = {
+            letter: next(g for (lt, _), g in at.items() if lt == letter and g.is_captain) for letter in tables
+        }
         phone_at = {}  # letter -> (page, seat)
         for name, gid in phone_ids.items():
             letter, seat = by_id[gid]
@@ -200,7 +211,8 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             expect(dialog).to_be_hidden()
             # Focus goes back to the table's Details button (the dialog's close event is async).
             host.wait_for_function(
-                "k => document.activeElement && document.activeElement.dataset.key === k", arg=f"details-{tables[letter]}"
+                "k => document.activeElement && document.activeElement.dataset.key === k",
+                arg=f"details-{tables[letter]}",
             )
             tab = pages[f"tablet-{letter}"] = tablets[letter] = new_page(browser, 820, 1180, errors, f"tablet-{letter}")
             tab.on("websocket", lambda ws: ws.on("framereceived", lambda payload: tablet_frames.append(payload)))
@@ -237,7 +249,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         bots.pop(dropper.pk).close()
         alert = host.locator(f"#alerts li[data-kind='offline'][data-letter='{off_letter}']")
         expect(alert).to_contain_text(f"Table {off_letter}: {dropper.name} is offline")
-        expect(host.locator(f"article.tile[data-letter='{off_letter}'] .presence-line")).to_have_text(f"○ Offline: {dropper.name}")
+        expect(host.locator(f"article.tile[data-letter='{off_letter}'] .presence-line")).to_have_text(
+            f"○ Offline: {dropper.name}"
+        )
         shot(host, "host-alert-offline")
         assert fits(host)
         bots[dropper.pk] = WsBot(base, code, f"g{dropper.pk}")
@@ -246,7 +260,13 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
 
         rands = {letter: table_rand(letter) for letter in tables}
         counts = {"bot": 0, "phone": 0, "duty": 0, "tablet": 0}
-        done_checks = {"pass_host": False, "pass_tablet": False, "idle": False, "reveal_tablet": set(), "phone_react": False}
+        done_checks = {
+            "pass_host": False,
+            "pass_tablet": False,
+            "idle": False,
+            "reveal_tablet": set(),
+            "phone_react": False,
+        }
 
         def game_of(letter) -> Game:
             return db(lambda: Game.from_dict(Table.objects.get(pk=tables[letter]).state))
@@ -262,7 +282,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             db(lambda: Table.objects.filter(pk=tables[letter]).update(**{field: past}))
 
         def phone_acts(letter, action, g: Game):
-            page, seat = phone_at[letter]
+            page, _seat = phone_at[letter]
             wait_version(page, GUEST_TABLE, g.version)
             prompt = page.locator("#prompt")
             kind = type(action).__name__
@@ -380,7 +400,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 if letter in phone_at:
                     page = phone_at[letter][0]
                     wait_version(page, GUEST_TABLE, g.version)
-                    expect(page.locator("#prompt")).to_contain_text(f"Your captain, {captain_of[letter].name}, starts round 2")
+                    expect(page.locator("#prompt")).to_contain_text(
+                        f"Your captain, {captain_of[letter].name}, starts round 2"
+                    )
                 reply = bots[captain_of[letter].pk].act(wire)
                 assert reply["type"] == "ok", (letter, wire, reply)
             elif g.round == 1 or (type(action).__name__ == "React" and not done_checks["phone_react"]):

@@ -26,6 +26,7 @@ def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pen
     proxy = StallingProxy(int(asgi_server.rsplit(":", 1)[1]))
     errors: list[str] = []
     try:
+
         def make():
             party, _ = services.party_create(name="Stall test")
             tokens = {}
@@ -65,7 +66,9 @@ def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pen
         )
         assert took is not None and took < 100, took
         expect(phone.locator("#pending .pending-item")).to_contain_text("Sending your move")
-        expect(phone.locator("#pending .pending-item[data-state='slow']")).to_contain_text("not confirmed yet", timeout=5000)
+        expect(phone.locator("#pending .pending-item[data-state='slow']")).to_contain_text(
+            "not confirmed yet", timeout=5000
+        )
         phone.screenshot(path=str(SHOTS / "phone-stalled.png"), full_page=True)
         assert db(lambda: Table.objects.get(pk=table_id).version) == version  # nothing reached the server
 

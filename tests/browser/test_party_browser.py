@@ -117,6 +117,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         phone_ids = [json.loads(p.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["guest"] for p in phones]
 
         lap("joined")
+
         # --- a seed under which the phones sit apart and one of them is drawn ----------------
         def choose_seed():
             party = Party.objects.get(code=code)
@@ -124,7 +125,10 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
                 g.pk: {"gift_number": g.gift_number, "description": g.description}
                 for g in party.guests.filter(removed_at__isnull=True)
             }
-            vault = {v.pk: {"gift_id": v.gift_id, "description": v.description} for v in VaultGift.objects.filter(party=party)}
+            vault = {
+                v.pk: {"gift_id": v.gift_id, "description": v.description}
+                for v in VaultGift.objects.filter(party=party)
+            }
             for seed in range(1, 2000):
                 plan = seating_plan(seed=seed, guest_ids=list(guests), vault_ids=list(vault), vault_size=1)
                 where = {gid: (e["letter"], seat) for e in plan for seat, gid in enumerate(e["guests"])}
@@ -155,7 +159,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         tables, at = db(seating)
         assert sorted(len(t.roster) for t in tables.values()) == [5, 6]
         phone_at = {}  # table letter -> (page, seat, guest)
-        for page, gid in zip(phones, phone_ids):
+        for page, gid in zip(phones, phone_ids, strict=False):
             (letter, seat), guest = next((k, g) for k, g in at.items() if g.pk == gid)
             phone_at[letter] = (page, seat, guest)
             expect(page.locator(".seat-head h1")).to_have_text(f"Table {letter} · seat {seat + 1}")
@@ -201,10 +205,14 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         expect(card_a.locator(".presence-line")).to_have_text("● Everyone connected")
         expect(card_b.locator(".presence-line")).to_have_text("● Everyone connected")
         # A guest's phone drops: the host sees who, at which table; back, and it clears.
-        dropper = next(g for (letter, _), g in sorted(at.items()) if letter == "B" and g.pk in bots and g.pk != b_captain.pk)
+        dropper = next(
+            g for (letter, _), g in sorted(at.items()) if letter == "B" and g.pk in bots and g.pk != b_captain.pk
+        )
         bots.pop(dropper.pk).close()
         expect(card_b.locator(".presence-line")).to_have_text(f"○ Offline: {dropper.name}")
-        expect(host.locator("#alerts li[data-kind='offline'][data-letter='B']")).to_contain_text(f"Table B: {dropper.name} is offline")
+        expect(host.locator("#alerts li[data-kind='offline'][data-letter='B']")).to_contain_text(
+            f"Table B: {dropper.name} is offline"
+        )
         expect(card_a.locator(".presence-line")).to_have_text("● Everyone connected")
         bots[dropper.pk] = WsBot(base, code, f"guest{dropper.pk}")
         bots[dropper.pk].hello(tokens[dropper.pk])
@@ -223,7 +231,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
                 time.sleep(0.03)
 
         def phone_acts(letter, action, g: Game):
-            page, seat, _ = phone_at[letter]
+            page, _seat, _ = phone_at[letter]
             wait_version(page, GUEST_TABLE, g.version)
             prompt = page.locator("#prompt")
             kind = type(action).__name__
@@ -329,7 +337,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         lap("A at gate")
         play("B")
         expect(host.locator("#party-bar .gate-count")).to_contain_text("Tables at the gate: 2 of 2")
-        expect(phone_a.locator("#prompt h2")).to_have_text("Every table finished round 2 — waiting for the host to open the relay")
+        expect(phone_a.locator("#prompt h2")).to_have_text(
+            "Every table finished round 2 — waiting for the host to open the relay"
+        )
         expect(open_relay).to_be_enabled()
         expect(open_relay).to_have_text("Open the relay")
         shot(host, "party-host-gate")
@@ -351,8 +361,12 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         tablet.get_by_role("button", name="Draw the relay seat").click()
         seat_a = predicted["A"]
         name_a = at[("A", seat_a)].name
-        expect(host.locator("#party-bar .drawn-seats li[data-table='A']")).to_contain_text(f"Table A: drawn seat: {name_a}")
-        expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(f"not drawn yet (captain {b_captain.name})")
+        expect(host.locator("#party-bar .drawn-seats li[data-table='A']")).to_contain_text(
+            f"Table A: drawn seat: {name_a}"
+        )
+        expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(
+            f"not drawn yet (captain {b_captain.name})"
+        )
         expect(tablet.locator("#duty")).to_contain_text("Waiting for the host to run the relay.")
         # The captain can hand a seat to a substitute from the tablet: a one-time code,
         # once its guest offered it (their phone is online, so at first the tablet says why not).
@@ -365,7 +379,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         phone_a.locator("details.leaving summary").click()
         phone_a.get_by_role("button", name="Offer my seat to a substitute").click()
         expect(phone_a.locator(".toast.ok", has_text="Seat offered")).to_be_visible()
-        expect(tablet.locator(".toast.ok", has_text=f"{leaver.name} (seat {phone_at['A'][1] + 1}) offers their seat")).to_be_visible()
+        expect(
+            tablet.locator(".toast.ok", has_text=f"{leaver.name} (seat {phone_at['A'][1] + 1}) offers their seat")
+        ).to_be_visible()
         hand_over.click()
         expect(tablet.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{4,16}$"))
         expect(phone_a.locator(".toast.ok", has_text="handed to a substitute, as they offered")).to_be_visible()
@@ -375,8 +391,13 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         reply = bots[b_captain.pk].act({"type": "draw_relay_seat"})
         assert reply["type"] == "ok", reply
         seat_b = predicted["B"]
-        expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(f"Table B: drawn seat: {at[('B', seat_b)].name}")
-        assert db(lambda: {t.letter: t.state["relay_seat"] for t in Table.objects.filter(party__code=code)}) == {"A": seat_a, "B": seat_b}
+        expect(host.locator("#party-bar .drawn-seats li[data-table='B']")).to_contain_text(
+            f"Table B: drawn seat: {at[('B', seat_b)].name}"
+        )
+        assert db(lambda: {t.letter: t.state["relay_seat"] for t in Table.objects.filter(party__code=code)}) == {
+            "A": seat_a,
+            "B": seat_b,
+        }
         expect(run_relay).to_be_enabled()
         before = {letter: game_of(letter).gifts for letter in tables}
         run_relay.click()
@@ -387,7 +408,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         expect(result.locator("li[data-table='A']")).to_have_text(
             f"Table A, seat {seat_a + 1}: {name_a} sends gift {gift_a} to table B (seat {seat_b + 1}, {name_b}) and receives gift {gift_b} from table B."
         )
-        expect(result.locator("li[data-table='B']")).to_contain_text(f"Table B, seat {seat_b + 1}: {name_b} sends gift {gift_b} to table A")
+        expect(result.locator("li[data-table='B']")).to_contain_text(
+            f"Table B, seat {seat_b + 1}: {name_b} sends gift {gift_b} to table A"
+        )
         expect(screen.locator("#party-bar .relay-moves li")).to_have_count(2)
         after = {letter: game_of(letter).gifts for letter in tables}
         assert after["A"][seat_a] == before["B"][seat_b] and after["B"][seat_b] == before["A"][seat_a]
@@ -396,7 +419,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         host.set_viewport_size({"width": 360, "height": 740})  # a host on a phone
         assert not overflows(host), "the dashboard scrolls sideways at 360 px"
         host.locator("#party-bar").screenshot(path=str(SHOTS / "party-host-relay-360.png"))
-        host.locator("#tables").screenshot(path=str(SHOTS / "party-host-tables-360.png"))  # tiles are redrawn live: shoot their stable box
+        host.locator("#tables").screenshot(
+            path=str(SHOTS / "party-host-tables-360.png")
+        )  # tiles are redrawn live: shoot their stable box
         host.set_viewport_size({"width": 1280, "height": 900})
 
         drawn_phone = [(letter, page) for letter, (page, seat, _) in phone_at.items() if predicted[letter] == seat]
@@ -416,7 +441,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         page.get_by_role("button", name=f"Done: I have gift {theirs} — back to the game").click()
         expect(page.locator("#prompt")).not_to_have_attribute("data-prompt", "carry")
         undrawn = phone_at[other][0]
-        expect(undrawn.locator("#relay-errand")).to_contain_text(f"sent gift {theirs} to table {letter} and received gift {mine}")
+        expect(undrawn.locator("#relay-errand")).to_contain_text(
+            f"sent gift {theirs} to table {letter} and received gift {mine}"
+        )
 
         lap("relay")
         # --- rounds 3-4 -----------------------------------------------------------------------------------
@@ -450,7 +477,8 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         keeps = [r for r in rows[1:] if r[0] == "keeps"]
         returns = [r for r in rows[1:] if r[0] == "vault return"]
         assert [(r[1], r[2], int(r[3]), r[4]) for r in keeps] == [
-            (k["guest"], k["table"], k["seat"] + 1, k["gift"]) for k in final["keeps"]  # seats from 1, as on screen
+            (k["guest"], k["table"], k["seat"] + 1, k["gift"])
+            for k in final["keeps"]  # seats from 1, as on screen
         ]
         assert sorted((r[1], r[2], r[4]) for r in returns) == sorted(
             (v["returns_to"], v["table"], v["gift"]) for v in final["vault_returns"]

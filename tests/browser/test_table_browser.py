@@ -28,6 +28,7 @@ NAMES = ["Alex", "Bea", "Cam"]
 # Guests type HTML-looking text: it must come back as text, never as markup.
 GIFTS = ["A mug that says <b>WORLD'S OKAYEST</b>", "Socks & a candle", "A tiny cactus"]
 
+
 def test_whole_game_through_the_screens(asgi_server, browser):
     from tables.models import Table
 
@@ -51,7 +52,7 @@ def test_whole_game_through_the_screens(asgi_server, browser):
 
     # --- three guests join -------------------------------------------------------------
     guests: list[Page] = []
-    for i, (name, gift) in enumerate(zip(NAMES, GIFTS)):
+    for i, (name, gift) in enumerate(zip(NAMES, GIFTS, strict=False)):
         g = new_page(browser, 360, 740, errors, name)
         if i == 0:  # typed on the home page, lower case
             g.goto(base + "/")
@@ -172,11 +173,15 @@ def test_whole_game_through_the_screens(asgi_server, browser):
                 # Mid-game reload: same seat, same hand, and it is still their turn.
                 reloaded = True
                 head = g.locator(".seat-head h1").inner_text()
-                hand = sorted(g.locator("#prompt #hand button.card").evaluate_all("els => els.map(e => e.dataset.cardId)"))
+                hand = sorted(
+                    g.locator("#prompt #hand button.card").evaluate_all("els => els.map(e => e.dataset.cardId)")
+                )
                 g.reload()
                 expect(g.locator(".seat-head h1")).to_have_text(head)
                 expect(g.locator("#prompt")).to_have_attribute("data-prompt", "turn")
-                again = sorted(g.locator("#prompt #hand button.card").evaluate_all("els => els.map(e => e.dataset.cardId)"))
+                again = sorted(
+                    g.locator("#prompt #hand button.card").evaluate_all("els => els.map(e => e.dataset.cardId)")
+                )
                 assert again == hand
             if round_ == 3 and not dropped:
                 # The socket dies right after the action is sent: live.js reconnects and
@@ -193,7 +198,11 @@ def test_whole_game_through_the_screens(asgi_server, browser):
 
         version += 1
         sync(version)
-        if block["clicked"] and not block["seen"] and "blocked it with" in host.locator(f"{HOST_TABLE} .log").inner_text():
+        if (
+            block["clicked"]
+            and not block["seen"]
+            and "blocked it with" in host.locator(f"{HOST_TABLE} .log").inner_text()
+        ):
             block["seen"] = True
             title = block["card"].replace("_", " ")
             expect(host.locator(f"{HOST_TABLE} .log")).to_contain_text(f"{NAMES[block['by']]} blocked it with {title}")

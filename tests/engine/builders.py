@@ -22,7 +22,6 @@ default seat s holds its own gift. Vault gifts are `vault_id(i)` (90 + i).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 from tables.engine import (
     Card,
@@ -39,7 +38,7 @@ from tables.engine import (
 )
 
 C = Card
-CardSpec = Union[Card, int]
+CardSpec = Card | int
 
 GIFT_BASE = 10
 VAULT_BASE = 90

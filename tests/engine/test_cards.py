@@ -54,7 +54,10 @@ def test_snatch_swaps_your_gift_with_one_other_players_gift():
     assert g2.hands[2] == (comeback,) and g2.hands[1] == (next_turn,)
     assert g2.discards == [snatch] and g2.aside == []
     moved = of_type(events, "gifts_moved")[0].data
-    assert moved == {"label": "SNATCH", "moves": [{"from": 0, "to": 2, "gift": G(0)}, {"from": 2, "to": 0, "gift": G(2)}]}
+    assert moved == {
+        "label": "SNATCH",
+        "moves": [{"from": 0, "to": 2, "gift": G(0)}, {"from": 2, "to": 0, "gift": G(2)}],
+    }
     assert_cards_conserved(g2)
 
 

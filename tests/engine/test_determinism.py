@@ -95,8 +95,8 @@ def test_a_restored_window_with_answers_and_a_forced_pass_continues_identically(
 
 def test_same_seed_and_actions_same_events():
     gifts = make_gifts(3)
-    g1, e1 = new_game(seed=42, gifts=gifts)
-    g2, e2 = new_game(seed=42, gifts=gifts)
+    g1, _e1 = new_game(seed=42, gifts=gifts)
+    g2, _e2 = new_game(seed=42, gifts=gifts)
     r1, r2 = random.Random(5), random.Random(5)
     for _ in range(30):
         if g1.phase is Phase.OVER:

@@ -3,8 +3,8 @@
 import pytest
 
 from tables.engine import (
-    CardNotInHandError,
     HAND_LIMIT,
+    CardNotInHandError,
     MalformedActionError,
     OutOfTurnError,
     Phase,
@@ -81,7 +81,9 @@ def test_trim_only_in_the_trim_phase():
 def test_more_than_five_during_an_action_is_fine():
     # a TRIPWIRE blocker reaches 7 cards while the YANKEE HEIST is still running
     g = build(4, hands=[[C.YANKEE_HEIST, C.SNATCH], [C.TRIPWIRE, *FIVE], [], []])
-    g1, _ = act(g, PlayCard(0, one(g, 0, C.YANKEE_HEIST), (1, 2), extra=one(g, 0, C.SNATCH)), React(1, one(g, 1, C.TRIPWIRE)))
+    g1, _ = act(
+        g, PlayCard(0, one(g, 0, C.YANKEE_HEIST), (1, 2), extra=one(g, 0, C.SNATCH)), React(1, one(g, 1, C.TRIPWIRE))
+    )
     assert len(g1.hands[1]) == 7 and g1.phase is Phase.REACTION and g1.trims == {}
     g2, _ = apply(g1, React(2, None))
     assert g2.trims == {1: 2}
@@ -105,9 +107,11 @@ def test_empty_pile_reshuffles_the_discards_but_keeps_the_resolving_card_aside()
 
 def test_with_both_piles_empty_draw_what_exists_and_resume_later():
     # every card is held except 1 in the draw pile; nothing in the discards
-    hands = [[C.INSIDE_MAN] + [C.SNATCH] * 10 + [C.SWITCHEROO] * 6 + [C.THREE_GIFT_GRIFT] * 4,
-             [C.YANKEE_HEIST] * 4 + [C.CASE_THE_JOINT] * 4 + [C.INSIDE_MAN] * 4 + [C.PICKPOCKET] * 6,
-             [C.NOT_SO_FAST] * 8 + [C.TRIPWIRE] * 6]
+    hands = [
+        [C.INSIDE_MAN] + [C.SNATCH] * 10 + [C.SWITCHEROO] * 6 + [C.THREE_GIFT_GRIFT] * 4,
+        [C.YANKEE_HEIST] * 4 + [C.CASE_THE_JOINT] * 4 + [C.INSIDE_MAN] * 4 + [C.PICKPOCKET] * 6,
+        [C.NOT_SO_FAST] * 8 + [C.TRIPWIRE] * 6,
+    ]
     g = build(3, hands=hands, draw=[C.INSIDE_MAN], leftover="none")
     assert len(g.draw_pile) == 1 and g.discards == []
     last = g.draw_pile[0]
@@ -126,9 +130,11 @@ def test_with_both_piles_empty_draw_what_exists_and_resume_later():
 
 
 def test_no_cards_anywhere_draws_zero():
-    hands = [[C.SNATCH] * 10 + [C.SWITCHEROO] * 6 + [C.THREE_GIFT_GRIFT] * 4 + [C.INSIDE_MAN] * 6,
-             [C.YANKEE_HEIST] * 4 + [C.CASE_THE_JOINT] * 4 + [C.PICKPOCKET] * 6,
-             [C.NOT_SO_FAST] * 8 + [C.TRIPWIRE] * 6]
+    hands = [
+        [C.SNATCH] * 10 + [C.SWITCHEROO] * 6 + [C.THREE_GIFT_GRIFT] * 4 + [C.INSIDE_MAN] * 6,
+        [C.YANKEE_HEIST] * 4 + [C.CASE_THE_JOINT] * 4 + [C.PICKPOCKET] * 6,
+        [C.NOT_SO_FAST] * 8 + [C.TRIPWIRE] * 6,
+    ]
     g = build(3, hands=hands, leftover="none")
     g1, events = apply(g, PlayCard(0, one(g, 0, C.INSIDE_MAN)))
     assert of_type(events, "drew")[0].data == {"seat": 0, "count": 0, "wanted": 2, "reason": "inside_man"}
@@ -161,7 +167,7 @@ def test_empty_hand_still_draws_next_turn_and_can_pass_or_regroup():
     assert g.hands[0] == ()
     g1, _ = apply(g, Regroup(0, ()))  # a pass with an empty hand
     assert g1.active == 1 and len(g1.hands[1]) == 1
-    g2, events = apply(g1, Regroup(1, g1.hands[1]))
+    _g2, events = apply(g1, Regroup(1, g1.hands[1]))
     assert draws(events)[0] == (1, 1, "regroup")
 
 

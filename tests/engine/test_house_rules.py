@@ -31,7 +31,9 @@ def test_every_player_under_five_draws_up_to_n_at_the_start_of_round_4(draw, exp
     g.last_call_draw = draw
     g, events = apply(g, Regroup(3, ()))
     assert g.round == 4 and g.starter == 1
-    refills = [(e.data["seat"], e.data["count"]) for e in events if e.type == "drew" and e.data["reason"] == "last_call"]
+    refills = [
+        (e.data["seat"], e.data["count"]) for e in events if e.type == "drew" and e.data["reason"] == "last_call"
+    ]
     assert refills == expected  # clockwise from the starter; seat 0 holds 5 and draws none
     sizes = [5, 2 + dict(expected)[1] + 1, dict(expected)[2], 4 + dict(expected)[3]]  # seat 1 also drew its turn card
     assert [len(h) for h in g.hands] == sizes
@@ -50,14 +52,14 @@ def test_the_refill_happens_only_at_round_4():
 
 
 def test_without_the_house_rule_nobody_draws_and_the_stored_state_is_unchanged():
-    before, after, events, _ = play_to_round_4(3, 6, 0)
+    _before, after, events, _ = play_to_round_4(3, 6, 0)
     assert not [e for e in events if e.type == "drew" and e.data["reason"] == "last_call"]
     assert "last_call_draw" not in after.to_dict()  # default games store exactly as before
     assert Game.from_dict(after.to_dict()).last_call_draw == 0
 
 
 def test_the_house_rule_travels_with_the_state_and_replays():
-    before, after, _, actions = play_to_round_4(4, 5, 2)
+    _before, after, _, actions = play_to_round_4(4, 5, 2)
     d = after.to_dict()
     assert d["last_call_draw"] == 2 and Game.from_dict(d).to_dict() == d
     again = replay(seed=4, gifts=make_gifts(5), last_call_draw=2, actions=actions)

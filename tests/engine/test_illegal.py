@@ -74,21 +74,56 @@ ACTION_CASES = [
     ("snatch nobody", lambda g: PlayCard(0, c(g, 0, C.SNATCH), ()), IllegalTargetError, "names 1"),
     ("snatch two", lambda g: PlayCard(0, c(g, 0, C.SNATCH), (1, 2)), IllegalTargetError, "names 1"),
     ("switcheroo with yourself", lambda g: PlayCard(0, c(g, 0, C.SWITCHEROO), (0, 1)), IllegalTargetError, "yourself"),
-    ("switcheroo same player twice", lambda g: PlayCard(0, c(g, 0, C.SWITCHEROO), (2, 2)), IllegalTargetError, "two different"),
-    ("grift without direction", lambda g: PlayCard(0, c(g, 0, C.THREE_GIFT_GRIFT), (1, 2)), MalformedActionError, "direction"),
+    (
+        "switcheroo same player twice",
+        lambda g: PlayCard(0, c(g, 0, C.SWITCHEROO), (2, 2)),
+        IllegalTargetError,
+        "two different",
+    ),
+    (
+        "grift without direction",
+        lambda g: PlayCard(0, c(g, 0, C.THREE_GIFT_GRIFT), (1, 2)),
+        MalformedActionError,
+        "direction",
+    ),
     (
         "direction on a snatch",
         lambda g: PlayCard(0, c(g, 0, C.SNATCH), (1,), direction=Direction.CLOCKWISE),
         MalformedActionError,
         "only THREE-GIFT GRIFT",
     ),
-    ("heist same target twice", lambda g: PlayCard(0, c(g, 0, C.YANKEE_HEIST), (1, 1), extra=c(g, 0, C.SNATCH)), IllegalTargetError, "two different"),
-    ("heist without extra", lambda g: PlayCard(0, c(g, 0, C.YANKEE_HEIST), (1, 2)), MalformedActionError, "one more card"),
-    ("case the joint on a vault gift", lambda g: PlayCard(0, c(g, 0, C.CASE_THE_JOINT), (vault_id(1),)), IllegalTargetError, "no seat 91"),
-    ("pickpocket an empty hand", lambda g: PlayCard(0, c(g, 0, C.PICKPOCKET), (2,)), IllegalTargetError, "cards in hand"),
+    (
+        "heist same target twice",
+        lambda g: PlayCard(0, c(g, 0, C.YANKEE_HEIST), (1, 1), extra=c(g, 0, C.SNATCH)),
+        IllegalTargetError,
+        "two different",
+    ),
+    (
+        "heist without extra",
+        lambda g: PlayCard(0, c(g, 0, C.YANKEE_HEIST), (1, 2)),
+        MalformedActionError,
+        "one more card",
+    ),
+    (
+        "case the joint on a vault gift",
+        lambda g: PlayCard(0, c(g, 0, C.CASE_THE_JOINT), (vault_id(1),)),
+        IllegalTargetError,
+        "no seat 91",
+    ),
+    (
+        "pickpocket an empty hand",
+        lambda g: PlayCard(0, c(g, 0, C.PICKPOCKET), (2,)),
+        IllegalTargetError,
+        "cards in hand",
+    ),
     ("swipe yourself", lambda g: Swipe(0, g.hands[0][:2], 0), IllegalTargetError, "yourself"),
     ("swipe one card", lambda g: Swipe(0, g.hands[0][:1], 1), MalformedActionError, "exactly 2"),
-    ("swipe with someone else's card", lambda g: Swipe(0, (g.hands[0][0], g.hands[1][0]), 1), CardNotInHandError, "not in seat 0's hand"),
+    (
+        "swipe with someone else's card",
+        lambda g: Swipe(0, (g.hands[0][0], g.hands[1][0]), 1),
+        CardNotInHandError,
+        "not in seat 0's hand",
+    ),
     ("regroup three", lambda g: Regroup(0, g.hands[0][:3]), MalformedActionError, "0, 1 or 2"),
     ("regroup the same card twice", lambda g: Regroup(0, (g.hands[0][0],) * 2), MalformedActionError, "twice"),
     ("vault gift not in vault", lambda g: VaultExchange(0, g.hands[0][:2], 12), IllegalTargetError, "not in the vault"),
@@ -107,7 +142,12 @@ REACTION_CASES = [
     ("active player reacts", lambda g: React(0, c(g, 0, C.NOT_SO_FAST)), OutOfTurnError, "not threatened"),
     ("unaffected player reacts", lambda g: React(3, None), OutOfTurnError, "not threatened"),
     ("react with a non-reaction", lambda g: React(1, 999), CardNotInHandError, "not in your hand"),
-    ("react with someone else's card", lambda g: React(1, c(g, 0, C.NOT_SO_FAST)), CardNotInHandError, "not in your hand"),
+    (
+        "react with someone else's card",
+        lambda g: React(1, c(g, 0, C.NOT_SO_FAST)),
+        CardNotInHandError,
+        "not in your hand",
+    ),
     ("timeout pass for an unaffected seat", lambda g: TimeoutPass(2), OutOfTurnError, "not threatened"),
     ("timeout pass for a nonexistent seat", lambda g: TimeoutPass(8), IllegalTargetError, "no seat 8"),
 ]
@@ -153,9 +193,18 @@ def test_a_failed_action_leaves_no_trace_and_a_good_one_does_not_touch_the_input
 
 
 def test_error_rule_codes():
-    assert [e.rule for e in (IllegalActionError, MalformedActionError, WrongPhaseError, OutOfTurnError,
-                             CardNotInHandError, IllegalTargetError, IllegalCardError)] == [
-        "illegal", "malformed", "phase", "turn", "hand", "target", "card"]
+    assert [
+        e.rule
+        for e in (
+            IllegalActionError,
+            MalformedActionError,
+            WrongPhaseError,
+            OutOfTurnError,
+            CardNotInHandError,
+            IllegalTargetError,
+            IllegalCardError,
+        )
+    ] == ["illegal", "malformed", "phase", "turn", "hand", "target", "card"]
 
 
 # --- the wire form --------------------------------------------------------------------------
@@ -188,7 +237,11 @@ MALFORMED_FRAMES = [
     ("relay without gift", {"type": "relay_exchange"}, "relay_exchange needs gift"),
     ("relay gift extra key", {"type": "relay_exchange", "gift": {"id": 1, "description": "x", "by": 0}}, "needs gift"),
     ("relay gift bad description", {"type": "relay_exchange", "gift": {"id": 1, "description": 5}}, "description"),
-    ("relay gift bad id", {"type": "relay_exchange", "gift": {"id": "1", "description": "x"}}, "'id' must be an integer"),
+    (
+        "relay gift bad id",
+        {"type": "relay_exchange", "gift": {"id": "1", "description": "x"}},
+        "'id' must be an integer",
+    ),
 ]
 
 

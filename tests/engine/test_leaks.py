@@ -101,7 +101,7 @@ def walk(node, path=()):
 def card_ids(node) -> list[int]:
     """Every card id named under a card/cards/extra key (or a hand entry's id)."""
     out = []
-    for path, k, v in walk(node):
+    for _path, k, v in walk(node):
         if k in CARD_KEYS:
             if isinstance(v, int) and not isinstance(v, bool):
                 out.append(v)
@@ -118,7 +118,7 @@ def card_ids(node) -> list[int]:
 def check_public(g: Game, rec: Recorded) -> None:
     v = public_view(g)
     text = json.dumps(v)
-    for path, k, val in walk(v):
+    for path, k, _val in walk(v):
         assert k not in FORBIDDEN_PUBLIC_KEYS, f"public view has {k!r} at {path}"
     assert isinstance(v["draw_pile"], int) and isinstance(v["discards"], int)
     for entry in v["seats"]:
@@ -135,7 +135,7 @@ def check_public(g: Game, rec: Recorded) -> None:
 def check_seat(g: Game, seat: int, rec: Recorded) -> None:
     v = seat_view(g, seat)
     text = json.dumps(v)
-    for path, k, val in walk(v):
+    for path, k, _val in walk(v):
         assert k not in FORBIDDEN_SEAT_KEYS, f"seat {seat}'s view has {k!r} at {path}"
         if k == "hand":
             assert path == (), f"a second hand in seat {seat}'s view at {path}"
@@ -188,8 +188,9 @@ def scrambled(g: Game, seat: int | None, r: random.Random, rec: Recorded) -> Gam
         g.peeks[t] if t == seat else frozenset(r.sample(sorted(g.descriptions), r.randrange(len(g.descriptions) + 1)))
         for t in range(n)
     )
-    s.descriptions = {gid: (d if gid in known else f"OTHER-{uuid.UUID(int=r.getrandbits(128))}")
-                      for gid, d in g.descriptions.items()}
+    s.descriptions = {
+        gid: (d if gid in known else f"OTHER-{uuid.UUID(int=r.getrandbits(128))}") for gid, d in g.descriptions.items()
+    }
     s.rng = r.getrandbits(64)
     s.seed = r.getrandbits(64)
     return s

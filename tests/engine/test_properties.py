@@ -444,15 +444,17 @@ class Table:
                     targets = (a, *others[: need - 1])
                     out.append((PlayCard(a, cid, targets, extra=extra, direction=direction), IllegalTargetError))
                     # A seat that does not exist.
-                    out.append(
-                        (PlayCard(a, cid, (n, *others[: need - 1]), extra=extra, direction=direction), E)
-                    )
+                    out.append((PlayCard(a, cid, (n, *others[: need - 1]), extra=extra, direction=direction), E))
                     if need == 2:
                         same = (others[0], others[0])
                         out.append((PlayCard(a, cid, same, extra=extra, direction=direction), IllegalTargetError))
                     # Too many targets.
-                    out.append((PlayCard(a, cid, tuple(others[: need + 1]) + (a,), extra=extra,
-                                         direction=direction), IllegalTargetError))
+                    out.append(
+                        (
+                            PlayCard(a, cid, (*tuple(others[: need + 1]), a), extra=extra, direction=direction),
+                            IllegalTargetError,
+                        )
+                    )
                 else:
                     out.append((PlayCard(a, cid, (others[0],)), IllegalTargetError))
                 if card is Card.CASE_THE_JOINT:

@@ -26,7 +26,10 @@ G = gift_id
 
 def switcheroo_game(**kw):
     """5 players, seat 2 plays SWITCHEROO on seats 1 and 4: affected (4, 1) in clockwise order."""
-    hands = kw.pop("hands", [[C.TRIPWIRE], [C.NOT_SO_FAST, C.TRIPWIRE], [C.SWITCHEROO], [C.NOT_SO_FAST], [C.NOT_SO_FAST, C.TRIPWIRE]])
+    hands = kw.pop(
+        "hands",
+        [[C.TRIPWIRE], [C.NOT_SO_FAST, C.TRIPWIRE], [C.SWITCHEROO], [C.NOT_SO_FAST], [C.NOT_SO_FAST, C.TRIPWIRE]],
+    )
     g = build(5, hands=hands, active=2, **kw)
     g1, events = apply(g, PlayCard(2, one(g, 2, C.SWITCHEROO), (1, 4)))
     return g, g1, events
@@ -36,7 +39,7 @@ def switcheroo_game(**kw):
 
 
 def test_window_asks_only_affected_players_clockwise_from_the_active_player():
-    g, g1, events = switcheroo_game()
+    _g, g1, events = switcheroo_game()
     opened = of_type(events, "window_opened")[0]
     assert opened.data["affected"] == [4, 1] and opened.data["active"] == 2
     assert waiting_for(g1) == (4, 1)
@@ -58,7 +61,7 @@ def test_snatch_window_is_the_target_only():
 
 
 def test_no_other_action_while_a_window_is_open_and_the_game_never_passes_by_itself():
-    g, g1, _ = switcheroo_game()
+    _g, g1, _ = switcheroo_game()
     with pytest.raises(WrongPhaseError, match="reaction"):
         apply(g1, Regroup(2, ()))
     with pytest.raises(WrongPhaseError):
@@ -110,7 +113,7 @@ def test_later_block_counts_when_the_earlier_player_passes():
 
 
 def test_all_pass_then_the_move_happens():
-    g, g1, _ = switcheroo_game()
+    _g, g1, _ = switcheroo_game()
     g2, events = act(g1, React(1, None), React(4, None))
     assert g2.gifts == [G(0), G(4), G(2), G(3), G(1)]
     assert of_type(events, "blocked") == []
@@ -186,7 +189,7 @@ def test_reaction_cards_stay_aside_until_the_action_ends():
 
 
 def test_comeback_one_each_clockwise_from_the_active_player_after_all_effects():
-    g, g1, _ = switcheroo_game()
+    _g, g1, _ = switcheroo_game()
     cards = top(g1, 2)
     g2, events = act(g1, React(1, None), React(4, None))
     types = [e.type for e in events]
@@ -205,7 +208,7 @@ def test_active_player_never_draws_a_comeback():
 
 def test_blocked_moves_earn_no_comeback():
     g = build(4, hands=[[C.SNATCH], [], [C.TRIPWIRE], []])
-    g1, events = act(g, PlayCard(0, one(g, 0, C.SNATCH), (2,)), React(2, one(g, 2, C.TRIPWIRE)))
+    _g1, events = act(g, PlayCard(0, one(g, 0, C.SNATCH), (2,)), React(2, one(g, 2, C.TRIPWIRE)))
     assert draws(events, "comeback") == []
     assert draws(events) == [(2, 2, "tripwire"), (1, 1, "turn")]
 
@@ -237,7 +240,7 @@ def test_grift_gives_the_two_others_one_comeback_each_and_not_the_active_player(
 
 def test_no_comeback_for_a_scheme():
     g = build(4, hands=[[C.PICKPOCKET], [C.SNATCH], [], []])
-    g1, events = apply(g, PlayCard(0, one(g, 0, C.PICKPOCKET), (1,)))
+    _g1, events = apply(g, PlayCard(0, one(g, 0, C.PICKPOCKET), (1,)))
     assert draws(events, "comeback") == []
 
 

@@ -25,7 +25,9 @@ INCOMING = Gift(id=500, description="a gift from the next table")
 
 def at_gate(players=4, seed=1, starter=1):
     """The last turn of round 2 at a gated table, then pass it: the GATE phase."""
-    g = build(players, hands=[[]] * players, round=2, starter=starter, active=(starter - 1) % players, gate=True, seed=seed)
+    g = build(
+        players, hands=[[]] * players, round=2, starter=starter, active=(starter - 1) % players, gate=True, seed=seed
+    )
     g, events = pass_turn(g)
     return g, events
 

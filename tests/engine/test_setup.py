@@ -15,8 +15,17 @@ from tables.engine import (
     new_game,
 )
 from tables.engine.cards import CARD_OF
-
-from tests.engine.builders import assert_cards_conserved, desc, draws, gift_id, make_gifts, make_vault, of_type, start, vault_id
+from tests.engine.builders import (
+    assert_cards_conserved,
+    desc,
+    draws,
+    gift_id,
+    make_gifts,
+    make_vault,
+    of_type,
+    start,
+    vault_id,
+)
 
 EXPECTED_COPIES = {
     Card.SNATCH: (Kind.MOVE, 10),

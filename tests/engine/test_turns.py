@@ -6,13 +6,13 @@ import pytest
 from tables.engine import (
     ConfirmReveal,
     DrawRelaySeat,
+    Gift,
     OutOfTurnError,
     Phase,
     PlayCard,
     React,
     Regroup,
     RelayExchange,
-    Gift,
     Swipe,
     TimeoutPass,
     Trim,
@@ -191,7 +191,7 @@ def test_a_full_game_of_passes_takes_exactly_4n_turns():
         if g.phase is Phase.REVEAL:
             g, _ = apply(g, ConfirmReveal())
             continue
-        g, ev = pass_turn(g)
+        g, _ev = pass_turn(g)
         turns += 1
     assert turns == 20 and g.round == 4
 

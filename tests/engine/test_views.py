@@ -111,7 +111,7 @@ def test_seat_view_lists_what_the_seat_may_do():
 def test_private_events_are_visible_only_to_their_owner():
     g = build(4, hands=[[], [], [], []], draw=[C.SNATCH])
     _, events = apply(g, Regroup(0, ()))
-    drew = [e for e in events if e.type == "drew"][0]
+    drew = next(e for e in events if e.type == "drew")
     assert drew.view(1)["cards"] == [g.draw_pile[-1]]
     assert "cards" not in drew.view(0) and "cards" not in drew.view(None)
     assert drew.view(2)["count"] == 1

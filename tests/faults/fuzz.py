@@ -11,7 +11,6 @@ sent on, so the expected answer is always an `error` (or a close), never `ok`.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import string
@@ -52,7 +51,9 @@ class FuzzSocket:
         self.closed = False
         self.opens += 1
         if self.role is not None:
-            await self.comm.send_to(text_data=json.dumps({"type": "hello", "role": self.role, "token": self.token, "re": "hi"}))
+            await self.comm.send_to(
+                text_data=json.dumps({"type": "hello", "role": self.role, "token": self.token, "re": "hi"})
+            )
             kind, msg = await self.answer()
             assert kind == "reply" and msg["type"] == "snapshot", (kind, msg)
 
@@ -78,7 +79,7 @@ class FuzzSocket:
             except Crashed as exc:
                 self.closed = True
                 return "crash", str(exc)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return "silent", None
             if out["type"] == "websocket.close":
                 self.closed = True
@@ -106,7 +107,7 @@ class FuzzSocket:
                     self.closed = True
                     return "close", out.get("code")
                 self.comm.output_queue.put_nowait(out)  # not a close: keep it for later
-            except (asyncio.TimeoutError, Crashed):
+            except (TimeoutError, Crashed):
                 pass
         return kind, msg
 
@@ -141,7 +142,9 @@ class Hostile:
             lambda: r.uniform(-1e300, 1e300),
             lambda: self.weird_string(),
             lambda: [self.weird_value(depth + 1) for _ in range(r.randint(0, 3))] if depth < 3 else [],
-            lambda: {self.weird_string(8): self.weird_value(depth + 1) for _ in range(r.randint(0, 3))} if depth < 3 else {},
+            lambda: (
+                {self.weird_string(8): self.weird_value(depth + 1) for _ in range(r.randint(0, 3))} if depth < 3 else {}
+            ),
         ]
         return r.choice(choices)()
 
@@ -164,10 +167,22 @@ class Hostile:
         if key in ("re",):
             return r.choice([r.randint(-5, 5), [], {}, True, "x" * r.randint(65, 300), self.weird_value()])
         if key in ("version", "table", "seat", "card", "target", "gift", "extra", "guest", "number"):
-            return r.choice([
-                str(r.randint(0, 9)), 1.5, True, None, [], {}, 2**64, -(2**63) - 5, 10**40, float("inf"),
-                self.weird_string(), self.weird_value(),
-            ])
+            return r.choice(
+                [
+                    str(r.randint(0, 9)),
+                    1.5,
+                    True,
+                    None,
+                    [],
+                    {},
+                    2**64,
+                    -(2**63) - 5,
+                    10**40,
+                    float("inf"),
+                    self.weird_string(),
+                    self.weird_value(),
+                ]
+            )
         return self.weird_value()
 
     def forged_action(self, sender: str) -> dict:
@@ -200,21 +215,37 @@ class Hostile:
         r, c = self.r, self.ctx
         category = r.choice(
             [
-                "not_json", "truncated", "oversized", "wrong_type", "deep_nesting", "huge_number",
-                "unicode_nul", "forged_action", "foreign_table", "host_command", "forged_hello",
-                "not_object", "binary", "unknown_type", "bad_re",
+                "not_json",
+                "truncated",
+                "oversized",
+                "wrong_type",
+                "deep_nesting",
+                "huge_number",
+                "unicode_nul",
+                "forged_action",
+                "foreign_table",
+                "host_command",
+                "forged_hello",
+                "not_object",
+                "binary",
+                "unknown_type",
+                "bad_re",
             ]
         )
         if category == "not_json":
             raw = "".join(chr(r.randint(1, 0xD7FF)) for _ in range(r.randint(1, 200)))
             return category, raw if not raw.lstrip().startswith(("{", "[", '"')) and not _is_json(raw) else "{" + raw
         if category == "truncated":
-            full = json.dumps({"type": "act", "re": "t", "action": {"type": "regroup", "cards": [1, 2]}, "table": c["table"]})
+            full = json.dumps(
+                {"type": "act", "re": "t", "action": {"type": "regroup", "cards": [1, 2]}, "table": c["table"]}
+            )
             return category, full[: r.randint(1, len(full) - 1)]
         if category == "oversized":
             unit = r.choice(["a", "é", "日", "😀"])
             count = r.randint(MAX_FRAME // len(unit.encode()) + 1, MAX_FRAME + 2000)
-            return category, json.dumps({"type": "act", "re": "big", "action": {"type": "regroup", "pad": unit * count}}, ensure_ascii=False)
+            return category, json.dumps(
+                {"type": "act", "re": "big", "action": {"type": "regroup", "pad": unit * count}}, ensure_ascii=False
+            )
         if category == "deep_nesting":
             depth = r.randint(500, 2000)
             opener, closer = r.choice([("[", "]"), ('{"a":', "}")])
@@ -227,26 +258,36 @@ class Hostile:
             field = r.choice(["version", "table", "re", "action"])
             return category, '{"type":"act","re":"n","action":{"type":"regroup","cards":[]},' + f'"{field}":{big}' + "}"
         if category == "unicode_nul":
-            base = {"type": r.choice(FRAME_TYPES + ["act"]), "re": self.weird_string(r.randint(1, 64))}
+            base = {"type": r.choice([*FRAME_TYPES, "act"]), "re": self.weird_string(r.randint(1, 64))}
             if base["type"] == "hello":
                 base.update(role=r.choice(["guest", "host"]), token=self.weird_string(43))
             elif base["type"] == "party":
                 base.update(command=self.weird_string(), name=self.weird_string())
             elif base["type"] in ("ping", "resync"):
-                base["re"] = r.choice(["\x00", "a\x00b", "\ud800", "\x1b[2J", "\n"]) + base["re"][:40]  # control/surrogate ids
+                base["re"] = (
+                    r.choice(["\x00", "a\x00b", "\ud800", "\x1b[2J", "\n"]) + base["re"][:40]
+                )  # control/surrogate ids
             elif r.random() < 0.5:
                 base["action"] = {"type": self.weird_string(), "cards": [self.weird_string()]}
             else:
                 # a well-formed action whose id carries a NUL or a lone surrogate: the
                 # id is stored with the action, so it must be refused before the DB
                 base["re"] = r.choice(["\x00", "\ud800", "x\x00y", "\udfff\x00"])
-                base["action"] = r.choice([{"type": "confirm_reveal"}, {"type": "react", "card": None}, {"type": "regroup", "cards": []}])
+                base["action"] = r.choice(
+                    [{"type": "confirm_reveal"}, {"type": "react", "card": None}, {"type": "regroup", "cards": []}]
+                )
                 base["version"] = -1
             return category, json.dumps(base)
         if category == "wrong_type":
             template = r.choice(
                 [
-                    {"type": "act", "re": "w", "table": c["table"], "version": 1, "action": {"type": "regroup", "cards": []}},
+                    {
+                        "type": "act",
+                        "re": "w",
+                        "table": c["table"],
+                        "version": 1,
+                        "action": {"type": "regroup", "cards": []},
+                    },
                     {"type": "party", "re": "w", "command": "rename_guest", "guest": c["guest"], "name": "x"},
                     {"type": "hello", "re": "w", "role": "guest", "token": c["token"]},
                 ]
@@ -270,23 +311,57 @@ class Hostile:
             return category, json.dumps(frame)
         if category == "foreign_table":
             action = r.choice(
-                [{"type": "confirm_reveal"}, {"type": "draw_relay_seat"}, {"type": "timeout_pass", "seat": 0}, {"type": "regroup", "cards": []}, {"type": "react", "card": None}]
+                [
+                    {"type": "confirm_reveal"},
+                    {"type": "draw_relay_seat"},
+                    {"type": "timeout_pass", "seat": 0},
+                    {"type": "regroup", "cards": []},
+                    {"type": "react", "card": None},
+                ]
             )
-            return category, json.dumps({"type": "act", "re": f"x{r.randint(0, 10**9)}", "table": c["foreign_table"], "action": action})
+            return category, json.dumps(
+                {"type": "act", "re": f"x{r.randint(0, 10**9)}", "table": c["foreign_table"], "action": action}
+            )
         if category == "host_command":
-            command = r.choice(sorted(HOST_COMMANDS) + ["hand_over_seat", "end", "__init__", "", "SEAT"])
-            args = {k: self.weird_value() for k in r.sample(["guest", "name", "number", "contributor", "description", "table"], r.randint(0, 3))}
+            command = r.choice([*sorted(HOST_COMMANDS), "hand_over_seat", "end", "__init__", "", "SEAT"])
+            args = {
+                k: self.weird_value()
+                for k in r.sample(["guest", "name", "number", "contributor", "description", "table"], r.randint(0, 3))
+            }
             if sender == "host":
                 # the host's own commands: only ones that cannot apply to a seated party
-                command = r.choice(["rename_guest", "remove_guest", "add_vault_gift", "remove_vault_gift", "seat", "close_registration", "reopen_registration", "open_relay", "run_relay", "end", "hand_over_seat", "nope"])
+                command = r.choice(
+                    [
+                        "rename_guest",
+                        "remove_guest",
+                        "add_vault_gift",
+                        "remove_vault_gift",
+                        "seat",
+                        "close_registration",
+                        "reopen_registration",
+                        "open_relay",
+                        "run_relay",
+                        "end",
+                        "hand_over_seat",
+                        "nope",
+                    ]
+                )
                 if command == "hand_over_seat":
                     args["guest"] = r.choice([c["foreign_guest"], -1, 10**12, "1", None])
             return category, json.dumps({"type": "party", "re": f"h{r.randint(0, 10**9)}", "command": command, **args})
         if category == "forged_hello":
             token = r.choice(
                 [
-                    None, "", c["foreign_token"], c["token"][:-1] + ("A" if c["token"][-1] != "A" else "B"),
-                    c["token"] + "x", c["token"].upper(), " " + c["token"], self.weird_string(43), "a" * 43, 12345,
+                    None,
+                    "",
+                    c["foreign_token"],
+                    c["token"][:-1] + ("A" if c["token"][-1] != "A" else "B"),
+                    c["token"] + "x",
+                    c["token"].upper(),
+                    " " + c["token"],
+                    self.weird_string(43),
+                    "a" * 43,
+                    12345,
                     c["host_token"] if r.random() < 0.5 else c["foreign_host_token"],
                 ]
             )
@@ -295,13 +370,30 @@ class Hostile:
                 role = "guest"  # the host's secret does not open a seat
             if role == "host" and token == c.get("token"):
                 token = c["foreign_host_token"]
-            return category, json.dumps({"type": "hello", "re": f"hh{r.randint(0, 10**9)}", "role": role, "token": token})
+            return category, json.dumps(
+                {"type": "hello", "re": f"hh{r.randint(0, 10**9)}", "role": role, "token": token}
+            )
         if category == "not_object":
             return category, json.dumps(r.choice([[], [1, 2], "hello", 42, None, True, 1.5, [{"type": "ping"}]]))
         if category == "binary":
             return category, bytes(r.randint(0, 255) for _ in range(r.randint(1, 300)))
         if category == "unknown_type":
-            t = r.choice(["Act", "ACT", "hello ", "pong", "snapshot", "ok", "error", "table", "deliver", "resubscribe", "", self.weird_string()])
+            t = r.choice(
+                [
+                    "Act",
+                    "ACT",
+                    "hello ",
+                    "pong",
+                    "snapshot",
+                    "ok",
+                    "error",
+                    "table",
+                    "deliver",
+                    "resubscribe",
+                    "",
+                    self.weird_string(),
+                ]
+            )
             return category, json.dumps({"type": t, "re": "u", "action": {"type": "regroup", "cards": []}})
         # bad_re: never a string the server may accept as an id
         bad = r.choice([r.randint(-5, 5), [], {}, True, 1.5, "x" * r.randint(65, 300), ["a"], {"re": "a"}])
@@ -326,19 +418,27 @@ class HostileLobby(Hostile):
 
     def frame(self, sender: str = "host") -> tuple[str, str]:
         r, c = self.r, self.ctx
-        command = r.choice(["rename_guest", "remove_guest", "add_vault_gift", "remove_vault_gift", "set_captain", "hand_over_seat"])
+        command = r.choice(
+            ["rename_guest", "remove_guest", "add_vault_gift", "remove_vault_gift", "set_captain", "hand_over_seat"]
+        )
         if command == "rename_guest":
-            args = r.choice([
-                {"guest": r.choice(self.BAD_IDS + [c["foreign_guest"]]), "name": "Fine name"},
-                {"guest": c["lobby_guest"], "name": r.choice(self.BAD_NAME)},
-            ])
+            args = r.choice(
+                [
+                    {"guest": r.choice([*self.BAD_IDS, c["foreign_guest"]]), "name": "Fine name"},
+                    {"guest": c["lobby_guest"], "name": r.choice(self.BAD_NAME)},
+                ]
+            )
         elif command in ("remove_guest", "set_captain", "hand_over_seat"):
-            args = {"guest": r.choice(self.BAD_IDS + [c["foreign_guest"]])}
+            args = {"guest": r.choice([*self.BAD_IDS, c["foreign_guest"]])}
         elif command == "add_vault_gift":
-            args = r.choice([
-                {"contributor": r.choice(self.BAD_NAME), "description": "a fine gift"},
-                {"contributor": "Fine", "description": r.choice(self.BAD_TEXT)},
-            ])
+            args = r.choice(
+                [
+                    {"contributor": r.choice(self.BAD_NAME), "description": "a fine gift"},
+                    {"contributor": "Fine", "description": r.choice(self.BAD_TEXT)},
+                ]
+            )
         else:
-            args = {"number": r.choice(self.BAD_IDS + [999, 0, "x", [1], {"n": 1}])}
-        return "lobby_" + command, json.dumps({"type": "party", "re": f"l{r.randint(0, 10**9)}", "command": command, **args})
+            args = {"number": r.choice([*self.BAD_IDS, 999, 0, "x", [1], {"n": 1}])}
+        return "lobby_" + command, json.dumps(
+            {"type": "party", "re": f"l{r.randint(0, 10**9)}", "command": command, **args}
+        )

@@ -111,7 +111,7 @@ class LiveParty:
     async def reconnect_all(self) -> dict[int, dict]:
         """Every screen opens a new socket and says hello; guest snapshots by guest id."""
         snaps = await asyncio.gather(*(p.reconnect() for p in self.all()))
-        return {gid: s for gid, s in zip(self.phones, snaps[1:])}
+        return {gid: s for gid, s in zip(self.phones, snaps[1:], strict=False)}
 
     async def phone_for(self, table_id: int, wire: dict) -> LivePhone:
         if self._seats is None:  # seats and captains are fixed once seated (no hand-overs here)
@@ -139,7 +139,9 @@ class LiveParty:
         self.acked[table_id].add(reply["version"])
         return wire["type"]
 
-    async def play_until(self, table_id: int, phases: set[Phase], *, max_steps: int = 600, surely: bool = False) -> Game:
+    async def play_until(
+        self, table_id: int, phases: set[Phase], *, max_steps: int = 600, surely: bool = False
+    ) -> Game:
         for _ in range(max_steps):
             game = await table_game(table_id)
             if game.phase in phases:

@@ -34,7 +34,7 @@ from websockets.asyncio.client import connect as ws_connect
 from bench import stack
 from bench.stack import RedisServer, free_port, no_proxy_env
 
-__all__ = ["DaphneServer", "RedisServer", "LivePhone", "Disconnected", "free_port"]
+__all__ = ["DaphneServer", "Disconnected", "LivePhone", "RedisServer", "free_port"]
 
 LOG_DIR = Path(os.environ.get("HEIST_FAULT_LOGS", "/tmp/heist-faults"))
 
@@ -80,7 +80,9 @@ class LivePhone:
     version more than one ahead) applies it and sends `resync`; a snapshot replaces
     every stream."""
 
-    def __init__(self, server: DaphneServer, code: str, role: str, token: str | None = None, *, origin: str | None = None):
+    def __init__(
+        self, server: DaphneServer, code: str, role: str, token: str | None = None, *, origin: str | None = None
+    ):
         self.server = server
         self.code = code
         self.role = role
@@ -138,7 +140,7 @@ class LivePhone:
                 if snap.get("type") == "snapshot":
                     return snap
                 last = snap
-            except (OSError, websockets.exceptions.WebSocketException, Disconnected, asyncio.TimeoutError) as exc:
+            except (TimeoutError, OSError, websockets.exceptions.WebSocketException, Disconnected) as exc:
                 last = exc
             await self.close()
             await asyncio.sleep(delay)
@@ -298,12 +300,20 @@ class LivePhone:
         for _ in range(attempts):
             try:
                 return await self.request(frame)
-            except (Disconnected, asyncio.TimeoutError) as exc:
+            except (TimeoutError, Disconnected) as exc:
                 last = exc
                 await self.reconnect(reconnect_timeout)
         raise AssertionError(f"no reply to {frame} after {attempts} attempts: {last!r}")
 
-    async def act(self, action: dict, *, table: int | None = None, version: int | None = None, re: str | None = None, surely: bool = False) -> dict:
+    async def act(
+        self,
+        action: dict,
+        *,
+        table: int | None = None,
+        version: int | None = None,
+        re: str | None = None,
+        surely: bool = False,
+    ) -> dict:
         frame = {"type": "act", "action": action, "re": re or f"a{next(_ids)}"}
         if table is not None:
             frame["table"] = table

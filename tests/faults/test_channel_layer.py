@@ -64,7 +64,9 @@ async def test_a_subscriber_reconnected_without_its_subscriptions_is_rebuilt(pri
         pubsub.connection.deregister_connect_callback(pubsub.on_connect)
         out = subprocess.run(
             ["redis-cli", "-p", str(private_redis.port), "client", "kill", "type", "pubsub"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         assert out.stdout.strip() == "1", out
         took = await _delivered(layer, "everyone", channels, PROBE_GRACE + 4)
@@ -73,7 +75,6 @@ async def test_a_subscriber_reconnected_without_its_subscriptions_is_rebuilt(pri
         if pubsub.connection is not None:  # for its __del__
             pubsub.connection.register_connect_callback(pubsub.on_connect)
         await layer.flush()
-
 
 
 async def test_a_subscription_lost_without_any_error_is_noticed_by_the_probe(private_redis):
@@ -88,6 +89,7 @@ async def test_a_subscription_lost_without_any_error_is_noticed_by_the_probe(pri
         print(f"\nsilent loss noticed by the probe and repaired in {took:.1f}s")
     finally:
         await layer.flush()
+
 
 async def test_sockets_subscribed_while_redis_is_down_receive_once_it_returns(private_redis):
     layer, channels = await _layer_with_channels(private_redis, 1)

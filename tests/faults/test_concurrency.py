@@ -10,12 +10,10 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-
-from datetime import timedelta
-
 from django.utils import timezone
 
 from events import services
@@ -118,10 +116,23 @@ async def test_fifty_frames_at_once_apply_one_at_a_time(server, second_server):
         for seat, g in guests.items():
             phone = lp.phones[g.pk]
             for _ in range(4):  # passes: legal whenever it is this seat's turn
-                frames.append((phone, {"type": "act", "re": f"p{next(ids)}", "action": {"type": "regroup", "cards": []}}))
+                frames.append(
+                    (phone, {"type": "act", "re": f"p{next(ids)}", "action": {"type": "regroup", "cards": []}})
+                )
             for _ in range(2):  # answers: legal if a window waits for this seat
-                frames.append((phone, {"type": "act", "re": f"r{next(ids)}", "action": {"type": "react", "card": None}}))
-            frames.append((phone, {"type": "act", "re": f"f{next(ids)}", "action": {"type": "regroup", "cards": [], "seat": (seat + 1) % 4}}))
+                frames.append(
+                    (phone, {"type": "act", "re": f"r{next(ids)}", "action": {"type": "react", "card": None}})
+                )
+            frames.append(
+                (
+                    phone,
+                    {
+                        "type": "act",
+                        "re": f"f{next(ids)}",
+                        "action": {"type": "regroup", "cards": [], "seat": (seat + 1) % 4},
+                    },
+                )
+            )
             frames.append((phone, {"type": "act", "re": f"x{next(ids)}", "action": {"type": "trim", "cards": []}}))
             # the same pass, resent on the twin socket with the same id
             re = f"d{next(ids)}"
@@ -129,23 +140,44 @@ async def test_fifty_frames_at_once_apply_one_at_a_time(server, second_server):
             frames.append((twins[g.pk], {"type": "act", "re": re, "action": {"type": "regroup", "cards": []}}))
         active_phone = lp.phones[guests[game0.active].pk]
         for _ in range(6):  # the active seat's turn, all claiming version v0: one at most
-            frames.append((active_phone, {"type": "act", "re": f"v{next(ids)}", "version": v0, "action": {"type": "regroup", "cards": []}}))
+            frames.append(
+                (
+                    active_phone,
+                    {"type": "act", "re": f"v{next(ids)}", "version": v0, "action": {"type": "regroup", "cards": []}},
+                )
+            )
         for _ in range(3):
-            frames.append((lp.host, {"type": "act", "re": f"h{next(ids)}", "table": table.pk, "action": {"type": "confirm_reveal"}}))
-        frames.append((lp.phones[captain.pk], {"type": "act", "re": f"t{next(ids)}", "action": {"type": "timeout_pass", "seat": 1}}))
+            frames.append(
+                (
+                    lp.host,
+                    {"type": "act", "re": f"h{next(ids)}", "table": table.pk, "action": {"type": "confirm_reveal"}},
+                )
+            )
+        frames.append(
+            (
+                lp.phones[captain.pk],
+                {"type": "act", "re": f"t{next(ids)}", "action": {"type": "timeout_pass", "seat": 1}},
+            )
+        )
         assert len(frames) == 50, len(frames)
 
         replies = await asyncio.gather(*(phone.request(frame) for phone, frame in frames))
-        assert len(replies) == 50 and all(r["re"] == f["re"] for r, (_, f) in zip(replies, frames))
+        assert len(replies) == 50 and all(r["re"] == f["re"] for r, (_, f) in zip(replies, frames, strict=False))
 
         rows = await action_rows(table.pk)
         new = rows[rows0:]
-        applied = [(f, r) for (_, f), r in zip(frames, replies) if r["type"] == "ok" and not r["duplicate"]]
-        echoes = [(f, r) for (_, f), r in zip(frames, replies) if r["type"] == "ok" and r["duplicate"]]
-        errors = [(f, r) for (_, f), r in zip(frames, replies) if r["type"] == "error"]
+        applied = [
+            (f, r) for (_, f), r in zip(frames, replies, strict=False) if r["type"] == "ok" and not r["duplicate"]
+        ]
+        echoes = [(f, r) for (_, f), r in zip(frames, replies, strict=False) if r["type"] == "ok" and r["duplicate"]]
+        errors = [(f, r) for (_, f), r in zip(frames, replies, strict=False) if r["type"] == "error"]
         assert len(applied) + len(echoes) + len(errors) == 50
         # one version per applied frame, contiguous, each logged with its own id
-        assert sorted(r["version"] for _, r in applied) == [row.version for row in new] == list(range(v0 + 1, v0 + 1 + len(new)))
+        assert (
+            sorted(r["version"] for _, r in applied)
+            == [row.version for row in new]
+            == list(range(v0 + 1, v0 + 1 + len(new)))
+        )
         assert {row.client_id for row in new} == {f["re"] for f, _ in applied}
         assert len(applied) >= 1
         # an echo is a resent id whose original applied: same version
@@ -157,9 +189,9 @@ async def test_fifty_frames_at_once_apply_one_at_a_time(server, second_server):
             assert r["code"] in RULE_ERRORS or r["code"].startswith("illegal."), r
             assert isinstance(r["message"], str) and r["message"]
         codes = sorted({r["code"] for _, r in errors})
-        forged = [r for (_, f), r in zip(frames, replies) if f["re"].startswith("f")]
+        forged = [r for (_, f), r in zip(frames, replies, strict=False) if f["re"].startswith("f")]
         assert len(forged) == 4 and all(r["code"] == "forbidden" for r in forged), forged
-        stale = [r for f, r in zip(frames, replies) if f[1].get("version") == v0]
+        stale = [r for f, r in zip(frames, replies, strict=False) if f[1].get("version") == v0]
         assert sum(1 for r in stale if r["type"] == "ok") <= 1
         game = await assert_replays(table.pk)
         assert_invariants(game, gift_ids)
@@ -196,7 +228,9 @@ async def test_a_phone_away_for_ten_minutes_resyncs_in_one_snapshot(server):
     await sync_to_async(relay_run)(party_id=bots.party.pk)
     for i, t in enumerate(tables):
         own = t.pk == guest.table_id  # its own table stops in round 4, mid-game
-        total += (await drive_in_process(t.pk, {Phase.OVER}, seed=20 + i, until=(lambda g: g.round == 4) if own else None))[1]
+        total += (
+            await drive_in_process(t.pk, {Phase.OVER}, seed=20 + i, until=(lambda g: g.round == 4) if own else None)
+        )[1]
     assert total >= 200, total
     table = await sync_to_async(Table.objects.get)(pk=guest.table_id)
     assert table.version - seen >= 50 and table.state["round"] == 4, (seen, table.version)

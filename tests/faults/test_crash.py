@@ -77,7 +77,9 @@ async def test_kill9_in_a_reaction_window_every_phone_resumes_and_the_game_finis
 async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
     lp = await LiveParty.create(server, 11, vault_size=1, seed=5)
     for i in range(2):
-        await sync_to_async(services.vault_gift_add)(party_id=lp.party.pk, contributor=f"Friend {i}", description=f"vault {i}")
+        await sync_to_async(services.vault_gift_add)(
+            party_id=lp.party.pk, contributor=f"Friend {i}", description=f"vault {i}"
+        )
     await lp.connect()
     try:
         tables = await lp.seat()

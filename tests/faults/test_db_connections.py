@@ -72,7 +72,9 @@ def test_a_join_burst_with_page_loads_gets_no_5xx_and_bounded_db_connections(dap
     before = counter.now()
 
     def join(i: int):
-        return "join", server.http("POST", f"/api/parties/{party.code}/guests", {"name": f"Guest {i}", "description": "socks"})
+        return "join", server.http(
+            "POST", f"/api/parties/{party.code}/guests", {"name": f"Guest {i}", "description": "socks"}
+        )
 
     def page(i: int):
         path = (f"/j/{party.code}/", f"/p/{party.code}/", f"/screen/{party.code}/")[i % 3]
@@ -98,7 +100,9 @@ def test_a_join_burst_with_page_loads_gets_no_5xx_and_bounded_db_connections(dap
     assert status == 200, (status, body)
     status, body = server.http("POST", f"/api/parties/{party.code}/guests", {"name": "After", "description": "tea"})
     assert status == 201, (status, body)
-    print(f"\nburst: {len(jobs)} requests in {took:.1f}s, peak {counter.peak} connections (pool max {pool['max_size']})")
+    print(
+        f"\nburst: {len(jobs)} requests in {took:.1f}s, peak {counter.peak} connections (pool max {pool['max_size']})"
+    )
 
 
 def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_root):
@@ -114,7 +118,9 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
         "DJANGO_SECRET_KEY": "a-long-enough-and-varied-test-only-key-" + "0123456789abcdefghij",
         "DATABASE_URL": "postgres://u:p@db:5432/heist",
     }
-    out = subprocess.run([sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, check=True
+    )
     conn_max_age, options, layer = json.loads(out.stdout.strip().splitlines()[-1])
     assert conn_max_age == 0
     assert options["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10.0}

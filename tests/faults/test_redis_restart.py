@@ -54,7 +54,9 @@ async def test_redis_restart_mid_party_loses_no_action_and_every_phone_converges
         await lp.assert_phones_match_db(timeout=5)
         await lp.play_until(table.pk, {Phase.OVER}, surely=True)
 
-        versions = await sync_to_async(list)(TableAction.objects.filter(table_id=table.pk).values_list("version", flat=True))
+        versions = await sync_to_async(list)(
+            TableAction.objects.filter(table_id=table.pk).values_list("version", flat=True)
+        )
         assert sorted(versions) == sorted(lp.acked[table.pk]), "acknowledged actions and recorded actions differ"
         await assert_replays(table.pk)
         await lp.assert_phones_match_db()

@@ -82,7 +82,7 @@ def test_create_and_join_responses_put_no_secret_in_any_url():
 
 
 def test_the_qr_code_encodes_exactly_the_join_link():
-    party, host_token = services.party_create(name="QR")
+    party, _host_token = services.party_create(name="QR")
     _, seat_token, _ = services.guest_join(code=party.code, name="Cy", description="socks")
     svg = Client().get(f"/qr/{party.code}.svg")
     assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
@@ -95,7 +95,10 @@ def test_the_qr_code_encodes_exactly_the_join_link():
     assert svg.content == buf.getvalue()
     # and not a QR of anything longer (a token appended would change the image)
     longer = qrcode.make(
-        f"http://testserver/j/{party.code}/?t={seat_token}", image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2
+        f"http://testserver/j/{party.code}/?t={seat_token}",
+        image_factory=qrcode.image.svg.SvgPathImage,
+        box_size=10,
+        border=2,
     )
     buf2 = io.BytesIO()
     longer.save(buf2)
@@ -136,7 +139,9 @@ def test_a_database_leak_gives_nobody_a_seat():
     from django.db import connection
 
     with connection.cursor() as c:
-        c.execute("select row_to_json(p)::text from events_party p union all select row_to_json(g)::text from events_guest g")
+        c.execute(
+            "select row_to_json(p)::text from events_party p union all select row_to_json(g)::text from events_guest g"
+        )
         dump = "\n".join(r[0] for r in c.fetchall())
     assert host_token not in dump and seat_token not in dump
     # the stored digest is not a secret that works
@@ -148,7 +153,9 @@ def test_a_database_leak_gives_nobody_a_seat():
 
 
 async def _hello(code: str, frame: dict, origin: bytes = b"http://localhost") -> tuple[dict | None, int | None]:
-    comm = WebsocketCommunicator(application, f"/ws/party/{code}/", headers=[(b"origin", origin), (b"host", b"localhost")])
+    comm = WebsocketCommunicator(
+        application, f"/ws/party/{code}/", headers=[(b"origin", origin), (b"host", b"localhost")]
+    )
     connected, _ = await comm.connect()
     assert connected
     await comm.send_to(text_data=json.dumps(frame))
@@ -259,7 +266,9 @@ def test_the_join_rate_limit_answers_429(settings):
     client = Client(REMOTE_ADDR="198.51.100.23")  # the cache keys carry this run's prefix
     statuses = []
     for i in range(11):  # a burst within at most two 60-second windows: 11 > 2 x 5
-        statuses.append(_post(client, f"/api/parties/{party.code}/guests", {"name": f"Bot {i}", "description": "spam"}).status_code)
+        statuses.append(
+            _post(client, f"/api/parties/{party.code}/guests", {"name": f"Bot {i}", "description": "spam"}).status_code
+        )
         if statuses[-1] == 429:
             break
     assert statuses[-1] == 429 and set(statuses[:-1]) == {201}, statuses
@@ -268,14 +277,18 @@ def test_the_join_rate_limit_answers_429(settings):
     assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
     assert Guest.objects.filter(party=party).count() == statuses.count(201)
     # another address is not affected
-    other = _post(Client(REMOTE_ADDR="198.51.100.24"), f"/api/parties/{party.code}/guests", {"name": "Ok", "description": "x"})
+    other = _post(
+        Client(REMOTE_ADDR="198.51.100.24"), f"/api/parties/{party.code}/guests", {"name": "Ok", "description": "x"}
+    )
     assert other.status_code == 201
 
 
 async def test_a_frame_over_4096_bytes_closes_with_1009():
     party, host_token = await sync_to_async(services.party_create)(name="Big")
     for payload in ("a" * 4097, "é" * 2100, "日" * 1400, "😀" * 1100):
-        comm = WebsocketCommunicator(application, f"/ws/party/{party.code}/", headers=[(b"origin", b"http://localhost")])
+        comm = WebsocketCommunicator(
+            application, f"/ws/party/{party.code}/", headers=[(b"origin", b"http://localhost")]
+        )
         assert (await comm.connect())[0]
         await comm.send_to(text_data=json.dumps({"type": "hello", "role": "host", "token": host_token, "re": "h"}))
         assert json.loads(await comm.receive_from(timeout=5))["type"] == "snapshot"
@@ -295,13 +308,22 @@ def test_markup_in_names_is_stored_verbatim_and_escaped_on_every_page():
     client = Client()
     created = _post(client, "/api/parties", {"name": SCRIPT, "budget": "<b>£20</b>"}).json()
     code = created["code"]
-    joined = _post(client, f"/api/parties/{code}/guests", {"name": '"><img src=x onerror=alert(1)>', "description": SCRIPT})
+    joined = _post(
+        client, f"/api/parties/{code}/guests", {"name": '"><img src=x onerror=alert(1)>', "description": SCRIPT}
+    )
     assert joined.status_code == 201
     party = Party.objects.get(code=code)
     guest = Guest.objects.get(party=party)
     assert party.name == SCRIPT and guest.description == SCRIPT  # verbatim: escaping is the page's job
     assert guest.name == '"><img src=x onerror=alert(1)>'
-    for path in (f"/host/{code}/", f"/j/{code}/", f"/p/{code}/", f"/screen/{code}/", "/host/%3Cscript%3E/", "/j/<b>x</b>/"):
+    for path in (
+        f"/host/{code}/",
+        f"/j/{code}/",
+        f"/p/{code}/",
+        f"/screen/{code}/",
+        "/host/%3Cscript%3E/",
+        "/j/<b>x</b>/",
+    ):
         page = client.get(path)
         html = page.content.decode()
         assert page.status_code in (200, 404), (path, page.status_code)
@@ -314,7 +336,7 @@ def test_markup_in_names_is_stored_verbatim_and_escaped_on_every_page():
 
 def test_formulas_in_names_never_reach_a_spreadsheet_as_formulas():
     party, host_token = services.party_create(name="CSV", vault_size=1)
-    evil = ["=HYPERLINK(\"http://x\")", "+SUM(A1)", "-2+3", "@cmd", "Plain"]
+    evil = ['=HYPERLINK("http://x")', "+SUM(A1)", "-2+3", "@cmd", "Plain"]
     seat_tokens = [services.guest_join(code=party.code, name=n, description=f"{n} gift")[1] for n in evil]
     services.vault_gift_add(party_id=party.pk, contributor="=1+1", description="@vault")
     services.party_seat(party_id=party.pk)
@@ -329,7 +351,7 @@ def test_formulas_in_names_never_reach_a_spreadsheet_as_formulas():
     cells = [c for row in rows[1:] for c in row]
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")], cells
     names = {row[1] for row in rows[1:]}
-    assert {"'=HYPERLINK(\"http://x\")", "'+SUM(A1)", "'-2+3", "'@cmd", "Plain"} <= names
+    assert {'\'=HYPERLINK("http://x")', "'+SUM(A1)", "'-2+3", "'@cmd", "Plain"} <= names
     assert re.search(r"filename=\"yankee-heist-[A-Z0-9]{6}\.csv\"", got["Content-Disposition"])
 
 
@@ -339,7 +361,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     the old socket must still not act for the seat."""
 
     def make():
-        party, host_token = services.party_create(name="Hand over")
+        party, _host_token = services.party_create(name="Hand over")
         tokens = {}
         for i in range(3):
             g, t, _ = services.guest_join(code=party.code, name=f"H{i}", description=f"gift {i}")

@@ -28,8 +28,18 @@ def _policy(response) -> dict[str, list[str]]:
 def test_every_page_sends_a_strict_policy():
     party, _ = services.party_create(name="CSP")
     client = Client()
-    for path in ("/", f"/host/{party.code}/", f"/j/{party.code}/", f"/p/{party.code}/", f"/screen/{party.code}/",
-                 "/j/ZZZZZZ/", "/nowhere/", f"/qr/{party.code}.svg", "/healthz", "/manifest.webmanifest"):
+    for path in (
+        "/",
+        f"/host/{party.code}/",
+        f"/j/{party.code}/",
+        f"/p/{party.code}/",
+        f"/screen/{party.code}/",
+        "/j/ZZZZZZ/",
+        "/nowhere/",
+        f"/qr/{party.code}.svg",
+        "/healthz",
+        "/manifest.webmanifest",
+    ):
         response = client.get(path)
         policy = _policy(response)
         assert policy["default-src"] == ["'self'"], path

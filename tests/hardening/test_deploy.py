@@ -33,7 +33,12 @@ def _manage(repo_root, *args, **env):
 
 def test_check_deploy_is_clean_with_the_production_settings(repo_root):
     out = _manage(
-        repo_root, "check", "--deploy", "--fail-level", "WARNING", "--settings=config.settings.production",
+        repo_root,
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+        "--settings=config.settings.production",
         DJANGO_SECRET_KEY=secrets.token_urlsafe(50),
     )
     assert out.returncode == 0, out.stdout + out.stderr

@@ -19,7 +19,11 @@ def _embedded_debug(repo_root, **env) -> str:
     clean.update(env, DJANGO_SETTINGS_MODULE="config.settings.embedded")
     out = subprocess.run(
         [sys.executable, "-c", "from django.conf import settings; print(settings.DEBUG)"],
-        cwd=repo_root, env=clean, capture_output=True, text=True, timeout=60,
+        cwd=repo_root,
+        env=clean,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode == 0, out.stderr
     return out.stdout.strip()

@@ -48,7 +48,9 @@ def test_guessing_join_codes_through_pages_is_cut_off(settings):
     assert real.status_code == fake.status_code == 429
     assert real.content.replace(party.code.encode(), b"") == fake.content.replace(b"ZZZZ99", b"")
     # The join API and the socket count misses too, and are refused the same way.
-    joined = guesser.post(f"/api/parties/{party.code}/guests", json.dumps({"name": "a", "description": "b"}), "application/json")
+    joined = guesser.post(
+        f"/api/parties/{party.code}/guests", json.dumps({"name": "a", "description": "b"}), "application/json"
+    )
     assert joined.status_code == 429
     # Someone else at the party is not affected.
     assert Client(REMOTE_ADDR="198.51.100.51").get(f"/j/{party.code}/").status_code == 200
@@ -68,7 +70,9 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
 
     def join(client, forwarded):
         return client.post(
-            f"/api/parties/{party.code}/guests", json.dumps({"name": "x", "description": "y"}), "application/json",
+            f"/api/parties/{party.code}/guests",
+            json.dumps({"name": "x", "description": "y"}),
+            "application/json",
             HTTP_X_FORWARDED_FOR=forwarded,
         ).status_code
 
@@ -80,12 +84,20 @@ def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
     proxy = Client(REMOTE_ADDR="198.51.100.80")
     assert [join(proxy, f"6.6.6.6, 203.0.114.{i}") for i in range(4)] == [201] * 4
     assert [join(proxy, "6.6.6.6, 203.0.115.1, 10.1.2.3") for _ in range(3)][2] == 429  # proxies chain
-    assert ratelimit.client_address_scope({"client": ("10.9.9.9", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]}) == "7.7.7.7"
-    assert ratelimit.client_address_scope({"client": ("8.8.8.8", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]}) == "8.8.8.8"
+    assert (
+        ratelimit.client_address_scope({"client": ("10.9.9.9", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]})
+        == "7.7.7.7"
+    )
+    assert (
+        ratelimit.client_address_scope({"client": ("8.8.8.8", 1), "headers": [(b"x-forwarded-for", b"7.7.7.7")]})
+        == "8.8.8.8"
+    )
 
 
 def _comm(code, client=("198.51.100.90", 5000)):
-    comm = WebsocketCommunicator(application, f"/ws/party/{code}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")])
+    comm = WebsocketCommunicator(
+        application, f"/ws/party/{code}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+    )
     comm.scope["client"] = client
     return comm
 

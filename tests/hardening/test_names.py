@@ -37,7 +37,9 @@ def test_a_name_with_nothing_visible_is_refused_and_changes_nothing(name):
         _join(party.code, name)
     assert exc.value.code == "invalid" and "name" in str(exc.value)
     assert not Guest.objects.filter(party=party).exists()
-    res = Client().post(f"/api/parties/{party.code}/guests", json.dumps({"name": name, "description": "x"}), "application/json")
+    res = Client().post(
+        f"/api/parties/{party.code}/guests", json.dumps({"name": name, "description": "x"}), "application/json"
+    )
     assert res.status_code == 400 and res.json()["error"] == "invalid"
 
 
@@ -69,7 +71,9 @@ def test_two_guests_with_the_same_name_are_told_apart():
     assert _join(party.code, long).name == long
     assert _join(party.code, long).name == "L" * 36 + " (2)"  # still within 40 characters
     # the join response says the name the screens will show
-    res = Client().post(f"/api/parties/{party.code}/guests", json.dumps({"name": "Sam", "description": "x"}), "application/json")
+    res = Client().post(
+        f"/api/parties/{party.code}/guests", json.dumps({"name": "Sam", "description": "x"}), "application/json"
+    )
     assert res.status_code == 201 and res.json()["name"] == "Sam (4)"
     # a rename to someone else's name is suffixed too; renaming to one's own name is not
     services.guest_rename(party_id=party.pk, guest_id=second.pk, name="Bea")

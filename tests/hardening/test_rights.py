@@ -38,7 +38,7 @@ async def _open(code, role, token):
 
 
 async def test_a_demoted_captain_loses_captain_rights_even_if_the_demotion_is_lost():
-    party, host_token, tokens, guests = await sync_to_async(_seated)(4, "Demote")
+    party, _host_token, tokens, guests = await sync_to_async(_seated)(4, "Demote")
     captain = next(g for g in guests if g.is_captain)
     heir = next(g for g in guests if not g.is_captain)
     other = next(g for g in guests if not g.is_captain and g.pk != heir.pk)
@@ -78,10 +78,14 @@ async def test_a_captain_cannot_take_a_seat_in_use_without_consent_offline_or_th
     assert "offer" in refused["message"] and "host" in refused["message"]
     assert not await sync_to_async(Guest.objects.filter(pk=victim.pk).exclude(claim_hash="").exists)()
     # Quiet for less than the offline time still counts as in use.
-    await sync_to_async(Guest.objects.filter(pk=away.pk).update)(sockets=0, last_seen=timezone.now() - timedelta(seconds=60))
+    await sync_to_async(Guest.objects.filter(pk=away.pk).update)(
+        sockets=0, last_seen=timezone.now() - timedelta(seconds=60)
+    )
     assert (await cap.command("hand_over_seat", guest=away.pk))["code"] == "seat_in_use"
     # Offline for longer than HANDOVER_OFFLINE: the captain may.
-    await sync_to_async(Guest.objects.filter(pk=away.pk).update)(sockets=0, last_seen=timezone.now() - timedelta(minutes=3))
+    await sync_to_async(Guest.objects.filter(pk=away.pk).update)(
+        sockets=0, last_seen=timezone.now() - timedelta(minutes=3)
+    )
     ok = await cap.command("hand_over_seat", guest=away.pk)
     assert ok["type"] == "ok", ok
     note = await watcher.until(lambda m: m.get("type") == "notice" and m.get("kind") == "handover")
@@ -93,7 +97,9 @@ async def test_a_captain_cannot_take_a_seat_in_use_without_consent_offline_or_th
     assert offered["type"] == "ok", offered
     ok = await cap.command("hand_over_seat", guest=victim.pk)
     assert ok["type"] == "ok", ok
-    note = await watcher.until(lambda m: m.get("type") == "notice" and m.get("kind") == "handover" and m["seat"] == victim.seat)
+    note = await watcher.until(
+        lambda m: m.get("type") == "notice" and m.get("kind") == "handover" and m["seat"] == victim.seat
+    )
     assert note["reason"] == "consent"
     # The claim is announced too, and every step is on the durable record.
     res = await sync_to_async(_claim)(party.code, ok["claim"], "Sam Sub")
@@ -111,6 +117,8 @@ async def test_a_captain_cannot_take_a_seat_in_use_without_consent_offline_or_th
     host = await _open(party.code, "host", host_token)
     ok = await host.command("hand_over_seat", guest=third.pk)
     assert ok["type"] == "ok"
-    assert await sync_to_async(SeatHandOver.objects.filter(guest_id=third.pk, reason="host", requested_by="host").exists)()
+    assert await sync_to_async(
+        SeatHandOver.objects.filter(guest_id=third.pk, reason="host", requested_by="host").exists
+    )()
     for p in (cap, phone, watcher, host):
         await p.close()

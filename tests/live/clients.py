@@ -30,7 +30,7 @@ async def next_output(comm: WebsocketCommunicator, timeout: float) -> dict:
     get.cancel()
     if fut in done:
         raise ConsumerEnded() from fut.exception()
-    raise asyncio.TimeoutError()
+    raise TimeoutError()
 
 
 def fresh_application():
@@ -180,7 +180,7 @@ class Phone:
         while True:
             try:
                 got.append(await self.recv(timeout=quiet))
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return got
 
     async def closed(self, timeout: float = 5) -> int:

@@ -252,9 +252,10 @@ async def assert_in_sync(s: Seated, version: int) -> Game:
         assert mine["version"] == version, (seat, mine["version"], version)
         assert_private(mine, seat)
         assert hand_ids(mine["view"]) == list(g.hands[seat]), (seat, hand_ids(mine["view"]), g.hands[seat])
-        assert mine["view"]["asked"] == (
-            g.phase is Phase.REACTION and seat in g.pending.window.waiting()
-        ), (seat, mine["view"])
+        assert mine["view"]["asked"] == (g.phase is Phase.REACTION and seat in g.pending.window.waiting()), (
+            seat,
+            mine["view"],
+        )
         if seat == s.captain:  # the captain's phone also shows the table's public view
             public = await p.at_public_version(version)
             assert public["version"] == version

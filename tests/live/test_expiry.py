@@ -6,9 +6,9 @@ import json
 from datetime import timedelta
 
 import pytest
-from channels.db import database_sync_to_async
 from celery.result import EagerResult
 from celery.schedules import crontab
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.test import AsyncClient
 from django.utils import timezone
@@ -55,7 +55,9 @@ async def test_expire_parties_deletes_only_expired_parties_with_everything_in_th
     soon = await seated(3, seed=82)  # expires in a minute: kept
     fresh = await seated(2, seed=83)
     await expire(old.party_id)
-    await database_sync_to_async(Party.objects.filter(pk=soon.party_id).update)(expires_at=timezone.now() + timedelta(minutes=1))
+    await database_sync_to_async(Party.objects.filter(pk=soon.party_id).update)(
+        expires_at=timezone.now() + timedelta(minutes=1)
+    )
     before = await counts(old.party_id)
     assert before["guests"] == 4 and before["vault"] == 1 and before["tables"] == 1 and before["actions"] >= 5
     kept = {p.party_id: await counts(p.party_id) for p in (soon, fresh)}

@@ -73,7 +73,7 @@ async def test_a_captains_draw_meeting_the_relay_run_waits_instead_of_deadlockin
     def run():
         try:
             results["run"] = relay_services.relay_run(party_id=party_id)
-        except Exception as exc:  # noqa: BLE001 - recorded and asserted below
+        except Exception as exc:
             results["run"] = exc
         finally:
             connection.close()  # this thread's own connection
@@ -83,7 +83,7 @@ async def test_a_captains_draw_meeting_the_relay_run_waits_instead_of_deadlockin
         time.sleep(0.1)
         try:
             results["draw"] = table_act(actor=host, table_id=table_b, action={"type": "draw_relay_seat"})
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             results["draw"] = exc
         finally:
             connection.close()

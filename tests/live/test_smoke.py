@@ -17,7 +17,7 @@ async def test_four_guests_seated_and_first_turn():
     snap = await host.hello("host", host_token)
     assert snap["type"] == "snapshot" and len(snap["party"]["guests"]) == 4
     phones = [await Phone(party.code).connect() for _ in tokens]
-    for p, t in zip(phones, tokens):
+    for p, t in zip(phones, tokens, strict=False):
         s = await p.hello("guest", t)
         assert s["me"]["table"] is None
     ok = await host.command("seat")

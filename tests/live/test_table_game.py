@@ -78,7 +78,9 @@ async def test_server_restart_mid_window_then_the_game_finishes():
         await s.close()
     # The process dies: every socket goes, and with it the layer's subscriptions.
     await get_channel_layer().flush()
-    online = await database_sync_to_async(lambda: list(Guest.objects.filter(party_id=s.party_id).values_list("sockets", flat=True)))()
+    online = await database_sync_to_async(
+        lambda: list(Guest.objects.filter(party_id=s.party_id).values_list("sockets", flat=True))
+    )()
     assert online == [0, 0, 0, 0]
 
     app = fresh_application()

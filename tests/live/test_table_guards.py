@@ -131,7 +131,12 @@ async def test_the_same_frame_twice_applies_once():
     await connect(s)
     try:
         v = g0.version
-        frame = {"type": "act", "re": "dup-1", "version": v, "action": {"type": "play", "card": ids(g0, a, C.INSIDE_MAN)[0], "targets": []}}
+        frame = {
+            "type": "act",
+            "re": "dup-1",
+            "version": v,
+            "action": {"type": "play", "card": ids(g0, a, C.INSIDE_MAN)[0], "targets": []},
+        }
         phone = s.phones[a]
         await phone.send(frame)
         first = await phone.reply("dup-1")
@@ -193,7 +198,7 @@ async def test_screens_open_before_seating_follow_the_table():
     await screen.hello("spectator")
     phones = [await Phone(party.code).connect() for _ in tokens]
     try:
-        for p, t in zip(phones, tokens):
+        for p, t in zip(phones, tokens, strict=False):
             await p.hello("guest", t)
         assert (await host.command("seat"))["type"] == "ok"
         for p in [host, screen, *phones]:

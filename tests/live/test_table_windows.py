@@ -101,7 +101,7 @@ async def test_two_affected_players_answer_at_the_same_instant():
     (each gets ok with its own version) and the swap happens once."""
     s = await seated(4, seed=5)
     g0 = await game_of(s.table_id)
-    a, b, c, d = clockwise(g0)
+    a, b, c, _d = clockwise(g0)
     g0 = await arrange(s.table_id, {a: [C.SWITCHEROO, C.INSIDE_MAN], b: [C.NOT_SO_FAST], c: [C.TRIPWIRE]})
     card = ids(g0, a, C.SWITCHEROO)[0]
     await connect(s)
@@ -127,7 +127,9 @@ async def test_two_affected_players_answer_at_the_same_instant():
         assert ids(g, b, C.NOT_SO_FAST) == ids(g0, b, C.NOT_SO_FAST)
         assert ids(g, c, C.TRIPWIRE) == ids(g0, c, C.TRIPWIRE)
         assert len(g.hands[b]) == 2 + (g.active == b) and len(g.hands[c]) == 2
-        log = await database_sync_to_async(lambda: list(TableAction.objects.filter(table_id=s.table_id).order_by("version")))()
+        log = await database_sync_to_async(
+            lambda: list(TableAction.objects.filter(table_id=s.table_id).order_by("version"))
+        )()
         assert sorted(x.actor for x in log[-2:]) == sorted([f"seat:{b}", f"seat:{c}"])
         # Every socket gets both updates; each version once (two actions accepted at
         # once may be published in either order, which a client puts right by version).
@@ -144,7 +146,7 @@ async def test_both_block_at_once_the_clockwise_first_blocks():
     arrive in, the first affected player clockwise blocks, the other keeps the card."""
     s = await seated(4, seed=6)
     g0 = await game_of(s.table_id)
-    a, b, c, d = clockwise(g0)
+    a, b, c, _d = clockwise(g0)
     g0 = await arrange(s.table_id, {a: [C.SWITCHEROO], b: [C.NOT_SO_FAST], c: [C.NOT_SO_FAST]})
     card, nb, nc = ids(g0, a, C.SWITCHEROO)[0], ids(g0, b, C.NOT_SO_FAST)[0], ids(g0, c, C.NOT_SO_FAST)[0]
     await connect(s)
@@ -170,7 +172,7 @@ async def test_both_block_at_once_the_clockwise_first_blocks():
 async def test_reload_while_asked_then_answer_and_play_on():
     s = await seated(4, seed=7)
     g0 = await game_of(s.table_id)
-    a, b, c, d = clockwise(g0)
+    a, b, _c, _d = clockwise(g0)
     g0 = await arrange(s.table_id, {a: [C.SNATCH, C.INSIDE_MAN], b: [C.NOT_SO_FAST, C.INSIDE_MAN]})
     await connect(s)
     try:

@@ -7,8 +7,8 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from events.models import Guest
-from tests.party.drive import PartyBots
 from tests.live.clients import Phone
+from tests.party.drive import PartyBots
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -38,7 +38,9 @@ async def test_captain_hands_a_seat_to_a_substitute():
 
         client = Client()
         bad = await sync_to_async(client.post)(
-            f"/api/parties/{bots.party.code}/claim", json.dumps({"claim": "WRONGCOD", "name": "Sub"}), "application/json"
+            f"/api/parties/{bots.party.code}/claim",
+            json.dumps({"claim": "WRONGCOD", "name": "Sub"}),
+            "application/json",
         )
         assert bad.status_code == 400 and bad.json()["error"] == "bad_claim"
         res = await sync_to_async(client.post)(

@@ -86,7 +86,9 @@ async def test_thirty_guests_three_tables_gate_relay_to_the_end():
         # The vault exchange ran at the tables' own vaults, and the relay exactly once.
         from tables.models import TableAction
 
-        kinds = await sync_to_async(lambda: [a.action["type"] for a in TableAction.objects.filter(table__party=party)])()
+        kinds = await sync_to_async(
+            lambda: [a.action["type"] for a in TableAction.objects.filter(table__party=party)]
+        )()
         assert kinds.count("vault") >= 1 and kinds.count("relay_exchange") == 3
         result = await sync_to_async(party_result)(party)
         assert len(result["keeps"]) == 30 and len(result["vault_returns"]) == 3

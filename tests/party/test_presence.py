@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 async def test_closing_one_of_two_sockets_keeps_the_guest_online():
     party, host_token = await sync_to_async(services.party_create)(name="Presence")
-    guest, token, _ = await sync_to_async(services.guest_join)(code=party.code, name="Tab", description="a lamp")
+    _guest, token, _ = await sync_to_async(services.guest_join)(code=party.code, name="Tab", description="a lamp")
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     phone, tablet = await Phone(party.code).connect(), await Phone(party.code).connect()
@@ -47,7 +47,9 @@ async def test_a_removed_socket_is_sent_nothing_after_it_is_closed():
     assert phone.inbox[-1]["type"] == "removed"
     # More party broadcasts while the removed consumer has not been told the close is done.
     assert (await host.command("rename_guest", guest=stays.pk, name="Still here"))["type"] == "ok"
-    await host.until(lambda m: m.get("type") == "party" and any(g["name"] == "Still here" for g in m["party"]["guests"]))
+    await host.until(
+        lambda m: m.get("type") == "party" and any(g["name"] == "Still here" for g in m["party"]["guests"])
+    )
     await asyncio.sleep(0.3)
     assert phone.comm.output_queue.empty(), await phone.comm.output_queue.get()
     await phone.close()

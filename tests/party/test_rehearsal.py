@@ -38,7 +38,18 @@ REPO = Path(__file__).resolve().parents[2]
 @pytest.mark.slow
 def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "party.py"), "--guests", "30", "--pace", "fast", "--fault", "drop-phones", "--time", "90"],
+        [
+            sys.executable,
+            str(REPO / "bench" / "party.py"),
+            "--guests",
+            "30",
+            "--pace",
+            "fast",
+            "--fault",
+            "drop-phones",
+            "--time",
+            "90",
+        ],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -47,7 +58,22 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     lines = proc.stdout.strip().splitlines()
     assert lines, proc.stderr[-3000:]
     result = json.loads(lines[-1])
-    summary = {k: result.get(k) for k in ("aborted", "tables", "tables_finished", "lost", "phones_stale", "errors_5xx", "stalls", "faults", "stale_samples", "lost_samples", "harness_error_samples")}
+    summary = {
+        k: result.get(k)
+        for k in (
+            "aborted",
+            "tables",
+            "tables_finished",
+            "lost",
+            "phones_stale",
+            "errors_5xx",
+            "stalls",
+            "faults",
+            "stale_samples",
+            "lost_samples",
+            "harness_error_samples",
+        )
+    }
     assert "aborted" not in result, (summary, proc.stderr[-3000:])
     assert result["guests"] == 30 and result["tables"] == 3
     assert result["tables_finished"] == result["tables"], summary

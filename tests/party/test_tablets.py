@@ -81,13 +81,19 @@ async def test_pairing_is_one_time_hashed_and_host_only():
         stored = json.dumps([row.token_hash, row.pairing_hash])
         assert body["token"] not in stored and reply["pairing"] not in stored
         # The host's roster lists the paired tablet.
-        msg = await bots.host.until(lambda m: m.get("type") == "party" and m.get("role") == "host" and m["party"]["tablets"])
-        assert msg["party"]["tablets"] == [{"id": row.pk, "table": a.pk, "letter": "A", "paired_at": pytest.approx(row.paired_at.timestamp())}]
+        msg = await bots.host.until(
+            lambda m: m.get("type") == "party" and m.get("role") == "host" and m["party"]["tablets"]
+        )
+        assert msg["party"]["tablets"] == [
+            {"id": row.pk, "table": a.pk, "letter": "A", "paired_at": pytest.approx(row.paired_at.timestamp())}
+        ]
         public = next(t for t in msg["party"]["tables"] if t["letter"] == "A")
         assert public["tablet"] is True and public["captain"] == captain.name
         # An expired pairing code opens nothing.
         late = await bots.host.command("pair_tablet", table=b.pk)
-        await sync_to_async(lambda: Tablet.objects.filter(pk=late["tablet"]).update(pairing_expires="2000-01-01T00:00Z"))()
+        await sync_to_async(
+            lambda: Tablet.objects.filter(pk=late["tablet"]).update(pairing_expires="2000-01-01T00:00Z")
+        )()
         assert (await post({"pairing": late["pairing"]})).status_code == 400
     finally:
         await bots.close()
@@ -119,7 +125,9 @@ async def test_a_tablet_does_the_duties_at_its_table_only_and_never_gets_a_hand(
         # Play table A to the reveal (bots over the guests' sockets).
         await bots.play_until(a, {Phase.REVEAL})
         # The host makes another guest captain: the tablet does not care who is.
-        other = await sync_to_async(lambda: Guest.objects.filter(table_id=a.pk, is_captain=False).order_by("seat").first())()
+        other = await sync_to_async(
+            lambda: Guest.objects.filter(table_id=a.pk, is_captain=False).order_by("seat").first()
+        )()
         assert (await bots.host.command("set_captain", guest=other.pk))["type"] == "ok"
         # Not at another table...
         wrong = await tablet.act({"type": "confirm_reveal"}, table=b.pk)
@@ -228,4 +236,6 @@ def test_a_guest_whose_own_gift_ends_in_a_vault_takes_it_home_too():
     snap = snapshot_for(guest_actor(Guest.objects.get(pk=ann.pk)))
     assert [(r["kind"], r["gift"]) for r in snap["takes_home"]] == [("keeps", "V1"), ("vault_return", str(own))]
     ben = Guest.objects.get(party=party, name="Ben")
-    assert [(r["kind"], r["gift"]) for r in snapshot_for(guest_actor(ben))["takes_home"]] == [("keeps", str(gifts[ben.seat]))]
+    assert [(r["kind"], r["gift"]) for r in snapshot_for(guest_actor(ben))["takes_home"]] == [
+        ("keeps", str(gifts[ben.seat]))
+    ]

@@ -1,5 +1,6 @@
 """Issue 13: the print-and-play deck, read back from the PDF the command writes."""
 
+import itertools
 from collections import Counter
 
 import pytest
@@ -33,14 +34,17 @@ def gray_of(color) -> float:
 
 def card_boxes():
     """(x0, top, x1, bottom) of the nine trim boxes of a sheet, left to right, top down."""
-    return [
-        (GRID_X[c], GRID_Y[r], GRID_X[c] + CARD_W, GRID_Y[r] + CARD_H) for r in range(3) for c in range(3)
-    ]
+    return [(GRID_X[c], GRID_Y[r], GRID_X[c] + CARD_W, GRID_Y[r] + CARD_H) for r in range(3) for c in range(3)]
 
 
 def inside(obj, box, slack=0.01):
     x0, top, x1, bottom = box
-    return obj["x0"] >= x0 - slack and obj["x1"] <= x1 + slack and obj["top"] >= top - slack and obj["bottom"] <= bottom + slack
+    return (
+        obj["x0"] >= x0 - slack
+        and obj["x1"] <= x1 + slack
+        and obj["top"] >= top - slack
+        and obj["bottom"] <= bottom + slack
+    )
 
 
 @pytest.fixture(scope="module")
@@ -76,8 +80,8 @@ def test_the_cut_grid_makes_2_5_by_3_5_inch_cards(deck):
             assert xs == [round(x, 2) for x in GRID_X]
             assert ys == [round(y, 2) for y in GRID_Y]
             # gaps between cut lines: exactly 2.5 and 3.5 inches
-            assert {round(b - a, 2) for a, b in zip(xs, xs[1:])} == {CARD_W}
-            assert {round(b - a, 2) for a, b in zip(ys, ys[1:])} == {CARD_H}
+            assert {round(b - a, 2) for a, b in itertools.pairwise(xs)} == {CARD_W}
+            assert {round(b - a, 2) for a, b in itertools.pairwise(ys)} == {CARD_H}
             for ln in grid:  # gray, and running edge to edge so a guillotine follows them
                 assert 0.5 < gray_of(ln["stroking_color"]) < 0.8
 
@@ -99,7 +103,7 @@ def test_sheets_1_to_6_hold_the_engine_deck_name_and_kind_in_the_corner(cards):
     assert len(play) == 54
     # The corner index: the first line is the card's name, the second its kind.
     assert Counter(lines[0] for lines in play) == Counter({c.title: c.copies for c in Card})
-    for lines, card in zip(play, CARD_OF):
+    for lines, card in zip(play, CARD_OF, strict=False):
         assert lines[0] == card.title
         assert lines[1] == card.kind.value
         body = " ".join(lines[2:])
@@ -125,7 +129,10 @@ def test_sheets_7_and_8_hold_the_support_cards(cards):
     titles = Counter(lines[0] for lines in support)
     assert titles["YOUR TURN"] == YOUR_TURN_COPIES == 10
     assert [lines[0] for lines in support if lines[1].startswith("ROUND")] == [
-        "THE SNOOP", "THE SCRAMBLE", "THE DOUBLE-CROSS", "LAST CALL"
+        "THE SNOOP",
+        "THE SCRAMBLE",
+        "THE DOUBLE-CROSS",
+        "LAST CALL",
     ]
     assert [lines[1] for lines in support if lines[1].startswith("ROUND")] == [f"ROUND {i} OF 4" for i in range(1, 5)]
     aids = [lines[0] for lines in support if lines[1] == "HOST AID"]
@@ -140,7 +147,10 @@ def test_fonts_are_embedded(deck):
     assert_fonts_embedded(deck)
     # bin/test installs Debian's DejaVu, so the fallback (reportlab's own Vera) is unused here.
     assert {name.split("+")[-1] for name in fonts_of(deck)} == {
-        "DejaVuSans", "DejaVuSans-Bold", "DejaVuSansCondensed", "DejaVuSansCondensed-Bold"
+        "DejaVuSans",
+        "DejaVuSans-Bold",
+        "DejaVuSansCondensed",
+        "DejaVuSansCondensed-Bold",
     }
 
 

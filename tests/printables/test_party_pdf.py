@@ -26,7 +26,9 @@ def pages_text(data: bytes) -> list[str]:
 
 def command_pdf(tmp_path, code, *args) -> bytes:
     out = tmp_path / "party.pdf"
-    call_command("printables", "party", "--code", code, "--out", str(out), "--base-url", "http://partybox.local:8000", *args)
+    call_command(
+        "printables", "party", "--code", code, "--out", str(out), "--base-url", "http://partybox.local:8000", *args
+    )
     return out.read_bytes()
 
 
@@ -47,8 +49,11 @@ def test_labels_in_the_lobby_one_per_guest_gift_and_vault_gift(tmp_path, lobby):
     left, top = (612 - 3 * w) / 2, (792 - 6 * h) / 2
     with open_pdf(data) as pdf:
         page = pdf.pages[0]
-        cells = [page.crop((left + c * w, top + r * h, left + (c + 1) * w, top + (r + 1) * h)).extract_text().splitlines()
-                 for r in range(6) for c in range(3)]
+        cells = [
+            page.crop((left + c * w, top + r * h, left + (c + 1) * w, top + (r + 1) * h)).extract_text().splitlines()
+            for r in range(6)
+            for c in range(3)
+        ]
     labels = [lines for lines in cells if lines]
     assert [lines[1] for lines in labels] == [str(n) for n in range(1, 14)] + ["V1", "V2"]
     assert [lines[0] for lines in labels] == ["GIFT"] * 13 + ["VAULT GIFT"] * 2
@@ -86,7 +91,7 @@ def test_every_kind_once_seated(tmp_path, lobby):
     slips, scorecards = text[4], text[5:7]
     with open_pdf(data) as pdf:  # a tent's lower half reads upright (the upper is upside down)
         tents = [pdf.pages[i].crop((0, 396, 612, 792)).extract_text() for i in (2, 3)]
-    for letter, tent, card in zip("AB", tents, scorecards):
+    for letter, tent, card in zip("AB", tents, scorecards, strict=False):
         seated = sorted((g for g in guests if g.table.letter == letter), key=lambda g: g.seat)
         captain = next(g for g in seated if g.is_captain)
         assert f"TABLE {letter}" in tent and f"Captain: {captain.name}" in tent
@@ -174,7 +179,9 @@ def test_the_tent_prints_a_pairing_qr_code_once_pairing_exists(tmp_path, lobby, 
     services.party_seat(party_id=party.pk)
     plain = command_pdf(tmp_path, party.code, "--only", "tents")
     assert zxingcpp.read_barcodes(render_png(plain, 0, "party-tent-no-pairing", scale=2.0)) == []
-    monkeypatch.setattr(selectors, "captain_pairing_url", lambda table: f"http://partybox.local:8000/pair/{table.letter}/")
+    monkeypatch.setattr(
+        selectors, "captain_pairing_url", lambda table: f"http://partybox.local:8000/pair/{table.letter}/"
+    )
     paired = command_pdf(tmp_path, party.code, "--only", "tents")
     found = [r.text for r in zxingcpp.read_barcodes(render_png(paired, 1, "party-tent-paired", scale=2.0))]
     assert "http://partybox.local:8000/pair/B/" in found

@@ -129,8 +129,20 @@ def test_fit_recovers_the_clock_of_a_recorded_party(monkeypatch, tmp_path):
 
     report = io.StringIO()
     call_command(
-        "simulate", "--model", str(out), "--players", "", "--guests", "12", "--parties", "4", "--json",
-        "--workers", "1", stdout=report, stderr=io.StringIO(),
+        "simulate",
+        "--model",
+        str(out),
+        "--players",
+        "",
+        "--guests",
+        "12",
+        "--parties",
+        "4",
+        "--json",
+        "--workers",
+        "1",
+        stdout=report,
+        stderr=io.StringIO(),
     )
     model = json.loads(report.getvalue().strip().splitlines()[-1])["pacing"]["model"]
     assert model["turn"] == pytest.approx(20) and model["relay"] == pytest.approx(75)

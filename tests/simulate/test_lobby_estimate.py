@@ -22,7 +22,7 @@ def test_the_host_payload_carries_the_estimate_for_the_guests_so_far():
 
 def test_the_table_covers_every_party_size_and_grows_sensibly():
     assert sorted(MINUTES) == list(range(2, 101))
-    for n, (low, high) in MINUTES.items():
+    for _n, (low, high) in MINUTES.items():
         assert 0 < low <= high
     assert party_length_estimate(guests=10)["tables"] == 1
     assert party_length_estimate(guests=100)["tables"] == 10

@@ -23,7 +23,7 @@ def test_greedy_keeps_a_gift_it_likes_and_swipes_with_its_cheapest_cards():
     g = build(3, hands=[[C.TRIPWIRE, C.CASE_THE_JOINT, C.SWITCHEROO], [], []], round=2, opened=opened)
     happy = seat_with({gift_id(0): 0.95, gift_id(1): 0.5, gift_id(2): 0.9})
     a = GreedyPolicy().turn(g, happy)
-    assert not isinstance(a, (PlayCard, Swipe)) or isinstance(a, PlayCard) and a.targets == ()
+    assert not isinstance(a, (PlayCard, Swipe)) or (isinstance(a, PlayCard) and a.targets == ())
     unhappy = seat_with({gift_id(0): 0.1, gift_id(1): 0.5, gift_id(2): 0.9})
     a = GreedyPolicy().turn(g, unhappy)
     assert isinstance(a, Swipe) and a.target == 2
@@ -78,7 +78,9 @@ def test_greedy_breaks_ties_at_random_so_seat_numbers_carry_no_effect():
         poor = Seat(3, {**{gift_id(s): 0.9 for s in range(6)}, gift_id(3): 0.1}, random.Random(i))
         snatched[GreedyPolicy().turn(g, poor).targets[0]] += 1
         # Every other hand holds one card: any of them is the richest.
-        g = build(6, hands=[[C.SNATCH], [C.SNATCH], [C.SNATCH], [C.PICKPOCKET], [C.SNATCH], [C.SNATCH]], active=3, round=1)
+        g = build(
+            6, hands=[[C.SNATCH], [C.SNATCH], [C.SNATCH], [C.PICKPOCKET], [C.SNATCH], [C.SNATCH]], active=3, round=1
+        )
         g.peeks = tuple(frozenset({gift_id(s)}) for s in range(6))
         happy = Seat(3, {**{gift_id(s): 0.1 for s in range(6)}, gift_id(3): 0.9}, random.Random(i))
         pickpocketed[GreedyPolicy().turn(g, happy).targets[0]] += 1

@@ -40,8 +40,14 @@ def test_moments_match_the_textbook_mean_sd_and_interval():
 def table(ranks, starter, last, dealt=None, final=None):
     n = len(ranks)
     return TableResult(
-        players=n, starter=starter, last=last, dealt=dealt or list(range(n)), final=final or list(range(n)),
-        vault=[], ranks=ranks, counts=[0] * (2 * K),
+        players=n,
+        starter=starter,
+        last=last,
+        dealt=dealt or list(range(n)),
+        final=final or list(range(n)),
+        vault=[],
+        ranks=ranks,
+        counts=[0] * (2 * K),
     )
 
 

@@ -25,7 +25,9 @@ def party_lobby(
     party, host_token = services.party_create(name=name, budget="$20", vault_size=vault_size)
     tokens = {}
     for i in range(guests):
-        guest, token, _ = services.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"secret gift #{i + 1}")
+        guest, token, _ = services.guest_join(
+            code=party.code, name=f"Guest {i + 1}", description=f"secret gift #{i + 1}"
+        )
         tokens[guest.pk] = token
     for i in range(vault_gifts):
         services.vault_gift_add(party_id=party.pk, contributor=f"Friend {i + 1}", description=f"vault secret #{i + 1}")

@@ -35,8 +35,14 @@ def independent_replay(table):
         game, _ = apply(game, action)
         if isinstance(action, (React, TimeoutPass)):
             window = before.pending.window
-            closed = game.pending is None or game.pending.window is None or game.pending.window.version != window.version
-            changed = [g for s_, g in enumerate(before.gifts) if game.gifts.index(g) != s_] if before.gifts != game.gifts else []
+            closed = (
+                game.pending is None or game.pending.window is None or game.pending.window.version != window.version
+            )
+            changed = (
+                [g for s_, g in enumerate(before.gifts) if game.gifts.index(g) != s_]
+                if before.gifts != game.gifts
+                else []
+            )
             for g in changed:
                 moves[g] += 1
             if closed and not changed:  # the window closed and nothing moved: a block
@@ -69,11 +75,18 @@ def test_the_story_equals_an_independent_replay(recorded):
         all_blocked.update(blocked)
         for seat, gift in enumerate(game.gifts):
             g = by_label[gift_label(gift)]
-            assert (g["home_with"], g["table"], g["seat"], g["returned"]) == (table.roster[seat]["name"], table.letter, seat, False)
+            assert (g["home_with"], g["table"], g["seat"], g["returned"]) == (
+                table.roster[seat]["name"],
+                table.letter,
+                seat,
+                False,
+            )
         for gift in game.vault:
             assert by_label[gift_label(gift)]["returned"] is True
     assert {g["gift"]: g["moves"] for g in story["gifts"]} == {gift_label(k): all_moves[k] for k in map(_id, by_label)}
-    assert {g["gift"]: g["blocked"] for g in story["gifts"]} == {gift_label(k): all_blocked[k] for k in map(_id, by_label)}
+    assert {g["gift"]: g["blocked"] for g in story["gifts"]} == {
+        gift_label(k): all_blocked[k] for k in map(_id, by_label)
+    }
     # every gift of the party, once: 13 guest gifts and 2 vault gifts per table
     assert len(story["gifts"]) == 13 + 4
     assert sum(all_moves.values()) > 0 and sum(all_blocked.values()) > 0  # the bots did steal and block
@@ -113,8 +126,10 @@ def test_nothing_secret_is_told(recorded):
     opened = set()
     for table in recorded.tables.all():
         opened |= independent_replay(table)[3]
-    descriptions = {**{g.gift_number: g.description for g in recorded.guests.all()},
-                    **{v.gift_id: v.description for v in recorded.vault_gifts.all()}}
+    descriptions = {
+        **{g.gift_number: g.description for g in recorded.guests.all()},
+        **{v.gift_id: v.description for v in recorded.vault_gifts.all()},
+    }
     for gift, description in descriptions.items():
         if gift in opened:
             assert description in text
@@ -166,13 +181,18 @@ def test_names_are_escaped_in_the_picture():
 
     story = {
         "party": {"name": "<b>&party</b>"},
-        "flows": [{"table": "A", "seats": ['<script>alert(1)</script>', 'Bo "B"'], "vault": False,
-                   "gifts": [{"gift": "1", "first": 0, "last": 1, "moves": 1, "left": False}]}],
+        "flows": [
+            {
+                "table": "A",
+                "seats": ["<script>alert(1)</script>", 'Bo "B"'],
+                "vault": False,
+                "gifts": [{"gift": "1", "first": 0, "last": 1, "moves": 1, "left": False}],
+            }
+        ],
         "relay": [],
     }
     svg = story_svg(story)
     assert "<script>" not in svg and "&lt;script&gt;" in svg and "&lt;b&gt;&amp;party" in svg and "&quot;B&quot;" in svg
-
 
 
 def test_timelines_and_escapes_follow_the_game(recorded):

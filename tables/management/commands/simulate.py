@@ -47,7 +47,9 @@ class Progress:
         self.last = now
         el = now - self.t0
         eta = el / done * (total - done) if done else 0
-        self.stream.write(f"{self.label}: {done:,}/{total:,} ({100 * done / total:.0f} %), {el:.0f} s, about {eta:.0f} s left\n")
+        self.stream.write(
+            f"{self.label}: {done:,}/{total:,} ({100 * done / total:.0f} %), {el:.0f} s, about {eta:.0f} s left\n"
+        )
         self.stream.flush()
 
 
@@ -59,14 +61,20 @@ class Command(BaseCommand):
         parser.add_argument("--players", default="2-10", help="table sizes, e.g. 2-10 or 4,6 (default 2-10)")
         parser.add_argument("--vault", type=int, default=0, help="vault gifts per table, 0-3")
         parser.add_argument(
-            "--policy", default="greedy", help=f"seat policies, comma-separated, seat s plays the s-th modulo: {', '.join(POLICIES)}"
+            "--policy",
+            default="greedy",
+            help=f"seat policies, comma-separated, seat s plays the s-th modulo: {', '.join(POLICIES)}",
         )
         parser.add_argument(
-            "--agreement", type=float, default=0.5,
+            "--agreement",
+            type=float,
+            default=0.5,
             help="how much players agree on a gift's worth, 0 (pure taste) to 1 (same values); default 0.5",
         )
         parser.add_argument(
-            "--last-call-draw", type=int, default=0,
+            "--last-call-draw",
+            type=int,
+            default=0,
             help="house rule LAST CALL refill: at round 4's start players under 5 cards draw up to N (default 0: off)",
         )
         parser.add_argument("--parties", type=int, default=200, help="whole parties per pacing scenario")
@@ -111,8 +119,13 @@ class Command(BaseCommand):
             command = "python manage.py simulate (called from code, seed " + str(seed) + ")"
         if opts["estimates"]:
             table = estimate_table(
-                seed=seed, parties=opts["estimate_parties"], policies=policies, model=model, agreement=opts["agreement"],
-                workers=opts["workers"], progress=Progress(self.stderr, "estimates"),
+                seed=seed,
+                parties=opts["estimate_parties"],
+                policies=policies,
+                model=model,
+                agreement=opts["agreement"],
+                workers=opts["workers"],
+                progress=Progress(self.stderr, "estimates"),
             )
             opts["estimates"].write_text(estimates_module(table, command, model))
             self.stderr.write(f"wrote {opts['estimates']}")
