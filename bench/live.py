@@ -716,10 +716,13 @@ class Bench:
     async def read(self, sock: Sock):
         import websockets
 
+        from tables.engine.views import merge_table_message
+
         try:
             async for raw in sock.ws:
                 t = now()
-                self.on_message(sock, json.loads(raw), t, len(raw))
+                # as static/heist/live.js: a seat's public view + its private part
+                self.on_message(sock, merge_table_message(json.loads(raw)), t, len(raw))
         except websockets.ConnectionClosed:
             pass
 

@@ -28,7 +28,7 @@ from relay.services import relay_open, relay_run
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
-from . import groups, heartbeat, ratelimit, services, socket_limits, tablets
+from . import fanout, groups, heartbeat, ratelimit, services, socket_limits, tablets
 from .models import Guest, Tablet
 from .presence import presence_close, presence_open, presence_seen, server_address
 from .roles import Actor, Forbidden, Role, check_party_command
@@ -119,6 +119,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # A guest with the seat open on two devices (a captain's phone and tablet)
             # is still online when one of them closes.
             await groups.send_safely([_presence_message(self.actor, still_open > 0)])
+        await fanout.local().untrack(self)  # no more table updates for this socket
         for group in list(self.joined):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -283,6 +284,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if kind == "removed":
             await self.close(code=4401)
 
+    def fan_check_due(self) -> bool:
+        """For events/fanout.py: must `_seat_revoked(cached=True)` run (and maybe wait
+        for the database) before this socket is passed its next table update?"""
+        if self.revoked:
+            return True
+        if self.actor is None or self.actor.role not in (Role.GUEST, Role.TABLET):
+            return False
+        return time.monotonic() - self.secret_checked >= REVALIDATE_SECONDS
+
     # --- helpers -----------------------------------------------------------------------
 
     async def _seat_revoked(self, re=None, *, cached: bool = False) -> bool:
@@ -359,6 +369,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             except Exception:
                 logger.warning("group_add(%s) failed; retried later", group, exc_info=True)
         self.subscribed = self.joined == wanted
+        await fanout.local().track(self, self.joined)  # table updates: the streams of these groups
 
     async def _pong(self):
         """The reply to a ping carries the versions of what this socket reads (its

@@ -14,13 +14,14 @@ from datetime import datetime, timedelta
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from events.groups import Message, seat_group, table_group
+from events.fanout import table_message
+from events.groups import Message
 from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
 from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
 from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
 
 from .models import Table, TableAction
-from .selectors import REACTION_TIMEOUT_SECONDS, table_meta, table_payload
+from .selectors import REACTION_TIMEOUT_SECONDS, table_meta
 
 # Actions a player takes on their own turn: these carry the version the player saw, and
 # a stale one is refused (the screen was out of date). Reaction answers and trims are
@@ -46,14 +47,10 @@ class ActOutcome:
 
 
 def table_messages(table: Table, game: Game, events) -> list[Message]:
-    """Every seat's own view, and the public view, of the table at this version. The
-    table's meta (roster, window clock, server time) is the same for all of them."""
-    meta = table_meta(table)
-    out: list[Message] = [
-        (seat_group(table.pk, seat), table_payload(table, game, seat, events, meta)) for seat in range(game.players)
-    ]
-    out.append((table_group(table.pk), table_payload(table, game, None, events, meta)))
-    return out
+    """Every seat's own view, and the public view, of the table at this version: one
+    message, the public part and each seat's private part (events/fanout.py), which
+    each process splits for its own sockets of this table's seat and public groups."""
+    return [table_message(table.pk, game, events, table_meta(table))]
 
 
 def table_act(
