@@ -62,6 +62,7 @@ def parse_args(argv=None):
     p.add_argument("--daphnes", type=int, default=1, help="passed to bench/live.py for the closed loops")
     p.add_argument("--no-bgio", action="store_true", help="only this project's runs (bgio from --bgio-from)")
     p.add_argument("--bgio-from", default="", help="a folder of earlier bgio-<shape>.json to compare with")
+    p.add_argument("--report-only", action="store_true", help="no runs: the table from the JSON in --out-dir")
     return p.parse_args(argv)
 
 
@@ -155,6 +156,21 @@ def table(rows: list[tuple[str, list[float], dict, list[float] | None, dict | No
     return "\n".join(out)
 
 
+def report(out_dir: Path, shapes: list[str]) -> str:
+    rows = []
+    for s in shapes:
+        base = "think250" if s == "serve" else s
+        ours, theirs = out_dir / f"live-{s}.json", out_dir / f"bgio-{base}.json"
+        if not ours.exists():
+            continue
+        r = json.loads(ours.read_text())
+        b = json.loads(theirs.read_text()) if theirs.exists() else None
+        rows.append(
+            (s, r.get("loadavgBefore"), live_row(r), b.get("_loadBefore") if b else None, bgio_row(b) if b else None)
+        )
+    return table(rows)
+
+
 def main(argv=None):
     a = parse_args(argv)
     stamp = time.strftime("%Y%m%dT%H%MZ", time.gmtime())
@@ -165,6 +181,9 @@ def main(argv=None):
     for s in shapes:
         if s not in (*SHAPES, "serve"):
             sys.exit(f"unknown shape {s!r}")
+    if a.report_only:
+        print(report(out_dir, shapes))
+        return
     if not a.no_bgio:
         install_peer(Path(a.peer), scratch)
     print(f"boardgame.io from {a.peer}, installed in {scratch}; results in {out_dir}", file=sys.stderr)
