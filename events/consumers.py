@@ -25,6 +25,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
 from relay.services import relay_open, relay_run
+from tables import write
 from tables.engine import IllegalActionError
 from tables.services import ServiceError, table_act
 
@@ -215,7 +216,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "malformed", "which table?")
             return
         try:
-            outcome = await database_sync_to_async(table_act)(
+            outcome = await write.run_in_db_thread(table_act)(
                 actor=self.actor, table_id=table_id, action=action, client_id=re or "", expected_version=version
             )
         except (IllegalActionError, Forbidden, ServiceError) as exc:

@@ -8,6 +8,7 @@ after commit.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -18,9 +19,10 @@ from events.fanout import table_message
 from events.groups import Message
 from events.roles import SEAT_ACTIONS, Actor, Forbidden, check_table_action
 from tables.engine import Game, MalformedActionError, Phase, apply, parse_action
-from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass, action_to_dict
+from tables.engine.actions import Action, DrawRelaySeat, TimeoutPass
 
-from .models import Table, TableAction
+from . import write
+from .models import Table
 from .selectors import REACTION_TIMEOUT_SECONDS, table_meta
 
 # Actions a player takes on their own turn: these carry the version the player saw, and
@@ -116,6 +118,19 @@ def _apply_locked(**kwargs) -> ActOutcome:
     Should PostgreSQL still abort this transaction as a deadlock victim, it was rolled
     back whole and runs again (only when it is the outermost transaction)."""
     nested = transaction.get_connection().in_atomic_block
+    if not isinstance(kwargs["engine_action"], DrawRelaySeat) and write.can_be_optimistic(
+        kwargs["table_id"], kwargs["party_id"]
+    ):
+        # No lock, one statement, on this process's copy of the row (tables/write.py);
+        # anything but a clean write is decided again below, under the lock.
+        trial = write.Attempt(optimistic=True)
+        try:
+            return _apply_locked_once(**kwargs, attempt=trial)
+        except write.Conflict:
+            pass
+        except Exception:
+            if trial.written:
+                raise
     for attempt in range(DEADLOCK_RETRIES):
         try:
             return _apply_locked_once(**kwargs)
@@ -134,26 +149,28 @@ def _apply_locked_once(
     client_id: str,
     expected_version: int | None,
     now: datetime,
+    attempt: write.Attempt | None = None,
 ) -> ActOutcome:
-    with transaction.atomic():
-        try:
-            table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
-        except Table.DoesNotExist:
+    optimistic = attempt is not None and attempt.optimistic
+    with nullcontext() if optimistic else transaction.atomic():
+        try:  # the row lock, the table, a retried request id and the game (tables/write.py)
+            locked = write.lock(table_id=table_id, party_id=party_id, client_id=client_id, attempt=attempt)
+        except write.NoTable:
             raise ServiceError("no_table", "there is no such table at this party") from None
-        if client_id:
-            done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor")
-            for version, by in done:
-                if by != actor_label:
-                    # Someone else's id: acknowledging it would tell this sender an
-                    # action was done that never was.
-                    raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
-                # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
-                return ActOutcome(table_id, version, duplicate=True)
+        table = locked.table
+        if locked.duplicate is not None:
+            version, by = locked.duplicate
+            if by != actor_label:
+                # Someone else's id: acknowledging it would tell this sender an
+                # action was done that never was.
+                raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
+            # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
+            return ActOutcome(table_id, version, duplicate=True)
         if expected_version is not None and expected_version != table.version:
             raise ServiceError(
                 "stale", f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
             )
-        game = Game.from_dict(table.state)
+        game = locked.game
         if isinstance(engine_action, DrawRelaySeat):
             from relay.services import relay_check_draw
 
@@ -167,21 +184,12 @@ def _apply_locked_once(
                     f"this reaction has waited {int(waited)} s; it can be passed after {REACTION_TIMEOUT_SECONDS} s",
                 )
         new, events = apply(game, engine_action)
-        table.state = new.to_dict()
-        table.version = new.version
         if any(e.type == "window_opened" for e in events):
             table.window_opened_at = now
         elif new.phase is not Phase.REACTION:
             table.window_opened_at = None
-        table.updated_at = now
-        table.save(update_fields=["state", "version", "window_opened_at", "updated_at"])
-        TableAction.objects.create(
-            table=table,
-            version=new.version,
-            action=action_to_dict(engine_action),
-            actor=actor_label,
-            client_id=client_id,
-            created_at=now,
+        write.save(
+            table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
         )
         outcome = ActOutcome(table.pk, new.version, messages=table_messages(table, new, events), game=new)
         # Party-level consequences (the gate) are decided in the same transaction.
