@@ -25,17 +25,23 @@ The hot copy is taken only once the transaction has committed (`on_commit`), so 
 never holds a state the database does not. The database stays the truth: a restart
 starts with no copy, and a copy that is not exactly the row's is never used.
 
-Other databases (SQLite, the laptop stack) take the ORM's statements as before.
+SQLite (the laptop stack) takes the same steps in plain SQL: BEGIN IMMEDIATE, the row
+and the request id in one SELECT, then UPDATE and INSERT, COMMIT; optimistically no
+SELECT, with the UPDATE guarded by the hot copy's exact stored texts (state, roster).
+Other databases take the ORM's statements.
 """
 
 from __future__ import annotations
 
 import threading
+from contextlib import nullcontext
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 
 import orjson
 from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 
 from tables.engine import Game
 from tables.engine.actions import Action, action_to_dict
@@ -55,7 +61,8 @@ class Conflict(Exception):
 class Attempt:
     optimistic: bool = False
     written: bool = False  # the action's statement has run: never try it again
-    xmin: str | None = None  # the hot copy's row version (optimistic)
+    xmin: str | None = None  # the hot copy's row version (optimistic, PostgreSQL)
+    texts: tuple[str, str] | None = None  # the hot copy's state and roster as stored (SQLite)
 
 
 @dataclass
@@ -77,9 +84,10 @@ class Hot:
     roster: list
     window_opened_at: datetime | None
     updated_at: datetime
+    texts: tuple[str, str] | None = None  # SQLite: the state's and the roster's stored text
 
     def table(self, table_id: int) -> Table:
-        return Table(
+        return _table(
             id=table_id,
             party_id=self.party_id,
             letter=self.letter,
@@ -87,7 +95,14 @@ class Hot:
             version=self.version,
             window_opened_at=self.window_opened_at,
             updated_at=self.updated_at,
+            roster_text=self.texts[1] if self.texts else None,
         )
+
+
+def _table(*, roster_text: str | None = None, **fields) -> Table:
+    table = Table(**fields)
+    table._roster_text = roster_text  # SQLite: the roster exactly as stored
+    return table
 
 
 _hot: dict[int, Hot] = {}  # set after commit only
@@ -109,11 +124,29 @@ def run_in_db_thread(fn):
 
 def can_be_optimistic(table_id: int, party_id: int) -> bool:
     hot = _hot.get(table_id)
-    return hot is not None and hot.party_id == party_id and _fast() and not connection.in_atomic_block
+    return (
+        hot is not None
+        and hot.party_id == party_id
+        and connection.vendor in ("postgresql", "sqlite")
+        and not connection.in_atomic_block
+    )
 
 
 def _fast() -> bool:
     return connection.vendor == "postgresql"
+
+
+def _sqlite() -> bool:
+    return connection.vendor == "sqlite"
+
+
+def _aware(value):
+    """SQLite hands back naive UTC datetimes (or text) from a raw query."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
 
 
 def _json(value):
@@ -125,8 +158,10 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
         hot = _hot.get(table_id)
         if hot is None or hot.party_id != party_id:
             raise Conflict()
-        attempt.xmin = hot.xmin
+        attempt.xmin, attempt.texts = hot.xmin, hot.texts
         return Locked(hot.table(table_id), hot.game, None)
+    if _sqlite():
+        return _lock_sqlite(table_id=table_id, party_id=party_id, client_id=client_id)
     if not _fast():
         return _lock_orm(table_id=table_id, party_id=party_id, client_id=client_id)
     hot = _hot.get(table_id)
@@ -163,6 +198,40 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
     return Locked(table, game, None)
 
 
+def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
+    """The laptop stack: the transaction took SQLite's write lock at BEGIN (IMMEDIATE)."""
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at, t.state, a.version, a.actor"
+            f" FROM {t} t LEFT JOIN {a} a ON a.table_id = t.id AND a.client_id = %s AND a.client_id <> ''"
+            f" WHERE t.id = %s AND t.party_id = %s",
+            [client_id, table_id, party_id],
+        )
+        row = cur.fetchone()
+    if row is None:
+        raise NoTable()
+    letter, roster, version, opened, updated, state, done_version, done_actor = row
+    table = _table(
+        id=table_id,
+        party_id=party_id,
+        letter=letter,
+        roster=orjson.loads(roster),
+        version=version,
+        window_opened_at=_aware(opened),
+        updated_at=_aware(updated),
+        roster_text=roster,
+    )
+    if done_version is not None:
+        return Locked(table, None, (done_version, done_actor))
+    hot = _hot.get(table_id)
+    if hot is not None and hot.texts is not None and hot.texts[0] == state and hot.version == version:
+        stats["hot"] += 1
+        return Locked(table, hot.game, None)
+    stats["read"] += 1
+    return Locked(table, Game.from_dict(orjson.loads(state)), None)
+
+
 def _lock_orm(*, table_id: int, party_id: int, client_id: str) -> Locked:
     try:
         table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
@@ -189,6 +258,9 @@ def save(
     attempt = attempt or Attempt()
     attempt.written = True  # from here on, whatever happens, this action is not tried again
     state = new.to_dict()
+    if _sqlite():
+        _save_sqlite(table, new, state, action, actor, client_id, now, attempt)
+        return
     if not _fast():
         table.state = state
         table.version = new.version
@@ -235,6 +307,76 @@ def save(
             _hot[table_id] = hot
 
     transaction.on_commit(remember)  # at once in autocommit: the statement has committed
+
+
+def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> None:
+    """UPDATE (guarded, when optimistic, by the state and roster texts of the hot copy:
+    any other write changes them) and INSERT, in one transaction of their own when the
+    caller holds none."""
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    state_text = orjson.dumps(state).decode()
+    ops = connection.ops
+    sql = f"UPDATE {t} SET state = %s, version = %s, window_opened_at = %s, updated_at = %s WHERE id = %s AND version = %s"
+    params = [
+        state_text,
+        new.version,
+        ops.adapt_datetimefield_value(table.window_opened_at),
+        ops.adapt_datetimefield_value(now),
+        table.pk,
+        table.version,
+    ]
+    if attempt.optimistic:
+        sql += " AND state = %s AND roster = %s"
+        params += list(attempt.texts or ("", ""))
+    try:
+        own = transaction.atomic() if not connection.in_atomic_block else nullcontext()
+        with own, connection.cursor() as cur:
+            cur.execute(sql, params)
+            if cur.rowcount != 1:
+                if attempt.optimistic:
+                    raise Conflict()
+                raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
+            cur.execute(
+                f"INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
+                f" VALUES (%s, %s, %s, %s, %s, %s)",
+                [
+                    table.pk,
+                    new.version,
+                    orjson.dumps(action_to_dict(action)).decode(),
+                    actor,
+                    client_id,
+                    ops.adapt_datetimefield_value(now),
+                ],
+            )
+    except Conflict:
+        stats["conflict"] += 1
+        raise
+    except IntegrityError:
+        if not attempt.optimistic:
+            raise
+        stats["conflict"] += 1
+        raise Conflict() from None  # a request id already used: the locking path says whose
+    if attempt.optimistic:
+        stats["optimistic"] += 1
+    hot = Hot(
+        xmin="",
+        version=new.version,
+        game=new,
+        party_id=table.party_id,
+        letter=table.letter,
+        roster=table.roster,
+        window_opened_at=table.window_opened_at,
+        updated_at=now,
+        texts=(state_text, getattr(table, "_roster_text", None) or ""),
+    )
+    table.version, table.updated_at, table.state = new.version, now, state
+    table_id = table.pk
+
+    def remember():
+        with _hot_lock:
+            _hot[table_id] = hot
+
+    transaction.on_commit(remember)
 
 
 def _write(table, new, state, action, actor, client_id, now, attempt):
