@@ -21,6 +21,8 @@ Shapes (as in boardgame.io's README and the issue):
 - think250  10 x 10, 250 ms think          (--moves 40 --windows 10 --warmup 3 --think 250)
 - serve     the bin/serve stack (SQLite, in-process channel layer), the think250 shape;
             boardgame.io has no such stack, so it is compared with think250's bgio run.
+- t10x10-d2 t10x10 with as many daphne processes as cores (2 here; parties split by
+            code), against boardgame.io's t10x10 (one Node process).
 
 Reaction windows are not the same load: boardgame.io's ask all P-1 = 9 other players
 (its lenient game is used here); a Yankee Heist window asks only the 1-2 players whose
@@ -56,10 +58,10 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers" / "boardgameio"), help="the peer study")
     p.add_argument("--scratch", default="/tmp/bgio-bench", help="where boardgame.io is npm-installed")
-    p.add_argument("--shapes", default="t1x10,t10x10,think250,serve")
+    p.add_argument("--shapes", default="t1x10,t10x10,think250,serve,t10x10-d2")
     p.add_argument("--out-dir", default="", help="default bench/results/versus-<UTC time>")
     p.add_argument("--time", type=int, default=240, help="hard limit per run, s")
-    p.add_argument("--daphnes", type=int, default=1, help="passed to bench/live.py for the closed loops")
+    p.add_argument("--daphnes", type=int, default=os.cpu_count() or 2, help="daphnes of the t10x10-d2 shape")
     p.add_argument("--no-bgio", action="store_true", help="only this project's runs (bgio from --bgio-from)")
     p.add_argument("--bgio-from", default="", help="a folder of earlier bgio-<shape>.json to compare with")
     p.add_argument("--report-only", action="store_true", help="no runs: the table from the JSON in --out-dir")
@@ -159,7 +161,7 @@ def table(rows: list[tuple[str, list[float], dict, list[float] | None, dict | No
 def report(out_dir: Path, shapes: list[str]) -> str:
     rows = []
     for s in shapes:
-        base = "think250" if s == "serve" else s
+        base = {"serve": "think250", "t10x10-d2": "t10x10"}.get(s, s)
         ours, theirs = out_dir / f"live-{s}.json", out_dir / f"bgio-{base}.json"
         if not ours.exists():
             continue
@@ -179,7 +181,7 @@ def main(argv=None):
     scratch = Path(a.scratch)
     shapes = [s for s in a.shapes.split(",") if s]
     for s in shapes:
-        if s not in (*SHAPES, "serve"):
+        if s not in (*SHAPES, "serve", "t10x10-d2"):
             sys.exit(f"unknown shape {s!r}")
     if a.report_only:
         print(report(out_dir, shapes))
@@ -190,7 +192,7 @@ def main(argv=None):
     bgio: dict[str, tuple[list[float], dict]] = {}
     rows = []
     for s in shapes:
-        base = "think250" if s == "serve" else s
+        base = {"serve": "think250", "t10x10-d2": "t10x10"}.get(s, s)
         if base not in bgio:
             if a.no_bgio:
                 path = Path(a.bgio_from) / f"bgio-{base}.json"
@@ -204,7 +206,7 @@ def main(argv=None):
                 bgio[base] = (before, b)
                 time.sleep(2)
         extra = ["--embedded"] if s == "serve" else []
-        if a.daphnes > 1 and s in ("t1x10", "t10x10"):
+        if s == "t10x10-d2":
             extra += ["--daphnes", str(a.daphnes)]
         before = load()
         r = run_live(SHAPES[base], out_dir / f"live-{s}.json", a.time, extra)
