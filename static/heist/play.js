@@ -7,7 +7,7 @@ import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const PARTY_NAME = document.title;
 
@@ -471,7 +471,7 @@ function trimPrompt(view) {
   const k = view.must_trim;
   const ui = S.ui;
   const el = prompt("trim", `Discard ${k} card${k > 1 ? "s" : ""}`,
-    h("p", { text: `You have ${view.hand.length} cards; keep 5. Choose exactly ${k} to discard.` }),
+    h("p", { text: `You have ${view.hand.length} cards; keep ${rules().hand_limit}. Choose exactly ${k} to discard.` }),
     pickableHand(view, { max: k }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" },

@@ -8,7 +8,7 @@ import { Live } from "./live.js";
 import { gateProgress, isMultiTable, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
-import { ROUND_NAMES, giftLabel, h, render, seatName, startClocks, tickClocks } from "./ui.js";
+import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -72,7 +72,7 @@ function tile(payload) {
   return h("article", { class: `screen-tile phase-${view.phase}`, "aria-labelledby": `st-${meta.id}`, data: { tableId: meta.id, letter: meta.letter, version: payload.version, phase: view.phase } },
     h("h2", { id: `st-${meta.id}`, class: "tile-head" },
       h("span", { class: "table-letter", text: meta.letter }),
-      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${ROUND_NAMES[view.round] || ""}` })),
+      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${roundName(view.round)}` })),
     h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": `Table ${meta.letter} progress` },
       fill(pct)),
     badge,
