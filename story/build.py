@@ -18,11 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.selectors import gift_label
+from tables.engine import ROUND_NAMES, gift_label
 
 from .replay import ReplayMismatch, TableReplay
 
-ROUND_NAMES = {1: "THE SNOOP", 2: "THE SCRAMBLE", 3: "THE DOUBLE-CROSS", 4: "LAST CALL"}
 RELAY_ROUND = 2.5  # the relay sits between rounds 2 and 3 at every table
 ESCAPES_SHOWN = 5
 

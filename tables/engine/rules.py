@@ -25,7 +25,7 @@ from .actions import (
     Trim,
     VaultExchange,
 )
-from .cards import DECK_SIZE, REACTION_IDS, Card, Kind, card_of, deck_for
+from .cards import DECK_SIZE, REACTION_IDS, Card, Kind, card_of, deck_for, target_count
 from .errors import (
     CardNotInHandError,
     IllegalActionError,
@@ -42,6 +42,8 @@ DEAL = 3
 ROUNDS = 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_VAULT = 3
+# The rulebook's names of the four rounds.
+ROUND_NAMES = {1: "THE SNOOP", 2: "THE SCRAMBLE", 3: "THE DOUBLE-CROSS", 4: "LAST CALL"}
 
 
 _new_tuple = tuple.__new__
@@ -413,9 +415,7 @@ def _play(g: Game, a: PlayCard, log: _Log) -> None:
     if a.direction is not None and card is not Card.THREE_GIFT_GRIFT:
         raise MalformedActionError("only THREE-GIFT GRIFT takes a direction")
     t = a.targets
-    need = _TARGET_COUNT[card]
-    if card is Card.YANKEE_HEIST and n == 2:
-        need = 1  # two players: one swap attempt, still costs the extra card
+    need = target_count(card, n)  # two players: YANKEE HEIST names one, still costs the extra card
     if len(t) != need:
         raise IllegalTargetError(f"{card.title} names {need} other player(s), not {len(t)}")
     for target in t:
@@ -484,17 +484,6 @@ def _play(g: Game, a: PlayCard, log: _Log) -> None:
         g.hands[seat] = (*g.hands[seat], stolen)
         log.emit_secret("pickpocketed", {"seat": seat, "target": t[0]}, {"card": stolen}, (seat, t[0]))
     _end_action(g, log, seat)
-
-
-_TARGET_COUNT = {
-    Card.SNATCH: 1,
-    Card.SWITCHEROO: 2,
-    Card.THREE_GIFT_GRIFT: 2,
-    Card.YANKEE_HEIST: 2,
-    Card.CASE_THE_JOINT: 1,
-    Card.INSIDE_MAN: 0,
-    Card.PICKPOCKET: 1,
-}
 
 
 def _swipe(g: Game, a: Swipe, log: _Log) -> None:

@@ -30,6 +30,18 @@ class Direction(enum.Enum):
     COUNTERCLOCKWISE = "counterclockwise"
 
 
+# Gift ids: a guest's gift uses its label number (1, 2, ...), a vault gift VAULT_ID_BASE +
+# its number, so one id space serves the whole party (the relay moves gifts between
+# tables). The engine itself treats ids as opaque; the party, the screens and the
+# printables agree on this base through this one constant.
+VAULT_ID_BASE = 1000
+
+
+def gift_label(gift_id: int) -> str:
+    """What is written on the physical gift: the guest's number, or V1.. for the vault."""
+    return f"V{gift_id - VAULT_ID_BASE}" if gift_id >= VAULT_ID_BASE else str(gift_id)
+
+
 @dataclass(frozen=True, slots=True)
 class Gift:
     """A gift as the engine knows it: an id (its label), a secret description, and the

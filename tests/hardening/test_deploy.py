@@ -105,9 +105,10 @@ def _daphne_lines(repo_root) -> dict[str, list[str]]:
         if words[:2] == ["sh", "-c"]:
             words = shlex.split(words[2])
         lines[f"compose {name}"] = words
-    for path in ("bench/stack.py", "tests/browser/conftest.py"):
-        text = (repo_root / path).read_text()
-        assert "DAPHNE_ARGS" in text, path
+    # The test servers (browser, faults, rehearsal) all start through bench/stack.py.
+    assert "DAPHNE_ARGS" in (repo_root / "bench" / "stack.py").read_text()
+    for path in ("tests/browser/conftest.py", "tests/faults/server.py"):
+        assert "DaphneServer" in (repo_root / path).read_text(), path
     from bench.stack import DAPHNE_ARGS
 
     lines["test servers"] = DAPHNE_ARGS
