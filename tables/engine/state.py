@@ -210,7 +210,7 @@ class Game:
     """The whole state of one table. Each field declares how it is copied and stored."""
 
     players: int = field(metadata=stored(PLAIN))
-    seed: int = field(metadata=stored(PLAIN))  # the original seed, kept for audit
+    seed: int | str = field(metadata=stored(PLAIN))  # the seed new_game was given, kept for audit and replay
     rng: int = field(metadata=stored(INT64))  # current generator state
     version: int = field(metadata=stored(PLAIN))
     phase: Phase = field(metadata=stored(PHASE))
@@ -335,3 +335,11 @@ _NAMESPACE: dict[str, Any] = {"_new": object.__new__, "_MISSING": object(), "Pha
 _compile(Window, "copy", _NAMESPACE)
 _compile(Pending, "copy", _NAMESPACE)
 _compile(Game, "clone", _NAMESPACE)
+
+
+def open_window(g: Game) -> Window:
+    """The open reaction window: in the REACTION phase there always is one."""
+    p = g.pending
+    if p is None or p.window is None:
+        raise AssertionError(f"no reaction window is open (phase {g.phase.value})")
+    return p.window
