@@ -7,7 +7,7 @@ SHA-256 digests: a database leak gives nobody a seat.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import models
 from django.utils import timezone
@@ -17,7 +17,7 @@ from tables.engine import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
 PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
 
 
-def _expires_at():
+def _expires_at() -> datetime:
     return timezone.now() + PARTY_LIFETIME
 
 

@@ -5,7 +5,7 @@ saves the file it fetched."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.http import require_safe
 
 from events.secrets import token_matches
@@ -25,14 +25,14 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 
 
 @require_safe
-def deck_download(request):
+def deck_download(request: HttpRequest) -> HttpResponse:
     response = _pdf(deck_pdf_cached(), "yankee-heist-deck.pdf")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 
 
 @require_safe
-def party_printables_download(request, code, kind):
+def party_printables_download(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     party = party_by_code(code)
     if party is None:
         raise Http404("no such party")

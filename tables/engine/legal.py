@@ -7,7 +7,7 @@ it to pick legal actions. It only reads the game.
 from __future__ import annotations
 
 from .cards import REACTION_IDS, Card, Kind, card_of, target_count
-from .state import Game, Phase
+from .state import Game, Phase, open_window
 
 
 def waiting_for(g: Game) -> tuple[int, ...]:
@@ -16,7 +16,7 @@ def waiting_for(g: Game) -> tuple[int, ...]:
     if g.phase is Phase.ACTION:
         return (g.active,)
     if g.phase is Phase.REACTION:
-        return g.pending.window.waiting()
+        return open_window(g).waiting()
     if g.phase is Phase.TRIM:
         return tuple(sorted(g.trims))
     return ()
