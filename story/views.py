@@ -11,9 +11,12 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from events.http import error_response
 from events.models import Party
 from events.selectors import party_by_code
+from tables.errors import ServiceError
 
+from .build import ROUND_NAMES
 from .selectors import party_story
 from .svg import story_svg
 
@@ -26,7 +29,7 @@ def _party(code) -> Party:
 
 
 def _not_over() -> JsonResponse:
-    return JsonResponse({"error": "not_over", "message": "the story is told once every table has finished"}, status=409)
+    return error_response(ServiceError("not_over", "the story is told once every table has finished"))
 
 
 @require_safe
@@ -47,8 +50,6 @@ def story_page(request, code):
 
 
 def _by_round(entries: list[dict]) -> list[dict]:
-    from .build import ROUND_NAMES
-
     out: list[dict] = []
     for e in entries:
         if not out or out[-1]["round"] != e["round"]:

@@ -3,7 +3,7 @@ precomputed by the simulator (lobby_estimates.py), never a simulation per reques
 
 from __future__ import annotations
 
-from events.seating import MAX_GUESTS, table_sizes
+from tables.seating import MAX_GUESTS, table_sizes
 
 from .lobby_estimates import MINUTES
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from events.seating import derive_seed, table_sizes
 from tables.engine import rng as _rng
 from tables.engine.actions import ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
 from tables.engine.rules import apply, apply_in_place, new_game
 from tables.engine.state import Game, Gift, Phase
+from tables.seating import derive_seed, table_sizes
 
 from .policies import Policy, Seat, policy_named
 

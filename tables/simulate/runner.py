@@ -14,8 +14,8 @@ import random
 import time
 from collections.abc import Callable
 
-from events.seating import table_sizes
 from tables.engine import rng as _rng
+from tables.seating import table_sizes
 
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
