@@ -12,9 +12,11 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from events.http import error_response
 from events.models import Party
 from events.selectors import party_by_code
 from tables.engine import ROUND_NAMES
+from tables.errors import ServiceError
 
 from .selectors import party_story
 from .svg import story_svg
@@ -28,7 +30,7 @@ def _party(code: str) -> Party:
 
 
 def _not_over() -> JsonResponse:
-    return JsonResponse({"error": "not_over", "message": "the story is told once every table has finished"}, status=409)
+    return error_response(ServiceError("not_over", "the story is told once every table has finished"))
 
 
 @require_safe

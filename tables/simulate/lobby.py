@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from events.seating import MAX_GUESTS, table_sizes
+from tables.seating import MAX_GUESTS, table_sizes
 
 from .lobby_estimates import MINUTES
 

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from events.seating import derive_seed, table_sizes
 from tables.engine import rng as _rng
 from tables.engine.actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
 from tables.engine.rules import apply, apply_in_place, new_game
 from tables.engine.state import Event, Game, Gift, Phase, open_window
+from tables.seating import derive_seed, table_sizes
 
 from .policies import Policy, Seat, policy_named
 

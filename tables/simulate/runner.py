@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from events.seating import table_sizes
 from tables.engine import rng as _rng
+from tables.seating import table_sizes
 
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
