@@ -331,16 +331,15 @@ def django_setup(env: dict):
 def create_game(players: int, label: str) -> dict:
     """One party of `players` guests, seated (one table), through the services."""
     from events import services
-    from events.models import Guest
+    from events.models import Guest, Party
     from tables.models import Table
 
-    party, host_token = services.party_create(name=f"Bench {label}")
+    created = services.party_create(name=f"Bench {label}").data
+    party, host_token = Party.objects.get(pk=created["party"]), created["host_token"]
     tokens = {}
     for i in range(players):
-        guest, token, _ = services.guest_join(
-            code=party.code, name=f"Guest {i + 1}", description=f"gift {label}/{i + 1}"
-        )
-        tokens[guest.pk] = token
+        joined = services.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"gift {label}/{i + 1}").data
+        tokens[joined["guest"]] = joined["token"]
     services.party_seat(party_id=party.pk)  # before any socket connects: nothing to broadcast
     table = Table.objects.get(party=party)
     seats = {}

@@ -24,15 +24,14 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
-from relay.services import relay_open, relay_run
 from tables import write
-from tables.engine import IllegalActionError
-from tables.services import ServiceError, table_act
+from tables.errors import ServiceError
 
-from . import fanout, fastread, groups, heartbeat, ratelimit, services, socket_limits, tablets
-from .models import Guest, Tablet
-from .presence import presence_close, presence_open, presence_seen, server_address
-from .roles import Actor, Forbidden, Role, check_party_command
+from . import fanout, fastread, groups, heartbeat, ratelimit, socket_limits
+from .commands import dispatch
+from .models import Tablet
+from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
+from .roles import Actor, Role, groups_for
 from .secrets import token_hash
 from .selectors import actor_for, party_by_code, snapshot_for
 from .socket_limits import TokenBucket
@@ -114,12 +113,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
-            still_open = await database_sync_to_async(presence_close)(
-                guest_id=self.actor.guest_id, channel=self.channel_name
+            closed = await database_sync_to_async(guest_socket_closed)(
+                party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
             )
-            # A guest with the seat open on two devices (a captain's phone and tablet)
-            # is still online when one of them closes.
-            await groups.send_safely([_presence_message(self.actor, still_open > 0)])
+            await groups.send_safely(closed.messages)
         await fanout.local().untrack(self)  # no more table updates for this socket
         for group in list(self.joined):
             try:
@@ -166,7 +163,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.actor is None:
             await self._error(re, "hello_first", "say hello (with your secret) first")
             return
-        handler = {"act": self._act, "party": self._party, "resync": self._resync_frame}.get(kind)
+        handler = {"act": self._command, "party": self._command, "resync": self._resync_frame}.get(kind)
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
@@ -194,51 +191,29 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if actor.role is Role.GUEST:
             self.secret = token_hash(frame["token"])
             self.secret_checked = time.monotonic()  # just proven
-            _, offline = await database_sync_to_async(presence_open)(
-                guest_id=actor.guest_id, channel=self.channel_name, server=server_address(self.scope)
+            opened = await database_sync_to_async(guest_socket_opened)(
+                party_id=actor.party_id,
+                guest_id=actor.guest_id,
+                channel=self.channel_name,
+                server=server_address(self.scope),
             )
-            # Guests whose sockets died with an earlier process on this address.
-            gone = [Actor(Role.GUEST, actor.party_id, guest_id=g) for g in offline]
-            await groups.send_safely([_presence_message(actor, True), *(_presence_message(a, False) for a in gone)])
+            await groups.send_safely(opened.messages)
         elif actor.role is Role.TABLET:
             self.secret = token_hash(frame["token"])
             self.secret_checked = time.monotonic()
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
-    async def _act(self, frame, re):
-        action = frame.get("action")
-        version = frame.get("version")
-        if version is not None and type(version) is not int:
-            await self._error(re, "malformed", "version must be an integer")
-            return
-        table_id = frame.get("table", self.actor.table_id)
-        if type(table_id) is not int:
-            await self._error(re, "malformed", "which table?")
-            return
+    async def _command(self, frame, re):
+        """An `act` or `party` frame: the registry checks, parses and runs it
+        (events/commands.py); the reply carries what changed, the screens get the rest."""
         try:
-            outcome = await write.run_in_db_thread(table_act)(
-                actor=self.actor, table_id=table_id, action=action, client_id=re or "", expected_version=version
-            )
-        except (IllegalActionError, Forbidden, ServiceError) as exc:
-            await self._error(re, _code(exc), str(exc))
-            if getattr(exc, "code", None) == "stale":
+            # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
+            run = write.run_in_db_thread if frame["type"] == "act" else database_sync_to_async
+            outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
+        except ServiceError as exc:
+            await self._send(_error_frame(re, exc))
+            if frame["type"] == "act" and exc.code == "stale":
                 await self._resync(frame, None)
-            return
-        await self._send({"type": "ok", "re": re, "version": outcome.version, "duplicate": outcome.duplicate})
-        await groups.send_safely(outcome.messages)
-
-    async def _party(self, frame, re):
-        command = frame.get("command")
-        if not isinstance(command, str):
-            await self._error(re, "malformed", "which command?")
-            return
-        try:
-            check_party_command(self.actor, command, await _command_table(command, frame))
-            if command == "pair_tablet":
-                frame = {**frame, "_origin": _origin(self.scope)}  # the QR code's link
-            outcome = await database_sync_to_async(_party_command)(self.actor, command, frame)
-        except (IllegalActionError, Forbidden, ServiceError) as exc:
-            await self._error(re, _code(exc), str(exc))
             return
         await self._send({"type": "ok", "re": re, **outcome.data})
         await groups.send_safely(outcome.messages)
@@ -356,7 +331,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """Join the groups the actor may read, leave the others. A failure (Redis down)
         leaves that group out of `joined`, so the next call (a resync, a ping) retries:
         the socket works for its own requests meanwhile and catches up by versions."""
-        wanted = await database_sync_to_async(_groups_for)(self.actor)
+        wanted = await database_sync_to_async(groups_for)(self.actor)
         for group in self.joined - wanted:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -393,7 +368,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         now = timezone.now().timestamp()
         if now - self.last_seen_write > 20:
             self.last_seen_write = now
-            await database_sync_to_async(presence_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
+            await database_sync_to_async(guest_socket_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         # After our close (removed, revoked) or the client's, group messages may still
@@ -452,13 +427,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "error", "re": re, "code": code, "message": message})
 
 
-async def _command_table(command: str, frame: dict) -> int | None:
-    """The table a captain's command concerns (so a captain acts only at their own)."""
-    if command == "hand_over_seat" and type(frame.get("guest")) is int:
-        return await database_sync_to_async(
-            lambda: Guest.objects.filter(pk=frame["guest"]).values_list("table_id", flat=True).first()
-        )()
-    return None
+def _error_frame(re: str | None, exc: ServiceError) -> dict:
+    """The socket's one mapping of the error family (tables/errors.py) to a frame."""
+    return {"type": "error", "re": re, "code": exc.code, "message": str(exc)}
 
 
 def _origin(scope) -> str:
@@ -469,39 +440,6 @@ def _origin(scope) -> str:
             origin = value.decode("latin-1")
             return origin if origin.startswith(("http://", "https://")) else ""
     return ""
-
-
-def _code(exc: Exception) -> str:
-    if isinstance(exc, ServiceError):
-        return exc.code
-    if isinstance(exc, Forbidden):
-        return "forbidden"
-    return f"illegal.{exc.rule}"
-
-
-def _groups_for(actor: Actor) -> set[str]:
-    from tables.models import Table
-
-    out = {groups.party_group(actor.party_id)}
-    if actor.role is Role.HOST:
-        out.add(groups.host_group(actor.party_id))
-        out |= {
-            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
-        }
-    elif actor.role is Role.SPECTATOR:
-        out |= {
-            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
-        }
-    elif actor.role is Role.TABLET:
-        # Its table's public view and its own group (for `removed`): no seat group, ever.
-        out |= {groups.table_group(actor.table_id), groups.tablet_group(actor.tablet_id)}
-    else:
-        out.add(groups.guest_group(actor.guest_id))
-        if actor.table_id is not None:
-            out.add(groups.seat_group(actor.table_id, actor.seat))
-            if actor.captain:
-                out.add(groups.table_group(actor.table_id))
-    return out
 
 
 def _plain_re(text_data) -> str | None:
@@ -521,11 +459,6 @@ def _may_connect(address: str) -> bool:
     return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
 
 
-def _presence_message(actor: Actor, online: bool) -> groups.Message:
-    """For the host's dashboard: who is (dis)connected, as it happens."""
-    return (groups.host_group(actor.party_id), {"type": "presence", "guest": actor.guest_id, "online": online})
-
-
 def _seat_row(guest_id: int) -> dict | None:
     """What the database says about a guest's seat now: its secret (changed by a
     hand-over), removal, table, seat and captaincy. None: the party was deleted (the
@@ -537,41 +470,3 @@ def _holds_tablet(tablet_id: int, secret: str) -> bool:
     """False once the host revoked the tablet (a deleted row: the party is gone)."""
     row = Tablet.objects.filter(pk=tablet_id).values_list("token_hash", "revoked_at").first()
     return row is None or (row[0] == secret and row[1] is None)
-
-
-def _party_command(actor: Actor, command: str, frame: dict) -> services.Outcome:
-    pid = actor.party_id
-    if command == "rename_guest":
-        return services.guest_rename(party_id=pid, guest_id=frame.get("guest"), name=frame.get("name"))
-    if command == "remove_guest":
-        return services.guest_remove(party_id=pid, guest_id=frame.get("guest"))
-    if command == "add_vault_gift":
-        return services.vault_gift_add(
-            party_id=pid, contributor=frame.get("contributor"), description=frame.get("description")
-        )
-    if command == "remove_vault_gift":
-        return services.vault_gift_remove(party_id=pid, number=frame.get("number"))
-    if command == "close_registration":
-        return services.party_set_registration(party_id=pid, open_=False)
-    if command == "reopen_registration":
-        return services.party_set_registration(party_id=pid, open_=True)
-    if command == "seat":
-        return services.party_seat(party_id=pid)
-    if command == "set_captain":
-        return services.party_set_captain(party_id=pid, guest_id=frame.get("guest"))
-    if command == "hand_over_seat":
-        by = {Role.HOST: "host", Role.TABLET: f"tablet:{actor.tablet_id}"}.get(actor.role, f"captain:{actor.guest_id}")
-        return services.seat_hand_over(party_id=pid, guest_id=frame.get("guest"), requested_by=by)
-    if command == "offer_seat":
-        if frame.get("guest", actor.guest_id) != actor.guest_id:
-            raise Forbidden("you can only offer your own seat")
-        return services.seat_offer(party_id=pid, guest_id=actor.guest_id)
-    if command == "pair_tablet":
-        return tablets.tablet_pair_start(party_id=pid, table_id=frame.get("table"), origin=frame.get("_origin", ""))
-    if command == "revoke_tablet":
-        return tablets.tablet_revoke(party_id=pid, tablet_id=frame.get("tablet"))
-    if command == "open_relay":
-        return services.Outcome(relay_open(party_id=pid))
-    if command == "run_relay":
-        return services.Outcome(relay_run(party_id=pid))
-    raise ServiceError("not_yet", f"{command} is not available yet")

@@ -2,7 +2,8 @@
 
 An accepted action used to be published as P + 1 messages (each seat's whole view, and
 the public view), each about 2.3 kB, each a Redis PUBLISH, each delivered through the
-layer to every socket in its group. Now `table_message` builds one message: the public
+layer to every socket in its group. Now tables/broadcast.py `table_message` builds one
+message: the public
 part (the `table` message as public screens get it, JSON-encoded once) and each seat's
 small private part (its hand, peeks, answer and what it may do; tables.engine.views
 `seat_private`), also encoded once. It goes to one group per table, `t<id>.fan`, which
@@ -31,46 +32,13 @@ import re
 import weakref
 from typing import Any
 
-import orjson
 from channels.layers import get_channel_layer
 
-from tables.engine import Game, public_view
-from tables.engine.views import seat_private
+from tables.broadcast import fan_group, texts
 
 logger = logging.getLogger(__name__)
 
 _STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.groups.seat_group / table_group
-OPTS = orjson.OPT_NON_STR_KEYS
-
-
-def fan_group(table_id: int) -> str:
-    return f"t{table_id}.fan"
-
-
-def dumps(value: Any) -> str:
-    return orjson.dumps(value, option=OPTS).decode()
-
-
-def table_message(table_id: int, game: Game, events, meta: dict) -> tuple[str, dict]:
-    """The one channel-layer message of a table at this version: (group, message)."""
-    public_events = [v for v in (e.view(None) for e in events) if v is not None]
-    head = dumps(
-        {"type": "table", "version": game.version, "table": meta, "view": public_view(game), "events": public_events}
-    )
-    private = []
-    for seat in range(game.players):
-        part = seat_private(game, seat)
-        seen = [v for v in (e.view(seat) for e in events) if v is not None]
-        if seen != public_events:
-            part["events"] = seen
-        private.append(dumps(part))
-    return fan_group(table_id), {"type": "fan", "table": table_id, "head": head[:-1], "private": private}
-
-
-def texts(message: dict) -> tuple[str, list[str]]:
-    """The public text and each seat's text of a fan message."""
-    head = message["head"]
-    return head + "}", [f'{head},"private":{part}}}' for part in message["private"]]
 
 
 def streams_of(groups: set[str]) -> set[tuple[int, int | None]]:

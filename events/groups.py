@@ -16,17 +16,25 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.db import transaction
 
-Message = tuple[str, dict]
+# A table's groups are named by the table layer (a table addresses its own screens);
+# the party's groups below. Both are imported from here by the party's code.
+from tables.groups import Message, seat_group, table_group
+
+__all__ = [
+    "Message",
+    "encode",
+    "guest_group",
+    "host_group",
+    "party_group",
+    "seat_group",
+    "send",
+    "send_on_commit",
+    "send_safely",
+    "table_group",
+    "tablet_group",
+]
 
 logger = logging.getLogger(__name__)
-
-
-def seat_group(table_id: int, seat: int) -> str:
-    return f"t{table_id}.s{seat}"
-
-
-def table_group(table_id: int) -> str:
-    return f"t{table_id}.pub"
 
 
 def party_group(party_id: int) -> str:

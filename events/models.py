@@ -7,15 +7,17 @@ SHA-256 digests: a database leak gives nobody a seat.
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import models
 from django.utils import timezone
 
+from tables.engine import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
+
 PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
 
 
-def _expires_at():
+def _expires_at() -> datetime:
     return timezone.now() + PARTY_LIFETIME
 
 
@@ -108,9 +110,9 @@ class VaultGift(models.Model):
         constraints = [models.UniqueConstraint(fields=["party", "number"], name="one_label_per_vault_gift")]
         ordering = ["number"]
 
-    # Engine gift ids: guests' gifts use their label number, vault gifts 1000 + number,
-    # so one id space serves the whole party (the relay moves gifts between tables).
-    VAULT_ID_BASE = 1000
+    # Engine gift ids: guests' gifts use their label number, vault gifts VAULT_ID_BASE +
+    # number, so one id space serves the whole party (defined once, in the engine).
+    VAULT_ID_BASE = ENGINE_VAULT_ID_BASE
 
     @property
     def gift_id(self) -> int:

@@ -12,7 +12,11 @@ socket can be checked:
   process that never comes back.
 
 `Guest.sockets` stays as the guest's count of live rows, recomputed on every change,
-and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both."""
+and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both.
+
+The socket calls the three services at the end (`guest_socket_opened`, `_seen`,
+`_closed`); each returns an Outcome whose messages tell the host's dashboard who is
+online."""
 
 from __future__ import annotations
 
@@ -21,6 +25,9 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
+from tables.outcome import Outcome
+
+from .groups import Message, host_group
 from .models import Guest, GuestSocket
 from .selectors import ONLINE_GRACE
 
@@ -74,3 +81,28 @@ def _recount(guest_id: int, seen) -> int:
         fields["last_seen"] = seen
     Guest.objects.filter(pk=guest_id).update(**fields)
     return live
+
+
+def _presence(party_id: int, guest_id: int, online: bool) -> Message:
+    """For the host's dashboard: who is (dis)connected, as it happens."""
+    return (host_group(party_id), {"type": "presence", "guest": guest_id, "online": online})
+
+
+def guest_socket_opened(*, party_id: int, guest_id: int, channel: str, server: str) -> Outcome:
+    """A guest's socket said hello: the guest is online, and so are no longer the
+    guests whose sockets died with an earlier process on this address."""
+    live, offline = presence_open(guest_id=guest_id, channel=channel, server=server)
+    messages = [_presence(party_id, guest_id, True), *(_presence(party_id, g, False) for g in offline)]
+    return Outcome({"sockets": live}, messages)
+
+
+def guest_socket_seen(*, guest_id: int, channel: str) -> Outcome:
+    """A ping on a guest's socket: still there (nothing to announce)."""
+    return Outcome({"sockets": presence_seen(guest_id=guest_id, channel=channel)})
+
+
+def guest_socket_closed(*, party_id: int, guest_id: int, channel: str) -> Outcome:
+    """A guest's socket closed. A guest with the seat open on two devices (a captain's
+    phone and tablet) is still online when one of them closes."""
+    live = presence_close(guest_id=guest_id, channel=channel)
+    return Outcome({"sockets": live}, [_presence(party_id, guest_id, live > 0)])

@@ -10,12 +10,20 @@
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
 (tables/engine/views.py builds the views; tests/engine/test_leaks.py checks them).
+The "sees" column is `groups_for` (the channel groups a socket joins); the "may do"
+column is the sets and checks below, which the command registry (events/commands.py)
+applies to every wire command before its service runs.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
+
+from tables.errors import Forbidden
+from tables.models import Table
+
+from . import groups
 
 
 class Role(enum.Enum):
@@ -80,10 +88,6 @@ CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
 SEAT_COMMANDS = frozenset({"offer_seat"})
 
 
-class Forbidden(Exception):
-    """The actor may not do this. Its message is safe to show."""
-
-
 def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
     """Raise Forbidden unless `actor` may send `action_type` to table `table_id`."""
     if action_type in SEAT_ACTIONS:
@@ -97,6 +101,12 @@ def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
             return
         raise Forbidden("only the host or this table's captain can do that")
     raise Forbidden("that action is not available to players")
+
+
+def check_own_seat(actor: Actor, action: dict[str, object]) -> None:
+    """A seat action names no seat or the sender's own: nobody acts for another seat."""
+    if action.get("type") in SEAT_ACTIONS and "seat" in action and action["seat"] != actor.seat:
+        raise Forbidden("you can only act for your own seat")
 
 
 def is_tablet_of(actor: Actor, table_id: int | None) -> bool:
@@ -120,3 +130,36 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
             return
         raise Forbidden("only a seated guest can offer their own seat")
     raise Forbidden(f"unknown command {command!r}")
+
+
+def check_own_guest(actor: Actor, guest_id: object) -> None:
+    """A guest's command about their own seat names no guest or themselves."""
+    if guest_id != actor.guest_id:
+        raise Forbidden("you can only offer your own seat")
+
+
+def groups_for(actor: Actor) -> set[str]:
+    """The channel groups a socket of `actor` joins: what the "sees" column allows."""
+    out = {groups.party_group(actor.party_id)}
+    if actor.role is Role.HOST:
+        out.add(groups.host_group(actor.party_id))
+        out |= {
+            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
+        }
+    elif actor.role is Role.SPECTATOR:
+        out |= {
+            groups.table_group(t) for t in Table.objects.filter(party_id=actor.party_id).values_list("pk", flat=True)
+        }
+    elif actor.role is Role.TABLET:
+        # Its table's public view and its own group (for `removed`): no seat group, ever.
+        assert actor.table_id is not None and actor.tablet_id is not None  # a tablet is paired to one table
+        out |= {groups.table_group(actor.table_id), groups.tablet_group(actor.tablet_id)}
+    else:
+        assert actor.guest_id is not None  # a guest's actor always names the guest
+        out.add(groups.guest_group(actor.guest_id))
+        if actor.table_id is not None:
+            assert actor.seat is not None  # seated at a table means a seat there
+            out.add(groups.seat_group(actor.table_id, actor.seat))
+            if actor.captain:
+                out.add(groups.table_group(actor.table_id))
+    return out

@@ -43,7 +43,7 @@ def token_matches(token: str, stored_hash: str) -> bool:
     return hmac.compare_digest(token_hash(token), stored_hash)
 
 
-def plausible_token(token) -> bool:
+def plausible_token(token: object) -> bool:
     """Cheap shape check before any lookup: our tokens are 43 URL-safe characters."""
     return isinstance(token, str) and 20 <= len(token) <= 64 and token.replace("-", "").replace("_", "").isalnum()
 

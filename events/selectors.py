@@ -7,11 +7,12 @@ from datetime import timedelta
 from django.utils import timezone
 
 from relay.models import Relay
-from relay.services import relay_json
+from relay.selectors import relay_json
+from tables import seating
+from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
 
-from . import seating
 from .models import Guest, Party, Tablet, VaultGift
 from .roles import Actor, Role
 from .secrets import normalize_code, plausible_token, token_hash
@@ -163,8 +164,6 @@ def snapshot_for(actor: Actor) -> dict:
         return {"type": "snapshot", "role": "spectator", "party": party_public(party), "tables": tables}
     if actor.role is Role.TABLET:
         # The table's public payload only: a tablet never receives a hand.
-        from tables.models import Table
-
         table = Table.objects.get(pk=actor.table_id)
         return {
             "type": "snapshot",

@@ -1,37 +1,34 @@
-"""Party writes: create, join, the host's lobby commands, seating, and the party-level
-consequences of table changes. Keyword-only `<entity>_<verb>` functions; each runs in
-one transaction under the party's row lock and returns the messages to send after
-commit (see events/groups.py)."""
+"""Party writes: create, join, the host's lobby commands, seating, hand-over and the
+end. Keyword-only `<entity>_<verb>` functions; each runs in one transaction under the
+party's row lock (events/lobby.py) and returns an Outcome: the data for the sender's
+reply and the messages to send after commit (tables/outcome.py, events/groups.py).
+Who may call each is the command registry's business (events/commands.py); the
+consequences of a table action for the party are in events/play.py and events/lobby.py."""
 
 from __future__ import annotations
 
 import secrets
 import unicodedata
-from dataclasses import dataclass, field
 from datetime import timedelta
 
 from django.db import IntegrityError, transaction
-from django.db.models import F, Max
+from django.db.models import Max
 from django.utils import timezone
 
-from tables.engine import Game, Gift, Phase, new_game
+from tables import seating
+from tables.engine import Game, Gift, new_game
+from tables.errors import ServiceError
 from tables.models import Table
-from tables.services import ServiceError
+from tables.outcome import Outcome
+from tables.services import table_messages
 
-from . import seating
 from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
+from .lobby import lobby_messages, locked_party, party_bump, party_close, tables_still_playing
 from .models import Guest, Party, SeatHandOver, Tablet, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
-from .selectors import party_for_host, party_public
 
 NAME_MAX = 40
 DESCRIPTION_MAX = 200
-
-
-@dataclass
-class Outcome:
-    messages: list[Message] = field(default_factory=list)
-    data: dict = field(default_factory=dict)
 
 
 ZWJ = "\u200d"
@@ -95,33 +92,12 @@ def _check_text(value: str, what: str) -> None:
         raise ServiceError("invalid", f"{what} contains characters that cannot be shown")
 
 
-def locked_party(party_id: int) -> Party:
-    party = Party.objects.select_for_update().filter(pk=party_id).first()
-    if party is None:  # deleted by the expiry sweep while a screen was still open
-        raise ServiceError("no_party", "this party no longer exists")
-    if party.expired:
-        raise ServiceError("expired", "this party has expired (parties last seven days)")
-    return party
-
-
-def lobby_messages(party: Party) -> list[Message]:
-    """After a lobby change: the host's full roster, everybody's public party status."""
-    party.refresh_from_db()
-    return [
-        (host_group(party.pk), {"type": "party", "role": "host", "party": party_for_host(party)}),
-        (party_group(party.pk), {"type": "party", "role": "public", "party": party_public(party)}),
-    ]
-
-
-def _bump(party: Party) -> None:
-    Party.objects.filter(pk=party.pk).update(revision=F("revision") + 1)
-
-
 # --- create and join ----------------------------------------------------------------
 
 
-def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[Party, str]:
-    """A new party and its host secret (returned once, never stored in clear)."""
+def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> Outcome:
+    """A new party and its host secret (returned once, never stored in clear):
+    data {"party": id, "code", "host_token"}."""
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
@@ -140,14 +116,15 @@ def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> tuple[
                     seed=secrets.randbits(63),  # the party's one seed: every draw derives from it
                     host_token_hash=token_hash(token),
                 )
-            return party, token
+            return Outcome({"party": party.pk, "code": party.code, "host_token": token})
         except IntegrityError:
             continue
     raise ServiceError("busy", "could not allocate a join code; try again")
 
 
-def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
-    """A guest joins with the code: their gift gets the next label number."""
+def guest_join(*, code, name, description) -> Outcome:
+    """A guest joins with the code: their gift gets the next label number. data: the
+    seat's secret (returned once) and what the screens show of the guest (_seat_data)."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
         raise ServiceError("bad_code", "that is not a join code (six letters and digits)")
@@ -169,23 +146,31 @@ def guest_join(*, code, name, description) -> tuple[Guest, str, Outcome]:
         guest = Guest.objects.create(
             party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
         )
-        _bump(party)
-        return guest, token, Outcome(lobby_messages(party))
+        party_bump(party)
+        return Outcome(_seat_data(guest, token, party), lobby_messages(party))
+
+
+def _seat_data(guest: Guest, token: str, party: Party) -> dict:
+    return {
+        "guest": guest.pk,
+        "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
+        "token": token,
+        "gift_number": guest.gift_number,
+        "code": party.code,
+    }
 
 
 # --- the host's lobby -----------------------------------------------------------------
 
 
-def _lobby_guest(party: Party, guest_id) -> Guest:
-    if type(guest_id) is not int:
-        raise ServiceError("invalid", "which guest?")
+def _lobby_guest(party: Party, guest_id: int) -> Guest:
     guest = party.guests.filter(pk=guest_id, removed_at__isnull=True).first()
     if guest is None:
         raise ServiceError("no_guest", "no such guest")
     return guest
 
 
-def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
+def guest_rename(*, party_id: int, guest_id: int, name) -> Outcome:
     name = _clean(name, "a name", NAME_MAX)
     with transaction.atomic():
         party = locked_party(party_id)
@@ -194,11 +179,11 @@ def guest_rename(*, party_id: int, guest_id, name) -> Outcome:
             raise ServiceError("seated", "guests are seated; hand the seat over instead")
         guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
-        _bump(party)
-        return Outcome(lobby_messages(party))
+        party_bump(party)
+        return Outcome(messages=lobby_messages(party))
 
 
-def guest_remove(*, party_id: int, guest_id) -> Outcome:
+def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
     """Remove a guest before seating (their gift goes home with them)."""
     with transaction.atomic():
         party = locked_party(party_id)
@@ -207,10 +192,10 @@ def guest_remove(*, party_id: int, guest_id) -> Outcome:
             raise ServiceError("seated", "guests are seated; a gift cannot leave mid-game")
         guest.removed_at = timezone.now()
         guest.save(update_fields=["removed_at"])
-        _bump(party)
+        party_bump(party)
         msgs = lobby_messages(party)
         msgs.append((guest_group(guest.pk), {"type": "removed", "message": "The host removed you from this party."}))
-        return Outcome(msgs)
+        return Outcome(messages=msgs)
 
 
 def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
@@ -222,22 +207,20 @@ def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
             raise ServiceError("seated", "vault gifts are added before seating")
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
-        _bump(party)
-        return Outcome(lobby_messages(party))
+        party_bump(party)
+        return Outcome(messages=lobby_messages(party))
 
 
-def vault_gift_remove(*, party_id: int, number) -> Outcome:
+def vault_gift_remove(*, party_id: int, number: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
             raise ServiceError("seated", "vault gifts are fixed once the party is seated")
-        if type(number) is not int:  # not "1", 1.5 or True: the ORM would coerce them to 1
-            raise ServiceError("invalid", "which vault gift?")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
             raise ServiceError("invalid", "no such vault gift")
-        _bump(party)
-        return Outcome(lobby_messages(party))
+        party_bump(party)
+        return Outcome(messages=lobby_messages(party))
 
 
 def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
@@ -247,8 +230,8 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
             raise ServiceError("seated", "the party is already seated")
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
-        _bump(party)
-        return Outcome(lobby_messages(party))
+        party_bump(party)
+        return Outcome(messages=lobby_messages(party))
 
 
 # --- seating and dealing ----------------------------------------------------------------
@@ -307,10 +290,10 @@ def party_seat(*, party_id: int) -> Outcome:
         party.registration_open = False
         party.seating = plan
         party.save(update_fields=["status", "registration_open", "seating"])
-        _bump(party)
+        party_bump(party)
         # Every screen of the party (host, guests, spectators) now has tables to watch:
         # each re-subscribes to its groups and gets a fresh snapshot.
-        return Outcome([(party_group(party.pk), {"type": "resubscribe"})])
+        return Outcome(messages=[(party_group(party.pk), {"type": "resubscribe"})])
 
 
 def _setup_gifts(setup: dict) -> dict:
@@ -322,7 +305,7 @@ def _setup_gifts(setup: dict) -> dict:
     }
 
 
-def party_set_captain(*, party_id: int, guest_id) -> Outcome:
+def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
@@ -331,37 +314,31 @@ def party_set_captain(*, party_id: int, guest_id) -> Outcome:
         old = list(Guest.objects.filter(table_id=guest.table_id, is_captain=True).exclude(pk=guest.pk))
         Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
-        _bump(party)
+        party_bump(party)
         msgs = lobby_messages(party)
         for g in [*old, guest]:
             msgs.append((guest_group(g.pk), {"type": "resubscribe"}))
-        return Outcome(msgs)
+        return Outcome(messages=msgs)
 
 
-def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
-    """Called inside a table's transaction, and read-only on the party: a table action
-    never writes (or locks) the party row, so it can never deadlock with the party-wide
-    writes that lock the party and then its tables (relay, seat claim). Reports the
-    gate as tables arrive at it; the end is settled after commit (party_close_if_over)."""
-    if game.phase is Phase.GATE:
-        return lobby_messages(Party.objects.get(pk=table.party_id))
-    return []
-
-
-def party_close_if_over(*, party_id: int) -> list[Message]:
-    """After a table's last action committed: when every table is over, the party is.
-    Runs in its own transaction under the party lock; idempotent."""
+def party_end(*, party_id: int) -> Outcome:
+    """The host ends the party. A party ends by itself when its last table finishes
+    (party_close_if_over, after that action's commit); this is the host's way to close
+    one whose close did not happen (the server stopped between the two), and the answer
+    to a host who asks early: refused while a table still plays. Idempotent: an ended
+    party stays ended, with nothing to announce."""
     with transaction.atomic():
-        party = Party.objects.select_for_update().get(pk=party_id)
+        party = locked_party(party_id)
         if party.status == Party.Status.OVER:
-            return []
-        if any(t.state["phase"] != Phase.OVER.value for t in party.tables.all()):
-            return []
-        party.status = Party.Status.OVER
-        party.ended_at = timezone.now()
-        party.save(update_fields=["status", "ended_at"])
-        _bump(party)
-        return lobby_messages(party)
+            return Outcome({"status": Party.Status.OVER.value})
+        if party.status == Party.Status.LOBBY:
+            raise ServiceError("not_over", "the party has not started; seat the guests first")
+        playing = tables_still_playing(party)
+        if playing:
+            raise ServiceError(
+                "not_over", f"still playing: table {', '.join(playing)}; the party ends when every table has finished"
+            )
+        return Outcome({"status": Party.Status.OVER.value}, party_close(party))
 
 
 # --- a leaving guest hands their seat to a substitute ------------------------------------
@@ -404,7 +381,7 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
             "message": f"{guest.name} (seat {guest.seat + 1}) offers their seat to a substitute.",
         }
         minutes = int(OFFER_LIFETIME.total_seconds() // 60)
-        return Outcome(_table_notice(party.pk, guest.table_id, len(seats), notice), {"minutes": minutes})
+        return Outcome({"minutes": minutes}, _table_notice(party.pk, guest.table_id, len(seats), notice))
 
 
 def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
@@ -425,7 +402,7 @@ def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
     )
 
 
-def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
+def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcome:
     """Start a hand-over: a one-time claim code (shown only to the host or captain who
     asked) that a substitute types to take the seat with its whole game state.
     `requested_by` is "host" or "captain:<guest id>": a captain needs the seat offline
@@ -468,12 +445,12 @@ def seat_hand_over(*, party_id: int, guest_id, requested_by: str) -> Outcome:
         }
         seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
         return Outcome(
-            _table_notice(party.pk, guest.table_id, seats, notice),
             {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
+            _table_notice(party.pk, guest.table_id, seats, notice),
         )
 
 
-def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
+def seat_claim(*, code, claim, name) -> Outcome:
     """The substitute takes the seat: a new secret, the new name on the roster; the
     leaving guest's device loses the seat."""
     code = normalize_code(code) if isinstance(code, str) else None
@@ -508,7 +485,7 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         roster[guest.seat] = {**roster[guest.seat], "name": name}
         table.roster = roster
         table.save(update_fields=["roster"])
-        _bump(party)
+        party_bump(party)
         record = (
             SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
         )
@@ -518,8 +495,6 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
         msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
         msgs += lobby_messages(party)
         game = Game.from_dict(table.state)
-        from tables.services import table_messages
-
         msgs += table_messages(table, game, [])
         msgs += _table_notice(
             party.pk,
@@ -532,4 +507,4 @@ def seat_claim(*, code, claim, name) -> tuple[Guest, str, Outcome]:
                 "message": f"{name} took over seat {guest.seat + 1} from {leaving}.",
             },
         )
-        return guest, token, Outcome(msgs)
+        return Outcome(_seat_data(guest, token, party), msgs)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from collections.abc import Callable, Hashable
+from typing import Any
 
 
 class TokenBucket:
     """`burst` tokens, refilled at `rate` per second; `take()` spends one if it can."""
 
-    def __init__(self, rate: float, burst: float, clock=time.monotonic):
+    def __init__(self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = burst
         self.tokens = float(burst)
@@ -33,17 +35,17 @@ class TokenBucket:
 class OpenSockets:
     """How many sockets are open per key (a seat, an address) in this process."""
 
-    def __init__(self):
-        self.counts: Counter = Counter()
+    def __init__(self) -> None:
+        self.counts: Counter[Hashable] = Counter()
 
-    def add(self, key, limit: int) -> bool:
+    def add(self, key: Hashable, limit: int) -> bool:
         """Count one more socket for `key`, unless `limit` are already open."""
         if self.counts[key] >= limit:
             return False
         self.counts[key] += 1
         return True
 
-    def remove(self, key) -> None:
+    def remove(self, key: Hashable) -> None:
         self.counts[key] -= 1
         if self.counts[key] <= 0:
             del self.counts[key]
@@ -57,10 +59,11 @@ class SeatSockets:
     The 100-guest rehearsal under load saw refusing the newest lock whole tables out:
     phones took slow sockets for dead, reconnected, and found their seat full."""
 
-    def __init__(self):
-        self.open: dict = {}
+    # A socket is whatever the consumer keeps per connection: only its identity is used.
+    def __init__(self) -> None:
+        self.open: dict[Hashable, list[Any]] = {}
 
-    def add(self, key, sock, limit: int) -> list:
+    def add(self, key: Hashable, sock: Any, limit: int) -> list[Any]:
         """Open `sock` for `key`; return the oldest sockets it pushes over `limit`."""
         socks = self.open.setdefault(key, [])
         socks.append(sock)
@@ -69,14 +72,14 @@ class SeatSockets:
         del socks[: len(evicted)]
         return evicted
 
-    def remove(self, key, sock) -> None:
+    def remove(self, key: Hashable, sock: Any) -> None:
         socks = self.open.get(key)
         if socks is not None and sock in socks:
             socks.remove(sock)
         if not socks:
             self.open.pop(key, None)
 
-    def count(self, key) -> int:
+    def count(self, key: Hashable) -> int:
         return len(self.open.get(key, ()))
 
 

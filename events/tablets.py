@@ -16,13 +16,14 @@ import qrcode.image.svg
 from django.db import transaction
 from django.utils import timezone
 
+from tables.errors import ServiceError
 from tables.models import Table
-from tables.services import ServiceError
+from tables.outcome import Outcome
 
 from .groups import tablet_group
+from .lobby import lobby_messages, locked_party, party_bump
 from .models import Party, Tablet
 from .secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
-from .services import Outcome, _bump, lobby_messages, locked_party
 
 PAIRING_MINUTES = 10
 
@@ -36,12 +37,10 @@ def qr_data_uri(text: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
-def tablet_pair_start(*, party_id: int, table_id, origin: str = "") -> Outcome:
+def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outcome:
     """A one-time pairing code for a table (shown only to the host who asked), and the
     QR code of the tablet page with the code in its fragment: a fragment never reaches
     a server or a referrer, and the page drops it as soon as it has read it."""
-    if type(table_id) is not int:
-        raise ServiceError("invalid", "which table?")
     with transaction.atomic():
         party = locked_party(party_id)
         table = Table.objects.filter(pk=table_id, party=party).first()
@@ -69,7 +68,7 @@ def tablet_pair_start(*, party_id: int, table_id, origin: str = "") -> Outcome:
         )
 
 
-def tablet_pair(*, code, pairing) -> tuple[Tablet, str, Outcome]:
+def tablet_pair(*, code, pairing) -> Outcome:
     """The tablet trades the one-time code for its own secret (returned once)."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
@@ -103,15 +102,14 @@ def tablet_pair(*, code, pairing) -> tuple[Tablet, str, Outcome]:
         tablet.pairing_hash, tablet.pairing_expires = "", None  # one time only
         tablet.paired_at = timezone.now()
         tablet.save(update_fields=["token_hash", "pairing_hash", "pairing_expires", "paired_at"])
-        _bump(party)
-        return tablet, token, Outcome(lobby_messages(party))
+        party_bump(party)
+        data = {"tablet": tablet.pk, "token": token, "table": tablet.table_id, "letter": tablet.table.letter}
+        return Outcome(data, lobby_messages(party))
 
 
-def tablet_revoke(*, party_id: int, tablet_id) -> Outcome:
+def tablet_revoke(*, party_id: int, tablet_id: int) -> Outcome:
     """The host unpairs a tablet: its secret opens nothing any more and its socket is
     closed (and, should that broadcast be lost, refused at its next request)."""
-    if type(tablet_id) is not int:
-        raise ServiceError("invalid", "which tablet?")
     with transaction.atomic():
         party = locked_party(party_id)
         tablet = Tablet.objects.filter(pk=tablet_id, party=party, revoked_at__isnull=True).first()
@@ -120,7 +118,7 @@ def tablet_revoke(*, party_id: int, tablet_id) -> Outcome:
         tablet.revoked_at = timezone.now()
         tablet.pairing_hash, tablet.pairing_expires = "", None
         tablet.save(update_fields=["revoked_at", "pairing_hash", "pairing_expires"])
-        _bump(party)
+        party_bump(party)
         msgs = lobby_messages(party)
         msgs.append((tablet_group(tablet.pk), {"type": "removed", "message": "The host unpaired this tablet."}))
-        return Outcome(msgs)
+        return Outcome(messages=msgs)

@@ -9,8 +9,10 @@ anyone with the code can do anyway.
 
 from __future__ import annotations
 
+import csv
 import io
 import json
+from collections.abc import Callable
 
 import qrcode
 import qrcode.image.svg
@@ -20,12 +22,15 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from tables.services import ServiceError
+from tables.errors import Forbidden, ServiceError
+from tables.outcome import Outcome
 
 from . import ratelimit, services, tablets
 from .groups import send_on_commit
 from .health import health_failures
-from .selectors import party_by_code
+from .http import error_response
+from .secrets import token_matches
+from .selectors import party_by_code, party_result
 
 MAX_BODY = 4096
 
@@ -52,13 +57,8 @@ def _json_body(request) -> dict:
     return data
 
 
-def _error(exc: ServiceError, status=400) -> JsonResponse:
-    status = {"no_party": 404, "expired": 410, "closed": 409, "full": 409, "too_large": 413}.get(exc.code, status)
-    return JsonResponse({"error": exc.code, "message": str(exc)}, status=status)
-
-
 def _rate_limited(message="too many attempts from here; wait a minute") -> JsonResponse:
-    return JsonResponse({"error": "rate_limited", "message": message}, status=429)
+    return error_response(ServiceError("rate_limited", message))
 
 
 @csrf_exempt
@@ -68,43 +68,34 @@ def party_create_api(request):
         return _rate_limited("too many new parties from here; wait a few minutes")
     try:
         data = _json_body(request)
-        party, token = services.party_create(
+        created = services.party_create(
             name=data.get("name"),
             budget=data.get("budget", ""),
             jokes_welcome=data.get("jokes_welcome", True),
             vault_size=data.get("vault_size", 0),
-        )
+        ).data
     except ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
+    code = created["code"]
     return JsonResponse(
-        {"code": party.code, "host_token": token, "host_url": reverse("host", args=[party.code])}, status=201
+        {"code": code, "host_token": created["host_token"], "host_url": reverse("host", args=[code])}, status=201
     )
 
 
-def _seat_api(request, take_seat):
+def _seat_api(request, take_seat: Callable[[dict], Outcome]):
     """Join and seat claim hand out a seat secret the same way: rate-limited per
     address, JSON in, the secret only in the response body, messages after commit."""
     address = ratelimit.client_address_http(request)
     if ratelimit.exceeded("miss", address) or not ratelimit.allow("join", address):
         return _rate_limited()
     try:
-        guest, token, outcome = take_seat(_json_body(request))
+        outcome = take_seat(_json_body(request))
     except ServiceError as exc:
         if exc.code == "no_party":
             ratelimit.allow("miss", address)
-        return _error(exc)
+        return error_response(exc)
     send_on_commit(outcome.messages)
-    return JsonResponse(
-        {
-            "guest": guest.pk,
-            "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
-            "token": token,
-            "gift_number": guest.gift_number,
-            "code": guest.party.code,
-            "play_url": reverse("play", args=[guest.party.code]),
-        },
-        status=201,
-    )
+    return JsonResponse({**outcome.data, "play_url": reverse("play", args=[outcome.data["code"]])}, status=201)
 
 
 @csrf_exempt
@@ -130,24 +121,13 @@ def seat_claim_api(request, code):
 def tablet_pair_api(request, code):
     """A captain's tablet trades the host's one-time pairing code for its own secret."""
     if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return JsonResponse(
-            {"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429
-        )
+        return _rate_limited()
     try:
-        tablet, token, outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
+        outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
     except ServiceError as exc:
-        return _error(exc)
+        return error_response(exc)
     send_on_commit(outcome.messages)
-    return JsonResponse(
-        {
-            "tablet": tablet.pk,
-            "token": token,
-            "table": tablet.table_id,
-            "letter": tablet.table.letter,
-            "code": code.upper(),
-        },
-        status=201,
-    )
+    return JsonResponse({**outcome.data, "code": code.upper()}, status=201)
 
 
 @require_safe
@@ -189,8 +169,6 @@ def join_page(request, code):
     party = party_by_code(code)
     if party is not None and not party.expired and party.status == party.Status.OVER:
         # A latecomer to a finished party sees who took what home, not a seat offer.
-        from .selectors import party_result
-
         return render(request, "events/join.html", {"party": party, "result": party_result(party)})
     return _party_page(request, code, "events/join.html")
 
@@ -226,18 +204,13 @@ def join_qr(request, code):
 def party_result_csv(request, code):
     """The party's result as CSV, for the host only: the host secret comes in the
     Authorization header (the dashboard fetches it and saves the file)."""
-    import csv
-
-    from .secrets import token_matches
-    from .selectors import party_result
-
     party = party_by_code(code)
     if party is None:
         raise Http404("no such party")
     auth = request.headers.get("Authorization", "")
     token = auth.removeprefix("Bearer ").strip()
     if not token or not token_matches(token, party.host_token_hash):
-        return JsonResponse({"error": "forbidden", "message": "only the host can download the result"}, status=403)
+        return error_response(Forbidden("only the host can download the result"))
     result = party_result(party)
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out))

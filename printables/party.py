@@ -19,7 +19,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
-from .selectors import PartySheets, TableSheet
+from .selectors import PartySheets, SeatLine, TableSheet
 from .sheet import INCH, PAGE_H, PAGE_W, Grid, draw_qr, draw_wrapped, fit_size, new_canvas
 
 KINDS = ("poster", "labels", "tents", "slips", "scorecard")
@@ -262,7 +262,7 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     # The grid.
     row_h = 22
     widths = [w * INCH for _, w in SCORE_COLUMNS]
-    rows = list(table.seats) or [None] * 10
+    rows: list[SeatLine | None] = [*table.seats] or [None] * 10  # no roster yet: ten blank lines
     top = y - 8
     c.setLineWidth(0.6)
     c.setStrokeGray(0.3)

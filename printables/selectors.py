@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from events.models import Party
 from story.replay import table_start
+from tables.models import Table
 from tables.selectors import gift_label
 
 
@@ -49,7 +50,7 @@ class PartySheets:
         return tuple(t.letter for t in self.tables)
 
 
-def captain_pairing_url(table) -> str | None:
+def captain_pairing_url(table: Table) -> str | None:
     """Where a captain's tablet would pair with its table. There is no pairing flow
     yet (captains use their own phone's seat link); when one exists, return its URL
     here and the table tent prints it as a QR code."""

@@ -25,7 +25,8 @@ def new_canvas(buf: io.BytesIO, *, title: str) -> Canvas:
     """A canvas whose initial font is ours: reportlab otherwise names Helvetica (a
     standard-14 font, not embedded) in every page's preamble."""
     register_fonts()
-    c = Canvas(buf, pagesize=(PAGE_W, PAGE_H), initialFontName=REGULAR, initialFontSize=10, initialLeading=12)
+    # types-reportlab types initialFontName as a float; reportlab takes a font name.
+    c = Canvas(buf, pagesize=(PAGE_W, PAGE_H), initialFontName=REGULAR, initialFontSize=10, initialLeading=12)  # type: ignore[arg-type]
     c.setTitle(title)
     c.setAuthor("Yankee Heist")
     c.setCreator("Yankee Heist party host")

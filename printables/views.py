@@ -5,11 +5,13 @@ saves the file it fetched."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
+from events.http import error_response
 from events.secrets import token_matches
 from events.selectors import party_by_code
+from tables.errors import Forbidden, ServiceError
 
 from .party import KINDS, NotAvailable
 from .services import deck_pdf_cached, party_printables
@@ -25,28 +27,27 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 
 
 @require_safe
-def deck_download(request):
+def deck_download(request: HttpRequest) -> HttpResponse:
     response = _pdf(deck_pdf_cached(), "yankee-heist-deck.pdf")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 
 
 @require_safe
-def party_printables_download(request, code, kind):
+def party_printables_download(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     party = party_by_code(code)
     if party is None:
         raise Http404("no such party")
     token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
     if not token or not token_matches(token, party.host_token_hash):
-        return JsonResponse({"error": "forbidden", "message": "only the host can download the printables"}, status=403)
+        return error_response(Forbidden("only the host can download the printables"))
     if kind not in PARTY_KINDS:
-        return JsonResponse(
-            {"error": "invalid", "message": f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}"}, status=404
-        )
+        refusal = ServiceError("invalid", f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
+        return error_response(refusal, status=404)
     kinds = KINDS if kind == "all" else (kind,)
     base_url = request.build_absolute_uri("/").rstrip("/")
     try:
         data = party_printables(party=party, base_url=base_url, kinds=kinds)
     except NotAvailable as exc:
-        return JsonResponse({"error": "not_seated", "message": str(exc)}, status=409)
+        return error_response(ServiceError("not_seated", str(exc)))
     return _pdf(data, f"yankee-heist-{party.code}-{kind}.pdf")

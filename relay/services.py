@@ -1,5 +1,5 @@
 """The relay: open it (all tables at the gate), let captains draw seats (a table action,
-see tables/services.py), then run it once: every drawn gift moves one table along the
+see events/play.py), then run it once: every drawn gift moves one table along the
 ring at the same moment, in one transaction, unblockable and with no comeback draw.
 """
 
@@ -9,20 +9,18 @@ from django.db import transaction
 from django.utils import timezone
 
 from events.groups import Message, party_group
+from events.lobby import lobby_messages, locked_party
 from events.models import Guest, Party
+from events.play import table_act_server
 from tables.engine import Game, Gift, Phase
 from tables.engine.actions import RelayExchange
+from tables.errors import ServiceError
 from tables.models import Table
+from tables.outcome import Outcome
 from tables.selectors import gift_label
-from tables.services import ServiceError, table_apply_server
 
 from .models import Relay
-
-
-def relay_json(relay: Relay | None) -> dict | None:
-    if relay is None:
-        return None
-    return {"status": relay.status, "ring": relay.ring, "result": relay.result}
+from .selectors import relay_json
 
 
 def _tables_locked(party: Party) -> list[Table]:
@@ -31,15 +29,13 @@ def _tables_locked(party: Party) -> list[Table]:
     return list(Table.objects.select_for_update().filter(party=party).order_by("pk"))
 
 
-def relay_open(*, party_id: int) -> list[Message]:
+def relay_open(*, party_id: int) -> Outcome:
     """Open the relay once every table waits at the gate. Idempotent."""
-    from events.services import lobby_messages, locked_party
-
     with transaction.atomic():
         party = locked_party(party_id)
         existing = Relay.objects.filter(party=party).first()
         if existing is not None:
-            return []
+            return Outcome()
         tables = _tables_locked(party)
         if len(tables) < 2:
             raise ServiceError("no_relay", "the relay needs at least two tables")
@@ -48,26 +44,18 @@ def relay_open(*, party_id: int) -> list[Message]:
             raise ServiceError("gate_closed", f"still playing round 2: table {', '.join(waiting)}")
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
-        return lobby_messages(party)
+        return Outcome(messages=lobby_messages(party))
 
 
-def relay_check_draw(*, table: Table) -> None:
-    """Captains draw only once the host has opened the relay (the ring is announced)."""
-    if not Relay.objects.filter(party_id=table.party_id, status=Relay.Status.OPEN).exists():
-        raise ServiceError("relay_not_open", "the host has not opened the relay yet")
-
-
-def relay_run(*, party_id: int) -> list[Message]:
+def relay_run(*, party_id: int) -> Outcome:
     """Run the relay exactly once. A second call changes nothing and returns nothing."""
-    from events.services import lobby_messages, locked_party
-
     with transaction.atomic():
         party = locked_party(party_id)
         relay = Relay.objects.select_for_update().filter(party=party).first()
         if relay is None:
             raise ServiceError("relay_not_open", "open the relay first")
         if relay.status == Relay.Status.DONE:
-            return []
+            return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
         games = {letter: Game.from_dict(t.state) for letter, t in tables.items()}
         undrawn = [letter for letter in relay.ring if games[letter].relay_seat is None]
@@ -87,9 +75,7 @@ def relay_run(*, party_id: int) -> list[Message]:
             source = ring[i - 1]
             incoming = outgoing[source]
             seat = games[letter].relay_seat
-            outcome = table_apply_server(
-                table_id=tables[letter].pk, engine_action=RelayExchange(incoming), actor_label="relay"
-            )
+            outcome = table_act_server(table=tables[letter], engine_action=RelayExchange(incoming), actor_label="relay")
             messages.extend(outcome.messages)
             guest = Guest.objects.get(table=tables[letter], seat=seat)
             result.append(
@@ -109,4 +95,4 @@ def relay_run(*, party_id: int) -> list[Message]:
         relay.save(update_fields=["status", "result", "run_at"])
         messages.extend(lobby_messages(party))
         messages.append((party_group(party.pk), {"type": "relay", "relay": relay_json(relay)}))
-        return messages
+        return Outcome(messages=messages)

@@ -18,11 +18,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.selectors import gift_label
+from tables.engine import ROUND_NAMES, gift_label
 
 from .replay import ReplayMismatch, TableReplay
 
-ROUND_NAMES = {1: "THE SNOOP", 2: "THE SCRAMBLE", 3: "THE DOUBLE-CROSS", 4: "LAST CALL"}
 RELAY_ROUND = 2.5  # the relay sits between rounds 2 and 3 at every table
 ESCAPES_SHOWN = 5
 
@@ -52,34 +51,36 @@ class _Track:
     round: int = 1
     turn: int | None = None
     active: int | None = None
-    window: dict | None = None
-    relay: dict | None = None
+    window: dict[str, Any] | None = None
+    relay: dict[str, Any] | None = None
 
-    def name(self, seat: int) -> str:
+    def name(self, seat: int | None) -> str:
+        if seat is None:  # a move reported before any turn started: the log is corrupt
+            raise ReplayMismatch(f"table {self.letter}: a move with no active player")
         return self.names[seat]
 
 
 def story_build(
     *, code: str, name: str, tables: list[TableInput], origins: dict[int, GiftOrigin], ring: list[str]
 ) -> dict[str, Any]:
-    journeys: dict[int, list[dict]] = {gid: [] for gid in origins}
+    journeys: dict[int, list[dict[str, Any]]] = {gid: [] for gid in origins}
     descriptions: dict[int, str] = {}
     moves: Counter[int] = Counter()
-    escapes: list[dict] = []
+    escapes: list[dict[str, Any]] = []
     timelines = []
-    relays: dict[str, dict] = {}
+    relays: dict[str, dict[str, Any]] = {}
     finals: dict[str, _Track] = {}
-    flows: list[dict] = []
+    flows: list[dict[str, Any]] = []
 
     for ti in tables:
         track = _Track(ti.letter, ti.names)
         seq = 0
         first: dict[int, int | str] = {}  # gift -> where it was first at this table (seat or "vault")
         left: dict[int, int] = {}  # gift -> the seat it left this table from (the relay)
-        entries: list[dict] = []
+        entries: list[dict[str, Any]] = []
 
         # journey() and line() are called only within this iteration: the loop variables they read are current.
-        def journey(gid: int, entry: dict) -> None:
+        def journey(gid: int, entry: dict[str, Any]) -> None:
             journeys.setdefault(gid, []).append(
                 {"table": ti.letter, "round": track.round, "key": (track.round, ti.letter, seq), **entry}
             )
@@ -298,7 +299,7 @@ def story_build(
             }
         )
 
-    holder_of: dict[int, dict] = {}
+    holder_of: dict[int, dict[str, Any]] = {}
     for letter, track in finals.items():
         for seat, gid in enumerate(track.holders):
             holder_of[gid] = {"home_with": track.name(seat), "table": letter, "seat": seat, "returned": False}
@@ -358,7 +359,7 @@ def _gift_list(gifts: list[int]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
 
 
-def _played_text(track: _Track, v: dict) -> str:
+def _played_text(track: _Track, v: dict[str, Any]) -> str:
     who = track.name(v["seat"])
     card = v["card_name"]
     targets = [track.name(s) for s in v["targets"]]

@@ -8,6 +8,7 @@ that check is what lets the story claim to be exact.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from tables.engine import Event, Game, Gift, apply, new_game, parse_action
 from tables.models import Table, TableAction
@@ -17,7 +18,7 @@ class ReplayMismatch(Exception):
     """The action log does not replay to the table's stored state."""
 
 
-def table_setup(table: Table) -> dict:
+def table_setup(table: Table) -> dict[str, Any]:
     """new_game's keyword arguments from a table's stored setup."""
     s = table.setup
     return {
@@ -37,7 +38,7 @@ def table_start(table: Table) -> tuple[Game, list[Event]]:
 class Step:
     version: int
     actor: str
-    action: dict
+    action: dict[str, Any]
     events: list[Event]
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.core.cache import cache
 
 from events.models import Party
@@ -26,19 +28,19 @@ def party_origins(party: Party) -> dict[int, GiftOrigin]:
     return out
 
 
-def party_story(party: Party) -> dict:
+def party_story(party: Party) -> dict[str, Any]:
     """The story of a party that is over. A finished party never changes again, so
     the replay runs once per party and process (cached), however many phones ask at
     the end."""
     key = f"story:{party.pk}:{party.ended_at.timestamp() if party.ended_at else 0}"
-    story = cache.get(key)
+    story: dict[str, Any] | None = cache.get(key)
     if story is None:
         story = story_replay(party)
         cache.set(key, story, CACHE_SECONDS)
     return story
 
 
-def story_replay(party: Party) -> dict:
+def story_replay(party: Party) -> dict[str, Any]:
     tables = list(party.tables.order_by("letter"))
     actions: dict[int, list[TableAction]] = {t.pk: [] for t in tables}
     for row in TableAction.objects.filter(table__party=party).order_by("table_id", "version"):

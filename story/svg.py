@@ -8,12 +8,13 @@ Every name is escaped (guests typed them); the SVG holds no script and no link.
 from __future__ import annotations
 
 import math
+from typing import Any
 from xml.sax.saxutils import escape as _escape
 
 RADIUS = 118
 
 
-def escape(value) -> str:
+def escape(value: object) -> str:
     """Text and double-quoted attribute values alike."""
     return _escape(str(value), {'"': "&quot;", "'": "&#39;"})
 
@@ -33,13 +34,13 @@ def _seat_xy(cx: float, cy: float, seat: int, seats: int, r: float = RADIUS) -> 
     return cx + r * math.cos(a), cy + r * math.sin(a)
 
 
-def _pos(cx, cy, where, seats):
-    if where == "vault":
+def _pos(cx: float, cy: float, where: int | str, seats: int) -> tuple[float, float]:
+    if isinstance(where, str):  # "vault"
         return cx, cy
     return _seat_xy(cx, cy, where, seats, RADIUS - 14)
 
 
-def story_svg(story: dict) -> str:
+def story_svg(story: dict[str, Any]) -> str:
     flows = story["flows"]
     n = len(flows)
     cols = min(PER_ROW, max(n, 1))

@@ -5,20 +5,24 @@ party is over: before that the page says so and the downloads answer 409."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from events.http import error_response
 from events.models import Party
 from events.selectors import party_by_code
+from tables.engine import ROUND_NAMES
+from tables.errors import ServiceError
 
 from .selectors import party_story
 from .svg import story_svg
 
 
-def _party(code) -> Party:
+def _party(code: str) -> Party:
     party = party_by_code(code)
     if party is None or party.expired:
         raise Http404("no such party")
@@ -26,11 +30,11 @@ def _party(code) -> Party:
 
 
 def _not_over() -> JsonResponse:
-    return JsonResponse({"error": "not_over", "message": "the story is told once every table has finished"}, status=409)
+    return error_response(ServiceError("not_over", "the story is told once every table has finished"))
 
 
 @require_safe
-def story_page(request, code):
+def story_page(request: HttpRequest, code: str) -> HttpResponse:
     party = party_by_code(code)
     if party is None:
         return render(request, "events/missing.html", {"code": code}, status=404)
@@ -46,10 +50,8 @@ def story_page(request, code):
     return render(request, "story/story.html", context)
 
 
-def _by_round(entries: list[dict]) -> list[dict]:
-    from .build import ROUND_NAMES
-
-    out: list[dict] = []
+def _by_round(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
     for e in entries:
         if not out or out[-1]["round"] != e["round"]:
             out.append({"round": e["round"], "name": ROUND_NAMES[e["round"]], "entries": []})
@@ -58,7 +60,7 @@ def _by_round(entries: list[dict]) -> list[dict]:
 
 
 @require_safe
-def story_json(request, code):
+def story_json(request: HttpRequest, code: str) -> HttpResponse:
     party = _party(code)
     if party.status != Party.Status.OVER:
         return _not_over()
@@ -68,7 +70,7 @@ def story_json(request, code):
 
 
 @require_safe
-def story_svg_view(request, code):
+def story_svg_view(request: HttpRequest, code: str) -> HttpResponse:
     party = _party(code)
     if party.status != Party.Status.OVER:
         return _not_over()

@@ -6,15 +6,11 @@ from __future__ import annotations
 from django.utils import timezone
 
 from tables.engine import Event, Game, public_view, seat_view
+from tables.engine import gift_label as gift_label  # re-exported: defined once, in the engine
 
 from .models import Table
 
 REACTION_TIMEOUT_SECONDS = 60
-
-
-def gift_label(gift_id: int) -> str:
-    """What is written on the physical gift: the guest's number, or V1.. for the vault."""
-    return f"V{gift_id - 1000}" if gift_id >= 1000 else str(gift_id)
 
 
 def table_meta(table: Table) -> dict:

@@ -68,7 +68,7 @@ class Attempt:
 @dataclass
 class Locked:
     table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at
-    game: Game | None  # None when `duplicate`
+    game: Game
     duplicate: tuple[int, str] | None  # (version, actor) of an earlier action with this id
 
 
@@ -187,15 +187,13 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
         window_opened_at=opened,
         updated_at=updated,
     )
-    if done_version is not None:
-        return Locked(table, None, (done_version, done_actor))
     if state is None:
         stats["hot"] += 1
         game = hot.game
     else:
         stats["read"] += 1
         game = Game.from_dict(_json(state))
-    return Locked(table, game, None)
+    return Locked(table, game, None if done_version is None else (done_version, done_actor))
 
 
 def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
@@ -222,14 +220,13 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
         updated_at=_aware(updated),
         roster_text=roster,
     )
-    if done_version is not None:
-        return Locked(table, None, (done_version, done_actor))
+    done = None if done_version is None else (done_version, done_actor)
     hot = _hot.get(table_id)
     if hot is not None and hot.texts is not None and hot.texts[0] == state and hot.version == version:
         stats["hot"] += 1
-        return Locked(table, hot.game, None)
+        return Locked(table, hot.game, done)
     stats["read"] += 1
-    return Locked(table, Game.from_dict(orjson.loads(state)), None)
+    return Locked(table, Game.from_dict(orjson.loads(state)), done)
 
 
 def _lock_orm(*, table_id: int, party_id: int, client_id: str) -> Locked:
@@ -237,11 +234,10 @@ def _lock_orm(*, table_id: int, party_id: int, client_id: str) -> Locked:
         table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
     except Table.DoesNotExist:
         raise NoTable() from None
+    done = None
     if client_id:
         done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor").first()
-        if done is not None:
-            return Locked(table, None, done)
-    return Locked(table, Game.from_dict(table.state), None)
+    return Locked(table, Game.from_dict(table.state), done)
 
 
 def save(

@@ -2,8 +2,11 @@
 // several tables: a compact card per table, the party bar (the gate, the relay ring,
 // the captains' draws, running the relay and what it moved), and the party's result
 // with a CSV download.
+//
+// One module in the screens' style: constants, one state object `S`, small named
+// functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
-import { drawnSeatList, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
+import { drawnSeatList, gateProgress, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
@@ -14,7 +17,7 @@ const app = document.getElementById("app");
 const code = app.dataset.code;
 const token = localStorage.getItem(`heist.host.${code}`);
 
-const state = {
+const S = {
   party: null,
   tables: new Map(), // table id -> latest public payload
   logs: new Map(), // table id -> event lines
@@ -25,35 +28,34 @@ const state = {
   details: null, // the table id whose details are open
   pairings: new Map(), // table id -> {pairing, qr, until}: a one-time code we asked for
 };
+let live = null;
 
-if (!token) {
-  document.getElementById("no-access").hidden = false;
-} else {
+function start() {
   document.getElementById("host").hidden = false;
-  const live = new Live({
+  live = new Live({
     code,
     role: "host",
     token,
     onSnapshot(snap) {
-      state.party = snap.party;
-      state.tables = new Map(snap.tables.map((t) => [t.table.id, t]));
+      S.party = snap.party;
+      S.tables = new Map(snap.tables.map((t) => [t.table.id, t]));
       draw();
     },
     onTable(msg) {
-      state.tables.set(msg.table.id, msg);
-      noteEvents(state.logs, msg);
+      S.tables.set(msg.table.id, msg);
+      noteEvents(S.logs, msg);
       drawTables();
     },
     onParty(party, role) {
       if (role !== "host") return; // the public copy has no roster
-      state.party = party;
+      S.party = party;
       draw();
     },
     onNotice(msg) {
       toast(msg.message, "ok"); // hand-overs at any table, as they happen
     },
     onPresence(guestId, online) {
-      const g = state.party && (state.party.guests || []).find((x) => x.id === guestId);
+      const g = S.party && (S.party.guests || []).find((x) => x.id === guestId);
       if (g && g.online !== online) {
         g.online = online;
         draw();
@@ -69,639 +71,643 @@ if (!token) {
   window.heistLive = live; // for debugging from the console
   startClocks(() => live.serverNow());
   // Alerts depend on the clock (a reaction that has waited 60 s, an idle table).
-  setInterval(() => { if (state.party) drawAlerts(); }, 1000);
+  setInterval(() => { if (S.party) drawAlerts(); }, 1000);
   // Online marks change without any party message: refresh them now and then.
   setInterval(() => { if (live.ready && document.visibilityState === "visible") live.resync(); }, 20000);
+  document.getElementById("details").addEventListener("close", detailsClosed);
+  document.getElementById("vault-form").addEventListener("submit", addVaultGift);
+}
 
-  const busy = (button, promise) => {
-    if (button) { button.disabled = true; button.dataset.busy = "1"; }
-    // Resolves true when the server said ok, false after showing its error.
-    return track(promise, "Sending").then(() => true, (err) => { showError(err); return false; }).finally(() => {
-      if (button) { button.disabled = false; delete button.dataset.busy; }
-    });
-  };
+// --- sending ----------------------------------------------------------------------------
 
-  const command = (button, name, args) => busy(button, live.party(name, args));
-
-  // --- lobby -----------------------------------------------------------------------------
-
-  /** Lower-cased names that more than one guest uses (flagged: which Sam is which?). */
-  /** A name as people say it: the server tells a second "Sam" apart as "Sam (2)", but
-   * at the table both are still called Sam, so the host is asked to rename one. */
-  function nameKey(name) {
-    return name.trim().toLowerCase().replace(/\s\(\d+\)$/, "");
-  }
-
-  function duplicateNames(guests) {
-    const counts = new Map();
-    for (const g of guests) {
-      const k = nameKey(g.name);
-      counts.set(k, (counts.get(k) || 0) + 1);
-    }
-    return new Set([...counts].filter(([, n]) => n > 1).map(([k]) => k));
-  }
-
-  /** Lobby: how many joined, names used twice, vault gifts needed for this many. */
-  function drawLobbyStats(p, guests, dups) {
-    const box = document.getElementById("lobby-stats");
-    if (p.status !== "lobby") {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    const tables = Math.max(1, Math.ceil(guests.length / 10));
-    const have = (p.vault_gifts || []).length;
-    const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
-    const items = [
-      h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
-    ];
-    if (dups.size) {
-      const names = guests.filter((g) => dups.has(nameKey(g.name))).map((g) => g.name);
-      items.push(h("li", { class: "stat warn", data: { stat: "duplicates" } }, h("span", { "aria-hidden": "true", text: "⚠ " }),
-        `Same name twice: ${[...new Set(names)].join(", ")}. Rename one so the tables can tell them apart.`));
-    }
-    if (p.vault_size > 0) {
-      const ok = have === need;
-      items.push(h("li", { class: `stat ${ok ? "ok" : "warn"}`, data: { stat: "vault" } },
-        h("span", { "aria-hidden": "true", text: ok ? "✓ " : "⚠ " }),
-        `Vault gifts: ${have} of ${need} needed (${p.vault_size} per table × ${tables} table${tables === 1 ? "" : "s"})`,
-        ok ? "" : have < need ? ` — add ${need - have} more before dealing.` : ` — remove ${have - need} before dealing.`));
-    }
-    // The simulator's estimate for the guests so far (docs/SIMULATION.md).
-    if (p.estimate) {
-      const e = p.estimate;
-      items.push(h("li", { class: "stat", data: { stat: "estimate" } },
-        `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""})`));
-    }
-    render(box, h("ul", { class: "plain stats" }, items));
-  }
-
-  function guestRow(g, seated, dups = new Set()) {
-    const online = g.online
-      ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), "online")
-      : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline");
-    const place = g.table ? h("span", { class: "hint", text: `table ${g.table}, seat ${g.seat + 1}` }) : null;
-    const captain = g.captain ? h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain") : null;
-    let actions;
-    if (state.editing && state.editing.id === g.id) {
-      const input = h("input", {
-        id: `rename-${g.id}`,
-        value: state.editing.draft,
-        maxlength: 40,
-        "aria-label": `New name for ${g.name}`,
-        data: { key: `rename-input-${g.id}` },
-        on: { input: (ev) => { state.editing.draft = ev.target.value; } },
-      });
-      actions = h(
-        "form",
-        {
-          class: "row",
-          on: {
-            submit: (ev) => {
-              ev.preventDefault();
-              const name = state.editing.draft.trim();
-              command(ev.submitter, "rename_guest", { guest: g.id, name }).then((ok) => { if (ok) { state.editing = null; draw(); } });
-            },
-          },
-        },
-        input,
-        h("button", { class: "btn small primary", type: "submit", text: "Save" }),
-        h("button", { class: "btn small", type: "button", text: "Cancel", on: { click: () => { state.editing = null; draw(); } } }),
-      );
-      setTimeout(() => { if (document.activeElement === document.body) input.focus(); });
-    } else if (!seated) {
-      actions = h(
-        "span",
-        { class: "row" },
-        h("button", {
-          class: "btn small", type: "button", text: "Rename", "aria-label": `Rename ${g.name}`, data: { key: `rename-${g.id}` },
-          on: { click: () => { state.editing = { id: g.id, draft: g.name }; state.removing = null; draw(); } },
-        }),
-        state.removing === g.id
-          ? [
-              h("button", { class: "btn small danger", type: "button", text: `Really remove ${g.name}?`, data: { key: `remove-yes-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "remove_guest", { guest: g.id }).then((ok) => { if (ok) state.removing = null; }) } }),
-              h("button", { class: "btn small", type: "button", text: "Keep", on: { click: () => { state.removing = null; draw(); } } }),
-            ]
-          : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { state.removing = g.id; draw(); } } }),
-      );
-    } else {
-      actions = seatActions(g, `Make ${g.name} the table captain`);
-    }
-    return h(
-      "li",
-      { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
-      h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) }),
-      h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
-        dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
-      actions,
-    );
-  }
-
-  /** Make captain / Hand over seat for a seated guest, and the claim code once asked. */
-  function seatActions(g, captainLabel) {
-    const claim = state.claims.get(g.id);
-    return h(
-      "span",
-      { class: "row wrap seat-actions" },
-      g.captain ? null : h("button", { class: "btn small", type: "button", text: "Make captain", "aria-label": captainLabel, data: { key: `captain-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } }),
-      h("button", {
-        class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${g.name}'s seat to a substitute`, data: { key: `handover-${g.id}` },
-        on: { click: (ev) => {
-          const button = ev.currentTarget;
-          button.disabled = true;
-          live.party("hand_over_seat", { guest: g.id }).then((reply) => {
-            state.claims.set(g.id, { claim: reply.claim, until: Date.now() + reply.minutes * 60000 });
-            draw();
-          }, showError).finally(() => { button.disabled = false; });
-        } },
-      }),
-      claim && claim.until > Date.now()
-        ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
-            ` — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until ${new Date(claim.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}).`)
-        : null,
-    );
-  }
-
-  function draw() {
-    const p = state.party;
-    if (!p) return;
-    const seated = p.status !== "lobby";
-    const guests = p.guests || [];
-    document.getElementById("party-status").textContent =
-      p.status === "lobby" ? (p.registration_open ? "· guests are joining" : "· registration closed") : p.status === "playing" ? "· playing" : "· over";
-    document.getElementById("guest-count").textContent = `(${guests.length})`;
-    document.body.dataset.stage = p.status;
-    document.body.dataset.tables = isMultiTable(p) ? "many" : "one";
-    const dups = duplicateNames(guests);
-    render(
-      document.getElementById("roster"),
-      guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
-    );
-    drawLobbyStats(p, guests, dups);
-    const controls = [];
-    if (!seated) {
-      controls.push(
-        p.registration_open
-          ? h("button", { class: "btn", type: "button", text: "Close registration", data: { key: "close-reg" }, on: { click: (ev) => command(ev.currentTarget, "close_registration") } })
-          : h("button", { class: "btn", type: "button", text: "Reopen registration", data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
-        h("button", {
-          class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
-          text: guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
-          disabled: guests.length < 2,
-          on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast("Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
-        }),
-      );
-    }
-    render(document.getElementById("lobby-controls"), controls);
-    document.getElementById("join-panel").classList.toggle("compact", seated);
-    // Several tables: the overview takes the screen; each table's details list its
-    // guests, with their actions.
-    const many = seated && isMultiTable(p);
-    document.getElementById("lobby").hidden = many;
-    document.getElementById("join-panel").hidden = many;
-
-    const vaultPanel = document.getElementById("vault-panel");
-    vaultPanel.hidden = !(p.vault_size > 0) || many;
-    if (p.vault_size > 0) {
-      render(
-        document.getElementById("vault-list"),
-        (p.vault_gifts || []).map((v) =>
-          h("li", {}, h("span", { class: "gift-tag", text: v.label }), ` from ${v.contributor}`, v.table ? ` — table ${v.table}` : "",
-            seated ? null : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove vault gift ${v.label}`, on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
-        ),
-      );
-      document.getElementById("vault-form").hidden = seated;
-    }
-    drawTables();
-    drawResult();
-  }
-
-  function sortedTables() {
-    return [...state.tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
-  }
-
-  function drawTables() {
-    const p = state.party;
-    const multi = isMultiTable(p);
-    const duties = {
-      duty: true,
-      // Naming the window: a pass tapped as the window closed never passes the next one.
-      onPass: (table, seat, button, window) => busy(button, live.act({ type: "timeout_pass", seat, window }, { table })),
-      onConfirm: (table, button) => busy(button, live.act({ type: "confirm_reveal" }, { table })),
-    };
-    const box = document.getElementById("tables");
-    box.classList.toggle("compact", multi);
-    box.classList.toggle("overview", multi);
-    if (multi) {
-      // The overview: every table as a tile, all on one screen; details on demand.
-      render(box, sortedTables().map((t) => tile(t, duties)));
-    } else {
-      render(box, sortedTables().map((t) => [tableCard(t, state.logs.get(t.table.id), duties), tabletsPanel(t.table)]));
-    }
-    drawDetails(duties);
-    drawPartyBar();
-    drawAlerts();
-    tickClocks();
-  }
-
-  // --- the overview: a tile per table ----------------------------------------------------------
-
-  function tabletsAt(tableId) {
-    return ((state.party && state.party.tablets) || []).filter((t) => t.table === tableId);
-  }
-
-  /** Who the table waits for, in a few words: "Bea's turn", "asking Cam, Dee". */
-  function waitingFor(view, meta) {
-    const name = (seat) => seatName(meta, seat);
-    switch (view.phase) {
-      case "action": return { text: `${name(view.active)}'s turn`, since: meta.acted_at };
-      case "reaction": return { text: `Asking ${(view.window ? view.window.waiting : []).map(name).join(", ")}`, since: meta.window_opened_at };
-      case "trim": return { text: `${Object.keys(view.trims || {}).map((x) => name(Number(x))).join(", ")} discarding`, since: meta.acted_at };
-      case "reveal": return { text: "Unwrapping: the captain starts round 2", since: meta.acted_at };
-      case "gate": return { text: "Waiting at the gate", since: null };
-      case "over": return { text: "Game over", since: null };
-      default: return { text: "", since: null };
-    }
-  }
-
-  function tile(payload, duties) {
-    const { view, table: meta } = payload;
-    const letter = meta.letter;
-    const guests = guestsAt(letter);
-    const offline = guests.filter((g) => !g.online);
-    const captain = guests.find((g) => g.captain);
-    const gate = gateStatus(view);
-    const who = waitingFor(view, meta);
-    const tablets = tabletsAt(meta.id);
-    return h("article", {
-      class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
-      "aria-labelledby": `tile-${meta.id}-h`,
-      data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
-    },
-    h("div", { class: "tile-top" },
-      h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
-        h("span", { class: "table-letter", text: letter }),
-        h("span", { class: "sr-only", text: `Table ${letter}, ` }),
-        h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
-      h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
-        on: { click: () => openDetails(meta.id) } }, "Details")),
-    h("p", { class: "tile-who" }, h("strong", { text: who.text }),
-      who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
-    h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
-    h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}` },
-      h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-      offline.length ? `Offline: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
-    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain",
-      h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? " · tablet ✓" : " · no tablet" })),
-    view.phase === "reveal"
-      ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => duties.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
-      : null,
-    );
-  }
-
-  // --- one table's details, on demand ------------------------------------------------------------
-
-  function openDetails(tableId) {
-    state.details = tableId;
-    const dialog = document.getElementById("details");
-    drawTables();
-    if (!dialog.open) dialog.showModal();
-    const heading = dialog.querySelector("h2");
-    if (heading) heading.focus();
-  }
-
-  function drawDetails(duties) {
-    const dialog = document.getElementById("details");
-    const payload = state.details !== null ? state.tables.get(state.details) : null;
-    if (!payload || !isMultiTable(state.party)) {
-      if (dialog.open) dialog.close();
-      return;
-    }
-    render(dialog,
-      h("div", { class: "details-bar" },
-        h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, "Close")),
-      compactCard(payload, duties),
-      tabletsPanel(payload.table));
-  }
-
-  /** Pair a captain's tablet with this table (a QR code and a one-time code), and the
-   * tablets paired so far, each with Unpair. */
-  function tabletsPanel(meta) {
-    const paired = tabletsAt(meta.id);
-    const pending = state.pairings.get(meta.id);
-    const showing = pending && pending.until > Date.now();
-    return h("section", { class: "tablets-panel", "aria-labelledby": `tablets-${meta.id}-h` },
-      h("h3", { id: `tablets-${meta.id}-h`, text: `Captain's tablet for table ${meta.letter}` }),
-      paired.length
-        ? h("ul", { class: "plain tablet-list" }, paired.map((t, i) => h("li", { class: "row wrap" },
-            h("span", { text: `✓ Tablet ${i + 1} paired at ${new Date(t.paired_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` }),
-            h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": `Unpair tablet ${i + 1} of table ${meta.letter}`,
-              on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, "Unpair"))))
-        : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, 60-second pass, relay draw, hand-over) can run on a tablet at the table." }),
-      showing
-        ? h("div", { class: "pairing", role: "status" },
-            h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
-            h("p", {}, "Scan with the tablet, or open ", h("strong", { text: `${location.origin}/t/${code}/` }), " and type ",
-              h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
-              `. One use, valid until ${new Date(pending.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`))
-        : null,
-      h("button", { class: "btn small", type: "button", data: { key: `pair-${meta.id}` }, "aria-label": `Pair a tablet with table ${meta.letter}`,
-        on: { click: (ev) => {
-          const button = ev.currentTarget;
-          button.disabled = true;
-          track(live.party("pair_tablet", { table: meta.id }), "Asking for a pairing code").then((reply) => {
-            state.pairings.set(meta.id, { pairing: reply.pairing, qr: reply.qr, until: Date.now() + reply.minutes * 60000 });
-            drawTables();
-          }, showError).finally(() => { button.disabled = false; });
-        } } }, showing ? "New pairing code" : "Pair a tablet"));
-  }
-
-  // --- what needs the host, first ------------------------------------------------------------------
-
-  function alertsNow() {
-    const p = state.party;
-    if (!p || p.status !== "playing") return [];
-    const now = live.serverNow();
-    const out = [];
-    for (const t of sortedTables()) {
-      const { view, table: meta } = t;
-      const letter = meta.letter;
-      if (view.phase === "reaction" && meta.window_opened_at && view.window) {
-        const waited = now - meta.window_opened_at;
-        if (waited >= (meta.reaction_timeout || 60)) {
-          out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t,
-            text: `Table ${letter}: a reaction has waited ${Math.floor(waited)} s for ${view.window.waiting.map((s) => seatName(meta, s)).join(", ")}` });
-        }
-      }
-      const offline = guestsAt(letter).filter((g) => !g.online);
-      if (offline.length) {
-        out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline",
-          text: `Table ${letter}: ${offline.map((g) => g.name).join(", ")} ${offline.length === 1 ? "is" : "are"} offline` });
-      }
-      if (["action", "reaction", "trim", "reveal"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
-        const who = waitingFor(view, meta);
-        out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle",
-          text: `Table ${letter} has not moved for ${Math.floor((now - meta.acted_at) / 60)} min (${who.text.charAt(0).toLowerCase()}${who.text.slice(1)})` });
-      }
-    }
-    return out.sort((a, b) => a.rank - b.rank || a.letter.localeCompare(b.letter));
-  }
-
-  function drawAlerts() {
-    const box = document.getElementById("alerts");
-    const alerts = alertsNow();
-    const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
-    titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);
-    if (box.dataset.sig === sig && !box.hidden === Boolean(alerts.length)) {
-      // Same alerts: only the seconds moved.
-      for (const a of alerts) {
-        const el = box.querySelector(`[data-alert="${a.key}"] .alert-text`);
-        if (el && el.textContent !== a.text) el.textContent = a.text;
-      }
-      return;
-    }
-    box.dataset.sig = sig;
-    box.hidden = !alerts.length;
-    render(box,
-      h("h2", { class: "sr-only", text: "Needs you" }),
-      h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
-        h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
-        h("span", { class: "alert-text", text: a.text }),
-        a.kind === "pass"
-          ? a.payload.view.window.waiting.map((seat) => h("button", {
-              class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}` },
-              on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "timeout_pass", seat, window: a.payload.view.window.version }, { table: a.payload.table.id })) },
-            }, `Pass for ${seatName(a.payload.table, seat)}`))
-          : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
-              on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
-  }
-
-  // --- several tables ----------------------------------------------------------------------
-
-  function guestsAt(letter) {
-    return ((state.party && state.party.guests) || []).filter((g) => g.table === letter).sort((a, b) => a.seat - b.seat);
-  }
-
-  function captainName(letter) {
-    const c = guestsAt(letter).find((g) => g.captain);
-    return c ? c.name : null;
-  }
-
-  /** Where a table is on its way to (or past) the gate, in words and an icon. */
-  function gateStatus(view) {
-    if (view.phase === "over") return { icon: "■", text: "Finished round 4", short: "Finished", cls: "over" };
-    if (view.phase === "gate") return { icon: "‖", text: "At the gate: finished round 2", short: "At the gate", cls: "at-gate" };
-    if (view.relayed) return { icon: "✓", text: "Relay done; playing on", short: "Relay done", cls: "past" };
-    if (view.gate) {
-      const turn = Math.min(view.turn + 1, view.players);
-      return { icon: "▶", text: `Not at the gate yet: round ${view.round}, turn ${turn} of ${view.players}`, short: "Not at the gate yet", cls: "playing" };
-    }
-    return { icon: "▶", text: "Playing", short: "Playing", cls: "playing" };
-  }
-
-  function compactCard(payload, duties) {
-    const { view, table: meta } = payload;
-    const letter = meta.letter;
-    const guests = guestsAt(letter);
-    const bySeat = new Map(guests.map((g) => [g.seat, g]));
-    const offline = guests.filter((g) => !g.online);
-    const captain = guests.find((g) => g.captain);
-    const gate = gateStatus(view);
-    const waiting = new Set(view.window ? view.window.waiting : []);
-    const relay = state.party.relay;
-    let relayLine = null;
-    if (view.phase === "gate" && relay && relay.status === "open") {
-      if (view.relay_seat === null) {
-        relayLine = h("p", { class: "relay-line pending" },
-          h("span", { "aria-hidden": "true", text: "○ " }), `Relay seat not drawn yet${captain ? ` (captain ${captain.name})` : ""} `,
-          h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": `Draw the relay seat for table ${letter}`, text: "Draw the relay seat",
-            on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id })) } }));
-      } else {
-        const r = meta.roster[view.relay_seat];
-        relayLine = h("p", { class: "relay-line done" }, h("span", { "aria-hidden": "true", text: "✓ " }),
-          `Drawn seat: ${r ? r.name : ""} (seat ${view.relay_seat + 1}, gift ${giftLabel(view.seats[view.relay_seat].gift)})`);
-      }
-    }
-    return h(
-      "article",
-      {
-        class: `panel table compact-table phase-${view.phase}`,
-        "aria-labelledby": `table-${meta.id}-h`,
-        data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
-      },
-      h("h2", { id: `table-${meta.id}-h` },
-        h("span", { class: "table-letter", text: `Table ${letter}` }), " ",
-        h("span", { class: "round", text: `· ${roundTitle(view)}` })),
-      h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.text),
-      h("p", { class: "status-line", text: statusLine(view, meta) }),
-      windowBox(view, meta, duties),
-      view.phase === "reveal"
-        ? h("button", { class: "btn primary", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => duties.onConfirm(meta.id, ev.currentTarget) } }, `Everyone at table ${letter} unwrapped — start round 2`)
-        : null,
-      relayLine,
-      h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain"),
-      h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}`, role: "status" },
-        h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-        offline.length ? `Disconnected: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
-      h("ol", { class: "seats compact", "aria-label": `Seats at table ${letter}` },
-        view.seats.map((s) => {
-          const g = bySeat.get(s.seat);
-          const name = g ? g.name : (meta.roster[s.seat] || {}).name || `Seat ${s.seat + 1}`;
-          const marks = [];
-          if (g && g.captain) marks.push(h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain"));
-          if (g && !g.online) marks.push(h("span", { class: "mark offline" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline"));
-          if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), "turn"));
-          if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), "being asked"));
-          if ((view.trims || {})[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), "discarding"));
-          if (view.relay_seat === s.seat && !view.relayed) marks.push(h("span", { class: "mark relay" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "relay"));
-          return h("li", { class: `seat${view.active === s.seat ? " active" : ""}`, data: { seat: s.seat, guest: g ? g.id : null } },
-            h("span", { class: "seat-no", text: `${s.seat + 1}` }),
-            h("span", { class: "seat-main" },
-              h("strong", { class: "seat-name", text: name }),
-              h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: `gift ${giftLabel(s.gift)}` }), s.open && s.description ? ` ${s.description}` : ""),
-              marks.length ? h("span", { class: "marks" }, marks) : null,
-              g ? seatActions(g, `Make ${g.name} captain of table ${letter}`) : null),
-            h("span", { class: "seat-cards", "aria-label": `${s.cards} cards in hand` }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`));
-        })),
-      vaultList(view),
-      h("details", { class: "table-log" }, h("summary", { text: `What happened at table ${letter}` }), eventLog(state.logs.get(meta.id)) || h("p", { class: "hint", text: "Nothing yet." })),
-    );
-  }
-
-  function drawPartyBar() {
-    const p = state.party;
-    const bar = document.getElementById("party-bar");
-    // Only while the tables play: at the end the result says it all.
-    if (!p || p.status !== "playing" || !isMultiTable(p)) {
-      bar.hidden = true;
-      return;
-    }
-    bar.hidden = false;
-    const gate = p.gate;
-    const relay = p.relay;
-    const payloads = sortedTables();
-    const parts = [];
-    if (!relay) {
-      const behind = payloads.filter((t) => t.view.phase !== "gate");
-      const progress = gateProgress(payloads);
-      parts.push(
-        h("div", { class: "gate-row" },
-          h("h2", { id: "party-bar-h", class: "bar-title", text: "The gate" }),
-          h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
-            h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(p)),
-          h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": `Room progress to the gate: ${Math.round(progress * 100)} %` }),
-          h("button", {
-            class: "btn primary", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,
-            on: { click: (ev) => partyCommand(ev.currentTarget, "open_relay") },
-          }, gate.open ? "Open the relay" : `Open the relay (waiting for ${gate.tables - gate.at_gate} more table${gate.tables - gate.at_gate === 1 ? "" : "s"})`)),
-        behind.length
-          ? h("p", { class: "gate-waiting" }, h("strong", { text: "Everyone waits for: " }),
-              behind.map((t) => `${t.table.letter} (${t.view.phase === "reveal" ? "unwrapping after round 1" : `round ${t.view.round}, turn ${Math.min(t.view.turn + 1, t.view.players)} of ${t.view.players}`})`).join(" · "))
-          : h("p", { class: "gate-waiting", text: "Every table finished round 2. Open the relay and announce the order; each captain draws a seat." }),
-      );
-    } else {
-      parts.push(h("div", { class: "gate-row" },
-        h("h2", { id: "party-bar-h", class: "bar-title", text: "The relay" }),
-        ringLine(relay, "ring"),
-        relay.status === "done"
-          ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
-          : null));
-      if (relay.status === "open") {
-        const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
-        const all = drawn === relay.ring.length;
-        parts.push(
-          drawnSeatList(relay, payloads, captainName),
-          h("button", {
-            class: "btn primary", type: "button", id: "run-relay", data: { key: "run-relay" }, disabled: !all,
-            on: { click: (ev) => partyCommand(ev.currentTarget, "run_relay") },
-          }, all ? "Run the relay" : `Run the relay (${relay.ring.length - drawn} table${relay.ring.length - drawn === 1 ? "" : "s"} still to draw)`),
-        );
-      } else if (p.status === "playing") {
-        parts.push(h("details", { class: "relay-details" }, h("summary", { text: "What the relay moved" }), relayResultList(relay)));
-      }
-    }
-    // A refusal stands until the party moves on (its revision changes).
-    if (state.partyError && state.partyError.revision === p.revision) parts.push(h("p", { class: "form-error", role: "alert", text: state.partyError.message }));
-    render(bar, parts);
-  }
-
-  /** How far the room is on its way to the gate (0-1): each table's turns of rounds 1-2. */
-  function gateProgress(payloads) {
-    if (!payloads.length) return 0;
-    let sum = 0;
-    for (const { view } of payloads) {
-      if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
-      else if (view.phase === "reveal") sum += 0.5;
-      else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
-    }
-    return sum / payloads.length;
-  }
-
-  /** A relay command: its refusal stays in the party bar (and a toast). */
-  function partyCommand(button, name) {
-    state.partyError = null;
-    return busy(button, live.party(name).catch((err) => {
-      state.partyError = { message: err.message.charAt(0).toUpperCase() + err.message.slice(1), revision: state.party.revision };
-      throw err;
-    })).then((ok) => { drawPartyBar(); return ok; });
-  }
-
-  // --- the end -------------------------------------------------------------------------------
-
-  function drawResult() {
-    const p = state.party;
-    const box = document.getElementById("result");
-    if (!p || !p.result || !p.result.over) {
-      box.hidden = true;
-      return;
-    }
-    box.hidden = false;
-    render(box,
-      h("h2", { id: "result-h", text: "The party's result" }),
-      h("p", { text: "Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors." }),
-      h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, "Download CSV"),
-      partyResultTables(p.result));
-  }
-
-  /** Fetch the CSV with the host key in the Authorization header (never in a URL) and
-   * save it through a Blob and a download link. */
-  async function downloadCsv(button) {
-    button.disabled = true;
-    try {
-      const res = await fetch(`/api/parties/${encodeURIComponent(code)}/result.csv`, { headers: { Authorization: `Bearer ${token}` } });
-      if (!res.ok) {
-        const data = await res.json().catch(() => ({}));
-        throw new Error(data.message || `the server refused the download (${res.status})`);
-      }
-      const url = URL.createObjectURL(await res.blob());
-      const link = h("a", { href: url, download: `yankee-heist-${code}.csv`, hidden: true });
-      document.body.appendChild(link);
-      link.click();
-      link.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60000);
-    } catch (err) {
-      showError(err);
-    } finally {
-      button.disabled = false;
-    }
-  }
-
-  document.getElementById("details").addEventListener("close", () => {
-    // Back to the table's Details button (the overview may have been redrawn meanwhile).
-    const id = state.details;
-    state.details = null;
-    const back = id !== null && document.querySelector(`#tables [data-key="details-${id}"]`);
-    if (back) back.focus();
-  });
-
-  document.getElementById("vault-form").addEventListener("submit", (ev) => {
-    ev.preventDefault();
-    const contributor = document.getElementById("vault-contributor");
-    const description = document.getElementById("vault-description");
-    command(ev.submitter, "add_vault_gift", { contributor: contributor.value.trim(), description: description.value.trim() }).then((ok) => {
-      if (!ok) return;
-      contributor.value = "";
-      description.value = "";
-    });
+/** Send with `button` busy meanwhile. Resolves true when the server said ok, false
+ * after showing its error. */
+function busy(button, promise) {
+  if (button) { button.disabled = true; button.dataset.busy = "1"; }
+  return track(promise, "Sending").then(() => true, (err) => { showError(err); return false; }).finally(() => {
+    if (button) { button.disabled = false; delete button.dataset.busy; }
   });
 }
+
+function command(button, name, args) {
+  return busy(button, live.party(name, args));
+}
+
+/** The captain's duties the host may do at any table (passed to tableview.js). */
+const DUTIES = {
+  duty: true,
+  // Naming the window: a pass tapped as the window closed never passes the next one.
+  onPass: (table, seat, button, window) => busy(button, live.act({ type: "timeout_pass", seat, window }, { table })),
+  onConfirm: (table, button) => busy(button, live.act({ type: "confirm_reveal" }, { table })),
+};
+
+// --- lobby -----------------------------------------------------------------------------
+
+/** A name as people say it: the server tells a second "Sam" apart as "Sam (2)", but
+ * at the table both are still called Sam, so the host is asked to rename one. */
+function nameKey(name) {
+  return name.trim().toLowerCase().replace(/\s\(\d+\)$/, "");
+}
+
+function duplicateNames(guests) {
+  const counts = new Map();
+  for (const g of guests) {
+    const k = nameKey(g.name);
+    counts.set(k, (counts.get(k) || 0) + 1);
+  }
+  return new Set([...counts].filter(([, n]) => n > 1).map(([k]) => k));
+}
+
+/** Lobby: how many joined, names used twice, vault gifts needed for this many. */
+function drawLobbyStats(p, guests, dups) {
+  const box = document.getElementById("lobby-stats");
+  if (p.status !== "lobby") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const tables = Math.max(1, Math.ceil(guests.length / 10));
+  const have = (p.vault_gifts || []).length;
+  const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
+  const items = [
+    h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
+  ];
+  if (dups.size) {
+    const names = guests.filter((g) => dups.has(nameKey(g.name))).map((g) => g.name);
+    items.push(h("li", { class: "stat warn", data: { stat: "duplicates" } }, h("span", { "aria-hidden": "true", text: "⚠ " }),
+      `Same name twice: ${[...new Set(names)].join(", ")}. Rename one so the tables can tell them apart.`));
+  }
+  if (p.vault_size > 0) {
+    const ok = have === need;
+    items.push(h("li", { class: `stat ${ok ? "ok" : "warn"}`, data: { stat: "vault" } },
+      h("span", { "aria-hidden": "true", text: ok ? "✓ " : "⚠ " }),
+      `Vault gifts: ${have} of ${need} needed (${p.vault_size} per table × ${tables} table${tables === 1 ? "" : "s"})`,
+      ok ? "" : have < need ? ` — add ${need - have} more before dealing.` : ` — remove ${have - need} before dealing.`));
+  }
+  // The simulator's estimate for the guests so far (docs/SIMULATION.md).
+  if (p.estimate) {
+    const e = p.estimate;
+    items.push(h("li", { class: "stat", data: { stat: "estimate" } },
+      `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""})`));
+  }
+  render(box, h("ul", { class: "plain stats" }, items));
+}
+
+function guestRow(g, seated, dups = new Set()) {
+  const online = g.online
+    ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), "online")
+    : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline");
+  const place = g.table ? h("span", { class: "hint", text: `table ${g.table}, seat ${g.seat + 1}` }) : null;
+  const captain = g.captain ? h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain") : null;
+  let actions;
+  if (S.editing && S.editing.id === g.id) {
+    const input = h("input", {
+      id: `rename-${g.id}`,
+      value: S.editing.draft,
+      maxlength: 40,
+      "aria-label": `New name for ${g.name}`,
+      data: { key: `rename-input-${g.id}` },
+      on: { input: (ev) => { S.editing.draft = ev.target.value; } },
+    });
+    actions = h(
+      "form",
+      {
+        class: "row",
+        on: {
+          submit: (ev) => {
+            ev.preventDefault();
+            const name = S.editing.draft.trim();
+            command(ev.submitter, "rename_guest", { guest: g.id, name }).then((ok) => { if (ok) { S.editing = null; draw(); } });
+          },
+        },
+      },
+      input,
+      h("button", { class: "btn small primary", type: "submit", text: "Save" }),
+      h("button", { class: "btn small", type: "button", text: "Cancel", on: { click: () => { S.editing = null; draw(); } } }),
+    );
+    setTimeout(() => { if (document.activeElement === document.body) input.focus(); });
+  } else if (!seated) {
+    actions = h(
+      "span",
+      { class: "row" },
+      h("button", {
+        class: "btn small", type: "button", text: "Rename", "aria-label": `Rename ${g.name}`, data: { key: `rename-${g.id}` },
+        on: { click: () => { S.editing = { id: g.id, draft: g.name }; S.removing = null; draw(); } },
+      }),
+      S.removing === g.id
+        ? [
+            h("button", { class: "btn small danger", type: "button", text: `Really remove ${g.name}?`, data: { key: `remove-yes-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "remove_guest", { guest: g.id }).then((ok) => { if (ok) S.removing = null; }) } }),
+            h("button", { class: "btn small", type: "button", text: "Keep", on: { click: () => { S.removing = null; draw(); } } }),
+          ]
+        : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
+    );
+  } else {
+    actions = seatActions(g, `Make ${g.name} the table captain`);
+  }
+  return h(
+    "li",
+    { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
+    h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) }),
+    h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
+      dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
+    actions,
+  );
+}
+
+/** Make captain / Hand over seat for a seated guest, and the claim code once asked. */
+function seatActions(g, captainLabel) {
+  const claim = S.claims.get(g.id);
+  return h(
+    "span",
+    { class: "row wrap seat-actions" },
+    g.captain ? null : h("button", { class: "btn small", type: "button", text: "Make captain", "aria-label": captainLabel, data: { key: `captain-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } }),
+    h("button", {
+      class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${g.name}'s seat to a substitute`, data: { key: `handover-${g.id}` },
+      on: { click: (ev) => askHandOver(g.id, ev.currentTarget) },
+    }),
+    claim && claim.until > Date.now()
+      ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
+          ` — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until ${new Date(claim.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}).`)
+      : null,
+  );
+}
+
+/** Ask for a one-time code a substitute types to take this guest's seat. */
+function askHandOver(guestId, button) {
+  button.disabled = true;
+  live.party("hand_over_seat", { guest: guestId }).then((reply) => {
+    S.claims.set(guestId, { claim: reply.claim, until: Date.now() + reply.minutes * 60000 });
+    draw();
+  }, showError).finally(() => { button.disabled = false; });
+}
+
+function draw() {
+  const p = S.party;
+  if (!p) return;
+  const seated = p.status !== "lobby";
+  const guests = p.guests || [];
+  document.getElementById("party-status").textContent =
+    p.status === "lobby" ? (p.registration_open ? "· guests are joining" : "· registration closed") : p.status === "playing" ? "· playing" : "· over";
+  document.getElementById("guest-count").textContent = `(${guests.length})`;
+  document.body.dataset.stage = p.status;
+  document.body.dataset.tables = isMultiTable(p) ? "many" : "one";
+  const dups = duplicateNames(guests);
+  render(
+    document.getElementById("roster"),
+    guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
+  );
+  drawLobbyStats(p, guests, dups);
+  const controls = [];
+  if (!seated) {
+    controls.push(
+      p.registration_open
+        ? h("button", { class: "btn", type: "button", text: "Close registration", data: { key: "close-reg" }, on: { click: (ev) => command(ev.currentTarget, "close_registration") } })
+        : h("button", { class: "btn", type: "button", text: "Reopen registration", data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
+      h("button", {
+        class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
+        text: guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
+        disabled: guests.length < 2,
+        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast("Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
+      }),
+    );
+  }
+  render(document.getElementById("lobby-controls"), controls);
+  document.getElementById("join-panel").classList.toggle("compact", seated);
+  // Several tables: the overview takes the screen; each table's details list its
+  // guests, with their actions.
+  const many = seated && isMultiTable(p);
+  document.getElementById("lobby").hidden = many;
+  document.getElementById("join-panel").hidden = many;
+
+  const vaultPanel = document.getElementById("vault-panel");
+  vaultPanel.hidden = !(p.vault_size > 0) || many;
+  if (p.vault_size > 0) {
+    render(
+      document.getElementById("vault-list"),
+      (p.vault_gifts || []).map((v) =>
+        h("li", {}, h("span", { class: "gift-tag", text: v.label }), ` from ${v.contributor}`, v.table ? ` — table ${v.table}` : "",
+          seated ? null : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove vault gift ${v.label}`, on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
+      ),
+    );
+    document.getElementById("vault-form").hidden = seated;
+  }
+  drawTables();
+  drawResult();
+}
+
+function sortedTables() {
+  return [...S.tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
+}
+
+function drawTables() {
+  const p = S.party;
+  const multi = isMultiTable(p);
+  const box = document.getElementById("tables");
+  box.classList.toggle("compact", multi);
+  box.classList.toggle("overview", multi);
+  if (multi) {
+    // The overview: every table as a tile, all on one screen; details on demand.
+    render(box, sortedTables().map((t) => tile(t)));
+  } else {
+    render(box, sortedTables().map((t) => [tableCard(t, S.logs.get(t.table.id), DUTIES), tabletsPanel(t.table)]));
+  }
+  drawDetails();
+  drawPartyBar();
+  drawAlerts();
+  tickClocks();
+}
+
+// --- the overview: a tile per table ----------------------------------------------------------
+
+function tabletsAt(tableId) {
+  return ((S.party && S.party.tablets) || []).filter((t) => t.table === tableId);
+}
+
+/** Who the table waits for, in a few words: "Bea's turn", "asking Cam, Dee". */
+function waitingFor(view, meta) {
+  const name = (seat) => seatName(meta, seat);
+  switch (view.phase) {
+    case "action": return { text: `${name(view.active)}'s turn`, since: meta.acted_at };
+    case "reaction": return { text: `Asking ${(view.window ? view.window.waiting : []).map(name).join(", ")}`, since: meta.window_opened_at };
+    case "trim": return { text: `${Object.keys(view.trims || {}).map((x) => name(Number(x))).join(", ")} discarding`, since: meta.acted_at };
+    case "reveal": return { text: "Unwrapping: the captain starts round 2", since: meta.acted_at };
+    case "gate": return { text: "Waiting at the gate", since: null };
+    case "over": return { text: "Game over", since: null };
+    default: return { text: "", since: null };
+  }
+}
+
+function tile(payload) {
+  const { view, table: meta } = payload;
+  const letter = meta.letter;
+  const guests = guestsAt(letter);
+  const offline = guests.filter((g) => !g.online);
+  const captain = guests.find((g) => g.captain);
+  const gate = gateStatus(view);
+  const who = waitingFor(view, meta);
+  const tablets = tabletsAt(meta.id);
+  return h("article", {
+    class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
+    "aria-labelledby": `tile-${meta.id}-h`,
+    data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
+  },
+  h("div", { class: "tile-top" },
+    h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
+      h("span", { class: "table-letter", text: letter }),
+      h("span", { class: "sr-only", text: `Table ${letter}, ` }),
+      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
+    h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
+      on: { click: () => openDetails(meta.id) } }, "Details")),
+  h("p", { class: "tile-who" }, h("strong", { text: who.text }),
+    who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
+  h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
+  h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}` },
+    h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
+    offline.length ? `Offline: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
+  h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain",
+    h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? " · tablet ✓" : " · no tablet" })),
+  view.phase === "reveal"
+    ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
+    : null,
+  );
+}
+
+// --- one table's details, on demand ------------------------------------------------------------
+
+function openDetails(tableId) {
+  S.details = tableId;
+  const dialog = document.getElementById("details");
+  drawTables();
+  if (!dialog.open) dialog.showModal();
+  const heading = dialog.querySelector("h2");
+  if (heading) heading.focus();
+}
+
+function drawDetails() {
+  const dialog = document.getElementById("details");
+  const payload = S.details !== null ? S.tables.get(S.details) : null;
+  if (!payload || !isMultiTable(S.party)) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  render(dialog,
+    h("div", { class: "details-bar" },
+      h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, "Close")),
+    compactCard(payload),
+    tabletsPanel(payload.table));
+}
+
+/** Pair a captain's tablet with this table (a QR code and a one-time code), and the
+ * tablets paired so far, each with Unpair. */
+function tabletsPanel(meta) {
+  const paired = tabletsAt(meta.id);
+  const pending = S.pairings.get(meta.id);
+  const showing = pending && pending.until > Date.now();
+  return h("section", { class: "tablets-panel", "aria-labelledby": `tablets-${meta.id}-h` },
+    h("h3", { id: `tablets-${meta.id}-h`, text: `Captain's tablet for table ${meta.letter}` }),
+    paired.length
+      ? h("ul", { class: "plain tablet-list" }, paired.map((t, i) => h("li", { class: "row wrap" },
+          h("span", { text: `✓ Tablet ${i + 1} paired at ${new Date(t.paired_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` }),
+          h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": `Unpair tablet ${i + 1} of table ${meta.letter}`,
+            on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, "Unpair"))))
+      : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, 60-second pass, relay draw, hand-over) can run on a tablet at the table." }),
+    showing
+      ? h("div", { class: "pairing", role: "status" },
+          h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
+          h("p", {}, "Scan with the tablet, or open ", h("strong", { text: `${location.origin}/t/${code}/` }), " and type ",
+            h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
+            `. One use, valid until ${new Date(pending.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`))
+      : null,
+    h("button", { class: "btn small", type: "button", data: { key: `pair-${meta.id}` }, "aria-label": `Pair a tablet with table ${meta.letter}`,
+      on: { click: (ev) => askPairing(meta.id, ev.currentTarget) } }, showing ? "New pairing code" : "Pair a tablet"));
+}
+
+/** Ask for a one-time code (and its QR code) that pairs a tablet with this table. */
+function askPairing(tableId, button) {
+  button.disabled = true;
+  track(live.party("pair_tablet", { table: tableId }), "Asking for a pairing code").then((reply) => {
+    S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, until: Date.now() + reply.minutes * 60000 });
+    drawTables();
+  }, showError).finally(() => { button.disabled = false; });
+}
+
+// --- what needs the host, first ------------------------------------------------------------------
+
+function alertsNow() {
+  const p = S.party;
+  if (!p || p.status !== "playing") return [];
+  const now = live.serverNow();
+  const out = [];
+  for (const t of sortedTables()) {
+    const { view, table: meta } = t;
+    const letter = meta.letter;
+    if (view.phase === "reaction" && meta.window_opened_at && view.window) {
+      const waited = now - meta.window_opened_at;
+      if (waited >= (meta.reaction_timeout || 60)) {
+        out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t,
+          text: `Table ${letter}: a reaction has waited ${Math.floor(waited)} s for ${view.window.waiting.map((s) => seatName(meta, s)).join(", ")}` });
+      }
+    }
+    const offline = guestsAt(letter).filter((g) => !g.online);
+    if (offline.length) {
+      out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline",
+        text: `Table ${letter}: ${offline.map((g) => g.name).join(", ")} ${offline.length === 1 ? "is" : "are"} offline` });
+    }
+    if (["action", "reaction", "trim", "reveal"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
+      const who = waitingFor(view, meta);
+      out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle",
+        text: `Table ${letter} has not moved for ${Math.floor((now - meta.acted_at) / 60)} min (${who.text.charAt(0).toLowerCase()}${who.text.slice(1)})` });
+    }
+  }
+  return out.sort((a, b) => a.rank - b.rank || a.letter.localeCompare(b.letter));
+}
+
+function drawAlerts() {
+  const box = document.getElementById("alerts");
+  const alerts = alertsNow();
+  const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
+  titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);
+  if (box.dataset.sig === sig && !box.hidden === Boolean(alerts.length)) {
+    // Same alerts: only the seconds moved.
+    for (const a of alerts) {
+      const el = box.querySelector(`[data-alert="${a.key}"] .alert-text`);
+      if (el && el.textContent !== a.text) el.textContent = a.text;
+    }
+    return;
+  }
+  box.dataset.sig = sig;
+  box.hidden = !alerts.length;
+  render(box,
+    h("h2", { class: "sr-only", text: "Needs you" }),
+    h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
+      h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
+      h("span", { class: "alert-text", text: a.text }),
+      a.kind === "pass"
+        ? a.payload.view.window.waiting.map((seat) => h("button", {
+            class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}` },
+            on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "timeout_pass", seat, window: a.payload.view.window.version }, { table: a.payload.table.id })) },
+          }, `Pass for ${seatName(a.payload.table, seat)}`))
+        : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
+            on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
+}
+
+// --- several tables ----------------------------------------------------------------------
+
+function guestsAt(letter) {
+  return ((S.party && S.party.guests) || []).filter((g) => g.table === letter).sort((a, b) => a.seat - b.seat);
+}
+
+function captainName(letter) {
+  const c = guestsAt(letter).find((g) => g.captain);
+  return c ? c.name : null;
+}
+
+/** Where a table is on its way to (or past) the gate, in words and an icon. */
+function gateStatus(view) {
+  if (view.phase === "over") return { icon: "■", text: "Finished round 4", short: "Finished", cls: "over" };
+  if (view.phase === "gate") return { icon: "‖", text: "At the gate: finished round 2", short: "At the gate", cls: "at-gate" };
+  if (view.relayed) return { icon: "✓", text: "Relay done; playing on", short: "Relay done", cls: "past" };
+  if (view.gate) {
+    const turn = Math.min(view.turn + 1, view.players);
+    return { icon: "▶", text: `Not at the gate yet: round ${view.round}, turn ${turn} of ${view.players}`, short: "Not at the gate yet", cls: "playing" };
+  }
+  return { icon: "▶", text: "Playing", short: "Playing", cls: "playing" };
+}
+
+function compactCard(payload) {
+  const { view, table: meta } = payload;
+  const letter = meta.letter;
+  const guests = guestsAt(letter);
+  const bySeat = new Map(guests.map((g) => [g.seat, g]));
+  const offline = guests.filter((g) => !g.online);
+  const captain = guests.find((g) => g.captain);
+  const gate = gateStatus(view);
+  const waiting = new Set(view.window ? view.window.waiting : []);
+  const relay = S.party.relay;
+  let relayLine = null;
+  if (view.phase === "gate" && relay && relay.status === "open") {
+    if (view.relay_seat === null) {
+      relayLine = h("p", { class: "relay-line pending" },
+        h("span", { "aria-hidden": "true", text: "○ " }), `Relay seat not drawn yet${captain ? ` (captain ${captain.name})` : ""} `,
+        h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": `Draw the relay seat for table ${letter}`, text: "Draw the relay seat",
+          on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id })) } }));
+    } else {
+      const r = meta.roster[view.relay_seat];
+      relayLine = h("p", { class: "relay-line done" }, h("span", { "aria-hidden": "true", text: "✓ " }),
+        `Drawn seat: ${r ? r.name : ""} (seat ${view.relay_seat + 1}, gift ${giftLabel(view.seats[view.relay_seat].gift)})`);
+    }
+  }
+  return h(
+    "article",
+    {
+      class: `panel table compact-table phase-${view.phase}`,
+      "aria-labelledby": `table-${meta.id}-h`,
+      data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
+    },
+    h("h2", { id: `table-${meta.id}-h` },
+      h("span", { class: "table-letter", text: `Table ${letter}` }), " ",
+      h("span", { class: "round", text: `· ${roundTitle(view)}` })),
+    h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.text),
+    h("p", { class: "status-line", text: statusLine(view, meta) }),
+    windowBox(view, meta, DUTIES),
+    view.phase === "reveal"
+      ? h("button", { class: "btn primary", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, `Everyone at table ${letter} unwrapped — start round 2`)
+      : null,
+    relayLine,
+    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain"),
+    h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}`, role: "status" },
+      h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
+      offline.length ? `Disconnected: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
+    h("ol", { class: "seats compact", "aria-label": `Seats at table ${letter}` },
+      view.seats.map((s) => {
+        const g = bySeat.get(s.seat);
+        const name = g ? g.name : (meta.roster[s.seat] || {}).name || `Seat ${s.seat + 1}`;
+        const marks = [];
+        if (g && g.captain) marks.push(h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain"));
+        if (g && !g.online) marks.push(h("span", { class: "mark offline" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline"));
+        if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), "turn"));
+        if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), "being asked"));
+        if ((view.trims || {})[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), "discarding"));
+        if (view.relay_seat === s.seat && !view.relayed) marks.push(h("span", { class: "mark relay" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "relay"));
+        return h("li", { class: `seat${view.active === s.seat ? " active" : ""}`, data: { seat: s.seat, guest: g ? g.id : null } },
+          h("span", { class: "seat-no", text: `${s.seat + 1}` }),
+          h("span", { class: "seat-main" },
+            h("strong", { class: "seat-name", text: name }),
+            h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: `gift ${giftLabel(s.gift)}` }), s.open && s.description ? ` ${s.description}` : ""),
+            marks.length ? h("span", { class: "marks" }, marks) : null,
+            g ? seatActions(g, `Make ${g.name} captain of table ${letter}`) : null),
+          h("span", { class: "seat-cards", "aria-label": `${s.cards} cards in hand` }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`));
+      })),
+    vaultList(view),
+    h("details", { class: "table-log" }, h("summary", { text: `What happened at table ${letter}` }), eventLog(S.logs.get(meta.id)) || h("p", { class: "hint", text: "Nothing yet." })),
+  );
+}
+
+function drawPartyBar() {
+  const p = S.party;
+  const bar = document.getElementById("party-bar");
+  // Only while the tables play: at the end the result says it all.
+  if (!p || p.status !== "playing" || !isMultiTable(p)) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  const gate = p.gate;
+  const relay = p.relay;
+  const payloads = sortedTables();
+  const parts = [];
+  if (!relay) {
+    const behind = payloads.filter((t) => t.view.phase !== "gate");
+    const progress = gateProgress(payloads);
+    parts.push(
+      h("div", { class: "gate-row" },
+        h("h2", { id: "party-bar-h", class: "bar-title", text: "The gate" }),
+        h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
+          h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(p)),
+        h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": `Room progress to the gate: ${Math.round(progress * 100)} %` }),
+        h("button", {
+          class: "btn primary", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,
+          on: { click: (ev) => partyCommand(ev.currentTarget, "open_relay") },
+        }, gate.open ? "Open the relay" : `Open the relay (waiting for ${gate.tables - gate.at_gate} more table${gate.tables - gate.at_gate === 1 ? "" : "s"})`)),
+      behind.length
+        ? h("p", { class: "gate-waiting" }, h("strong", { text: "Everyone waits for: " }),
+            behind.map((t) => `${t.table.letter} (${t.view.phase === "reveal" ? "unwrapping after round 1" : `round ${t.view.round}, turn ${Math.min(t.view.turn + 1, t.view.players)} of ${t.view.players}`})`).join(" · "))
+        : h("p", { class: "gate-waiting", text: "Every table finished round 2. Open the relay and announce the order; each captain draws a seat." }),
+    );
+  } else {
+    parts.push(h("div", { class: "gate-row" },
+      h("h2", { id: "party-bar-h", class: "bar-title", text: "The relay" }),
+      ringLine(relay, "ring"),
+      relay.status === "done"
+        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
+        : null));
+    if (relay.status === "open") {
+      const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
+      const all = drawn === relay.ring.length;
+      parts.push(
+        drawnSeatList(relay, payloads, captainName),
+        h("button", {
+          class: "btn primary", type: "button", id: "run-relay", data: { key: "run-relay" }, disabled: !all,
+          on: { click: (ev) => partyCommand(ev.currentTarget, "run_relay") },
+        }, all ? "Run the relay" : `Run the relay (${relay.ring.length - drawn} table${relay.ring.length - drawn === 1 ? "" : "s"} still to draw)`),
+      );
+    } else if (p.status === "playing") {
+      parts.push(h("details", { class: "relay-details" }, h("summary", { text: "What the relay moved" }), relayResultList(relay)));
+    }
+  }
+  // A refusal stands until the party moves on (its revision changes).
+  if (S.partyError && S.partyError.revision === p.revision) parts.push(h("p", { class: "form-error", role: "alert", text: S.partyError.message }));
+  render(bar, parts);
+}
+
+/** A relay command: its refusal stays in the party bar (and a toast). */
+function partyCommand(button, name) {
+  S.partyError = null;
+  return busy(button, live.party(name).catch((err) => {
+    S.partyError = { message: err.message.charAt(0).toUpperCase() + err.message.slice(1), revision: S.party.revision };
+    throw err;
+  })).then((ok) => { drawPartyBar(); return ok; });
+}
+
+// --- the end -------------------------------------------------------------------------------
+
+function drawResult() {
+  const p = S.party;
+  const box = document.getElementById("result");
+  if (!p || !p.result || !p.result.over) {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  render(box,
+    h("h2", { id: "result-h", text: "The party's result" }),
+    h("p", { text: "Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors." }),
+    h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, "Download CSV"),
+    partyResultTables(p.result));
+}
+
+/** Fetch the CSV with the host key in the Authorization header (never in a URL) and
+ * save it through a Blob and a download link. */
+async function downloadCsv(button) {
+  button.disabled = true;
+  try {
+    const res = await fetch(`/api/parties/${encodeURIComponent(code)}/result.csv`, { headers: { Authorization: `Bearer ${token}` } });
+    if (!res.ok) {
+      const data = await res.json().catch(() => ({}));
+      throw new Error(data.message || `the server refused the download (${res.status})`);
+    }
+    const url = URL.createObjectURL(await res.blob());
+    const link = h("a", { href: url, download: `yankee-heist-${code}.csv`, hidden: true });
+    document.body.appendChild(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  } catch (err) {
+    showError(err);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** The details dialog closed: back to the table's Details button (the overview may
+ * have been redrawn meanwhile). */
+function detailsClosed() {
+  const id = S.details;
+  S.details = null;
+  const back = id !== null && document.querySelector(`#tables [data-key="details-${id}"]`);
+  if (back) back.focus();
+}
+
+function addVaultGift(ev) {
+  ev.preventDefault();
+  const contributor = document.getElementById("vault-contributor");
+  const description = document.getElementById("vault-description");
+  command(ev.submitter, "add_vault_gift", { contributor: contributor.value.trim(), description: description.value.trim() }).then((ok) => {
+    if (!ok) return;
+    contributor.value = "";
+    description.value = "";
+  });
+}
+
+if (!token) document.getElementById("no-access").hidden = false;
+else start();

@@ -8,6 +8,19 @@ export function isMultiTable(party) {
   return Boolean(party && party.tables && party.tables.length > 1);
 }
 
+/** How far the room is on its way to the gate (0-1): each table's turns of rounds 1-2
+ * (a table at the gate, past it or over counts 1; one unwrapping after round 1, 0.5). */
+export function gateProgress(payloads) {
+  if (!payloads.length) return 0;
+  let sum = 0;
+  for (const { view } of payloads) {
+    if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
+    else if (view.phase === "reveal") sum += 0.5;
+    else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
+  }
+  return sum / payloads.length;
+}
+
 export function gateText(party) {
   const g = party.gate || { tables: 0, at_gate: 0 };
   return `Tables at the gate: ${g.at_gate} of ${g.tables}`;

@@ -1,10 +1,13 @@
 // A guest's phone (and a captain's tablet): lobby, then your gift, your hand, your turn,
 // reaction and trim prompts, the reveal and the end.
+//
+// One module in the screens' style: constants, one state object `S`, small named
+// functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const PARTY_NAME = document.title;
 
@@ -29,6 +32,7 @@ const S = {
   openHandover: false,
   alerted: "", // the prompt we last buzzed for
   carried: loadJSON(`heist.carried.${app.dataset.code}`) === true, // the relay errand was done
+  takesHome: null, // at the end: what this guest takes home besides their gift (the snapshot's takes_home)
 };
 
 function freshUi() {
@@ -39,9 +43,7 @@ function freshUi() {
 
 let live = null;
 
-if (!stored || !stored.token) {
-  document.getElementById("no-seat").hidden = false;
-} else {
+function start() {
   live = new Live({
     code,
     role: "guest",
@@ -110,7 +112,9 @@ function duty(action, button) {
   });
 }
 
-const busy = () => S.sending || (S.seat && S.sentVersion === S.seat.view.version);
+function busy() {
+  return S.sending || (S.seat && S.sentVersion === S.seat.view.version);
+}
 
 // --- drawing ---------------------------------------------------------------------------------
 
@@ -467,7 +471,7 @@ function trimPrompt(view) {
   const k = view.must_trim;
   const ui = S.ui;
   const el = prompt("trim", `Discard ${k} card${k > 1 ? "s" : ""}`,
-    h("p", { text: `You have ${view.hand.length} cards; keep 5. Choose exactly ${k} to discard.` }),
+    h("p", { text: `You have ${view.hand.length} cards; keep ${rules().hand_limit}. Choose exactly ${k} to discard.` }),
     pickableHand(view, { max: k }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" },
@@ -702,3 +706,6 @@ function vaultBody(view) {
     }, done ? `Exchange for gift ${giftLabel(ui.gift)}` : "Vault — choose 2 cards and a gift"),
   ];
 }
+
+if (!stored || !stored.token) document.getElementById("no-seat").hidden = false;
+else start();

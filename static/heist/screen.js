@@ -5,10 +5,10 @@
 // home, paged when it does not fit. Motion only where prefers-reduced-motion allows;
 // nothing flashes.
 import { Live } from "./live.js";
-import { isMultiTable, ringLine } from "./party.js";
+import { gateProgress, isMultiTable, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
-import { ROUND_NAMES, giftLabel, h, render, seatName, startClocks, tickClocks } from "./ui.js";
+import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -24,18 +24,6 @@ const sorted = () => [...tables.values()].sort((a, b) => a.table.letter.localeCo
 function progress(view) {
   if (view.phase === "over") return 1;
   return Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (4 * view.players));
-}
-
-/** How far the room is on its way to the gate (0-1). */
-function gateProgress(list) {
-  if (!list.length) return 0;
-  let sum = 0;
-  for (const { view } of list) {
-    if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
-    else if (view.phase === "reveal") sum += 0.5;
-    else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
-  }
-  return sum / list.length;
 }
 
 function draw() {
@@ -84,7 +72,7 @@ function tile(payload) {
   return h("article", { class: `screen-tile phase-${view.phase}`, "aria-labelledby": `st-${meta.id}`, data: { tableId: meta.id, letter: meta.letter, version: payload.version, phase: view.phase } },
     h("h2", { id: `st-${meta.id}`, class: "tile-head" },
       h("span", { class: "table-letter", text: meta.letter }),
-      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${ROUND_NAMES[view.round] || ""}` })),
+      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${roundName(view.round)}` })),
     h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": `Table ${meta.letter} progress` },
       fill(pct)),
     badge,

@@ -1,12 +1,12 @@
 // A table as everyone may see it (the engine's public_view, or a seat view's public
 // part): used by the host dashboard, the big screen and the phones' table overview.
-import { ROUND_NAMES, describeEvent, describeMove, giftLabel, h, namer, seatName } from "./ui.js";
+import { describeEvent, describeMove, giftLabel, h, namer, roundCount, roundName, rules, seatName } from "./ui.js";
 
 const PASS_AFTER = 60;
 
 export function roundTitle(view) {
   if (view.phase === "over") return "Game over";
-  return `Round ${view.round} of 4 — ${ROUND_NAMES[view.round] || ""}`;
+  return `Round ${view.round} of ${roundCount()} — ${roundName(view.round)}`;
 }
 
 /** One sentence: what the table is waiting for. `mySeat` words it for a phone. */
@@ -22,7 +22,7 @@ export function statusLine(view, meta, mySeat = null) {
       return `${cap(name(w.active))} plays ${w.label}: waiting for ${waiting.join(", ")} to block or let it happen.`;
     }
     case "trim":
-      return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to 5.`;
+      return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to ${rules().hand_limit}.`;
     case "reveal":
       return "Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.";
     case "gate":

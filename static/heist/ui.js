@@ -146,9 +146,34 @@ export function normalizeCode(raw) {
   return String(raw || "").trim().toUpperCase().replace(/[\s-]/g, "");
 }
 
-// --- the game's words ----------------------------------------------------------------------
+// --- the rules, as the engine states them ---------------------------------------------------
 
-export const ROUND_NAMES = { 1: "THE SNOOP", 2: "THE SCRAMBLE", 3: "THE DOUBLE-CROSS", 4: "LAST CALL" };
+let RULES = null;
+
+/** What the screens need of the rules (card texts, kinds and target counts, the
+ * two-player rule, round names, the hand limit, the vault's gift-id base), as the engine
+ * states them: tables/engine/catalogue.py rules_for_screens(), embedded in every page by
+ * templates/base.html as <script id="heist-rules" type="application/json">. Read once. */
+export function rules() {
+  if (RULES === null) {
+    const el = document.getElementById("heist-rules");
+    if (!el) throw new Error("this page carries no #heist-rules (templates/base.html embeds the engine's rules)");
+    RULES = JSON.parse(el.textContent);
+  }
+  return RULES;
+}
+
+/** "THE SNOOP" for round 1, ... ("" for a round the rules do not name). */
+export function roundName(round) {
+  return rules().rounds[String(round)] || "";
+}
+
+/** How many rounds a game has. */
+export function roundCount() {
+  return Object.keys(rules().rounds).length;
+}
+
+// --- the game's words ----------------------------------------------------------------------
 
 export const KINDS = {
   MOVE: { icon: "⇄", label: "Move" },
@@ -156,33 +181,24 @@ export const KINDS = {
   REACTION: { icon: "☂", label: "Reaction" },
 };
 
-// Card name (engine enum name) -> rules. Mirrors tables/engine/cards.py.
-export const CARDS = {
-  SNATCH: { targets: 1, effect: "Swap your gift with one other player's gift." },
-  SWITCHEROO: { targets: 2, effect: "Swap the gifts of two other players. Your gift does not move." },
-  THREE_GIFT_GRIFT: { targets: 2, effect: "Rotate the gifts of you and two other players, in the direction you name." },
-  YANKEE_HEIST: { targets: 2, effect: "Discard one more card to play it. Name two different players: swap with the first, then with the second." },
-  CASE_THE_JOINT: { targets: 1, effect: "Privately see the description of one other player's still-wrapped gift." },
-  INSIDE_MAN: { targets: 0, effect: "Draw 2 cards." },
-  PICKPOCKET: { targets: 1, effect: "Take one card at random from another player's hand." },
-  NOT_SO_FAST: { targets: 0, effect: "Block a move that threatens your gift." },
-  TRIPWIRE: { targets: 0, effect: "Block a move that threatens your gift, then draw 2." },
-};
-
+/** How many other players a card names when played at a table of `players` (the
+ * engine's count; YANKEE HEIST names one at a two-player table). */
 export function targetCount(cardName, players) {
-  if (cardName === "YANKEE_HEIST" && players === 2) return 1;
-  return CARDS[cardName] ? CARDS[cardName].targets : 0;
+  const card = rules().cards[cardName];
+  if (!card) return 0;
+  return players === 2 ? card.targets_two_players : card.targets;
 }
 
 /** What is written on the physical gift: a guest's number, or V1.. for vault gifts. */
 export function giftLabel(id) {
-  return id >= 1000 ? `V${id - 1000}` : String(id);
+  const base = rules().vault.id_base;
+  return id >= base ? `V${id - base}` : String(id);
 }
 
 /** A card as a (non-interactive or interactive) element. */
 export function cardFace(card, { tag = "div", props = {}, extra = null } = {}) {
   const kind = KINDS[card.kind] || { icon: "", label: card.kind };
-  const info = CARDS[card.card] || { effect: "" };
+  const info = rules().cards[card.card] || { effect: "" };
   return h(
     tag,
     { class: `card kind-${card.kind.toLowerCase()}`, data: { cardId: card.id, cardName: card.card }, ...props },
@@ -224,7 +240,7 @@ export function describeEvent(e, name) {
   const N = (seat) => cap(name(seat));
   switch (e.type) {
     case "round_started":
-      return `Round ${e.round} — ${ROUND_NAMES[e.round] || ""}: ${name(e.starter)} ${name(e.starter) === "you" ? "start" : "starts"}.`;
+      return `Round ${e.round} — ${roundName(e.round)}: ${name(e.starter)} ${name(e.starter) === "you" ? "start" : "starts"}.`;
     case "card_played": {
       const t = (e.targets || []).map(name);
       let s = `${N(e.seat)} played ${e.card_name}`;

@@ -22,7 +22,8 @@ from .actions import (
     action_to_dict,
     parse_action,
 )
-from .cards import CARD_OF, Card, Kind, card_of, deck_for
+from .cards import CARD_OF, Card, Kind, card_of, deck_for, target_count
+from .catalogue import rules_for_screens
 from .errors import (
     CardNotInHandError,
     IllegalActionError,
@@ -33,13 +34,15 @@ from .errors import (
     WrongPhaseError,
 )
 from .legal import card_targets, playable_cards, reaction_cards, waiting_for
-from .rules import HAND_LIMIT, apply, new_game, replay
-from .state import Direction, Event, Game, Gift, Phase
+from .rules import HAND_LIMIT, ROUND_NAMES, apply, new_game, replay
+from .state import VAULT_ID_BASE, Direction, Event, Game, Gift, Phase, gift_label
 from .views import public_view, seat_view
 
 __all__ = [
     "CARD_OF",
     "HAND_LIMIT",
+    "ROUND_NAMES",
+    "VAULT_ID_BASE",
     "Action",
     "Card",
     "CardNotInHandError",
@@ -70,12 +73,15 @@ __all__ = [
     "card_of",
     "card_targets",
     "deck_for",
+    "gift_label",
     "new_game",
     "parse_action",
     "playable_cards",
     "public_view",
     "reaction_cards",
     "replay",
+    "rules_for_screens",
     "seat_view",
+    "target_count",
     "waiting_for",
 ]

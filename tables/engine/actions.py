@@ -118,18 +118,24 @@ PLAYER_ACTIONS = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim)
 # missing fields, wrong types and extra fields are all MalformedActionError.
 
 
-def _int(d: dict, key: str, *, optional: bool = False) -> int | None:
-    if key not in d or d[key] is None:
-        if optional:
-            return None
+def _int(d: dict[str, Any], key: str) -> int:
+    v = _opt_int(d, key)
+    if v is None:
         raise MalformedActionError(f"missing field {key!r}")
-    v = d[key]
+    return v
+
+
+def _opt_int(d: dict[str, Any], key: str) -> int | None:
+    v = d.get(key)
+    if v is None:
+        return None
     if type(v) is not int:  # bool is an int subclass: refuse it too
         raise MalformedActionError(f"field {key!r} must be an integer")
     return v
 
 
-def _ints(d: dict, key: str, *, max_len: int, default: tuple = ()) -> tuple[int, ...]:
+def _ints(d: dict[str, Any], key: str, *, max_len: int, default: tuple[int, ...] | None = ()) -> tuple[int, ...]:
+    """A list of at most `max_len` ints; `default` when absent (None: the field is required)."""
     if key not in d:
         if default is not None:
             return default
@@ -175,7 +181,7 @@ def parse_action(d: Any) -> Action:
             seat=_int(d, "seat"),
             card=_int(d, "card"),
             targets=_ints(d, "targets", max_len=2),
-            extra=_int(d, "extra", optional=True),
+            extra=_opt_int(d, "extra"),
             direction=direction,
         )
     if kind == "swipe":
@@ -187,11 +193,11 @@ def parse_action(d: Any) -> Action:
             seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=2, default=None), gift=_int(d, "gift")
         )
     if kind == "react":
-        return React(seat=_int(d, "seat"), card=_int(d, "card", optional=True), window=_int(d, "window", optional=True))
+        return React(seat=_int(d, "seat"), card=_opt_int(d, "card"), window=_opt_int(d, "window"))
     if kind == "trim":
         return Trim(seat=_int(d, "seat"), cards=_ints(d, "cards", max_len=60, default=None))
     if kind == "timeout_pass":
-        return TimeoutPass(seat=_int(d, "seat"), window=_int(d, "window", optional=True))
+        return TimeoutPass(seat=_int(d, "seat"), window=_opt_int(d, "window"))
     if kind == "confirm_reveal":
         return ConfirmReveal()
     if kind == "draw_relay_seat":

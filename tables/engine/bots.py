@@ -6,11 +6,15 @@ global one, and never the game's own generator (so bots don't change the game's 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from typing import TypeVar
 
 from .actions import Action, ConfirmReveal, DrawRelaySeat, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
-from .cards import Card, card_of
+from .cards import Card, card_of, target_count
 from .legal import card_targets, reaction_cards
-from .state import Direction, Game, Phase
+from .state import Direction, Game, Phase, open_window
+
+T = TypeVar("T")
 
 
 def bot_action(g: Game, r: random.Random, seat: int | None = None) -> Action | None:
@@ -21,7 +25,7 @@ def bot_action(g: Game, r: random.Random, seat: int | None = None) -> Action | N
     if phase is Phase.ACTION:
         return _turn_action(g, r, g.active)
     if phase is Phase.REACTION:
-        window = g.pending.window
+        window = open_window(g)
         waiting = window.waiting()
         s = seat if seat is not None else _pick(r, waiting)
         blocks = reaction_cards(g, s)
@@ -38,13 +42,13 @@ def bot_action(g: Game, r: random.Random, seat: int | None = None) -> Action | N
     return None
 
 
-def _pick(r: random.Random, items):
+def _pick(r: random.Random, items: Sequence[T]) -> T:
     # r.random() is one C call; randrange/choice/sample go through several Python frames,
     # and the benchmark spends a third of its time in the bot otherwise.
     return items[int(r.random() * len(items))]
 
 
-def _pick_two(r: random.Random, items) -> tuple:
+def _pick_two(r: random.Random, items: Sequence[T]) -> tuple[T, T]:
     i = int(r.random() * len(items))
     j = int(r.random() * (len(items) - 1))
     if j >= i:
@@ -65,9 +69,8 @@ def _turn_action(g: Game, r: random.Random, seat: int) -> Action:
             if targets is None:
                 continue
             kind = card_of(card)
-            if kind in (Card.SWITCHEROO, Card.THREE_GIFT_GRIFT, Card.YANKEE_HEIST) and not (
-                kind is Card.YANKEE_HEIST and g.players == 2
-            ):
+            chosen: tuple[int, ...]
+            if target_count(kind, g.players) == 2:
                 chosen = _pick_two(r, targets)
             elif targets:
                 chosen = (_pick(r, targets),)

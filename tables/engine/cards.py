@@ -17,37 +17,42 @@ class Kind(enum.Enum):
 
 
 class Card(enum.Enum):
-    """A card type: (printed title, kind, copies in the deck, effect text)."""
+    """A card type: (printed title, kind, copies in the deck, other players it names when
+    played, effect text). A reaction names nobody: it answers a move."""
 
-    SNATCH = ("SNATCH", Kind.MOVE, 10, "Swap your gift with one other player's gift.")
-    SWITCHEROO = ("SWITCHEROO", Kind.MOVE, 6, "Swap the gifts of two other players. Your gift does not move.")
+    SNATCH = ("SNATCH", Kind.MOVE, 10, 1, "Swap your gift with one other player's gift.")
+    SWITCHEROO = ("SWITCHEROO", Kind.MOVE, 6, 2, "Swap the gifts of two other players. Your gift does not move.")
     THREE_GIFT_GRIFT = (
         "THREE-GIFT GRIFT",
         Kind.MOVE,
         4,
+        2,
         "Rotate the gifts of you and two other players, in the direction you name.",
     )
     YANKEE_HEIST = (
         "YANKEE HEIST",
         Kind.MOVE,
         4,
+        2,
         "Discard one more card to play it. Name two different players: swap with the first, then with the second.",
     )
     CASE_THE_JOINT = (
         "CASE THE JOINT",
         Kind.SCHEME,
         4,
+        1,
         "Privately see the description of one other player's still-wrapped gift.",
     )
-    INSIDE_MAN = ("INSIDE MAN", Kind.SCHEME, 6, "Draw 2 cards.")
-    PICKPOCKET = ("PICKPOCKET", Kind.SCHEME, 6, "Take one card at random from another player's hand.")
-    NOT_SO_FAST = ("NOT SO FAST", Kind.REACTION, 8, "Block a move that threatens your gift.")
-    TRIPWIRE = ("TRIPWIRE", Kind.REACTION, 6, "Block a move that threatens your gift, then draw 2.")
+    INSIDE_MAN = ("INSIDE MAN", Kind.SCHEME, 6, 0, "Draw 2 cards.")
+    PICKPOCKET = ("PICKPOCKET", Kind.SCHEME, 6, 1, "Take one card at random from another player's hand.")
+    NOT_SO_FAST = ("NOT SO FAST", Kind.REACTION, 8, 0, "Block a move that threatens your gift.")
+    TRIPWIRE = ("TRIPWIRE", Kind.REACTION, 6, 0, "Block a move that threatens your gift, then draw 2.")
 
-    def __init__(self, title: str, kind: Kind, copies: int, effect: str) -> None:
+    def __init__(self, title: str, kind: Kind, copies: int, targets: int, effect: str) -> None:
         self.title = title
         self.kind = kind
         self.copies = copies
+        self.targets = targets
         self.effect = effect
 
 
@@ -60,6 +65,15 @@ REACTION_IDS = frozenset(cid for cid, card in enumerate(CARD_OF) if card.kind is
 
 # Rulebook setup step 4: two players play without these.
 TWO_PLAYER_REMOVED = frozenset({Card.SWITCHEROO, Card.THREE_GIFT_GRIFT})
+
+
+def target_count(card: Card, players: int) -> int:
+    """How many other players `card` names at a table of `players`. The one exception to
+    the printed count: with two players YANKEE HEIST names the one other player, once
+    (one swap attempt; it still costs the extra card)."""
+    if card is Card.YANKEE_HEIST and players == 2:
+        return 1
+    return card.targets
 
 
 def deck_for(players: int) -> list[int]:

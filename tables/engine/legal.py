@@ -6,8 +6,8 @@ it to pick legal actions. It only reads the game.
 
 from __future__ import annotations
 
-from .cards import REACTION_IDS, Card, Kind, card_of
-from .state import Game, Phase
+from .cards import REACTION_IDS, Card, Kind, card_of, target_count
+from .state import Game, Phase, open_window
 
 
 def waiting_for(g: Game) -> tuple[int, ...]:
@@ -16,7 +16,7 @@ def waiting_for(g: Game) -> tuple[int, ...]:
     if g.phase is Phase.ACTION:
         return (g.active,)
     if g.phase is Phase.REACTION:
-        return g.pending.window.waiting()
+        return open_window(g).waiting()
     if g.phase is Phase.TRIM:
         return tuple(sorted(g.trims))
     return ()
@@ -89,4 +89,4 @@ def reaction_cards(g: Game, seat: int) -> list[int]:
 
 def heist_steps(g: Game) -> int:
     """How many swaps YANKEE HEIST attempts at this table (one with two players)."""
-    return 1 if g.players == 2 else 2
+    return target_count(Card.YANKEE_HEIST, g.players)  # one swap per player named

@@ -8,6 +8,8 @@ so that `apply` stays a pure function of (state, action).
 
 from __future__ import annotations
 
+from typing import Any
+
 MASK64 = (1 << 64) - 1
 
 
@@ -42,7 +44,7 @@ def below(state: int, n: int) -> tuple[int, int]:
     return (value * n) >> 64, state
 
 
-def shuffle(state: int, items: list) -> int:
+def shuffle(state: int, items: list[Any]) -> int:
     """Fisher-Yates shuffle of `items` in place; returns the new state.
 
     Draws exactly what `below(state, i + 1)` would for i = len-1 .. 1, with the

@@ -9,7 +9,8 @@ Rule references in comments quote the rulebook ("How to heist") or GAME.md.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from . import rng as _rng
 from .actions import (
@@ -25,7 +26,7 @@ from .actions import (
     Trim,
     VaultExchange,
 )
-from .cards import DECK_SIZE, REACTION_IDS, Card, Kind, card_of, deck_for
+from .cards import DECK_SIZE, REACTION_IDS, Card, Kind, card_of, deck_for, target_count
 from .errors import (
     CardNotInHandError,
     IllegalActionError,
@@ -35,29 +36,32 @@ from .errors import (
     OutOfTurnError,
     WrongPhaseError,
 )
-from .state import Direction, Event, Game, Gift, Move, Pending, Phase, Window, swap
+from .state import Direction, Event, Game, Gift, Move, Pending, Phase, Window, open_window, swap
 
 HAND_LIMIT = 5
 DEAL = 3
 ROUNDS = 4
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 MAX_VAULT = 3
+# The rulebook's names of the four rounds.
+ROUND_NAMES = {1: "THE SNOOP", 2: "THE SCRAMBLE", 3: "THE DOUBLE-CROSS", 4: "LAST CALL"}
 
 
 _new_tuple = tuple.__new__
 
 
-class _Log(list):
+class _Log(list[Event]):
     """The events of one action, all stamped with the version the action produces."""
 
     __slots__ = ("version",)  # set right after creation: no Python-level __init__
+    version: int
 
-    def emit(self, type_: str, to: tuple[int, ...] | None = None, **data) -> None:
+    def emit(self, type_: str, to: tuple[int, ...] | None = None, **data: Any) -> None:
         # tuple.__new__ skips the NamedTuple's Python-level __new__: emit is the hottest
         # call in a game (about 300 events per 10-player game).
         self.append(_new_tuple(Event, (type_, data, to, self.version, None, ())))
 
-    def emit_secret(self, type_: str, data: dict, secret: dict, owners: tuple[int, ...]) -> None:
+    def emit_secret(self, type_: str, data: dict[str, Any], secret: dict[str, Any], owners: tuple[int, ...]) -> None:
         """An event everybody sees, with `secret` fields only `owners` see."""
         self.append(_new_tuple(Event, (type_, data, None, self.version, secret, owners)))
 
@@ -82,6 +86,8 @@ def new_game(
     by default): at the start of round 4 every player holding fewer than 5 cards draws
     up to that many, never past 5.
     """
+    if type(seed) is not int and type(seed) is not str:  # bool is an int subclass: refuse it too
+        raise MalformedActionError(f"a seed is an int or a str, not {type(seed).__name__}")
     n = len(gifts)
     if not MIN_PLAYERS <= n <= MAX_PLAYERS:
         raise MalformedActionError(f"a table seats {MIN_PLAYERS} to {MAX_PLAYERS} players, not {n}")
@@ -250,13 +256,13 @@ def _other(g: Game, seat: int, target: int) -> None:
         raise IllegalTargetError("you cannot target yourself")
 
 
-def _clockwise(g: Game, active: int, seats) -> tuple[int, ...]:
+def _clockwise(g: Game, active: int, seats: Iterable[int]) -> tuple[int, ...]:
     """`seats` in clockwise order starting after `active`."""
-    seats = set(seats)
-    if len(seats) == 1:
-        return tuple(seats)
+    distinct = set(seats)
+    if len(distinct) == 1:
+        return tuple(distinct)
     n = g.players
-    return tuple(sorted(seats, key=lambda s: (s - active) % n))
+    return tuple(sorted(distinct, key=lambda s: (s - active) % n))
 
 
 # --- turns and rounds ---------------------------------------------------------------------
@@ -362,15 +368,15 @@ def _resolve_window(g: Game, log: _Log) -> None:
     p = g.pending
     assert p is not None and p.window is not None
     w = p.window
-    blocker = None
+    blocker, card = None, None
     for seat in w.affected:
         if seat not in w.answers:
             return  # still waiting for this player's answer
-        if w.answers[seat] is not None:
+        card = w.answers[seat]
+        if card is not None:
             blocker = seat
             break
-    if blocker is not None:
-        card = w.answers[blocker]
+    if blocker is not None and card is not None:
         _take_card(g, blocker, card)  # checked in hand when the answer came in
         g.aside.append(card)  # reactions stay aside until the action ends
         p.blocked += 1
@@ -413,9 +419,7 @@ def _play(g: Game, a: PlayCard, log: _Log) -> None:
     if a.direction is not None and card is not Card.THREE_GIFT_GRIFT:
         raise MalformedActionError("only THREE-GIFT GRIFT takes a direction")
     t = a.targets
-    need = _TARGET_COUNT[card]
-    if card is Card.YANKEE_HEIST and n == 2:
-        need = 1  # two players: one swap attempt, still costs the extra card
+    need = target_count(card, n)  # two players: YANKEE HEIST names one, still costs the extra card
     if len(t) != need:
         raise IllegalTargetError(f"{card.title} names {need} other player(s), not {len(t)}")
     for target in t:
@@ -486,17 +490,6 @@ def _play(g: Game, a: PlayCard, log: _Log) -> None:
     _end_action(g, log, seat)
 
 
-_TARGET_COUNT = {
-    Card.SNATCH: 1,
-    Card.SWITCHEROO: 2,
-    Card.THREE_GIFT_GRIFT: 2,
-    Card.YANKEE_HEIST: 2,
-    Card.CASE_THE_JOINT: 1,
-    Card.INSIDE_MAN: 0,
-    Card.PICKPOCKET: 1,
-}
-
-
 def _swipe(g: Game, a: Swipe, log: _Log) -> None:
     _require_turn(g, a.seat, "cash in cards")
     _other(g, a.seat, a.target)
@@ -546,7 +539,7 @@ def _vault(g: Game, a: VaultExchange, log: _Log) -> None:
 def _window(g: Game, seat: int, window: int | None) -> Window:
     _check_seat(g, seat)
     _require(g, Phase.REACTION, "answer a reaction")
-    w = g.pending.window
+    w = open_window(g)
     if window is not None and window != w.version:
         raise IllegalActionError("that answer was for an earlier reaction window, which has closed", rule="window")
     if seat not in w.affected:
@@ -626,7 +619,8 @@ def _relay_exchange(g: Game, a: RelayExchange, log: _Log) -> None:
     _next_round(g, log)
 
 
-_HANDLERS = {
+# Each handler takes the action type it is keyed by (Any: a dict cannot say so per key).
+_HANDLERS: dict[type[Any], Callable[[Game, Any, _Log], None]] = {
     PlayCard: _play,
     Swipe: _swipe,
     Regroup: _regroup,

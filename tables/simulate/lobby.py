@@ -3,12 +3,14 @@ precomputed by the simulator (lobby_estimates.py), never a simulation per reques
 
 from __future__ import annotations
 
-from events.seating import MAX_GUESTS, table_sizes
+from typing import Any
+
+from tables.seating import MAX_GUESTS, table_sizes
 
 from .lobby_estimates import MINUTES
 
 
-def party_length_estimate(*, guests: int) -> dict | None:
+def party_length_estimate(*, guests: int) -> dict[str, Any] | None:
     """{"guests", "tables", "low", "high"} in minutes for `guests` seated by the scaling
     rule (low/high: 10th and 90th percentiles of simulated parties); None below 2."""
     if guests < 2:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
+from typing import Any
 
 from .play import TRIMS, TURNS, WINDOWS, K, PartyResult
 
@@ -34,11 +36,11 @@ class PacingModel:
     relay: float = 120.0  # seconds for the party relay (announce, draw seats, exchange)
     cv: float = 0.5  # spread of each step: standard deviation / mean
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict) -> PacingModel:
+    def from_dict(cls, d: dict[str, Any]) -> PacingModel:
         names = {f.name for f in fields(cls)}
         unknown = set(d) - names
         if unknown:
@@ -49,7 +51,7 @@ class PacingModel:
         return replace(cls(), **{k: float(v) for k, v in d.items()})
 
 
-def half_seconds(counts: list[int], half: int, players: int, m: PacingModel) -> tuple[float, float]:
+def half_seconds(counts: Sequence[float], half: int, players: int, m: PacingModel) -> tuple[float, float]:
     """Mean and variance of one table's time for rounds 1-2 (half 0, with the reveal)
     or rounds 3-4 (half 1), given its action counts."""
     base = half * K
@@ -95,7 +97,7 @@ def one_table_seconds(counts: list[int], players: int, guests: int, m: PacingMod
     return total
 
 
-def quantiles(xs: list[float], qs=(0.1, 0.5, 0.9)) -> list[float]:
+def quantiles(xs: list[float], qs: Sequence[float] = (0.1, 0.5, 0.9)) -> list[float]:
     s = sorted(xs)
     out = []
     for q in qs:
@@ -106,7 +108,7 @@ def quantiles(xs: list[float], qs=(0.1, 0.5, 0.9)) -> list[float]:
     return out
 
 
-def describe_minutes(seconds: list[float]) -> dict:
+def describe_minutes(seconds: list[float]) -> dict[str, Any]:
     """Mean, sd, 10th/50th/90th percentiles in minutes, and the share within the target."""
     mins = [x / 60 for x in seconds]
     n = len(mins)

@@ -9,13 +9,15 @@ action, so a test can replay the game with the engine's own `replay`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from events.seating import derive_seed, table_sizes
 from tables.engine import rng as _rng
-from tables.engine.actions import ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
+from tables.engine.actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
 from tables.engine.rules import apply, apply_in_place, new_game
-from tables.engine.state import Game, Gift, Phase
+from tables.engine.state import Event, Game, Gift, Phase, open_window
+from tables.seating import derive_seed, table_sizes
 
 from .policies import Policy, Seat, policy_named
 
@@ -45,8 +47,8 @@ class TableResult:
     ranks: list[int]  # per seat: how many of the table's gifts it values below its final gift
     counts: list[int]  # COUNTS for rounds 1-2, then for rounds 3-4 (2 * K)
     seed: int = 0
-    setup: dict = field(default_factory=dict)  # new_game's inputs, for replay
-    actions: list | None = None  # every action, when recorded
+    setup: dict[str, Any] = field(default_factory=dict)  # new_game's inputs, for replay
+    actions: list[Action] | None = None  # every action, when recorded
     game: Game | None = None  # the final state, when recorded
 
     @property
@@ -58,11 +60,16 @@ class TableResult:
         return self.counts[k] + self.counts[K + k]
 
 
-def policy_list(policies) -> list[Policy]:
+def policy_list(policies: Iterable[str | Policy]) -> list[Policy]:
     return [policy_named(p) if isinstance(p, str) else p for p in policies]
 
 
-def _play_until_stop(g: Game, seats: list[Seat], pols: list[Policy], counts: list[int], step, record) -> Game:
+Step = Callable[[Game, Action], tuple[Game, list[Event]]]
+
+
+def _play_until_stop(
+    g: Game, seats: list[Seat], pols: list[Policy], counts: list[int], step: Step, record: list[Action] | None
+) -> Game:
     """Play until the game is over or waits at the gate. The reveal is confirmed at once."""
     ACTION, REACTION, TRIM, REVEAL = Phase.ACTION, Phase.REACTION, Phase.TRIM, Phase.REVEAL
     while True:
@@ -73,7 +80,7 @@ def _play_until_stop(g: Game, seats: list[Seat], pols: list[Policy], counts: lis
             base = 0 if g.round <= 2 else K
             counts[base + TURNS] += 1
         elif phase is REACTION:
-            w = g.pending.window
+            w = open_window(g)
             s = w.waiting()[0]  # ask clockwise from the active player
             a = React(s, pols[s].react(g, seats[s]), w.version)
             base = 0 if g.round <= 2 else K
@@ -97,7 +104,16 @@ def _play_until_stop(g: Game, seats: list[Seat], pols: list[Policy], counts: lis
                 counts[base + k] += 1
 
 
-def _finish(g: Game, starter: int, dealt: list[int], seats: list[Seat], counts, seed, setup, record) -> TableResult:
+def _finish(
+    g: Game,
+    starter: int,
+    dealt: list[int],
+    seats: list[Seat],
+    counts: list[int],
+    seed: int,
+    setup: dict[str, Any],
+    record: list[Action] | None,
+) -> TableResult:
     n = g.players
     at_table = g.gifts + g.vault
     ranks = []
@@ -124,26 +140,24 @@ def _finish(g: Game, starter: int, dealt: list[int], seats: list[Seat], counts, 
 AGREEMENT = 0.5
 
 
-def _values(r: random.Random, gift_ids, players: int, agreement: float) -> list[dict[int, float]]:
+def _values(r: random.Random, gift_ids: Iterable[int], players: int, agreement: float) -> list[dict[int, float]]:
     """Each player's private value for every gift: `agreement` of it is the gift's
     quality (the same for everybody), the rest the player's own taste. 0: tastes are
     independent (everyone may get their favourite); 1: everybody wants the same gift.
     Either way the mean is 0.5, the bots' prior for a gift they have not seen."""
     if not 0 <= agreement <= 1:
         raise ValueError(f"agreement is between 0 and 1, not {agreement}")
-    gift_ids = list(gift_ids)
-    quality = [r.random() for _ in gift_ids]
+    ids = list(gift_ids)
+    quality = [r.random() for _ in ids]
     w = agreement
-    return [
-        {gid: w * q + (1 - w) * r.random() for gid, q in zip(gift_ids, quality, strict=False)} for _ in range(players)
-    ]
+    return [{gid: w * q + (1 - w) * r.random() for gid, q in zip(ids, quality, strict=False)} for _ in range(players)]
 
 
 def play_table(
     *,
     seed: int,
     players: int,
-    policies=("greedy",),
+    policies: Sequence[str | Policy] = ("greedy",),
     vault: int = 0,
     agreement: float = AGREEMENT,
     last_call_draw: int = 0,
@@ -163,7 +177,7 @@ def play_table(
     g, _ = new_game(seed=seed, gifts=gifts, vault=vault_gifts, last_call_draw=last_call_draw)
     starter, dealt = g.starter, list(g.gifts)
     counts = [0] * (2 * K)
-    actions = [] if record else None
+    actions: list[Action] | None = [] if record else None
     g = _play_until_stop(g, seats, pols, counts, apply_in_place if in_place else apply, actions)
     setup = {"gifts": gifts, "vault": vault_gifts, "gate": False, "last_call_draw": last_call_draw} if record else {}
     return _finish(g, starter, dealt, seats, counts, seed, setup, actions)
@@ -181,7 +195,7 @@ def play_party(
     seed: int,
     guests: int | None = None,
     sizes: list[int] | None = None,
-    policies=("greedy",),
+    policies: Sequence[str | Policy] = ("greedy",),
     vault: int = 0,
     agreement: float = AGREEMENT,
     last_call_draw: int = 0,
@@ -192,6 +206,8 @@ def play_party(
     every table, the gate, the relay around the ring A -> B -> ... -> A, rounds 3-4.
     One table (2-10 guests) plays without a gate, as the server does."""
     if sizes is None:
+        if guests is None:
+            raise ValueError("play_party needs `guests` or `sizes`")
         sizes = table_sizes(guests)
     sizes = list(sizes)
     total = sum(sizes)
@@ -200,7 +216,8 @@ def play_party(
     gate = len(sizes) > 1
     r = random.Random(seed)
     next_id = 1
-    tables_gifts, tables_vault = [], []
+    tables_gifts: list[list[Gift]] = []
+    tables_vault: list[list[Gift]] = []
     for size in sizes:
         tables_gifts.append(
             [Gift(id=next_id + s, description=f"gift {next_id + s}", brought_by=s) for s in range(size)]
@@ -210,7 +227,12 @@ def play_party(
         tables_vault.append([Gift(id=next_id + i, description=f"vault gift {next_id + i}") for i in range(vault)])
         next_id += vault
     all_ids = range(1, next_id)
-    games, seats_of, pols_of, starts, counts_of, records = [], [], [], [], [], []
+    games: list[Game] = []
+    seats_of: list[list[Seat]] = []
+    pols_of: list[list[Policy]] = []
+    starts: list[tuple[int, list[int]]] = []
+    counts_of: list[list[int]] = []
+    records: list[list[Action] | None] = []
     guest = 0
     for i, size in enumerate(sizes):
         seats = [Seat(s, v, r) for s, v in enumerate(_values(r, all_ids, size, agreement))]
@@ -235,17 +257,19 @@ def play_party(
         # table along the ring at once (the gift from ring[i - 1] arrives at ring[i]).
         for i in range(len(games)):
             games[i], _ = step(games[i], DrawRelaySeat())
-            if record:
-                records[i].append(DrawRelaySeat())
-        leaving = [(g.gifts[g.relay_seat], g.descriptions[g.gifts[g.relay_seat]]) for g in games]
+            rec = records[i]
+            if rec is not None:
+                rec.append(DrawRelaySeat())
+        leaving = [_relay_gift(g) for g in games]
         for i in range(len(games)):
             gid, desc = leaving[i - 1]
             a = RelayExchange(Gift(id=gid, description=desc))
             games[i], _ = step(games[i], a)
-            if record:
-                records[i].append(a)
+            rec = records[i]
+            if rec is not None:
+                rec.append(a)
             games[i] = _play_until_stop(games[i], seats_of[i], pols_of[i], counts_of[i], step, records[i])
-    results = []
+    results: list[TableResult] = []
     for i, g in enumerate(games):
         setup = (
             {"gifts": tables_gifts[i], "vault": tables_vault[i], "gate": gate, "last_call_draw": last_call_draw}
@@ -267,7 +291,15 @@ def play_party(
     return PartyResult(guests=total, tables=results, relayed=gate)
 
 
-def game_seeds(master: int | str, count: int):
+def _relay_gift(g: Game) -> tuple[int, str]:
+    """The gift the drawn relay seat sends on, and its description."""
+    if g.relay_seat is None:
+        raise AssertionError("the relay seat is drawn before the relay")
+    gid = g.gifts[g.relay_seat]
+    return gid, g.descriptions[gid]
+
+
+def game_seeds(master: int | str, count: int) -> Iterator[int]:
     """`count` 63-bit game seeds from one master seed (SplitMix64 stream)."""
     state = _rng.seed_state(master)
     for _ in range(count):

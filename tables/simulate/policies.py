@@ -19,12 +19,16 @@ Policies, from naive to sensible:
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
-from tables.engine.actions import Action, PlayCard, Regroup, Swipe, VaultExchange
+from tables.engine.actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
 from tables.engine.bots import bot_action
 from tables.engine.cards import CARD_OF, REACTION_IDS, Card
-from tables.engine.state import Direction, Game
+from tables.engine.state import Direction, Game, open_window
+
+T = TypeVar("T")
 
 PRIOR = 0.5  # the mean of a private value drawn uniformly from [0, 1)
 MARGIN = 0.05  # a greedy thief moves only for a gift clearly better than its own
@@ -61,16 +65,18 @@ _KEEP = {
 KEEP = tuple(_KEEP[c] for c in CARD_OF)  # by card id
 
 
-def cheapest(hand, k: int, *, exclude=()) -> tuple[int, ...] | None:
+def cheapest(hand: Iterable[int], k: int, *, exclude: Container[int] = ()) -> tuple[int, ...] | None:
     cards = sorted((c for c in hand if c not in exclude), key=KEEP.__getitem__)
     return tuple(cards[:k]) if len(cards) >= k else None
 
 
-def pick_best(r: random.Random, items, score) -> tuple:
+def pick_best(
+    r: random.Random, items: Iterable[T], score: Callable[[T], float]
+) -> tuple[T, float] | tuple[None, float]:
     """(item, score) with the highest score; ties broken at random. Without the random
     tie-break a bot would always pick the lowest seat among equals (every wrapped gift
     is worth the prior), and seat numbers would carry an effect."""
-    best, top = -float("inf"), []
+    best, top = -float("inf"), list[T]()
     for x in items:
         v = score(x)
         if v > best:
@@ -82,7 +88,14 @@ def pick_best(r: random.Random, items, score) -> tuple:
     return (top[0] if len(top) == 1 else top[int(r.random() * len(top))]), best
 
 
-def first_of(hand, card: Card) -> int | None:
+def _sure(value: T | None, what: str) -> T:
+    """`value`, which the caller knows is there (an AssertionError names it if not)."""
+    if value is None:
+        raise AssertionError(f"no {what}")
+    return value
+
+
+def first_of(hand: Iterable[int], card: Card) -> int | None:
     for c in hand:
         if CARD_OF[c] is card:
             return c
@@ -99,7 +112,7 @@ class Policy:
         raise NotImplementedError
 
     def trim(self, g: Game, me: Seat, count: int) -> tuple[int, ...]:
-        return cheapest(g.hands[me.seat], count)
+        return _sure(cheapest(g.hands[me.seat], count), f"{count} cards to trim")
 
 
 class RandomPolicy(Policy):
@@ -107,14 +120,23 @@ class RandomPolicy(Policy):
 
     name = "random"
 
-    def turn(self, g, me):
-        return bot_action(g, me.r, me.seat)
+    def turn(self, g: Game, me: Seat) -> Action:
+        a = bot_action(g, me.r, me.seat)
+        if a is None:
+            raise AssertionError("the bot had no action on a turn")
+        return a
 
-    def react(self, g, me):
-        return bot_action(g, me.r, me.seat).card
+    def react(self, g: Game, me: Seat) -> int | None:
+        a = bot_action(g, me.r, me.seat)
+        if not isinstance(a, React):
+            raise AssertionError(f"asked to react, the bot chose {a!r}")
+        return a.card
 
-    def trim(self, g, me, count):
-        return bot_action(g, me.r, me.seat).cards
+    def trim(self, g: Game, me: Seat, count: int) -> tuple[int, ...]:
+        a = bot_action(g, me.r, me.seat)
+        if not isinstance(a, Trim):
+            raise AssertionError(f"asked to trim, the bot chose {a!r}")
+        return a.cards
 
 
 class NeverStealPolicy(Policy):
@@ -122,19 +144,19 @@ class NeverStealPolicy(Policy):
 
     name = "never"
 
-    def turn(self, g, me):
+    def turn(self, g: Game, me: Seat) -> Action:
         c = first_of(g.hands[me.seat], Card.INSIDE_MAN)
         if c is not None:
             return PlayCard(me.seat, c)
         return Regroup(me.seat, ())
 
-    def react(self, g, me):
+    def react(self, g: Game, me: Seat) -> int | None:
         return None
 
 
 def incoming(g: Game, seat: int) -> int:
     """The gift `seat` would hold if the open window's move went through."""
-    for src, dst in g.pending.window.move:
+    for src, dst in open_window(g).move:
         if dst == seat:
             return g.gifts[src]
     return g.gifts[seat]
@@ -147,7 +169,7 @@ class GreedyPolicy(Policy):
     name = "greedy"
     spend_reactions = True  # may pay a SWIPE or the vault with reaction cards
 
-    def turn(self, g, me):
+    def turn(self, g: Game, me: Seat) -> Action:
         s = me.seat
         hand = g.hands[s]
         mine = estimate(g, me, g.gifts[s])
@@ -159,13 +181,13 @@ class GreedyPolicy(Policy):
             pay = cheapest(hand, 2, exclude=exclude)
             if pay is not None:
                 return VaultExchange(s, pay, vault_gift)
-        if best > mine + MARGIN:
+        if target is not None and best > mine + MARGIN:
             a = self.steal(g, me, hand, target, exclude)
             if a is not None:
                 return a
         return self.idle(g, me, hand)
 
-    def steal(self, g, me, hand, target, exclude):
+    def steal(self, g: Game, me: Seat, hand: tuple[int, ...], target: int, exclude: Container[int]) -> Action | None:
         s, n = me.seat, g.players
         c = first_of(hand, Card.SNATCH)
         if c is not None:
@@ -181,7 +203,7 @@ class GreedyPolicy(Policy):
                 return PlayCard(s, c, (target, other), None, direction)
         c = first_of(hand, Card.YANKEE_HEIST)
         if c is not None and len(hand) >= 2:
-            extra = cheapest(hand, 1, exclude=(c,))[0]
+            extra = _sure(cheapest(hand, 1, exclude=(c,)), "card to pay with")[0]
             if n == 2:
                 return PlayCard(s, c, (target,), extra)
             # Swap with someone else first, then with the target: I end with its gift.
@@ -191,14 +213,14 @@ class GreedyPolicy(Policy):
             return Swipe(s, pay, target)
         return None
 
-    def third(self, g, me, target):
+    def third(self, g: Game, me: Seat, target: int) -> int:
         """A third seat to take part in a GRIFT or a HEIST's first step: the holder of
         the gift I value least."""
         s, gifts = me.seat, g.gifts
         others = [t for t in range(g.players) if t != s and t != target]
-        return pick_best(me.r, others, lambda t: -estimate(g, me, gifts[t]))[0]
+        return _sure(pick_best(me.r, others, lambda t: -estimate(g, me, gifts[t]))[0], "third seat")
 
-    def idle(self, g, me, hand):
+    def idle(self, g: Game, me: Seat, hand: tuple[int, ...]) -> Action:
         s = me.seat
         c = first_of(hand, Card.INSIDE_MAN)
         if c is not None:
@@ -211,13 +233,13 @@ class GreedyPolicy(Policy):
         c = first_of(hand, Card.PICKPOCKET)
         if c is not None:
             richest, _ = pick_best(me.r, [t for t in range(g.players) if t != s], lambda t: len(g.hands[t]))
-            if g.hands[richest]:
+            if richest is not None and g.hands[richest]:
                 return PlayCard(s, c, (richest,))
         # Regroup away dead weight: cards that can do nothing useful now.
         dead = tuple(c for c in hand if CARD_OF[c] in (Card.CASE_THE_JOINT, Card.SWITCHEROO))[:2]
         return Regroup(s, dead)
 
-    def react(self, g, me):
+    def react(self, g: Game, me: Seat) -> int | None:
         blocks = [c for c in g.hands[me.seat] if c in REACTION_IDS]
         if not blocks:
             return None
@@ -225,7 +247,7 @@ class GreedyPolicy(Policy):
             return None
         return max(blocks, key=KEEP.__getitem__)  # TRIPWIRE first: it draws 2
 
-    def worth_keeping(self, g, me):
+    def worth_keeping(self, g: Game, me: Seat) -> bool:
         s = me.seat
         return estimate(g, me, g.gifts[s]) > estimate(g, me, incoming(g, s))
 
@@ -237,11 +259,11 @@ class HoarderPolicy(GreedyPolicy):
     name = "hoarder"
     spend_reactions = False
 
-    def steal(self, g, me, hand, target, exclude):
+    def steal(self, g: Game, me: Seat, hand: tuple[int, ...], target: int, exclude: Container[int]) -> Action | None:
         a = super().steal(g, me, hand, target, exclude)
         return None if isinstance(a, Swipe) else a
 
-    def idle(self, g, me, hand):
+    def idle(self, g: Game, me: Seat, hand: tuple[int, ...]) -> Action:
         s = me.seat
         c = first_of(hand, Card.INSIDE_MAN)
         if c is not None:
@@ -249,7 +271,7 @@ class HoarderPolicy(GreedyPolicy):
         digging = cheapest(hand, min(2, sum(1 for c in hand if c not in REACTION_IDS)), exclude=REACTION_IDS)
         return Regroup(s, digging or ())
 
-    def worth_keeping(self, g, me):
+    def worth_keeping(self, g: Game, me: Seat) -> bool:
         return True
 
 

@@ -7,6 +7,10 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 from .pacing import TARGET
 
@@ -15,7 +19,7 @@ def _pct(x: float) -> str:
     return f"{100 * x:+.2f}"
 
 
-def fairness_rows(report: dict) -> list[dict]:
+def fairness_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for n, s in report["sizes"].items():
         la = s["last_actor"]
@@ -47,7 +51,7 @@ def fairness_rows(report: dict) -> list[dict]:
     return rows
 
 
-def order_rows(report: dict) -> list[dict]:
+def order_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
     rows = []
     for n, s in report["sizes"].items():
         for kind in ("order", "seat"):
@@ -65,7 +69,7 @@ def order_rows(report: dict) -> list[dict]:
     return rows
 
 
-def markdown(report: dict, command: str) -> str:
+def markdown(report: dict[str, Any], command: str) -> str:
     out = [
         "# Simulation results (generated)",
         "",
@@ -129,7 +133,7 @@ def markdown(report: dict, command: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_report(report: dict, folder: Path, command: str) -> list[Path]:
+def write_report(report: dict[str, Any], folder: Path, command: str) -> list[Path]:
     """Write report.json, fairness.csv, order.csv, pacing.csv, RESULTS.md and the PNGs."""
     folder.mkdir(parents=True, exist_ok=True)
     written = []
@@ -159,7 +163,7 @@ def write_report(report: dict, folder: Path, command: str) -> list[Path]:
     return written
 
 
-def plots(report: dict, folder: Path) -> list[Path]:
+def plots(report: dict[str, Any], folder: Path) -> list[Path]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -167,7 +171,7 @@ def plots(report: dict, folder: Path) -> list[Path]:
 
     written = []
 
-    def save(fig, name: str) -> None:
+    def save(fig: Figure, name: str) -> None:
         fig.tight_layout()
         path = folder / name
         # Fixed metadata: the same report gives byte-identical PNGs.

@@ -12,10 +12,11 @@ import multiprocessing
 import os
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
-from events.seating import table_sizes
 from tables.engine import rng as _rng
+from tables.seating import table_sizes
 
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
@@ -24,8 +25,13 @@ from .stats import SizeStats
 
 PACING_GUESTS = (10, 20, 50, 100)
 
+# A work unit and its result: plain tuples, pickled to and from the worker processes
+# (their first item names the kind; see _tables_chunk and _parties_chunk).
+Task = tuple[Any, ...]
+Result = tuple[Any, ...]
 
-def chunk_seed(seed: int | str, *parts) -> int:
+
+def chunk_seed(seed: int | str, *parts: object) -> int:
     value, _ = _rng.next64(_rng.seed_state(":".join(str(p) for p in (seed, *parts))))
     return value >> 1
 
@@ -51,9 +57,9 @@ def scenarios(guests: int) -> list[tuple[str, list[int] | None]]:
 # --- work units (run in worker processes; plain picklable tuples in, plain data out) ---
 
 
-def _tables_chunk(task) -> tuple:
+def _tables_chunk(task: Task) -> Result:
     _, players, vault, policies, agreement, lcd, cseed, count, in_place = task
-    stats = None
+    stats: SizeStats | None = None
     for s in game_seeds(cseed, count):
         t = play_table(
             seed=s,
@@ -67,13 +73,15 @@ def _tables_chunk(task) -> tuple:
         if stats is None:
             stats = SizeStats(players, t.gifts)
         stats.add(t)
+    if stats is None:
+        raise ValueError("a chunk plays at least one game")
     return ("tables", players, stats.to_raw(), count)
 
 
-def _parties_chunk(task) -> tuple:
+def _parties_chunk(task: Task) -> Result:
     _, label, guests, sizes, policies, vault, agreement, lcd, cseed, count, model_d = task
     model = PacingModel.from_dict(model_d)
-    out = []
+    out: list[float] = []
     for s in game_seeds(cseed, count):
         r = random.Random(s)
         if sizes is None:  # one table: simulate min(guests, 10) players, extrapolate
@@ -88,16 +96,17 @@ def _parties_chunk(task) -> tuple:
     return ("parties", label, guests, out, count)
 
 
-def _work(task):
+def _work(task: Task) -> Result:
     return _tables_chunk(task) if task[0] == "tables" else _parties_chunk(task)
 
 
-def run_tasks(tasks: list, workers: int | None, progress: Callable[[int, int], None] | None):
+def run_tasks(tasks: list[Task], workers: int | None, progress: Callable[[int, int], None] | None) -> Iterator[Result]:
     """Run tasks on `workers` processes (None: every core; 1: in this process), yielding
     results in task order."""
     total = sum(t[-2] for t in tasks)  # games and parties: both tuples end with (count, option)
     done = 0
     workers = workers or os.cpu_count() or 1
+    results: Iterator[Result]
     if workers == 1:
         results = map(_work, tasks)
         pool = None
@@ -120,19 +129,19 @@ def simulate(
     *,
     seed: int | str = 1,
     games: int = 1000,
-    players=range(2, 11),
+    players: Iterable[int] = range(2, 11),
     vault: int = 0,
-    policies=("greedy",),
+    policies: Iterable[str] = ("greedy",),
     agreement: float = AGREEMENT,
     last_call_draw: int = 0,
     parties: int = 200,
-    pacing_guests=PACING_GUESTS,
+    pacing_guests: Iterable[int] = PACING_GUESTS,
     model: PacingModel | None = None,
     workers: int | None = None,
     chunk: int = 500,
     in_place: bool = True,
     progress: Callable[[int, int], None] | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Play `games` complete games per table size in `players` and `parties` whole
     parties per pacing scenario; return the report as plain data (JSON-ready).
 
@@ -157,7 +166,7 @@ def simulate(
         raise ValueError(f"last_call_draw is 0 to 5, not {last_call_draw}")
     if games < 0 or parties < 0 or chunk < 1:
         raise ValueError("games and parties must be >= 0 and chunk >= 1")
-    tasks = []
+    tasks: list[Task] = []
     pol_key = ",".join(policies) + f"/{agreement!r}" + (f"/lcd{last_call_draw}" if last_call_draw else "")
     for n in players:
         for i, start in enumerate(range(0, games, chunk)):
@@ -240,19 +249,19 @@ def simulate(
 def estimate_table(
     *,
     seed: int | str = 1,
-    guests=range(2, 101),
+    guests: Iterable[int] = range(2, 101),
     parties: int = 60,
-    policies=("greedy",),
+    policies: Iterable[str] = ("greedy",),
     agreement: float = AGREEMENT,
     model: PacingModel | None = None,
     workers: int | None = None,
     progress: Callable[[int, int], None] | None = None,
-) -> dict[int, dict]:
+) -> dict[int, dict[str, Any]]:
     """Party length for every guest count, seated by the scaling rule: the precomputed
     table the host's lobby reads (tables/simulate/lobby_estimates.py)."""
     model = model or PacingModel()
     policies = tuple(policies)
-    tasks = []
+    tasks: list[Task] = []
     step = 20
     for n in guests:
         for i, start in enumerate(range(0, parties, step)):
@@ -267,7 +276,7 @@ def estimate_table(
     return {n: describe_minutes(xs) for n, xs in sorted(lengths.items())}
 
 
-def estimates_module(table: dict[int, dict], command: str, model: PacingModel) -> str:
+def estimates_module(table: dict[int, dict[str, Any]], command: str, model: PacingModel) -> str:
     """The source of tables/simulate/lobby_estimates.py for `table`."""
     lines = [
         '"""Estimated party length in minutes by guest count (seated by the scaling rule):',

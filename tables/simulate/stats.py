@@ -16,6 +16,8 @@ independent: they share the gifts) never inflate the confidence.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from .play import BLOCKS, COMEBACKS, COUNTS, SWAPS, K, TableResult
 
@@ -49,7 +51,7 @@ class Moments:
         var = (self.ss - self.s * self.s / self.n) / (self.n - 1)
         return math.sqrt(max(var, 0.0)) / scale
 
-    def ci(self, scale: float = 1.0) -> dict:
+    def ci(self, scale: float = 1.0) -> dict[str, Any]:
         """Mean and its 95% confidence interval (normal approximation), in units / scale."""
         m = self.mean(scale)
         half = Z95 * self.sd(scale) / math.sqrt(self.n) if self.n >= 2 else float("nan")
@@ -59,7 +61,7 @@ class Moments:
         return [self.n, self.s, self.ss]
 
     @classmethod
-    def from_list(cls, x) -> Moments:
+    def from_list(cls, x: Sequence[int]) -> Moments:
         return cls(*x)
 
 
@@ -116,7 +118,7 @@ class SizeStats:
         for a, b in zip(self.per_game, o.per_game, strict=False):
             a.merge(b)
 
-    def to_raw(self) -> dict:
+    def to_raw(self) -> dict[str, Any]:
         return {
             "players": self.players,
             "gifts": self.gifts,
@@ -134,7 +136,7 @@ class SizeStats:
         }
 
     @classmethod
-    def from_raw(cls, d: dict) -> SizeStats:
+    def from_raw(cls, d: dict[str, Any]) -> SizeStats:
         s = cls(d["players"], d["gifts"])
         s.games = d["games"]
         s.by_seat = [Moments.from_list(x) for x in d["by_seat"]]
@@ -147,7 +149,7 @@ class SizeStats:
         s.per_game = [Moments.from_list(x) for x in d["per_game"]]
         return s
 
-    def summary(self) -> dict:
+    def summary(self) -> dict[str, Any]:
         """Means and 95% CIs, ranks normalised to 0..1 (0.5: a random deal)."""
         n, top = self.players, max(self.gifts - 1, 1)
         pair = (n - 1) * top  # (n-1) * rank_last - sum(others) over (n-1): normalised
@@ -155,12 +157,12 @@ class SizeStats:
         fav_last = self.last_favourite / self.games if self.games else float("nan")
         fav_others = self.others_favourite / max(self.others.n, 1)
 
-        def prop_ci(k: int, m: int) -> dict:
+        def prop_ci(k: int, m: int) -> dict[str, Any]:
             p = k / m if m else float("nan")
             half = Z95 * math.sqrt(p * (1 - p) / m) if m else float("nan")
             return {"mean": p, "low": p - half, "high": p + half, "n": m}
 
-        def per_game(k: int) -> dict:
+        def per_game(k: int) -> dict[str, Any]:
             both = Moments()
             # per-game totals are sums of the two halves: sum the halves' means exactly
             both.n = self.per_game[k].n

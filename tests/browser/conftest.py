@@ -8,21 +8,18 @@ other's commits) and at this run's channel-layer prefix. It serves /static/ itse
 
 from __future__ import annotations
 
-import json
 import os
-import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from bench.stack import DAPHNE_ARGS
+from bench.stack import DaphneServer, no_proxy_env
+from tests.browser import serverlog
+from tests.browser.serverlog import SERVER_LOG, log_name
 
 REPO = Path(__file__).resolve().parents[2]
-DAPHNE = REPO / ".venv" / "bin" / "daphne"
 ARTIFACTS = REPO / "artifacts"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -33,34 +30,30 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+# One directory per pytest run, one server log per test in it, named after the test;
+# a failed test's report names its log and shows its last lines (serverlog.py).
+LOG_ROOT = ARTIFACTS / "browser-logs"
+pytest_runtest_makereport = serverlog.pytest_runtest_makereport
+pytest_terminal_summary = serverlog.pytest_terminal_summary
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _healthy(url: str) -> bool:
-    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-    try:
-        with opener.open(url, timeout=1) as r:
-            return r.status == 200 and json.loads(r.read()) == {"ok": True}
-    except (urllib.error.URLError, ConnectionError, OSError, ValueError):
-        return False
+@pytest.fixture(scope="session")
+def browser_log_dir() -> Path:
+    """artifacts/browser-logs/<start time>-<pid>/: this run's server logs."""
+    path = LOG_ROOT / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
 
 
 @pytest.fixture
-def asgi_server(transactional_db):
-    """The base URL of a daphne serving config.asgi:application; stopped before
-    pytest-django flushes the database."""
+def asgi_server(transactional_db, request, browser_log_dir):
+    """The base URL of a daphne serving config.asgi:application (bench/stack.py, as
+    bin/serve runs it); stopped before pytest-django flushes the database. Its output
+    goes to browser_log_dir/<test node id>.log, named in the report if the test fails."""
     from django.conf import settings
     from django.db import connection
 
-    port = _free_port()
-    ARTIFACTS.mkdir(exist_ok=True)
-    log_path = ARTIFACTS / "browser-daphne.log"
-    env = {k: v for k, v in os.environ.items() if not k.lower().endswith("_proxy")}
+    env = no_proxy_env()
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.browser",
         HEIST_BROWSER_DB=connection.settings_dict["NAME"],
@@ -68,29 +61,20 @@ def asgi_server(transactional_db):
         PYTHONUNBUFFERED="1",
         DJANGO_LOG_LEVEL="WARNING",
     )
-    with open(log_path, "wb") as log:
-        proc = subprocess.Popen(
-            [str(DAPHNE), "-b", "127.0.0.1", "-p", str(port), *DAPHNE_ARGS, "config.asgi:application"],
-            cwd=REPO,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
+    log_path = browser_log_dir / log_name(request.node.nodeid)
+    request.node.stash[SERVER_LOG] = log_path
+    server = DaphneServer(env=env, log_path=log_path)
     try:
-        deadline = time.monotonic() + 30
-        while not _healthy(f"{base}/healthz"):
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"daphne did not come up:\n{log_path.read_text(errors='replace')[-3000:]}")
-            time.sleep(0.05)
-        yield base
+        server.start()
+        yield server.origin
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
+        if server.proc is not None and server.proc.poll() is None:
+            server.proc.terminate()
+            try:
+                server.proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                server.proc.kill()
+                server.proc.wait(timeout=5)
 
 
 @pytest.fixture

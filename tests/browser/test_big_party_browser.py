@@ -21,6 +21,7 @@ from datetime import timedelta
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
 
@@ -38,9 +39,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
 
     from events import services
     from events.models import Guest, Party
-    from events.seating import seating_plan
     from tables.engine import Game, Phase, action_to_dict
     from tables.models import Table
+    from tables.seating import seating_plan
 
     started = time.monotonic()
     base = asgi_server
@@ -88,11 +89,11 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
     try:
         # --- the party, 97 bot guests (two of them both called Sam) and 9 of 10 vault gifts ---
         def create():
-            party, token = services.party_create(name="Hundred heist", vault_size=1)
+            party, token = shorthand.party_create(name="Hundred heist", vault_size=1)
             tokens = {}
             for i in range(N - len(PHONES)):
                 name = "Sam" if i in (5, 6) else f"Guest {i + 1}"
-                guest, t, _ = services.guest_join(code=party.code, name=name, description=f"gift of guest {i + 1}")
+                guest, t, _ = shorthand.guest_join(code=party.code, name=name, description=f"gift of guest {i + 1}")
                 tokens[guest.pk] = t
             for v in range(9):
                 services.vault_gift_add(party_id=party.pk, contributor="Hal", description=f"vault treat {v + 1}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from events import services
+from tests import shorthand
 
 from .helpers import in_thread, new_page
 
@@ -15,9 +15,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(tran
 
 def test_every_screen_runs_under_the_policy_and_inline_script_is_blocked(asgi_server, browser):
     def make():
-        party, host_token = services.party_create(name="CSP party")
-        _, seat_token, _ = services.guest_join(code=party.code, name="Ann", description="a mug")
-        services.guest_join(code=party.code, name="Ben", description="a hat")
+        party, host_token = shorthand.party_create(name="CSP party")
+        _, seat_token, _ = shorthand.guest_join(code=party.code, name="Ann", description="a mug")
+        shorthand.guest_join(code=party.code, name="Ben", description="a hat")
         return party.code, host_token, seat_token
 
     code, host_token, seat_token = in_thread(make)

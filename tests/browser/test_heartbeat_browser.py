@@ -11,6 +11,7 @@ import time
 import pytest
 from playwright.sync_api import expect
 
+from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, new_page
 from tests.browser.proxy import StallingProxy
 
@@ -28,10 +29,10 @@ def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pen
     try:
 
         def make():
-            party, _ = services.party_create(name="Stall test")
+            party, _ = shorthand.party_create(name="Stall test")
             tokens = {}
             for name in ["Ann", "Ben", "Cy"]:
-                guest, token, _ = services.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+                guest, token, _ = shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
                 tokens[guest.pk] = (token, guest.gift_number)
             services.party_seat(party_id=party.pk)
             table = Table.objects.get(party=party)

@@ -29,6 +29,7 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, new_page, overflows, small_tap_targets, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, predict, table_rand
 
@@ -47,13 +48,12 @@ def gift_of(i: int, name: str) -> str:
 
 
 def test_two_table_party_with_the_relay(asgi_server, browser):
-    from events import services
     from events.groups import send_on_commit
     from events.models import Guest, Party, VaultGift
-    from events.seating import seating_plan
     from events.selectors import party_result
     from tables.engine import Game, Phase, action_to_dict
     from tables.models import Table
+    from tables.seating import seating_plan
     from tables.selectors import gift_label
 
     started = time.monotonic()
@@ -98,7 +98,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
 
         def join_bots():
             for i, name in enumerate(BOT_NAMES):
-                guest, token, outcome = services.guest_join(code=code, name=name, description=gift_of(i, name))
+                guest, token, outcome = shorthand.guest_join(code=code, name=name, description=gift_of(i, name))
                 tokens[guest.pk] = token
                 send_on_commit(outcome.messages)  # autocommit: sent at once
 

@@ -1,11 +1,13 @@
 """Setup: table size, gifts, deck, deal, starter, vault, invalid setups, seeding."""
 
+import json
 from collections import Counter
 
 import pytest
 
 from tables.engine import (
     Card,
+    Game,
     Gift,
     Kind,
     MalformedActionError,
@@ -175,6 +177,26 @@ def test_same_seed_same_game_and_different_seeds_differ():
     s3, _ = start(6, seed="party-43")
     assert s1.to_dict() == s2.to_dict()
     assert s1.hands != s3.hands
+
+
+def test_the_seed_is_kept_as_given_int_or_str_and_replays_the_game():
+    # Game.seed was typed int while new_game took `int | str`: a string seed was stored as
+    # a string all along. It is kept as given (audit: the seed the party was dealt from),
+    # survives the stored JSON, and replays the game.
+    for seed in ("party-42", 2**63 - 1, 0):
+        g, _ = start(6, seed=seed)
+        assert g.seed == seed and type(g.seed) is type(seed)
+        stored = json.loads(json.dumps(g.to_dict()))
+        assert stored["seed"] == seed
+        back = Game.from_dict(stored)
+        assert back == g and type(back.seed) is type(seed)
+        assert start(6, seed=back.seed)[0] == g
+
+
+@pytest.mark.parametrize("seed", [1.5, True, None, b"party", ["party"]])
+def test_a_seed_that_is_not_an_int_or_str_is_refused(seed):
+    with pytest.raises(MalformedActionError, match="seed is an int or a str"):
+        new_game(seed=seed, gifts=make_gifts(3))
 
 
 def test_setup_emits_game_started_and_round_one():

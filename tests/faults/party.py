@@ -16,6 +16,7 @@ import random
 from asgiref.sync import sync_to_async
 
 from events import groups
+from events.commands import table_act
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -24,7 +25,6 @@ from tables.engine import Game, Phase, parse_action, public_view, replay, seat_v
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
-from tables.services import table_act
 from tests.party.drive import PartyBots, captains, seat_map, table_game, tables_of
 
 from .server import DaphneServer, LivePhone
@@ -179,7 +179,7 @@ class LiveParty:
 async def drive_in_process(
     table_id: int, phases: set[Phase], *, seed: int = 0, max_steps: int = 600, until=None
 ) -> tuple[Game, int]:
-    """Play a table fast, without sockets: bot actions through tables.services.table_act
+    """Play a table fast, without sockets: bot actions through events.commands.table_act
     in this process (seat actions as that seat's guest, duties as the host), each
     outcome's messages published on the channel layer the server shares, so connected
     phones follow as if the actions came from other screens. Stops at `phases`, when

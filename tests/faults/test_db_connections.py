@@ -19,8 +19,8 @@ import psycopg
 import pytest
 from django.conf import settings
 
-from events import services
 from events.models import Guest
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack, pytest.mark.slow]
 
@@ -66,7 +66,7 @@ def test_a_join_burst_with_page_loads_gets_no_5xx_and_bounded_db_connections(dap
 
     pool = settings.DATABASES["default"]["OPTIONS"]["pool"]
     server = daphne()  # a fresh process: its pool starts empty
-    party, _ = services.party_create(name="QR moment")
+    party, _ = shorthand.party_create(name="QR moment")
     db_name = connection.settings_dict["NAME"]
     counter = ConnectionCounter(db_name)
     before = counter.now()

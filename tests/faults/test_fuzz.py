@@ -25,6 +25,7 @@ from events.models import Guest, Party
 from events.selectors import guest_actor
 from tables.engine import Phase
 from tables.models import Table
+from tests import shorthand
 
 from .fuzz import FuzzSocket, Hostile, HostileLobby
 from .party import drive_in_process
@@ -74,19 +75,19 @@ class Fingerprinter:
 
 
 def _seated_party(n: int, name: str, seed: int):
-    party, host_token = services.party_create(name=name)
+    party, host_token = shorthand.party_create(name=name)
     Party.objects.filter(pk=party.pk).update(seed=seed)
     tokens = {}
     for i in range(n):
-        guest, token, _ = services.guest_join(code=party.code, name=f"{name} {i}", description=f"gift {i}")
+        guest, token, _ = shorthand.guest_join(code=party.code, name=f"{name} {i}", description=f"gift {i}")
         tokens[guest.pk] = token
     services.party_seat(party_id=party.pk)
     return party, host_token, tokens
 
 
 def _lobby_party():
-    party, host_token = services.party_create(name="Lobby", vault_size=1)
-    guest, _, _ = services.guest_join(code=party.code, name="Early bird", description="a scarf")
+    party, host_token = shorthand.party_create(name="Lobby", vault_size=1)
+    guest, _, _ = shorthand.guest_join(code=party.code, name="Early bird", description="a scarf")
     services.vault_gift_add(party_id=party.pk, contributor="Aunt", description="tea")
     return party, host_token, guest.pk
 

@@ -9,10 +9,10 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import services
 from events.models import Guest
 from tables.engine import Phase
 from tables.models import TableAction
+from tests import shorthand
 
 from .party import LiveParty, assert_replays
 from .server import LivePhone
@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack, pytest
 async def test_redis_restart_mid_party_loses_no_action_and_every_phone_converges(daphne, private_redis):
     server = daphne(redis_url=private_redis.url)
     lp = await LiveParty.create(server, 4, seed=21)
-    other, _ = await sync_to_async(services.party_create)(name="Next door")
+    other, _ = await sync_to_async(shorthand.party_create)(name="Next door")
     await lp.connect()
     try:
         (table,) = await lp.seat()

@@ -27,6 +27,7 @@ from events import services
 from events.models import Guest, Party
 from events.selectors import actor_for
 from tables.models import Table
+from tests import shorthand
 
 from .server import LivePhone
 
@@ -82,8 +83,8 @@ def test_create_and_join_responses_put_no_secret_in_any_url():
 
 
 def test_the_qr_code_encodes_exactly_the_join_link():
-    party, _host_token = services.party_create(name="QR")
-    _, seat_token, _ = services.guest_join(code=party.code, name="Cy", description="socks")
+    party, _host_token = shorthand.party_create(name="QR")
+    _, seat_token, _ = shorthand.guest_join(code=party.code, name="Cy", description="socks")
     svg = Client().get(f"/qr/{party.code}.svg")
     assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
     # The same QR generator on /j/<CODE>/ yields the same image: that is all it holds.
@@ -130,8 +131,8 @@ def test_token_compare_is_constant_time_and_refuses_near_misses(monkeypatch):
 
 
 def test_a_database_leak_gives_nobody_a_seat():
-    party, host_token = services.party_create(name="Leak")
-    guest, seat_token, _ = services.guest_join(code=party.code, name="Di", description="a plant")
+    party, host_token = shorthand.party_create(name="Leak")
+    guest, seat_token, _ = shorthand.guest_join(code=party.code, name="Di", description="a plant")
     party.refresh_from_db()
     guest.refresh_from_db()
     assert party.host_token_hash == hashlib.sha256(host_token.encode()).hexdigest()
@@ -169,11 +170,11 @@ async def _hello(code: str, frame: dict, origin: bytes = b"http://localhost") ->
 
 async def test_a_join_code_alone_never_opens_a_seat():
     def make():
-        party, host_token = services.party_create(name="Doors")
-        tokens = [services.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")[1] for i in range(3)]
+        party, host_token = shorthand.party_create(name="Doors")
+        tokens = [shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")[1] for i in range(3)]
         services.party_seat(party_id=party.pk)
-        other, other_host = services.party_create(name="Elsewhere")
-        other_token = services.guest_join(code=other.code, name="X", description="y")[1]
+        other, other_host = shorthand.party_create(name="Elsewhere")
+        other_token = shorthand.guest_join(code=other.code, name="X", description="y")[1]
         return party, host_token, tokens, other_host, other_token
 
     party, host_token, tokens, other_host, other_token = await sync_to_async(make)()
@@ -221,7 +222,7 @@ async def test_a_join_code_alone_never_opens_a_seat():
 
 
 async def test_cross_site_sockets_and_oversized_frames_are_refused(server):
-    party, host_token = await sync_to_async(services.party_create)(name="Doors")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Doors")
     url = server.ws_url(party.code)
     # A page on another site cannot open the party's socket (the browser sends its Origin).
     for origin in ("http://evil.example", "http://127.0.0.1.evil.example", "null"):
@@ -262,7 +263,7 @@ async def test_cross_site_sockets_and_oversized_frames_are_refused(server):
 
 def test_the_join_rate_limit_answers_429(settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": (5, 60)}
-    party, _ = services.party_create(name="Flood")
+    party, _ = shorthand.party_create(name="Flood")
     client = Client(REMOTE_ADDR="198.51.100.23")  # the cache keys carry this run's prefix
     statuses = []
     for i in range(11):  # a burst within at most two 60-second windows: 11 > 2 x 5
@@ -284,7 +285,7 @@ def test_the_join_rate_limit_answers_429(settings):
 
 
 async def test_a_frame_over_4096_bytes_closes_with_1009():
-    party, host_token = await sync_to_async(services.party_create)(name="Big")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Big")
     for payload in ("a" * 4097, "é" * 2100, "日" * 1400, "😀" * 1100):
         comm = WebsocketCommunicator(
             application, f"/ws/party/{party.code}/", headers=[(b"origin", b"http://localhost")]
@@ -335,9 +336,9 @@ def test_markup_in_names_is_stored_verbatim_and_escaped_on_every_page():
 
 
 def test_formulas_in_names_never_reach_a_spreadsheet_as_formulas():
-    party, host_token = services.party_create(name="CSV", vault_size=1)
+    party, host_token = shorthand.party_create(name="CSV", vault_size=1)
     evil = ['=HYPERLINK("http://x")', "+SUM(A1)", "-2+3", "@cmd", "Plain"]
-    seat_tokens = [services.guest_join(code=party.code, name=n, description=f"{n} gift")[1] for n in evil]
+    seat_tokens = [shorthand.guest_join(code=party.code, name=n, description=f"{n} gift")[1] for n in evil]
     services.vault_gift_add(party_id=party.pk, contributor="=1+1", description="@vault")
     services.party_seat(party_id=party.pk)
     client = Client()
@@ -361,10 +362,10 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     the old socket must still not act for the seat."""
 
     def make():
-        party, _host_token = services.party_create(name="Hand over")
+        party, _host_token = shorthand.party_create(name="Hand over")
         tokens = {}
         for i in range(3):
-            g, t, _ = services.guest_join(code=party.code, name=f"H{i}", description=f"gift {i}")
+            g, t, _ = shorthand.guest_join(code=party.code, name=f"H{i}", description=f"gift {i}")
             tokens[g.pk] = t
         services.party_seat(party_id=party.pk)
         table = Table.objects.get(party=party)
@@ -382,7 +383,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
 
     def hand_over():
         code = services.seat_hand_over(party_id=party.pk, guest_id=guest_id, requested_by="host").data["claim"]
-        _, new_token, _ = services.seat_claim(code=party.code, claim=code, name="Substitute")
+        _, new_token, _ = shorthand.seat_claim(code=party.code, claim=code, name="Substitute")
         return new_token  # the outcome's messages (the removal) are never sent: lost
 
     new_token = await sync_to_async(hand_over)()

@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from events import services
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db]
 
@@ -26,7 +26,7 @@ def _policy(response) -> dict[str, list[str]]:
 
 
 def test_every_page_sends_a_strict_policy():
-    party, _ = services.party_create(name="CSP")
+    party, _ = shorthand.party_create(name="CSP")
     client = Client()
     for path in (
         "/",

@@ -16,6 +16,8 @@ from django.db import connections
 from django.test import Client
 from ruamel.yaml import YAML
 
+from tests import shorthand
+
 SAMPLE_ENV = {
     "DATABASE_URL": "postgres://heist:pw@127.0.0.1:5432/heist",
     "DJANGO_ALLOWED_HOSTS": "party.example.org",
@@ -105,9 +107,10 @@ def _daphne_lines(repo_root) -> dict[str, list[str]]:
         if words[:2] == ["sh", "-c"]:
             words = shlex.split(words[2])
         lines[f"compose {name}"] = words
-    for path in ("bench/stack.py", "tests/browser/conftest.py"):
-        text = (repo_root / path).read_text()
-        assert "DAPHNE_ARGS" in text, path
+    # The test servers (browser, faults, rehearsal) all start through bench/stack.py.
+    assert "DAPHNE_ARGS" in (repo_root / "bench" / "stack.py").read_text()
+    for path in ("tests/browser/conftest.py", "tests/faults/server.py"):
+        assert "DaphneServer" in (repo_root / path).read_text(), path
     from bench.stack import DAPHNE_ARGS
 
     lines["test servers"] = DAPHNE_ARGS
@@ -138,9 +141,9 @@ def test_the_largest_snapshot_of_a_full_party_fits_the_message_limit():
     from events.roles import Actor, Role
     from events.selectors import snapshot_for
 
-    party, _ = services.party_create(name="N" * 80, vault_size=3)
+    party, _ = shorthand.party_create(name="N" * 80, vault_size=3)
     for i in range(100):
-        services.guest_join(code=party.code, name=f"{i:03d}" + "G" * 37, description=f"{i:03d}" + "D" * 197)
+        shorthand.guest_join(code=party.code, name=f"{i:03d}" + "G" * 37, description=f"{i:03d}" + "D" * 197)
     for i in range(30):
         services.vault_gift_add(party_id=party.pk, contributor=f"{i:02d}" + "C" * 38, description="V" * 200)
     services.party_seat(party_id=party.pk)

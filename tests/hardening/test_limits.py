@@ -14,8 +14,9 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from events import ratelimit, services, socket_limits
+from events import ratelimit, socket_limits
 from events.models import Party
+from tests import shorthand
 from tests.live.clients import Phone, next_output
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
@@ -37,7 +38,7 @@ def test_party_creation_is_rate_limited_per_address(settings):
 
 def test_guessing_join_codes_through_pages_is_cut_off(settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (5, 600)}
-    party, _ = services.party_create(name="Real")
+    party, _ = shorthand.party_create(name="Real")
     guesser = Client(REMOTE_ADDR="198.51.100.50")
     pages = ["/j/{}/", "/p/{}/", "/host/{}/", "/screen/{}/", "/qr/{}.svg"]
     statuses = [guesser.get(pages[i % 5].format(f"ZZZZ{i:02d}")).status_code for i in range(8)]
@@ -58,7 +59,7 @@ def test_guessing_join_codes_through_pages_is_cut_off(settings):
 
 def test_party_pages_are_rate_limited_per_address(settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "page": (4, 60)}
-    party, _ = services.party_create(name="Busy")
+    party, _ = shorthand.party_create(name="Busy")
     client = Client(REMOTE_ADDR="198.51.100.60")
     statuses = [client.get(f"/j/{party.code}/").status_code for _ in range(6)]
     assert statuses.count(200) in (4, 5, 6) and statuses.count(429) >= 1 and statuses[:4] == [200] * 4, statuses
@@ -66,7 +67,7 @@ def test_party_pages_are_rate_limited_per_address(settings):
 
 def test_x_forwarded_for_is_believed_only_from_a_trusted_proxy(settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": (2, 60)}
-    party, _ = services.party_create(name="XFF")
+    party, _ = shorthand.party_create(name="XFF")
 
     def join(client, forwarded):
         return client.post(
@@ -113,7 +114,7 @@ async def _outputs_until_close(comm, timeout=5) -> tuple[list[dict], int]:
 
 async def test_a_socket_that_never_says_hello_is_closed(settings):
     settings.HELLO_TIMEOUT_SECONDS = 1
-    party, host_token = await sync_to_async(services.party_create)(name="Silent")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Silent")
     silent = _comm(party.code)
     assert (await silent.connect())[0]
     talker = await Phone(party.code).connect()
@@ -127,8 +128,8 @@ async def test_a_socket_that_never_says_hello_is_closed(settings):
 
 async def test_sockets_per_seat_and_per_address_are_capped(settings):
     settings.SOCKET_LIMITS = {"per_seat": 2, "per_address": 4}
-    party, _ = await sync_to_async(services.party_create)(name="Caps")
-    guest, token, _ = await sync_to_async(services.guest_join)(code=party.code, name="One", description="x")
+    party, _ = await sync_to_async(shorthand.party_create)(name="Caps")
+    guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="One", description="x")
     seat = []
     for i in range(3):
         comm = _comm(party.code, ("198.51.100.91", 6000 + i))
@@ -165,8 +166,8 @@ async def test_sockets_per_seat_and_per_address_are_capped(settings):
 
 async def test_a_resync_flood_is_served_from_a_cached_snapshot(settings):
     settings.RESYNC_RATE = (2, 5.0)  # 2 at once, then one per 5 s
-    party, host_token = await sync_to_async(services.party_create)(name="Resync")
-    await sync_to_async(services.guest_join)(code=party.code, name="G", description="x")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Resync")
+    await sync_to_async(shorthand.guest_join)(code=party.code, name="G", description="x")
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     fresh = [await host.send({"type": "resync", "re": f"r{i}"}) or await host.reply(f"r{i}") for i in range(2)]
@@ -189,7 +190,7 @@ async def test_a_resync_flood_is_served_from_a_cached_snapshot(settings):
 
 async def test_a_frame_flood_is_refused_and_then_closed(settings):
     settings.FRAME_RATE = (10, 20, 50)  # 10 frames/s, bursts of 20, close after 50 refused
-    party, host_token = await sync_to_async(services.party_create)(name="Frames")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Frames")
     comm = _comm(party.code)
     assert (await comm.connect())[0]
     await comm.send_to(text_data=json.dumps({"type": "hello", "role": "host", "token": host_token, "re": "h"}))

@@ -11,7 +11,8 @@ from django.test import Client
 
 from events import services
 from events.models import Guest
-from tables.services import ServiceError
+from tables.errors import ServiceError
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -27,12 +28,12 @@ BLANK = [
 
 
 def _join(code, name, description="a gift"):
-    return services.guest_join(code=code, name=name, description=description)[0]
+    return shorthand.guest_join(code=code, name=name, description=description)[0]
 
 
 @pytest.mark.parametrize("name", BLANK)
 def test_a_name_with_nothing_visible_is_refused_and_changes_nothing(name):
-    party, _ = services.party_create(name="Blank")
+    party, _ = shorthand.party_create(name="Blank")
     with pytest.raises(ServiceError) as exc:
         _join(party.code, name)
     assert exc.value.code == "invalid" and "name" in str(exc.value)
@@ -56,13 +57,13 @@ def test_a_name_with_nothing_visible_is_refused_and_changes_nothing(name):
     ],
 )
 def test_names_are_normalised_and_stripped_of_invisibles(typed, stored):
-    party, _ = services.party_create(name="Norm\u200b")
+    party, _ = shorthand.party_create(name="Norm\u200b")
     assert party.name == "Norm"
     assert _join(party.code, typed).name == stored
 
 
 def test_two_guests_with_the_same_name_are_told_apart():
-    party, _ = services.party_create(name="Twins")
+    party, _ = shorthand.party_create(name="Twins")
     first = _join(party.code, "Sam")
     second = _join(party.code, "sam")
     third = _join(party.code, "S\u200bam")  # the same after stripping

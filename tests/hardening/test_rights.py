@@ -14,16 +14,17 @@ from django.utils import timezone
 from events import services
 from events.models import Guest, SeatHandOver
 from tables.models import Table
+from tests import shorthand
 from tests.live.clients import Phone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
 def _seated(n: int, name: str):
-    party, host_token = services.party_create(name=name)
+    party, host_token = shorthand.party_create(name=name)
     tokens = {}
     for i in range(n):
-        g, t, _ = services.guest_join(code=party.code, name=f"{name} {i}", description=f"gift {i}")
+        g, t, _ = shorthand.guest_join(code=party.code, name=f"{name} {i}", description=f"gift {i}")
         tokens[g.pk] = t
     services.party_seat(party_id=party.pk)
     guests = list(Guest.objects.filter(party=party).order_by("seat"))

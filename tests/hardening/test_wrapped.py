@@ -15,6 +15,7 @@ from events import services
 from events.models import Party
 from tables.engine import Game
 from tables.models import Table
+from tests import shorthand
 from tests.live.clients import Phone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
@@ -23,9 +24,9 @@ DESCRIPTIONS = [f"secret gift number {i} xyzzy" for i in range(5)]
 
 
 def _party():
-    party, host_token = services.party_create(name="Wrapped", vault_size=1)
+    party, host_token = shorthand.party_create(name="Wrapped", vault_size=1)
     for i, d in enumerate(DESCRIPTIONS):
-        services.guest_join(code=party.code, name=f"W{i}", description=d)
+        shorthand.guest_join(code=party.code, name=f"W{i}", description=d)
     services.vault_gift_add(party_id=party.pk, contributor="Aunt", description="vault secret xyzzy")
     services.party_seat(party_id=party.pk)
     return party, host_token

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from channels.db import database_sync_to_async
 
 from events import services
+from events.commands import table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -22,7 +23,7 @@ from tables.engine import Card, Game, Phase, card_of, deck_for
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
-from tables.services import table_act
+from tests import shorthand
 from tests.live.clients import Phone
 
 
@@ -47,11 +48,11 @@ class Seated:
 
 
 def _seat_party(n: int, name: str, vault_size: int, seed: int) -> Seated:
-    party, host_token = services.party_create(name=name, vault_size=vault_size)
+    party, host_token = shorthand.party_create(name=name, vault_size=vault_size)
     Party.objects.filter(pk=party.pk).update(seed=seed)  # the same deal every run
     tokens_by_guest = {}
     for i in range(n):
-        guest, token, _ = services.guest_join(code=party.code, name=f"P{i}", description=f"gift of P{i}")
+        guest, token, _ = shorthand.guest_join(code=party.code, name=f"P{i}", description=f"gift of P{i}")
         tokens_by_guest[guest.pk] = token
     for i in range(vault_size):
         services.vault_gift_add(party_id=party.pk, contributor=f"V{i}", description=f"vault gift {i}")

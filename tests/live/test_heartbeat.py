@@ -10,6 +10,7 @@ from asgiref.sync import sync_to_async
 from events import heartbeat, services
 from events.models import Party
 from events.roles import Actor, Role
+from tests import shorthand
 
 
 @pytest.fixture
@@ -29,7 +30,7 @@ def reads(monkeypatch):
 
 @pytest.mark.django_db(transaction=True)
 async def test_the_pings_of_a_party_share_one_read_and_never_lag_past_the_ttl(reads, monkeypatch):
-    party, _ = await sync_to_async(services.party_create)(name="Beat")
+    party, _ = await sync_to_async(shorthand.party_create)(name="Beat")
     guest = Actor(Role.GUEST, party.pk, guest_id=1)
     host = Actor(Role.HOST, party.pk)
     # Fifty phones ping at once: one read answers them all.
@@ -47,9 +48,9 @@ async def test_the_pings_of_a_party_share_one_read_and_never_lag_past_the_ttl(re
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_guest_reads_its_own_table_and_a_gone_party_gives_no_versions(reads):
-    party, _ = await sync_to_async(services.party_create)(name="Beat")
+    party, _ = await sync_to_async(shorthand.party_create)(name="Beat")
     for name in ("Ada", "Bo", "Cy"):
-        await sync_to_async(services.guest_join)(code=party.code, name=name, description="a scarf")
+        await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="a scarf")
     await sync_to_async(services.party_seat)(party_id=party.pk)
     table = await sync_to_async(lambda: party.tables.get())()
     seated = Actor(Role.GUEST, party.pk, guest_id=1, table_id=table.pk, seat=0)

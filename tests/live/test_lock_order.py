@@ -18,6 +18,7 @@ from django.db import connection
 
 import relay.services as relay_services
 from events import services
+from events.commands import table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -25,16 +26,17 @@ from tables.engine import Game, Phase
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table
-from tables.services import table_act
+from tables.outcome import Outcome
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
 def _two_tables_at_the_gate() -> tuple[int, list[int]]:
-    party, _ = services.party_create(name="Two tables")
+    party, _ = shorthand.party_create(name="Two tables")
     Party.objects.filter(pk=party.pk).update(seed=5)
     for i in range(11):
-        services.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
+        shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
     services.party_seat(party_id=party.pk)
     host = Actor(Role.HOST, party.pk)
     r = random.Random(5)
@@ -97,7 +99,7 @@ async def test_a_captains_draw_meeting_the_relay_run_waits_instead_of_deadlockin
     # No deadlock: the draw never waits for the party row, so it committed while the run
     # held the party lock; the run then locked the tables, found both drawn and ran.
     assert not isinstance(results["draw"], Exception), results
-    assert isinstance(results["run"], list), results
+    assert isinstance(results["run"], Outcome), results
     g = Game.from_dict((await database_sync_to_async(Table.objects.get)(pk=table_b)).state)
     assert g.relayed and g.round == 3
 
@@ -109,9 +111,9 @@ async def test_a_table_arriving_at_the_gate_does_not_wait_for_the_party_lock():
     from tests.live.tables import drive
 
     def two_tables():
-        party, _ = services.party_create(name="Gate")
+        party, _ = shorthand.party_create(name="Gate")
         for i in range(11):  # two tables: a gate after round 2
-            services.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
+            shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
         services.party_seat(party_id=party.pk)
         return party.pk, Table.objects.filter(party=party).order_by("pk").first().pk
 

@@ -1,17 +1,19 @@
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import services
+from tests import shorthand
 from tests.live.clients import Phone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
 async def test_four_guests_seated_and_first_turn():
-    party, host_token = await sync_to_async(services.party_create)(name="Smoke")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Smoke")
     tokens = []
     for name in ["Alex", "Bea", "Cam", "Dee"]:
-        _, token, _ = await sync_to_async(services.guest_join)(code=party.code, name=name, description=f"{name}'s gift")
+        _, token, _ = await sync_to_async(shorthand.guest_join)(
+            code=party.code, name=name, description=f"{name}'s gift"
+        )
         tokens.append(token)
     host = await Phone(party.code).connect()
     snap = await host.hello("host", host_token)

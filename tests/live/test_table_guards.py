@@ -7,6 +7,7 @@ from channels.db import database_sync_to_async
 
 from tables.engine import Card, Phase
 from tables.models import TableAction
+from tests import shorthand
 from tests.live.clients import Phone
 from tests.live.tables import (
     action_count,
@@ -185,12 +186,11 @@ async def test_stale_turn_action_refused_with_a_fresh_snapshot():
 async def test_screens_open_before_seating_follow_the_table():
     """The host's dashboard and a spectator screen opened in the lobby receive the
     table's updates once the host seats everyone (they re-subscribe)."""
-    from events import services
 
-    party, host_token = await database_sync_to_async(services.party_create)(name="Early screens")
+    party, host_token = await database_sync_to_async(shorthand.party_create)(name="Early screens")
     tokens = []
     for i in range(3):
-        _, token, _ = await database_sync_to_async(services.guest_join)(code=party.code, name=f"G{i}", description="d")
+        _, token, _ = await database_sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="d")
         tokens.append(token)
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)

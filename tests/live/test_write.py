@@ -11,6 +11,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from events import services
+from events.commands import table_act
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -18,16 +19,17 @@ from tables import write
 from tables.engine import Game
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
+from tables.errors import ServiceError
 from tables.models import Table, TableAction
-from tables.services import ServiceError, table_act
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _table(n=4, seed=3):
-    party, _ = services.party_create(name="Write path")
+    party, _ = shorthand.party_create(name="Write path")
     for i in range(n):
-        services.guest_join(code=party.code, name=f"W{i}", description=f"gift {i}")
+        shorthand.guest_join(code=party.code, name=f"W{i}", description=f"gift {i}")
     services.party_seat(party_id=party.pk)
     return Table.objects.get(party=party)
 
@@ -58,8 +60,8 @@ def test_an_action_takes_one_statement_when_this_process_holds_the_rows_copy():
     assert len(action_sql) == 1 and "FOR UPDATE" not in action_sql[0], action_sql
     assert write.stats["optimistic"] == before["optimistic"] + 1
     row = Table.objects.get(pk=table.pk)
-    assert row.version == outcome.version
-    assert TableAction.objects.filter(table=table, version=outcome.version, client_id="w2").exists()
+    assert row.version == outcome.data["version"]
+    assert TableAction.objects.filter(table=table, version=outcome.data["version"], client_id="w2").exists()
 
 
 def test_a_stale_copy_writes_nothing_and_the_action_is_decided_on_the_row():
@@ -71,11 +73,11 @@ def test_a_stale_copy_writes_nothing_and_the_action_is_decided_on_the_row():
     write._hot[table.pk] = stale
     before = dict(write.stats)
     outcome, _, _ = _step(table, r, "s3")  # chosen on the row; the copy is one version behind
-    assert outcome.version == stale.version + 2
+    assert outcome.data["version"] == stale.version + 2
     assert write.stats["optimistic"] == before["optimistic"], "nothing was written from the stale copy"
     assert write.stats["read"] == before["read"] + 1
     versions = list(TableAction.objects.filter(table=table).order_by("version").values_list("version", flat=True))
-    assert versions == list(range(versions[0], outcome.version + 1)), "one log row per version, none twice"
+    assert versions == list(range(versions[0], outcome.data["version"] + 1)), "one log row per version, none twice"
 
 
 def test_a_row_written_by_anyone_else_is_read_again_not_taken_from_the_copy():
@@ -92,7 +94,7 @@ def test_a_row_written_by_anyone_else_is_read_again_not_taken_from_the_copy():
     assert write.stats["conflict"] == before["conflict"] + 1, "the copy's row version no longer matches"
     assert write.stats["read"] == before["read"] + 1
     stored = Game.from_dict(Table.objects.get(pk=table.pk).state)
-    assert stored.version == outcome.version
+    assert stored.version == outcome.data["version"]
 
 
 def test_nothing_uncommitted_becomes_the_hot_copy():
@@ -110,7 +112,7 @@ def test_nothing_uncommitted_becomes_the_hot_copy():
     assert Table.objects.get(pk=table.pk).version == committed
     assert write._hot[table.pk].version == committed, "the copy is the committed version"
     outcome, _, _ = _step(table, r, "y3")
-    assert outcome.version == committed + 1
+    assert outcome.data["version"] == committed + 1
 
 
 def test_a_retried_request_id_is_acknowledged_and_someone_elses_is_refused():
@@ -118,11 +120,11 @@ def test_a_retried_request_id_is_acknowledged_and_someone_elses_is_refused():
     r = random.Random(8)
     first, actor, wire = _step(table, r, "z1")
     again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="z1")
-    assert again.duplicate and again.version == first.version
+    assert again.data["duplicate"] and again.data["version"] == first.data["version"]
     other_seat = next(g for g in Guest.objects.filter(table=table) if guest_actor(g) != actor)
     with pytest.raises(ServiceError) as refused:
         table_act(
             actor=guest_actor(other_seat), table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="z1"
         )
     assert refused.value.code == "reused_id"
-    assert Table.objects.get(pk=table.pk).version == first.version
+    assert Table.objects.get(pk=table.pk).version == first.data["version"]

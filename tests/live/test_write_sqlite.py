@@ -20,21 +20,22 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection, transaction
 from events import services
+from events.services import _setup_gifts
+from tests import shorthand
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor
-from events.services import _setup_gifts
 from tables import write
 from tables.engine import Game, replay
 from tables.engine.actions import action_to_dict, parse_action
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
-from tables.services import table_act
+from events.commands import table_act
 
 assert connection.vendor == "sqlite"
-party, _ = services.party_create(name="SQLite")
+party, _ = shorthand.party_create(name="SQLite")
 for i in range(5):
-    services.guest_join(code=party.code, name=f"S{i}", description=f"gift {i}")
+    shorthand.guest_join(code=party.code, name=f"S{i}", description=f"gift {i}")
 services.party_seat(party_id=party.pk)
 table = Table.objects.get(party=party)
 r = random.Random(2)
@@ -63,7 +64,7 @@ step("b0")
 out["after_rewrite"] = {k: write.stats[k] - before[k] for k in before}
 first, actor, wire = step("c0")
 again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="c0")
-out["duplicate"] = [again.duplicate, again.version == first.version]
+out["duplicate"] = [again.data["duplicate"], again.data["version"] == first.data["version"]]
 committed = Table.objects.get(pk=table.pk).version
 try:
     with transaction.atomic():

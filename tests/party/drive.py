@@ -8,12 +8,12 @@ import random
 
 from asgiref.sync import sync_to_async
 
-from events import services
 from events.models import Guest, Party
 from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table
+from tests import shorthand
 from tests.live.clients import Phone
 
 
@@ -67,10 +67,10 @@ class PartyBots:
 
     @classmethod
     async def create(cls, n: int, *, vault_size: int = 0, seed: int = 0) -> PartyBots:
-        party, host_token = await sync_to_async(services.party_create)(name=f"Party of {n}", vault_size=vault_size)
+        party, host_token = await sync_to_async(shorthand.party_create)(name=f"Party of {n}", vault_size=vault_size)
         tokens = {}
         for i in range(n):
-            guest, token, _ = await sync_to_async(services.guest_join)(
+            guest, token, _ = await sync_to_async(shorthand.guest_join)(
                 code=party.code, name=f"Guest {i + 1}", description=f"secret gift #{i + 1}"
             )
             tokens[guest.pk] = token

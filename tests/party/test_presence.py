@@ -6,15 +6,15 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import services
+from tests import shorthand
 from tests.live.clients import Phone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
 async def test_closing_one_of_two_sockets_keeps_the_guest_online():
-    party, host_token = await sync_to_async(services.party_create)(name="Presence")
-    _guest, token, _ = await sync_to_async(services.guest_join)(code=party.code, name="Tab", description="a lamp")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Presence")
+    _guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Tab", description="a lamp")
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     phone, tablet = await Phone(party.code).connect(), await Phone(party.code).connect()
@@ -35,9 +35,9 @@ async def test_a_removed_socket_is_sent_nothing_after_it_is_closed():
     """The server closed the socket (the host removed the guest), but the consumer is
     still in its groups until the close completes: later broadcasts were sent on the
     closed socket (daphne: "Attempt to send on a closed protocol")."""
-    party, host_token = await sync_to_async(services.party_create)(name="Closed")
-    gone, gone_token, _ = await sync_to_async(services.guest_join)(code=party.code, name="Gone", description="a mug")
-    stays, _, _ = await sync_to_async(services.guest_join)(code=party.code, name="Stays", description="a hat")
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Closed")
+    gone, gone_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Gone", description="a mug")
+    stays, _, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Stays", description="a hat")
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     phone = await Phone(party.code).connect()

@@ -183,13 +183,13 @@ async def _oracles(bots, tables, snapshots):
 
 
 def _one_bot_action(table_id: int, client_id: str) -> int:
+    from events.commands import table_act
     from tables.engine.actions import action_to_dict
     from tables.engine.bots import bot_action
     from tables.models import Table
-    from tables.services import table_act
 
     table = Table.objects.get(pk=table_id)
     game = Game.from_dict(table.state)
     wire = action_to_dict(bot_action(game, random.Random(1)))
     guest = Guest.objects.get(table_id=table_id, seat=wire["seat"])
-    return table_act(actor=guest_actor(guest), table_id=table_id, action=wire, client_id=client_id).version
+    return table_act(actor=guest_actor(guest), table_id=table_id, action=wire, client_id=client_id).data["version"]

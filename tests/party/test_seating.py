@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from events import seating
+from tables import seating
 
 
 @pytest.mark.parametrize("n", range(2, 101))

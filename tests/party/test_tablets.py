@@ -10,10 +10,10 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 
 from events import groups, tablets
-from events.consumers import _groups_for
 from events.models import Guest, SeatHandOver, Tablet
-from events.roles import Actor, Role
+from events.roles import Actor, Role, groups_for
 from tables.engine import Phase
+from tests import shorthand
 from tests.live.clients import Phone
 from tests.party.drive import PartyBots, table_game, tables_of
 
@@ -101,7 +101,7 @@ async def test_pairing_is_one_time_hashed_and_host_only():
 
 def test_a_tablet_socket_joins_its_public_table_group_and_never_a_seat_group():
     actor = Actor(Role.TABLET, party_id=1, table_id=7, tablet_id=3)
-    wanted = _groups_for(actor)
+    wanted = groups_for(actor)
     assert wanted == {groups.party_group(1), groups.table_group(7), groups.tablet_group(3)}
     assert not any(".s" in g for g in wanted)  # seat groups are t<table>.s<seat>
 
@@ -212,9 +212,9 @@ def test_a_guest_whose_own_gift_ends_in_a_vault_takes_it_home_too():
     from events.selectors import guest_actor, snapshot_for
     from tables.models import Table
 
-    party, _ = services.party_create(name="Vault end", vault_size=1)
+    party, _ = shorthand.party_create(name="Vault end", vault_size=1)
     for name in ["Ann", "Ben", "Cy"]:
-        services.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+        shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
     services.vault_gift_add(party_id=party.pk, contributor="Hal", description="a vault treat")
     services.party_seat(party_id=party.pk)
     table = Table.objects.get(party=party)

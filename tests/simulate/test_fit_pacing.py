@@ -17,6 +17,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from events import services
+from events.commands import table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -25,7 +26,7 @@ from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table
-from tables.services import table_act
+from tests import shorthand
 
 pytestmark = pytest.mark.django_db
 
@@ -47,9 +48,9 @@ class Clock:
 
 
 def play_recorded_party(clock, guests=12):
-    party, _ = services.party_create(name="Recorded party")
+    party, _ = shorthand.party_create(name="Recorded party")
     for i in range(guests):
-        services.guest_join(code=party.code, name=f"Guest {i}", description=f"gift {i}")
+        shorthand.guest_join(code=party.code, name=f"Guest {i}", description=f"gift {i}")
     services.party_seat(party_id=party.pk)
     host = Actor(Role.HOST, party.pk)
     r = random.Random(3)

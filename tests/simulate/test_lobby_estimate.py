@@ -2,20 +2,20 @@
 
 import pytest
 
-from events import services
 from events.selectors import party_for_host
 from tables.simulate.lobby import party_length_estimate
 from tables.simulate.lobby_estimates import MINUTES
 from tables.simulate.runner import estimate_table
+from tests import shorthand
 
 
 @pytest.mark.django_db
 def test_the_host_payload_carries_the_estimate_for_the_guests_so_far():
-    party, _ = services.party_create(name="Estimate")
-    services.guest_join(code=party.code, name="Ann", description="a book")
+    party, _ = shorthand.party_create(name="Estimate")
+    shorthand.guest_join(code=party.code, name="Ann", description="a book")
     assert party_for_host(party)["estimate"] is None  # one guest cannot play
     for i in range(11):
-        services.guest_join(code=party.code, name=f"Guest {i}", description="socks")
+        shorthand.guest_join(code=party.code, name=f"Guest {i}", description="socks")
     est = party_for_host(party)["estimate"]
     assert est == {"guests": 12, "tables": 2, "low": MINUTES[12][0], "high": MINUTES[12][1]}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from events import services
+from events.commands import table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
@@ -15,17 +16,17 @@ from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table
-from tables.services import table_act
+from tests import shorthand
 
 
 def party_lobby(
     guests: int, *, vault_size: int = 0, vault_gifts: int = 0, name: str = "Story night"
 ) -> tuple[Party, str, dict[int, str]]:
     """A party in its lobby, its host secret and each guest's seat secret by guest id."""
-    party, host_token = services.party_create(name=name, budget="$20", vault_size=vault_size)
+    party, host_token = shorthand.party_create(name=name, budget="$20", vault_size=vault_size)
     tokens = {}
     for i in range(guests):
-        guest, token, _ = services.guest_join(
+        guest, token, _ = shorthand.guest_join(
             code=party.code, name=f"Guest {i + 1}", description=f"secret gift #{i + 1}"
         )
         tokens[guest.pk] = token

@@ -22,9 +22,11 @@ window).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
+from typing import Any
 
 from events.models import Party
-from tables.engine import Gift, new_game, parse_action
+from tables.engine import Game, Gift, new_game, parse_action
 from tables.engine.rules import apply
 from tables.models import Table
 from tables.simulate.pacing import PacingModel
@@ -33,7 +35,7 @@ TURN = frozenset({"play", "swipe", "regroup", "vault"})
 ANSWER = frozenset({"react", "timeout_pass"})
 
 
-def _start(table: Table):
+def _start(table: Table) -> Game:
     """The table's game as dealt, from its recorded setup."""
     setup = table.setup
     gifts = [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]]
@@ -41,7 +43,7 @@ def _start(table: Table):
     return new_game(seed=table.seed, gifts=gifts, vault=vault, gate=setup["gate"])[0]
 
 
-def party_clock_fit(*, party_ids=None) -> dict:
+def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]:
     """Fit the pacing model to every finished party (or those in `party_ids`).
     Returns {"model": {...}, "observed": {...}}; parameters with no observation keep
     the model's default and are listed in "defaulted"."""

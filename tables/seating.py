@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import string
+from typing import Any
 
 from tables.engine import rng
 
@@ -40,7 +41,7 @@ def derive_seed(party_seed: int, purpose: str) -> int:
     return value >> 1  # fits a signed BigIntegerField
 
 
-def seating_plan(*, seed: int, guest_ids: list[int], vault_ids: list[int], vault_size: int) -> list[dict]:
+def seating_plan(*, seed: int, guest_ids: list[int], vault_ids: list[int], vault_size: int) -> list[dict[str, Any]]:
     """Seat `guest_ids` at balanced tables. Returns, per table in ring order:
     {"letter", "guests" (seat order), "captain", "vault", "seed"}."""
     sizes = table_sizes(len(guest_ids))

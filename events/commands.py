@@ -1,0 +1,245 @@
+"""Every wire command in one place: who may send it, its arguments, its service.
+
+A screen sends two kinds of command frame (docs/PROTOCOL.md):
+
+  {"type": "act", "re": ..., "table": 3, "version": 12, "action": {"type": "play", ...}}
+  {"type": "party", "re": ..., "command": "seat", ...arguments}
+
+`dispatch` runs either the same way: find the command (a table action by its action
+type, a party command by name), ask the role table whether this actor may send it
+(events/roles.py), parse and type-check its arguments (here, and nowhere else; the
+engine parses an action's own fields), call its service, and return the service's
+Outcome. Transports (the socket, and in-process callers such as the tests) do nothing
+else: they authenticate, call `dispatch`, reply with `Outcome.data` and send
+`Outcome.messages` after commit. Every refusal is a ServiceError (tables/errors.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from relay.services import relay_open, relay_run
+from tables.engine import MalformedActionError, parse_action
+from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
+from tables.outcome import Outcome
+from tables.services import TURN_ACTIONS
+
+from . import play, services, tablets
+from .models import Guest
+from .roles import (
+    DUTY_ACTIONS,
+    SEAT_ACTIONS,
+    Actor,
+    Role,
+    check_own_guest,
+    check_own_seat,
+    check_party_command,
+    check_table_action,
+)
+
+Args = dict  # a command's parsed arguments, keyword arguments of its service call
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    frame: str  # "act" (a table action) or "party" (a party command)
+    check: Callable[[Actor, dict], None]  # the role table's verdict on the frame; raises Forbidden
+    parse: Callable[[Actor, dict], Args]  # the frame's arguments, type-checked; raises ServiceError
+    run: Callable[[Actor, Args], Outcome]  # the service
+
+
+# --- argument parsers ------------------------------------------------------------------
+
+
+def _an_id(value: object, question: str) -> int:
+    """An id from a frame: an int, not "1", 1.5 or True (the ORM would coerce those)."""
+    if type(value) is not int:
+        raise ServiceError("invalid", question)
+    return value
+
+
+def _no_args(actor: Actor, frame: dict) -> Args:
+    return {}
+
+
+def _guest(actor: Actor, frame: dict) -> Args:
+    return {"guest_id": _an_id(frame.get("guest"), "which guest?")}
+
+
+def _act_frame(actor: Actor, frame: dict) -> tuple[str, dict]:
+    """An act frame's envelope: (the action's type, the frame with its table filled in)."""
+    version = frame.get("version")
+    if version is not None and type(version) is not int:
+        raise ServiceError("malformed", "version must be an integer")
+    table_id = frame.get("table", actor.table_id)
+    if type(table_id) is not int:
+        raise ServiceError("malformed", "which table?")
+    action = frame.get("action")
+    if not isinstance(action, dict):
+        raise Illegal(MalformedActionError("an action must be a JSON object"))
+    kind = action.get("type")
+    if not isinstance(kind, str):
+        raise Illegal(MalformedActionError("an action needs a type"))
+    return kind, {**frame, "table": table_id}
+
+
+def _check_action(actor: Actor, frame: dict) -> None:
+    action = frame["action"]
+    check_table_action(actor, frame["table"], action["type"])
+    check_own_seat(actor, action)
+
+
+def _parse_action(actor: Actor, frame: dict) -> Args:
+    action = frame["action"]
+    kind = action["type"]
+    if kind in SEAT_ACTIONS:
+        action = {**action, "seat": actor.seat}  # a seat acts for itself (check_own_seat)
+    with engine_rules():
+        engine_action = parse_action(action)
+    return {
+        "table_id": frame["table"],
+        "engine_action": engine_action,
+        "actor_label": actor.label_for(kind),
+        "client_id": frame.get("re") or "",
+        # Only turn actions are version-checked: two phones answering one window both count.
+        "expected_version": frame.get("version") if kind in TURN_ACTIONS else None,
+    }
+
+
+def _run_action(actor: Actor, args: Args) -> Outcome:
+    return play.table_act(party_id=actor.party_id, **args)
+
+
+def _check_party(actor: Actor, frame: dict) -> None:
+    check_party_command(actor, frame["command"])
+
+
+def _check_captain(actor: Actor, frame: dict) -> None:
+    """A captain acts only at their own table: the table of the guest named."""
+    guest = frame.get("guest")
+    table_id = None
+    if type(guest) is int:
+        table_id = Guest.objects.filter(pk=guest).values_list("table_id", flat=True).first()
+    check_party_command(actor, frame["command"], table_id)
+
+
+def _check_own_seat(actor: Actor, frame: dict) -> None:
+    check_party_command(actor, frame["command"])
+    check_own_guest(actor, frame.get("guest", actor.guest_id))
+
+
+def _requested_by(actor: Actor) -> str:
+    """Who asked for a hand-over, as SeatHandOver records it."""
+    return {Role.HOST: "host", Role.TABLET: f"tablet:{actor.tablet_id}"}.get(actor.role, f"captain:{actor.guest_id}")
+
+
+# --- the registry -------------------------------------------------------------------------
+
+
+def _action(name: str) -> Command:
+    return Command(name, "act", _check_action, _parse_action, _run_action)
+
+
+def _party(
+    name: str,
+    run: Callable[[Actor, Args], Outcome],
+    parse=_no_args,
+    check: Callable[[Actor, dict], None] = _check_party,
+) -> Command:
+    return Command(name, "party", check, parse, run)
+
+
+TABLE_ACTIONS: dict[str, Command] = {name: _action(name) for name in sorted(SEAT_ACTIONS | DUTY_ACTIONS)}
+
+PARTY_COMMANDS: dict[str, Command] = {
+    c.name: c
+    for c in [
+        _party(
+            "rename_guest",
+            lambda a, args: services.guest_rename(party_id=a.party_id, **args),
+            lambda a, f: {"name": f.get("name"), **_guest(a, f)},
+        ),
+        _party("remove_guest", lambda a, args: services.guest_remove(party_id=a.party_id, **args), _guest),
+        _party(
+            "add_vault_gift",
+            lambda a, args: services.vault_gift_add(party_id=a.party_id, **args),
+            lambda a, f: {"contributor": f.get("contributor"), "description": f.get("description")},
+        ),
+        _party(
+            "remove_vault_gift",
+            lambda a, args: services.vault_gift_remove(party_id=a.party_id, **args),
+            lambda a, f: {"number": _an_id(f.get("number"), "which vault gift?")},
+        ),
+        _party("close_registration", lambda a, _: services.party_set_registration(party_id=a.party_id, open_=False)),
+        _party("reopen_registration", lambda a, _: services.party_set_registration(party_id=a.party_id, open_=True)),
+        _party("seat", lambda a, _: services.party_seat(party_id=a.party_id)),
+        _party("set_captain", lambda a, args: services.party_set_captain(party_id=a.party_id, **args), _guest),
+        _party("open_relay", lambda a, _: relay_open(party_id=a.party_id)),
+        _party("run_relay", lambda a, _: relay_run(party_id=a.party_id)),
+        _party("end", lambda a, _: services.party_end(party_id=a.party_id)),
+        _party(
+            "pair_tablet",
+            lambda a, args: tablets.tablet_pair_start(party_id=a.party_id, **args),
+            lambda a, f: {"table_id": _an_id(f.get("table"), "which table?"), "origin": f.get("_origin", "")},
+        ),
+        _party(
+            "revoke_tablet",
+            lambda a, args: tablets.tablet_revoke(party_id=a.party_id, **args),
+            lambda a, f: {"tablet_id": _an_id(f.get("tablet"), "which tablet?")},
+        ),
+        _party(
+            "hand_over_seat",
+            lambda a, args: services.seat_hand_over(party_id=a.party_id, requested_by=_requested_by(a), **args),
+            _guest,
+            _check_captain,
+        ),
+        _party(
+            "offer_seat",
+            lambda a, _: services.seat_offer(party_id=a.party_id, guest_id=a.guest_id),
+            check=_check_own_seat,
+        ),
+    ]
+}
+
+# Every command the role table lists has an entry here, and every entry a role:
+# tests/party/test_commands.py checks both ways.
+
+
+def lookup(actor: Actor, frame: dict) -> tuple[Command, dict]:
+    """The command a frame asks for, and the frame as its command reads it."""
+    if frame["type"] == "act":
+        kind, frame = _act_frame(actor, frame)
+        command = TABLE_ACTIONS.get(kind)
+        if command is None:  # relay_exchange (the server's own), or no action at all
+            raise Forbidden("that action is not available to players")
+        return command, frame
+    if frame["type"] == "party":
+        name = frame.get("command")
+        if not isinstance(name, str):
+            raise ServiceError("malformed", "which command?")
+        command = PARTY_COMMANDS.get(name)
+        if command is None:
+            raise Forbidden(f"unknown command {name!r}")
+        return command, frame
+    raise ServiceError("malformed", f"unknown frame type {frame['type']!r}")
+
+
+def dispatch(actor: Actor, frame: dict, *, origin: str = "") -> Outcome:
+    """Run one command frame for an authenticated actor: look up, check, parse, call.
+    `origin`: the page's origin, for the links a command makes (a tablet's QR code)."""
+    command, frame = lookup(actor, frame)
+    frame = {**frame, "_origin": origin}
+    command.check(actor, frame)
+    return command.run(actor, command.parse(actor, frame))
+
+
+def table_act(
+    *, actor: Actor, table_id: int, action: dict, client_id: str = "", expected_version: int | None = None
+) -> Outcome:
+    """One table action, in process, exactly as its `act` frame would run it."""
+    frame: dict = {"type": "act", "table": table_id, "action": action, "re": client_id or None}
+    if expected_version is not None:
+        frame["version"] = expected_version
+    return dispatch(actor, frame)

@@ -1,0 +1,20 @@
+"""What every page's scripts need of the rules, from the engine (not a copy in JS).
+
+templates/base.html embeds `screen_rules` as <script id="heist-rules"
+type="application/json">; static/heist/ui.js reads it once (`rules()`): card texts,
+kinds and target counts, the two-player rule, round names, the hand limit and the
+vault's gift-id base, exactly as tables/engine/catalogue.py states them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tables.engine import rules_for_screens
+
+# The engine's rules do not change while the process runs: computed once.
+_RULES = rules_for_screens()
+
+
+def screen_rules(request) -> dict[str, Any]:
+    return {"screen_rules": _RULES}

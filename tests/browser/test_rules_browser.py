@@ -1,0 +1,92 @@
+"""The screens take the rules from the engine, not from a copy in the JavaScript.
+
+In Chromium, on a real page: static/heist/ui.js's target counts (every card, 2 to 10
+players), card texts and gift labels equal the engine's; and when the page's embedded
+rules are changed on the way to the browser, ui.js follows the changed rules, so
+nothing of them is left in the script itself."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tables.engine import Card, gift_label, rules_for_screens, target_count
+
+from .helpers import new_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(transaction=True)]
+
+EMBEDDED = re.compile(r'(<script id="heist-rules" type="application/json">)(.*?)(</script>)', re.S)
+
+# What ui.js does with the rules, for every card and table size, read in the page.
+PROBE = """async ([players, gifts]) => {
+  const src = document.querySelector('script[type=module][src]').src;
+  const ui = await import(new URL('./ui.js', src).href);
+  const embedded = JSON.parse(document.getElementById('heist-rules').textContent);
+  const out = { embedded, targets: {}, effects: {}, labels: {} };
+  for (const name of Object.keys(embedded.cards)) {
+    out.targets[name] = players.map((n) => ui.targetCount(name, n));
+    const face = ui.cardFace({ id: 0, card: name, kind: embedded.cards[name].kind, title: name });
+    out.effects[name] = face.querySelector('.card-effect').textContent;
+  }
+  for (const g of gifts) out.labels[g] = ui.giftLabel(g);
+  out.round = ui.roundName(1);
+  return out;
+}"""
+
+PLAYERS = list(range(rules_for_screens()["players"]["min"], rules_for_screens()["players"]["max"] + 1))
+GIFTS = [1, 7, 99, 999, 1000, 1001, 1003, 1010]
+
+
+def probe(page):
+    return page.evaluate(PROBE, [PLAYERS, GIFTS])
+
+
+def test_ui_js_follows_the_engines_rules(asgi_server, browser):
+    errors: list[str] = []
+    page = new_page(browser, 800, 900, errors, "rules")
+    page.goto(f"{asgi_server}/")
+    got = probe(page)
+    assert got["embedded"] == rules_for_screens()
+    for card in Card:
+        assert got["targets"][card.name] == [target_count(card, n) for n in PLAYERS], card
+        assert got["effects"][card.name] == card.effect, card
+    assert got["targets"]["YANKEE_HEIST"][:2] == [1, 2]  # two players name one, three name two
+    assert got["labels"] == {str(g): gift_label(g) for g in GIFTS}
+    assert got["labels"]["1003"] == "V3"
+    assert got["round"] == "THE SNOOP"
+    assert not errors, errors
+
+
+def test_ui_js_keeps_no_copy_of_the_rules(asgi_server, browser):
+    """Other rules in the page, other behaviour: the script reads them, it does not
+    know them."""
+    changed = rules_for_screens()
+    for i, entry in enumerate(changed["cards"].values()):
+        entry["targets"] = 3 + i
+        entry["targets_two_players"] = 20 + i
+        entry["effect"] = f"changed text {i}"
+    changed["vault"]["id_base"] = 500
+    changed["rounds"]["1"] = "THE CHANGED ROUND"
+
+    def rewrite(route):
+        response = route.fetch()
+        body = response.text()
+        assert len(EMBEDDED.findall(body)) == 1
+        new = EMBEDDED.sub(lambda m: m.group(1) + json.dumps(changed) + m.group(3), body)
+        route.fulfill(response=response, body=new)
+
+    errors: list[str] = []
+    page = new_page(browser, 800, 900, errors, "changed rules")
+    page.route(f"{asgi_server}/", rewrite)
+    page.goto(f"{asgi_server}/")
+    got = probe(page)
+    assert got["embedded"] == changed
+    for i, name in enumerate(changed["cards"]):
+        assert got["targets"][name] == [20 + i] + [3 + i] * (len(PLAYERS) - 1), name
+        assert got["effects"][name] == f"changed text {i}", name
+    assert got["labels"]["7"] == "7" and got["labels"]["999"] == "V499" and got["labels"]["1003"] == "V503"
+    assert got["round"] == "THE CHANGED ROUND"
+    assert not errors, errors

@@ -1,0 +1,255 @@
+"""The command registry (events/commands.py), the error family and its two mappings
+(tables/errors.py: the socket's error frame, HTTP's status and JSON), and the host's
+`end` command."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from events import services
+from events.commands import PARTY_COMMANDS, TABLE_ACTIONS, dispatch
+from events.consumers import _error_frame
+from events.http import error_response
+from events.models import Party
+from events.roles import (
+    CAPTAIN_COMMANDS,
+    DUTY_ACTIONS,
+    HOST_COMMANDS,
+    SEAT_ACTIONS,
+    SEAT_COMMANDS,
+    SERVER_ACTIONS,
+    Actor,
+    Role,
+)
+from tables import engine
+from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
+from tables.models import Table
+from tests import shorthand
+from tests.live.clients import Phone
+from tests.story.record import party_record_with_tokens
+
+# --- the registry covers the role table, and only it ------------------------------------
+
+
+def _actors(party_id: int = 1, table_id: int = 7) -> dict[str, Actor]:
+    """One actor of every kind: what the role table distinguishes."""
+    return {
+        "host": Actor(Role.HOST, party_id),
+        "captain": Actor(Role.GUEST, party_id, guest_id=5, table_id=table_id, seat=0, captain=True),
+        "guest": Actor(Role.GUEST, party_id, guest_id=6, table_id=table_id, seat=1),
+        "lobby guest": Actor(Role.GUEST, party_id, guest_id=8),
+        "tablet": Actor(Role.TABLET, party_id, table_id=table_id, tablet_id=3),
+        "spectator": Actor(Role.SPECTATOR, party_id),
+    }
+
+
+def test_every_command_of_the_role_table_has_an_entry_and_every_entry_a_role():
+    assert set(PARTY_COMMANDS) == HOST_COMMANDS | CAPTAIN_COMMANDS | SEAT_COMMANDS
+    assert set(TABLE_ACTIONS) == SEAT_ACTIONS | DUTY_ACTIONS
+    assert not set(TABLE_ACTIONS) & SERVER_ACTIONS  # the relay's own action is no wire command
+    assert all(c.frame == "party" for c in PARTY_COMMANDS.values())
+    assert all(c.frame == "act" for c in TABLE_ACTIONS.values())
+    assert all(name == c.name for name, c in [*PARTY_COMMANDS.items(), *TABLE_ACTIONS.items()])
+
+
+@pytest.mark.parametrize("name", sorted(PARTY_COMMANDS))
+def test_each_party_command_is_allowed_to_exactly_the_roles_the_table_names(name):
+    command = PARTY_COMMANDS[name]
+    frame = {"type": "party", "command": name}
+    allowed = set()
+    for who, actor in _actors().items():
+        try:
+            command.check(actor, frame)
+        except Forbidden:
+            continue
+        allowed.add(who)
+    if name in HOST_COMMANDS:
+        assert allowed == {"host"}
+    elif name in CAPTAIN_COMMANDS:
+        assert "host" in allowed and not allowed & {"guest", "lobby guest", "spectator"}
+    else:
+        assert allowed == {"captain", "guest"}  # a seated guest, about their own seat
+
+
+@pytest.mark.parametrize("name", sorted(TABLE_ACTIONS))
+def test_each_table_action_is_allowed_to_exactly_the_roles_the_table_names(name):
+    command = TABLE_ACTIONS[name]
+    frame = {"type": "act", "table": 7, "action": {"type": name}}
+    allowed = set()
+    for who, actor in _actors().items():
+        try:
+            command.check(actor, frame)
+        except Forbidden:
+            continue
+        allowed.add(who)
+    if name in SEAT_ACTIONS:
+        assert allowed == {"captain", "guest"}
+    else:
+        assert allowed == {"host", "captain", "tablet"}
+
+
+def test_the_registry_refuses_what_it_does_not_list():
+    guest = _actors()["guest"]
+    with pytest.raises(Forbidden, match="not available to players"):
+        dispatch(guest, {"type": "act", "table": 7, "action": {"type": "relay_exchange"}})
+    with pytest.raises(Forbidden, match="unknown command 'nope'"):
+        dispatch(_actors()["host"], {"type": "party", "command": "nope"})
+    with pytest.raises(ServiceError) as exc:
+        dispatch(guest, {"type": "party", "command": 5})
+    assert exc.value.code == "malformed"
+    with pytest.raises(Forbidden, match="your own seat"):  # a forged seat, before any database read
+        dispatch(guest, {"type": "act", "table": 7, "action": {"type": "play", "seat": 0, "card": 1}})
+
+
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ({"type": "act", "table": 7, "version": "3", "action": {"type": "play"}}, "malformed"),
+        ({"type": "act", "table": "7", "action": {"type": "play"}}, "malformed"),
+        ({"type": "act", "table": 7, "action": ["play"]}, "illegal.malformed"),
+        ({"type": "act", "table": 7, "action": {"type": 1}}, "illegal.malformed"),
+        ({"type": "act", "table": 7, "action": {"type": "play", "card": "x"}}, "illegal.malformed"),
+        ({"type": "party", "command": "remove_guest", "guest": "1"}, "invalid"),
+        ({"type": "party", "command": "remove_vault_gift", "number": True}, "invalid"),
+        ({"type": "party", "command": "pair_tablet", "table": 1.0}, "invalid"),
+        ({"type": "party", "command": "revoke_tablet"}, "invalid"),
+    ],
+)
+def test_arguments_are_type_checked_before_any_service_runs(frame, code):
+    """No database here: a wrongly typed argument is refused by the parser alone."""
+    actor = _actors()["guest"] if frame["type"] == "act" else _actors()["host"]
+    with pytest.raises(ServiceError) as exc:
+        dispatch(actor, frame)
+    assert exc.value.code == code
+
+
+# --- one error family, mapped once per transport ---------------------------------------------
+
+
+ENGINE_ERRORS = [
+    engine.IllegalActionError,
+    engine.MalformedActionError,
+    engine.WrongPhaseError,
+    engine.OutOfTurnError,
+    engine.CardNotInHandError,
+    engine.IllegalTargetError,
+    engine.IllegalCardError,
+]
+
+
+@pytest.mark.parametrize("error", ENGINE_ERRORS)
+def test_an_engine_error_becomes_illegal_with_its_rule(error):
+    with pytest.raises(Illegal) as exc, engine_rules():
+        raise error("not now")
+    assert exc.value.code == f"illegal.{error.rule}" and str(exc.value) == "not now"
+    assert isinstance(exc.value.__cause__, error)
+    assert _error_frame("r1", exc.value) == {
+        "type": "error",
+        "re": "r1",
+        "code": f"illegal.{error.rule}",
+        "message": "not now",
+    }
+
+
+def test_the_socket_maps_every_refusal_to_one_frame_shape():
+    assert _error_frame(None, Forbidden("only the host can do that")) == {
+        "type": "error",
+        "re": None,
+        "code": "forbidden",
+        "message": "only the host can do that",
+    }
+    assert _error_frame("x", ServiceError("stale", "moved on"))["code"] == "stale"
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (Forbidden("only the host can download the result"), 403),
+        (ServiceError("no_party", "no party has that code"), 404),
+        (ServiceError("expired", "gone"), 410),
+        (ServiceError("closed", "closed"), 409),
+        (ServiceError("full", "full"), 409),
+        (ServiceError("not_over", "later"), 409),
+        (ServiceError("not_seated", "seat first"), 409),
+        (ServiceError("too_large", "too large"), 413),
+        (ServiceError("rate_limited", "slow down"), 429),
+        (ServiceError("invalid", "a name is required"), 400),
+        (ServiceError("bad_code", "not a code"), 400),
+        (Illegal(engine.WrongPhaseError("not now")), 400),
+    ],
+)
+def test_http_maps_every_refusal_to_its_status_and_one_json_shape(error, status):
+    response = error_response(error)
+    assert response.status_code == status
+    assert json.loads(response.content) == {"error": error.code, "message": str(error)}
+
+
+def test_http_may_name_a_status_for_a_request_that_names_nothing():
+    assert error_response(ServiceError("invalid", "no such printable"), status=404).status_code == 404
+
+
+# --- the host ends the party ---------------------------------------------------------------
+
+pytestmark_db = pytest.mark.django_db(transaction=True)  # the registry tests above need no database
+
+
+def _end(party_id: int):
+    return dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": "end"})
+
+
+@pytestmark_db
+def test_end_is_refused_in_the_lobby_and_while_a_table_plays():
+    party, _ = shorthand.party_create(name="Too early")
+    for i in range(4):
+        shorthand.guest_join(code=party.code, name=f"E{i}", description=f"gift {i}")
+    with pytest.raises(ServiceError) as exc:
+        _end(party.pk)
+    assert exc.value.code == "not_over" and "seat the guests first" in str(exc.value)
+    services.party_seat(party_id=party.pk)
+    with pytest.raises(ServiceError) as exc:
+        _end(party.pk)
+    assert exc.value.code == "not_over" and "still playing: table A" in str(exc.value)
+    party.refresh_from_db()
+    assert party.status == Party.Status.PLAYING and party.ended_at is None
+    with pytest.raises(Forbidden):  # and only the host may ask
+        dispatch(Actor(Role.SPECTATOR, party.pk), {"type": "party", "command": "end"})
+
+
+@pytestmark_db
+@pytest.mark.stack
+async def test_end_closes_a_finished_party_whose_close_was_lost_and_is_idempotent():
+    """Every table is over but the party is not: the server stopped between the last
+    action's commit and the party's close (a transaction of its own). The host's `end`
+    closes it, every screen is told, and the host gets the result; again, it is a no-op."""
+    party, host_token, _ = await sync_to_async(party_record_with_tokens)(4, seed=3, name="Lost close")
+    assert party.status == Party.Status.OVER
+    phases = await sync_to_async(lambda: {t.state["phase"] for t in Table.objects.filter(party=party)})()
+    assert phases == {"over"}
+    await sync_to_async(Party.objects.filter(pk=party.pk).update)(status=Party.Status.PLAYING, ended_at=None)
+
+    host = await Phone(party.code).connect()
+    screen = await Phone(party.code).connect()
+    try:
+        assert (await host.hello("host", host_token))["party"]["status"] == "playing"
+        await screen.hello("spectator")
+        ok = await host.command("end")
+        assert ok == {"type": "ok", "re": ok["re"], "status": "over"}
+        told = await host.until(lambda m: m.get("type") == "party" and m["role"] == "host")
+        assert told["party"]["status"] == "over" and told["party"]["result"]["over"] is True
+        public = await screen.until(lambda m: m.get("type") == "party")
+        assert public["party"]["status"] == "over"
+        row = await sync_to_async(Party.objects.get)(pk=party.pk)
+        assert row.status == Party.Status.OVER and row.ended_at is not None
+        revision = row.revision
+
+        again = await host.command("end")
+        assert again == {"type": "ok", "re": again["re"], "status": "over"}
+        assert not [m for m in await host.drain(0.2) if m.get("type") == "party"]
+        row = await sync_to_async(Party.objects.get)(pk=party.pk)
+        assert row.revision == revision and row.status == Party.Status.OVER
+    finally:
+        await host.close()
+        await screen.close()
