@@ -167,6 +167,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
+        if kind == "act" and self.actor.role is Role.GUEST and not self.revoked:
+            # The seat check and the action in one trip to the database (_seat_then_act).
+            self.secret_checked = time.monotonic()
+            await self._command(frame, re, seat_checked_there=True)
+            return
         if await self._seat_revoked(re):
             return
         await handler(frame, re)
@@ -203,13 +208,24 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret_checked = time.monotonic()
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
-    async def _command(self, frame, re):
+    async def _command(self, frame, re, *, seat_checked_there: bool = False):
         """An `act` or `party` frame: the registry checks, parses and runs it
-        (events/commands.py); the reply carries what changed, the screens get the rest."""
+        (events/commands.py); the reply carries what changed, the screens get the rest.
+        `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
+        in the same database call, just before the action."""
         try:
-            # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
-            run = write.run_in_db_thread if frame["type"] == "act" else database_sync_to_async
-            outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
+            if seat_checked_there:
+                outcome = await write.run_in_db_thread(_seat_then_act)(
+                    self.actor, self.secret, frame, _origin(self.scope)
+                )
+                if outcome is None:  # the seat or its rights changed: decided the usual way
+                    if not await self._seat_revoked(re):
+                        await self._command(frame, re)
+                    return
+            else:
+                # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
+                run = write.run_in_db_thread if frame["type"] == "act" else database_sync_to_async
+                outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
             await self._send(_error_frame(re, exc))
             if frame["type"] == "act" and exc.code == "stale":
@@ -464,6 +480,28 @@ def _seat_row(guest_id: int) -> dict | None:
     hand-over), removal, table, seat and captaincy. None: the party was deleted (the
     handlers then say no_party)."""
     return fastread.seat_row(guest_id)  # the ORM's query building cost more than the query
+
+
+def _seat_then_act(actor: Actor, secret: str | None, frame: dict, origin: str):
+    """A guest's act frame: the seat check of `_seat_revoked` and, when the seat is still
+    this socket's with the same rights, the action, in one database call. None: the
+    seat was handed over or the guest's table, seat or captaincy changed (the socket
+    then closes or refreshes its rights, and acts, as for any other frame)."""
+    row = _seat_row(actor.guest_id)
+    if row is not None:
+        if row["token_hash"] != secret or row["removed_at"] is not None:
+            return None
+        fresh = Actor(
+            Role.GUEST,
+            actor.party_id,
+            guest_id=actor.guest_id,
+            table_id=row["table_id"],
+            seat=row["seat"],
+            captain=row["is_captain"],
+        )
+        if fresh != actor:
+            return None
+    return dispatch(actor, frame, origin=origin)
 
 
 def _holds_tablet(tablet_id: int, secret: str) -> bool:
