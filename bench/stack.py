@@ -66,11 +66,20 @@ class Killable:
         self.proc.wait(timeout=10)
         self.kills += 1
 
-    def stop(self) -> None:
-        """The end of a run: no graceful shutdown needed (nothing is kept in memory)."""
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+    def stop(self, grace: float = 0) -> None:
+        """The end of a run. No graceful shutdown is needed (nothing is kept in memory);
+        `grace` seconds of SIGTERM first let a process flush its log or shut down fast."""
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        if grace:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=grace)
+                return
+            except subprocess.TimeoutExpired:
+                pass
+        self.proc.kill()
+        self.proc.wait(timeout=10)
 
     @property
     def running(self) -> bool:
@@ -287,12 +296,6 @@ class PostgresServer(Killable):
             time.sleep(0.2)
         raise RuntimeError("the private postgres did not become ready")
 
-    def stop(self) -> None:
+    def stop(self, grace: float = 20) -> None:
         # runuser forwards SIGTERM to postgres: a fast shutdown of the throwaway cluster
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        super().stop(grace=grace)

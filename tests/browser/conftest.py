@@ -9,7 +9,6 @@ other's commits) and at this run's channel-layer prefix. It serves /static/ itse
 from __future__ import annotations
 
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -68,13 +67,7 @@ def asgi_server(transactional_db, request, browser_log_dir):
         server.start()
         yield server.origin
     finally:
-        if server.proc is not None and server.proc.poll() is None:
-            server.proc.terminate()
-            try:
-                server.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                server.proc.kill()
-                server.proc.wait(timeout=5)
+        server.stop(grace=5)  # SIGTERM first: the log is flushed for a failure's report
 
 
 @pytest.fixture

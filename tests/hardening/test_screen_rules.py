@@ -10,8 +10,8 @@ import re
 import pytest
 from django.test import Client
 
-from events import services
 from tables.engine import rules_for_screens
+from tests import shorthand
 
 pytestmark = [pytest.mark.django_db]
 
@@ -19,7 +19,7 @@ EMBEDDED = re.compile(r'<script id="heist-rules" type="application/json">(.*?)</
 
 
 def test_every_page_embeds_the_engines_rules_once():
-    party, _ = services.party_create(name="Rules")
+    party, _ = shorthand.party_create(name="Rules")
     client = Client()
     for path in (
         "/",
