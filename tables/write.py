@@ -105,8 +105,19 @@ def _table(*, roster_text: str | None = None, **fields) -> Table:
     return table
 
 
-_hot: dict[int, Hot] = {}  # set after commit only
+_hot: dict[int, Hot] = {}  # set after commit only; the most recently written last
 _hot_lock = threading.Lock()
+HOT_MAX = 2000  # tables whose copy a process keeps (a 100-guest party has 10)
+
+
+def _remember(table_id: int, hot: Hot) -> None:
+    with _hot_lock:
+        _hot.pop(table_id, None)
+        _hot[table_id] = hot
+        while len(_hot) > HOT_MAX:  # the table written longest ago goes (it is read again if needed)
+            del _hot[next(iter(_hot))]
+
+
 stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0}  # for tests and benchmarks
 
 
@@ -299,8 +310,7 @@ def save(
     table_id = table.pk
 
     def remember():
-        with _hot_lock:
-            _hot[table_id] = hot
+        _remember(table_id, hot)
 
     transaction.on_commit(remember)  # at once in autocommit: the statement has committed
 
@@ -369,8 +379,7 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
     table_id = table.pk
 
     def remember():
-        with _hot_lock:
-            _hot[table_id] = hot
+        _remember(table_id, hot)
 
     transaction.on_commit(remember)
 

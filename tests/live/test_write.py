@@ -128,3 +128,17 @@ def test_a_retried_request_id_is_acknowledged_and_someone_elses_is_refused():
         )
     assert refused.value.code == "reused_id"
     assert Table.objects.get(pk=table.pk).version == first.data["version"]
+
+
+def test_the_hot_copies_are_bounded_oldest_written_first(monkeypatch):
+    monkeypatch.setattr(write, "HOT_MAX", 3)
+    write.forget()
+    fake = write.Hot(
+        xmin="1", version=2, game=None, party_id=1, letter="A", roster=[], window_opened_at=None, updated_at=None
+    )
+    for table_id in (1, 2, 3):
+        write._remember(table_id, fake)
+    write._remember(1, fake)  # written again: now the newest
+    write._remember(4, fake)
+    assert list(write._hot) == [3, 1, 4]
+    write.forget()
