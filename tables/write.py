@@ -2,9 +2,10 @@
 
 Inside the action's transaction (tables/services.py `_apply_locked_once`):
 
-- `lock`: the table row locked (`SELECT ... FOR UPDATE`), the table's details, the
-  earlier action with the same client request id if any (a retried frame), and the
-  game. On PostgreSQL that is one statement. The game comes from this process's hot
+- `lock`: the table row locked (`SELECT ... FOR UPDATE`), the table's details and the
+  game in one statement; then, for a request with an id, the earlier action with that
+  id if any (a retried frame), in a statement of its own (after the lock, so it sees a
+  retry that committed while this one waited). The game comes from this process's hot
   copy when the row is exactly the one this process last wrote (its `xmin`, the id of
   the transaction that wrote this version of the row, is unchanged: any other write,
   by any process or any code, changes it); otherwise the state column is read.
@@ -180,15 +181,22 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at,"
-            f" CASE WHEN t.xmin::text = %s AND t.version = %s THEN NULL ELSE t.state END, a.version, a.actor"
-            f" FROM {t} t LEFT JOIN {a} a ON a.table_id = t.id AND a.client_id = %s AND a.client_id <> ''"
-            f" WHERE t.id = %s AND t.party_id = %s FOR UPDATE OF t",
-            [hot.xmin if hot else "", hot.version if hot else -1, client_id, table_id, party_id],
+            f" CASE WHEN t.xmin::text = %s AND t.version = %s THEN NULL ELSE t.state END"
+            f" FROM {t} t WHERE t.id = %s AND t.party_id = %s FOR UPDATE",
+            [hot.xmin if hot else "", hot.version if hot else -1, table_id, party_id],
         )
         row = cur.fetchone()
+        done = None
+        if row is not None and client_id:
+            # A statement of its own, after the lock: a statement that waited for the lock
+            # sees the locked row as the other transaction left it, but every other row
+            # (that transaction's log row with this request id) as it was when the
+            # statement began, so a join here missed a retry committed meanwhile.
+            cur.execute(f"SELECT version, actor FROM {a} WHERE table_id = %s AND client_id = %s", [table_id, client_id])
+            done = cur.fetchone()
     if row is None:
         raise NoTable()
-    letter, roster, version, opened, updated, state, done_version, done_actor = row
+    letter, roster, version, opened, updated, state = row
     table = Table(
         id=table_id,
         party_id=party_id,
@@ -204,7 +212,7 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
     else:
         stats["read"] += 1
         game = Game.from_dict(_json(state))
-    return Locked(table, game, None if done_version is None else (done_version, done_actor))
+    return Locked(table, game, tuple(done) if done else None)
 
 
 def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:

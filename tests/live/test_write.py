@@ -142,3 +142,57 @@ def test_the_hot_copies_are_bounded_oldest_written_first(monkeypatch):
     write._remember(4, fake)
     assert list(write._hot) == [3, 1, 4]
     write.forget()
+
+
+def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
+    """Two processes get the same frame (a phone resent it elsewhere): the second waits
+    for the first's row lock, then must answer `duplicate`, never apply it again nor
+    refuse it by the rules (a join in the locking statement missed the first's log row,
+    which was committed after that statement began: tests/faults/test_concurrency.py)."""
+    import threading
+    import time
+
+    table = _table(seed=12)
+    g = Game.from_dict(Table.objects.get(pk=table.pk).state)
+    while g.phase.value != "action":  # past the reveal
+        _step(table, random.Random(12), f"pre{g.version}")
+        g = Game.from_dict(Table.objects.get(pk=table.pk).state)
+    actor = guest_actor(Guest.objects.get(table=table, seat=g.active))
+    rows = TableAction.objects.filter(table=table).count()
+    write.forget()
+    holding, release, results = threading.Event(), threading.Event(), {}
+
+    def first():
+        try:
+            with transaction.atomic():
+                results["first"] = table_act(
+                    actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
+                )
+                holding.set()
+                release.wait(10)
+        finally:
+            connection.close()
+
+    def second():
+        try:
+            holding.wait(10)
+            results["second"] = table_act(
+                actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
+            )
+        except Exception as exc:
+            results["second"] = exc
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for t in threads:
+        t.start()
+    holding.wait(10)
+    time.sleep(0.5)  # the second is waiting for the row lock by now
+    release.set()
+    for t in threads:
+        t.join(20)
+    assert results["first"].data == {"version": g.version + 1, "duplicate": False}
+    assert not isinstance(results["second"], Exception), results["second"]
+    assert results["second"].data == {"version": g.version + 1, "duplicate": True}
+    assert TableAction.objects.filter(table=table).count() == rows + 1
