@@ -8,7 +8,7 @@ events/play.py) all lock the party and announce its changes through here.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from tables.engine import Game, Phase
@@ -21,9 +21,19 @@ from .selectors import party_for_host, party_public
 
 
 def locked_party(party_id: int) -> Party:
-    party = Party.objects.select_for_update().filter(pk=party_id).first()
-    if party is None:  # deleted by the expiry sweep while a screen was still open
-        raise ServiceError("no_party", "this party no longer exists")
+    # None: deleted by the expiry sweep while a screen was still open
+    return _locked(Party.objects.filter(pk=party_id), "this party no longer exists")
+
+
+def locked_party_by_code(code: str) -> Party:
+    """The party a join code names, locked (a join, a tablet's pairing)."""
+    return _locked(Party.objects.filter(code=code), "no party has that code")
+
+
+def _locked(parties: QuerySet[Party], missing: str) -> Party:
+    party = parties.select_for_update().first()
+    if party is None:
+        raise ServiceError("no_party", missing)
     if party.expired:
         raise ServiceError("expired", "this party has expired (parties last seven days)")
     return party

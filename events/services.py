@@ -23,7 +23,7 @@ from tables.outcome import Outcome
 from tables.services import table_messages
 
 from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
-from .lobby import lobby_messages, locked_party, party_bump, party_close, tables_still_playing
+from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump, party_close, tables_still_playing
 from .models import Guest, Party, SeatHandOver, Tablet, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 
@@ -131,11 +131,7 @@ def guest_join(*, code, name, description) -> Outcome:
     name = _clean(name, "your name", NAME_MAX)
     description = _clean(description, "your gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
-        party = Party.objects.select_for_update().filter(code=code).first()
-        if party is None:
-            raise ServiceError("no_party", "no party has that code")
-        if party.expired:
-            raise ServiceError("expired", "this party has expired (parties last seven days)")
+        party = locked_party_by_code(code)
         if not party.registration_open or party.status != Party.Status.LOBBY:
             raise ServiceError("closed", "registration for this party is closed")
         if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:

@@ -21,8 +21,8 @@ from tables.models import Table
 from tables.outcome import Outcome
 
 from .groups import tablet_group
-from .lobby import lobby_messages, locked_party, party_bump
-from .models import Party, Tablet
+from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump
+from .models import Tablet
 from .secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
 
 PAIRING_MINUTES = 10
@@ -79,11 +79,7 @@ def tablet_pair(*, code, pairing) -> Outcome:
     if any(c not in CODE_ALPHABET for c in pairing):
         raise ServiceError("bad_pairing", "that pairing code is not valid")
     with transaction.atomic():
-        party = Party.objects.select_for_update().filter(code=code).first()
-        if party is None:
-            raise ServiceError("no_party", "no party has that code")
-        if party.expired:
-            raise ServiceError("expired", "this party has expired (parties last seven days)")
+        party = locked_party_by_code(code)
         tablet = (
             Tablet.objects.select_for_update()
             .select_related("table")
