@@ -186,9 +186,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.hello_timer is not None:
             self.hello_timer.cancel()
         self.actor = actor
-        if actor.role is Role.GUEST:
-            self.secret = token_hash(frame["token"])
+        if actor.role in (Role.GUEST, Role.TABLET):
+            self.secret = token_hash(frame["token"])  # to notice a hand-over or an unpairing
             self.secret_checked = time.monotonic()  # just proven
+        if actor.role is Role.GUEST:
             opened = await database_sync_to_async(guest_socket_opened)(
                 party_id=actor.party_id,
                 guest_id=actor.guest_id,
@@ -196,9 +197,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 server=server_address(self.scope),
             )
             await groups.send_safely(opened.messages)
-        elif actor.role is Role.TABLET:
-            self.secret = token_hash(frame["token"])
-            self.secret_checked = time.monotonic()
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _command(self, frame, re):
@@ -276,23 +274,24 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # The host may unpair a tablet; its `removed` broadcast can be lost too.
             if await database_sync_to_async(_holds_tablet)(self.actor.tablet_id, self.secret):
                 return False
-            if re is not None:
-                await self._error(re, "removed", "the host unpaired this tablet")
-            await self._send({"type": "removed", "message": "The host unpaired this tablet."})
-            self.revoked = True
-            await self.close(code=4401)
+            await self._revoke(re, "the host unpaired this tablet", "The host unpaired this tablet.")
             return True
         row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
         if row is None or (row["token_hash"] == self.secret and row["removed_at"] is None):
             if row is not None:
                 await self._refresh_rights(row)
             return False
+        await self._revoke(re, "this device no longer holds the seat", "Your seat was handed over to a substitute.")
+        return True
+
+    async def _revoke(self, re, error: str, notice: str) -> None:
+        """This socket lost its seat or tablet: answer the request it was handling, say
+        why, and close it for good."""
         if re is not None:
-            await self._error(re, "removed", "this device no longer holds the seat")
-        await self._send({"type": "removed", "message": "Your seat was handed over to a substitute."})
+            await self._error(re, "removed", error)
+        await self._send({"type": "removed", "message": notice})
         self.revoked = True
         await self.close(code=4401)
-        return True
 
     async def _refresh_rights(self, row: dict) -> None:
         """Rights come from the database row just read, never from the hello: a captain
