@@ -54,6 +54,7 @@ import tempfile
 import threading
 import time
 import uuid
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -83,6 +84,12 @@ def parse_args(argv=None):
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="")
     p.add_argument("--profile-server", default="", help="run daphne under cProfile, stats to this file")
+    p.add_argument(
+        "--daphnes",
+        type=int,
+        default=1,
+        help="daphne processes; each party's sockets go to one of them by its code, as a proxy hashing the code would",
+    )
     a = p.parse_args(argv)
     if not 3 <= a.players <= 10:
         p.error("--players: a table seats 3 to 10 here")
@@ -255,6 +262,34 @@ class Server:
             except ProcessLookupError:
                 pass
             self.proc.wait(5)
+
+
+class Servers:
+    """Several daphnes measured as one server: CPU and memory summed."""
+
+    def __init__(self, servers: list[Server]):
+        self.servers = servers
+        self.proc = servers[0].proc
+
+    def cpu_s(self):
+        parts = [s.cpu_s() for s in self.servers]
+        return tuple(sum(p[i] for p in parts if p) for i in range(2))
+
+    def rss_mb(self):
+        return sum(s.rss_mb() or 0 for s in self.servers)
+
+    def log_summary(self):
+        parts = [s.log_summary() for s in self.servers]
+        return {
+            "lines": sum(p["lines"] for p in parts),
+            "tracebacks": sum(p["tracebacks"] for p in parts),
+            "samples": [x for p in parts for x in p["samples"]][:5],
+            "daphnes": len(parts),
+        }
+
+    def stop(self):
+        for s in self.servers:
+            s.stop()
 
 
 # ------------------------------------------------------------------------ database
@@ -648,7 +683,8 @@ class Bench:
     def __init__(self, args, port: int):
         self.args = args
         self.port = port
-        self.uri_base = f"ws://{HOST}:{port}/ws/party/"
+        self.ports = port if isinstance(port, list) else [port]
+        self.uri_base = f"ws://{HOST}:{self.ports[0]}/ws/party/"
         self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="orm")
         self.deadline = time.monotonic() + args.time - 20
         self.phase_deadline = self.deadline
@@ -698,9 +734,10 @@ class Bench:
 
         code = sock.game.info["code"]
         sock.t_connect = now()
+        port = self.ports[zlib.crc32(code.encode()) % len(self.ports)]  # sticky by party code
         sock.ws = await websockets.connect(
-            self.uri_base + code + "/",
-            origin=f"http://{HOST}:{self.port}",
+            f"ws://{HOST}:{port}/ws/party/{code}/",
+            origin=f"http://{HOST}:{port}",
             compression=None,
             max_size=2**22,
             ping_interval=None,
@@ -715,10 +752,13 @@ class Bench:
     async def read(self, sock: Sock):
         import websockets
 
+        from tables.engine.views import merge_table_message
+
         try:
             async for raw in sock.ws:
                 t = now()
-                self.on_message(sock, json.loads(raw), t, len(raw))
+                # as static/heist/live.js: a seat's public view + its private part
+                self.on_message(sock, merge_table_message(json.loads(raw)), t, len(raw))
         except websockets.ConnectionClosed:
             pass
 
@@ -1073,12 +1113,12 @@ def main(argv=None):
 
     def hard_stop():
         print(f"hard time limit {args.time}s reached; stopping", file=sys.stderr)
-        srv = server_holder.get("server")
-        if srv and srv.proc and srv.proc.poll() is None:
-            try:
-                os.killpg(srv.proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        for srv in server_holder.get("servers", []):
+            if srv.proc and srv.proc.poll() is None:
+                try:
+                    os.killpg(srv.proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
         os._exit(2)
 
     watchdog = threading.Timer(args.time, hard_stop)
@@ -1100,6 +1140,7 @@ def main(argv=None):
             "embedded": args.embedded,
             "connMaxAge": None if args.embedded else args.conn_max_age,
             "seed": args.seed,
+            "daphnes": args.daphnes,
         },
     }
     server = None
@@ -1115,18 +1156,25 @@ def main(argv=None):
             "channels": channels.__version__,
             "websockets": websockets.__version__,
         }
-        port = args.port or free_port()
-        server = Server(env, port, tmp, args.profile_server)
+        ports = [args.port or free_port()] + [free_port() for _ in range(args.daphnes - 1)]
+        servers = []
+        for i, port in enumerate(ports):
+            logdir = tmp if i == 0 else tmp / f"daphne{i}"
+            logdir.mkdir(exist_ok=True)
+            servers.append(Server(env, port, logdir, args.profile_server if i == 0 else ""))
+        server_holder["servers"] = servers
+        for srv in servers:
+            srv.start()
+        server = servers[0] if len(servers) == 1 else Servers(servers)
         server_holder["server"] = server
-        server.start()
-        bench = Bench(args, port)
+        bench = Bench(args, ports[0] if len(ports) == 1 else ports)
         bench.server = server
         bench.deadline = t_begin + args.time - 20
         asyncio.run(main_async(args, bench, result))
         result["serverLog"] = server.log_summary()
     finally:
-        if server:
-            server.stop()
+        for srv in server_holder.get("servers", []):
+            srv.stop()
         watchdog.cancel()
         result["loadavgAfter"] = [round(x, 2) for x in os.getloadavg()]
         result["wallS"] = round(time.monotonic() - t_begin, 1)

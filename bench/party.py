@@ -91,6 +91,7 @@ import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
+from tables.engine.views import merge_table_message  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
 # As static/heist/live.js: a ping every 2 s, a socket silent for 4 s is dead, and a
@@ -369,7 +370,7 @@ class Phone:
                     if self.late:
                         await self.frozen.wait()  # asleep: frames queue up, read on waking
                     self.last_frame = now()
-                    self._receive(json.loads(raw), ws)
+                    self._receive(merge_table_message(json.loads(raw)), ws)  # as live.js
             except websockets.exceptions.ConnectionClosed:
                 pass
             finally:

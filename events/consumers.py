@@ -24,11 +24,12 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
+from tables import write
 from tables.errors import ServiceError
 
-from . import groups, heartbeat, ratelimit, socket_limits
+from . import fanout, fastread, groups, heartbeat, ratelimit, socket_limits
 from .commands import dispatch
-from .models import Guest, Tablet
+from .models import Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
 from .roles import Actor, Role, groups_for
 from .secrets import token_hash
@@ -116,6 +117,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
             )
             await groups.send_safely(closed.messages)
+        await fanout.local().untrack(self)  # no more table updates for this socket
         for group in list(self.joined):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -165,6 +167,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if handler is None:
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
+        if kind == "act" and self.actor.role is Role.GUEST and not self.revoked:
+            # The seat check and the action in one trip to the database (_seat_then_act).
+            self.secret_checked = time.monotonic()
+            await self._command(frame, re, seat_checked_there=True)
+            return
         if await self._seat_revoked(re):
             return
         await handler(frame, re)
@@ -199,11 +206,24 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await groups.send_safely(opened.messages)
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
-    async def _command(self, frame, re):
+    async def _command(self, frame, re, *, seat_checked_there: bool = False):
         """An `act` or `party` frame: the registry checks, parses and runs it
-        (events/commands.py); the reply carries what changed, the screens get the rest."""
+        (events/commands.py); the reply carries what changed, the screens get the rest.
+        `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
+        in the same database call, just before the action."""
         try:
-            outcome = await database_sync_to_async(dispatch)(self.actor, frame, origin=_origin(self.scope))
+            if seat_checked_there:
+                outcome = await write.run_in_db_thread(_seat_then_act)(
+                    self.actor, self.secret, frame, _origin(self.scope)
+                )
+                if outcome is None:  # the seat or its rights changed: decided the usual way
+                    if not await self._seat_revoked(re):
+                        await self._command(frame, re)
+                    return
+            else:
+                # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
+                run = write.run_in_db_thread if frame["type"] == "act" else database_sync_to_async
+                outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
             await self._send(_error_frame(re, exc))
             if frame["type"] == "act" and exc.code == "stale":
@@ -253,6 +273,15 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self.send(text_data=message["text"])  # JSON encoded once, by the sender
         if kind == "removed":
             await self.close(code=4401)
+
+    def fan_check_due(self) -> bool:
+        """For events/fanout.py: must `_seat_revoked(cached=True)` run (and maybe wait
+        for the database) before this socket is passed its next table update?"""
+        if self.revoked:
+            return True
+        if self.actor is None or self.actor.role not in (Role.GUEST, Role.TABLET):
+            return False
+        return time.monotonic() - self.secret_checked >= REVALIDATE_SECONDS
 
     # --- helpers -----------------------------------------------------------------------
 
@@ -331,6 +360,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             except Exception:
                 logger.warning("group_add(%s) failed; retried later", group, exc_info=True)
         self.subscribed = self.joined == wanted
+        await fanout.local().track(self, self.joined)  # table updates: the streams of these groups
 
     async def _pong(self):
         """The reply to a ping carries the versions of what this socket reads (its
@@ -448,9 +478,29 @@ def _seat_row(guest_id: int) -> dict | None:
     """What the database says about a guest's seat now: its secret (changed by a
     hand-over), removal, table, seat and captaincy. None: the party was deleted (the
     handlers then say no_party)."""
-    return (
-        Guest.objects.filter(pk=guest_id).values("token_hash", "removed_at", "table_id", "seat", "is_captain").first()
-    )
+    return fastread.seat_row(guest_id)  # the ORM's query building cost more than the query
+
+
+def _seat_then_act(actor: Actor, secret: str | None, frame: dict, origin: str):
+    """A guest's act frame: the seat check of `_seat_revoked` and, when the seat is still
+    this socket's with the same rights, the action, in one database call. None: the
+    seat was handed over or the guest's table, seat or captaincy changed (the socket
+    then closes or refreshes its rights, and acts, as for any other frame)."""
+    row = _seat_row(actor.guest_id)
+    if row is not None:
+        if row["token_hash"] != secret or row["removed_at"] is not None:
+            return None
+        fresh = Actor(
+            Role.GUEST,
+            actor.party_id,
+            guest_id=actor.guest_id,
+            table_id=row["table_id"],
+            seat=row["seat"],
+            captain=row["is_captain"],
+        )
+        if fresh != actor:
+            return None
+    return dispatch(actor, frame, origin=origin)
 
 
 def _holds_tablet(tablet_id: int, secret: str) -> bool:

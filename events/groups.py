@@ -56,7 +56,10 @@ def tablet_group(tablet_id: int) -> str:
 def encode(payload: dict) -> dict:
     """The channel-layer message for one screen payload: its JSON text, encoded once
     here rather than by every receiving socket (and cheaper for msgpack to carry than
-    the nested dict), with its `kind` for the consumer to act on."""
+    the nested dict), with its `kind` for the consumer to act on. A table's update
+    (events/fanout.py) is already its layer message."""
+    if payload.get("type") == "fan":
+        return payload
     return {"type": "deliver", "kind": payload.get("type"), "text": json.dumps(payload, separators=(",", ":"))}
 
 

@@ -9,12 +9,14 @@ announced; after commit, a table that finished may end the party.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from datetime import datetime
 from typing import TypeVar
 
 from django.db import OperationalError, transaction
 
 from relay.selectors import relay_is_open
+from tables import write
 from tables.engine import Game, Phase
 from tables.engine.actions import Action, DrawRelaySeat
 from tables.errors import ServiceError
@@ -42,13 +44,40 @@ def table_act(
     `table_id` of party `party_id`. data {"version", "duplicate"}. Raises ServiceError
     (Illegal, stale, ...), in which case nothing changed. The table reads the clock
     (tables/services.py) unless `now` is given."""
-    outcome, game = _deadlock_retried(
+    done = _optimistic(party_id, table_id, engine_action, actor_label, client_id, expected_version, now)
+    outcome, game = done or _deadlock_retried(
         lambda: _act_once(party_id, table_id, engine_action, actor_label, client_id, expected_version, now)
     )
     if game is not None and game.phase is Phase.OVER:
         # The table's last action has committed; the party may now be over too.
         outcome.messages.extend(party_close_if_over(party_id=party_id))
     return outcome
+
+
+def _optimistic(
+    party_id: int,
+    table_id: int,
+    engine_action: Action,
+    actor_label: str,
+    client_id: str,
+    expected_version: int | None,
+    now: datetime | None,
+) -> tuple[Outcome, Game | None] | None:
+    """The action in one autocommitted statement, decided on this process's copy of the
+    table row and written only if the row is still exactly that copy (tables/write.py).
+    None: nothing was written (no copy, a stale one, a duplicate request id, or any
+    refusal, which the locking path decides again on the row itself)."""
+    if isinstance(engine_action, DrawRelaySeat) or not write.can_be_optimistic(table_id, party_id):
+        return None
+    trial = write.Attempt(optimistic=True)
+    try:
+        return _act_once(party_id, table_id, engine_action, actor_label, client_id, expected_version, now, trial)
+    except write.Conflict:
+        return None
+    except Exception:
+        if trial.written:
+            raise  # the statement ran: never try the action again
+        return None
 
 
 def _act_once(
@@ -59,22 +88,28 @@ def _act_once(
     client_id: str,
     expected_version: int | None,
     now: datetime | None,
+    attempt: write.Attempt | None = None,
 ) -> tuple[Outcome, Game | None]:
-    with transaction.atomic():
+    optimistic = attempt is not None and attempt.optimistic
+    with nullcontext() if optimistic else transaction.atomic():
         locked = table_lock(
             table_id=table_id,
             party_id=party_id,
             actor_label=actor_label,
             client_id=client_id,
             expected_version=expected_version,
+            attempt=attempt,
         )
         if locked.duplicate is not None:
             return Outcome({"version": locked.duplicate, "duplicate": True}), None
         if isinstance(engine_action, DrawRelaySeat) and not relay_is_open(party_id):
             # Captains draw only once the host has opened the relay (the ring is announced).
             raise ServiceError("relay_not_open", "the host has not opened the relay yet")
-        applied = table_apply(locked, engine_action, actor_label=actor_label, client_id=client_id, now=now)
-        # Party-level consequences (the gate) are decided in the same transaction.
+        applied = table_apply(
+            locked, engine_action, actor_label=actor_label, client_id=client_id, now=now, attempt=attempt
+        )
+        # Party-level consequences (the gate) are decided in the same transaction (an
+        # optimistic write has committed by now: they are read-only).
         applied.outcome.messages.extend(party_after_table_change(table=applied.table, game=applied.game))
         return applied.outcome, applied.game
 

@@ -18,13 +18,15 @@ from datetime import datetime, timedelta
 from django.utils import timezone
 
 from tables.engine import Event, Game, Phase, apply
-from tables.engine.actions import Action, TimeoutPass, action_to_dict
+from tables.engine.actions import Action, TimeoutPass
 
+from . import write
+from .broadcast import table_message
 from .errors import ServiceError, engine_rules
-from .groups import Message, seat_group, table_group
-from .models import Table, TableAction
+from .groups import Message
+from .models import Table
 from .outcome import Outcome
-from .selectors import REACTION_TIMEOUT_SECONDS, table_meta, table_payload
+from .selectors import REACTION_TIMEOUT_SECONDS, table_meta
 
 # Actions a player takes on their own turn: these carry the version the player saw, and
 # a stale one is refused (the screen was out of date). Reaction answers and trims are
@@ -54,44 +56,55 @@ class Applied:
 
 
 def table_messages(table: Table, game: Game, events) -> list[Message]:
-    """Every seat's own view, and the public view, of the table at this version. The
-    table's meta (roster, window clock, server time) is the same for all of them."""
-    meta = table_meta(table)
-    out: list[Message] = [
-        (seat_group(table.pk, seat), table_payload(table, game, seat, events, meta)) for seat in range(game.players)
-    ]
-    out.append((table_group(table.pk), table_payload(table, game, None, events, meta)))
-    return out
+    """Every seat's own view, and the public view, of the table at this version: one
+    message, the public part and each seat's private part (tables/broadcast.py), which
+    each process splits for its own sockets of this table's seat and public groups."""
+    return [table_message(table.pk, game, events, table_meta(table))]
 
 
 def table_lock(
-    *, table_id: int, party_id: int, actor_label: str, client_id: str = "", expected_version: int | None = None
+    *,
+    table_id: int,
+    party_id: int,
+    actor_label: str,
+    client_id: str = "",
+    expected_version: int | None = None,
+    attempt: write.Attempt | None = None,
 ) -> Locked:
     """Lock table `table_id` of party `party_id` (the caller holds the transaction).
     A request id already used by this actor is a retry: `duplicate` says the version it
-    made. Raises ServiceError (no_table, reused_id, stale)."""
+    made. Raises ServiceError (no_table, reused_id, stale). The row, the request id and
+    the game come in one statement (tables/write.py); with an optimistic `attempt`,
+    from this process's copy of the row, unlocked, and `table_apply` writes only if the
+    row is still that copy."""
     try:
-        table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
-    except Table.DoesNotExist:
+        found = write.lock(table_id=table_id, party_id=party_id, client_id=client_id, attempt=attempt)
+    except write.NoTable:
         raise ServiceError("no_table", "there is no such table at this party") from None
-    if client_id:
-        done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor")
-        for version, by in done:
-            if by != actor_label:
-                # Someone else's id: acknowledging it would tell this sender an
-                # action was done that never was.
-                raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
-            # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
-            return Locked(table, Game.from_dict(table.state), duplicate=version)
+    table = found.table
+    if found.duplicate is not None:
+        version, by = found.duplicate
+        if by != actor_label:
+            # Someone else's id: acknowledging it would tell this sender an
+            # action was done that never was.
+            raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
+        # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
+        return Locked(table, found.game, duplicate=version)
     if expected_version is not None and expected_version != table.version:
         raise ServiceError(
             "stale", f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
         )
-    return Locked(table, Game.from_dict(table.state))
+    return Locked(table, found.game)
 
 
 def table_apply(
-    locked: Locked, engine_action: Action, *, actor_label: str, client_id: str = "", now: datetime | None = None
+    locked: Locked,
+    engine_action: Action,
+    *,
+    actor_label: str,
+    client_id: str = "",
+    now: datetime | None = None,
+    attempt: write.Attempt | None = None,
 ) -> Applied:
     """Apply one action to a locked table and write the new state and its log row.
     The 60-second pass is enforced by the server clock. Raises Illegal (the rules) or
@@ -108,21 +121,13 @@ def table_apply(
             )
     with engine_rules():
         new, events = apply(game, engine_action)
-    table.state = new.to_dict()
-    table.version = new.version
     if any(e.type == "window_opened" for e in events):
         table.window_opened_at = now
     elif new.phase is not Phase.REACTION:
         table.window_opened_at = None
-    table.updated_at = now
-    table.save(update_fields=["state", "version", "window_opened_at", "updated_at"])
-    TableAction.objects.create(
-        table=table,
-        version=new.version,
-        action=action_to_dict(engine_action),
-        actor=actor_label,
-        client_id=client_id,
-        created_at=now,
+    # The new state, version and clock, and the log row: one statement (tables/write.py).
+    write.save(
+        table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
     )
     outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events))
     return Applied(table, new, events, outcome)

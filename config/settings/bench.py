@@ -20,10 +20,11 @@ if os.environ.get("HEIST_BENCH_EMBEDDED") == "1":
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": os.environ["HEIST_BENCH_SQLITE"],
+            "CONN_MAX_AGE": None,  # as embedded.py
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
         }
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "events.locallayer.LocalChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     DATABASES = {

@@ -345,6 +345,7 @@ export class Live {
   }
 
   applyTable(msg) {
+    if (msg.private) msg = mergePrivate(msg);
     const stream = msg.view && msg.view.you !== undefined ? "seat" : "pub";
     const key = `${msg.table.id}:${stream}`;
     const last = this.versions.get(key);
@@ -381,4 +382,22 @@ export class Live {
   noteServerTime(seconds) {
     if (typeof seconds === "number") this.clockOffset = seconds * 1000 - Date.now();
   }
+}
+
+const PRIVATE_KEYS = ["you", "gift", "hand", "asked", "answer", "must_trim", "playable", "can_swipe", "can_use_vault"];
+
+/** A seat's `table` message comes as the public view plus the seat's private part
+ * (its hand, the gifts it peeked, its answer, what it may do, and its own events when
+ * they differ): the seat's whole view, as tables/engine/views.py `merge_private`. */
+export function mergePrivate(msg) {
+  const p = msg.private;
+  const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));
+  const mark = (entry) => (!entry.open && peeked.has(entry.gift)
+    ? { ...entry, description: peeked.get(entry.gift), peeked: true }
+    : entry);
+  const view = { ...msg.view, seats: msg.view.seats.map(mark), vault: msg.view.vault.map(mark) };
+  for (const key of PRIVATE_KEYS) view[key] = p[key];
+  const out = { ...msg, view, events: p.events || msg.events };
+  delete out.private;
+  return out;
 }

@@ -89,3 +89,67 @@ def seat_view(g: Game, seat: int) -> dict[str, Any]:
     v["can_swipe"] = can_swipe(g, seat)
     v["can_use_vault"] = can_use_vault(g, seat)
     return v
+
+
+# --- the same seat view in two parts (a table's broadcast) ---------------------------------
+#
+# A table's update goes to every screen as the public view plus, for a seat's own
+# screens, a small private part: `merge_private(public_view(g), seat_private(g, seat))`
+# equals `seat_view(g, seat)` (tests/engine/test_views_split.py). The public part is
+# built and encoded once per action instead of once per seat.
+
+PRIVATE_KEYS = ("you", "gift", "hand", "asked", "answer", "must_trim", "playable", "can_swipe", "can_use_vault")
+
+
+def seat_private(g: Game, seat: int) -> dict[str, Any]:
+    """What `seat_view(g, seat)` adds to `public_view(g)`: `peeked` lists [gift,
+    description] for each unopened gift on the table or in the vault this seat knows."""
+    known = g.peeks[seat]
+    on_table = (*g.gifts, *g.vault)
+    w = g.pending.window if g.pending is not None else None
+    answer = None
+    if w is not None and seat in w.answers:
+        c = w.answers[seat]
+        answer = {"block": c is not None, "card": c}
+    return {
+        "you": seat,
+        "gift": g.gifts[seat],
+        "hand": [card_json(c) for c in g.hands[seat]],
+        "asked": bool(w and seat in w.affected and seat not in w.answers),
+        "answer": answer,
+        "must_trim": g.trims.get(seat, 0),
+        "playable": {str(c): list(t) for c, t in playable_cards(g, seat).items()},
+        "can_swipe": can_swipe(g, seat),
+        "can_use_vault": can_use_vault(g, seat),
+        "peeked": [[gift, g.descriptions[gift]] for gift in on_table if gift in known and gift not in g.open],
+    }
+
+
+def merge_private(public: dict[str, Any], private: dict[str, Any]) -> dict[str, Any]:
+    """A seat's whole view from the public view and its private part (what
+    static/heist/live.js does on a phone; the public dict is not changed)."""
+    peeked = {gift: description for gift, description in private.get("peeked", ())}
+    v = dict(public)
+    for key in ("seats", "vault"):
+        entries = []
+        for entry in public[key]:
+            if not entry["open"] and entry["gift"] in peeked:
+                entry = {**entry, "description": peeked[entry["gift"]], "peeked": True}
+            entries.append(entry)
+        v[key] = entries
+    for key in PRIVATE_KEYS:
+        v[key] = private[key]
+    return v
+
+
+def merge_table_message(msg: dict[str, Any]) -> dict[str, Any]:
+    """A `table` message as a screen uses it: with a `private` part (a seat's own
+    screens), the seat's whole view and the seat's events; without, unchanged."""
+    private = msg.get("private")
+    if private is None:
+        return msg
+    out = {k: v for k, v in msg.items() if k != "private"}
+    out["view"] = merge_private(msg["view"], private)
+    if "events" in private:
+        out["events"] = private["events"]
+    return out

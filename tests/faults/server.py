@@ -33,6 +33,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from bench import stack
 from bench.stack import RedisServer, free_port, no_proxy_env
+from tables.engine.views import merge_table_message
 
 __all__ = ["DaphneServer", "Disconnected", "LivePhone", "RedisServer", "free_port"]
 
@@ -165,7 +166,7 @@ class LivePhone:
     async def _read(self, ws) -> None:
         try:
             async for raw in ws:
-                self._on(json.loads(raw))
+                self._on(merge_table_message(json.loads(raw)))  # as live.js: public + private
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:

@@ -10,6 +10,7 @@ import json
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from tables.engine.views import merge_table_message
 
 _ids = itertools.count(1)
 
@@ -61,6 +62,7 @@ class Phone:
             headers=[(b"origin", origin.encode()), (b"host", b"localhost")],
         )
         self.inbox: list[dict] = []
+        self.raw_tables: list[dict] = []  # "table" messages as sent (before live.js's merge)
         self.snapshot: dict | None = None
         self.table: dict | None = None  # latest "table" payload for this socket's own view
         self.public: dict | None = None  # a captain's latest public payload of its table
@@ -93,13 +95,19 @@ class Phone:
             self.close_code = out.get("code", 1000)
             raise AssertionError(f"the server closed the socket ({self.close_code})")
         assert out["type"] == "websocket.send" and "text" in out, out
-        msg = json.loads(out["text"])
+        msg = self._note_raw(out["text"])
         self._note(msg)
         return msg
 
     @property
     def role(self) -> str | None:
         return self.snapshot["role"] if self.snapshot else None
+
+    def _note_raw(self, text: str) -> dict:
+        raw = json.loads(text)
+        if raw.get("type") == "table":
+            self.raw_tables.append(raw)
+        return merge_table_message(raw)  # as live.js: public + private
 
     def _note(self, msg: dict):
         self.inbox.append(msg)
@@ -194,7 +202,7 @@ class Phone:
                 self.close_code = out.get("code", 1000)
                 return self.close_code
             if out["type"] == "websocket.send" and "text" in out:
-                self._note(json.loads(out["text"]))
+                self._note(self._note_raw(out["text"]))
 
     async def close(self):
         """The browser goes away (tab closed, phone asleep): websocket.disconnect."""

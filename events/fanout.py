@@ -1,0 +1,203 @@
+"""A table's update: one channel-layer message per action, split per socket locally.
+
+An accepted action used to be published as P + 1 messages (each seat's whole view, and
+the public view), each about 2.3 kB, each a Redis PUBLISH, each delivered through the
+layer to every socket in its group. Now tables/broadcast.py `table_message` builds one
+message: the public
+part (the `table` message as public screens get it, JSON-encoded once) and each seat's
+small private part (its hand, peeks, answer and what it may do; tables.engine.views
+`seat_private`), also encoded once. It goes to one group per table, `t<id>.fan`, which
+only a process-wide channel joins, once per process that has a socket at that table.
+
+That process (`LocalFanout`, one per event loop) keeps which of its sockets read which
+stream: the table's public view, or a seat's. The registry is filled from the groups a
+socket has joined (`track`, called by the consumer after it joined them), so who may
+read what stays decided in one place (the consumer's `_groups_for`). A public screen
+gets the public part; a seat's screens get the public part and that seat's private part
+(`{... "view": <public view>, "events": [...], "private": {...}}`), which the screen
+merges (static/heist/live.js; `merge_table_message` in tables/engine/views.py). A seat's
+private part is never written to another seat's socket.
+
+Before passing a seat's private view on, a socket re-checks at most every
+REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
+delivery did). That check may wait for the database: the socket's messages then wait in
+its own backlog, in order, while the other sockets are served at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import weakref
+from typing import Any
+
+from channels.layers import get_channel_layer
+
+from tables.broadcast import fan_group, texts
+
+logger = logging.getLogger(__name__)
+
+_STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.groups.seat_group / table_group
+
+
+def streams_of(groups: set[str]) -> set[tuple[int, int | None]]:
+    """(table id, seat) for each seat group, (table id, None) for each public table group."""
+    out = set()
+    for name in groups:
+        m = _STREAM.match(name)
+        if m:
+            out.add((int(m.group(1)), int(m.group(2)) if m.group(2) is not None else None))
+    return out
+
+
+class LocalFanout:
+    """This process's (this event loop's) sockets by table stream, and the one channel
+    that receives the tables' fan messages for all of them."""
+
+    def __init__(self) -> None:
+        self.layer = get_channel_layer()
+        self.streams: dict[int, dict[int | None, set]] = {}  # table -> seat|None -> consumers
+        self.keys: dict[Any, set[tuple[int, int | None]]] = {}  # consumer -> its streams
+        self.channel: str | None = None
+        self.task: asyncio.Task | None = None
+        self.lock = asyncio.Lock()
+        self.backlogs: dict[Any, list[str]] = {}
+        self.draining: set[asyncio.Task] = set()  # seat checks in flight (kept referenced)
+        self.delivered = 0  # for tests
+
+    async def track(self, consumer, groups: set[str]) -> None:
+        async with self.lock:
+            wanted = streams_of(groups)
+            had = self.keys.get(consumer, set())
+            if wanted == had:
+                return
+            for table_id, seat in had - wanted:
+                self._remove(consumer, table_id, seat)
+            new_tables = []
+            for table_id, seat in wanted - had:
+                by_seat = self.streams.get(table_id)
+                if by_seat is None:
+                    by_seat = self.streams[table_id] = {}
+                    new_tables.append(table_id)
+                by_seat.setdefault(seat, set()).add(consumer)
+            if wanted:
+                self.keys[consumer] = wanted
+            else:
+                self.keys.pop(consumer, None)
+            if new_tables:
+                await self._ensure_channel()
+                for table_id in new_tables:
+                    try:
+                        await self.layer.group_add(fan_group(table_id), self.channel)
+                    except Exception:  # Redis down: versions in pongs catch the screen up
+                        logger.warning("group_add(%s) failed", fan_group(table_id), exc_info=True)
+            await self._drop_empty()
+
+    async def untrack(self, consumer) -> None:
+        async with self.lock:
+            for table_id, seat in self.keys.pop(consumer, set()):
+                self._remove(consumer, table_id, seat)
+            self.backlogs.pop(consumer, None)
+            await self._drop_empty()
+
+    def _remove(self, consumer, table_id: int, seat: int | None) -> None:
+        by_seat = self.streams.get(table_id)
+        if by_seat is None:
+            return
+        members = by_seat.get(seat)
+        if members is not None:
+            members.discard(consumer)
+            if not members:
+                del by_seat[seat]
+
+    async def _drop_empty(self) -> None:
+        for table_id in [t for t, by_seat in self.streams.items() if not by_seat]:
+            del self.streams[table_id]
+            try:
+                await self.layer.group_discard(fan_group(table_id), self.channel)
+            except Exception:
+                logger.warning("group_discard(%s) failed", fan_group(table_id), exc_info=True)
+        if not self.streams and self.task is not None:
+            # No socket left here: a later one starts afresh (as after a flushed layer).
+            self.task.cancel()
+            self.task = self.channel = None
+
+    async def _ensure_channel(self) -> None:
+        if self.task is None or self.task.done():
+            self.channel = await self.layer.new_channel("fan.")
+            self.task = asyncio.ensure_future(self._receive(self.channel))
+
+    async def _receive(self, channel: str) -> None:
+        while True:
+            try:
+                message = await self.layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.warning("fan-out receive failed; retrying", exc_info=True)
+                await asyncio.sleep(0.1)
+                continue
+            try:
+                await self.deliver(message)
+            except Exception:
+                logger.exception("fan-out delivery failed")
+
+    async def deliver(self, message: dict) -> None:
+        if message.get("type") != "fan":
+            return
+        by_seat = self.streams.get(message["table"])
+        if not by_seat:
+            return
+        public_text, seat_texts = texts(message)
+        for seat, members in list(by_seat.items()):
+            if seat is None:
+                text = public_text
+            elif seat < len(seat_texts):
+                text = seat_texts[seat]
+            else:
+                continue
+            for consumer in list(members):
+                await self._to(consumer, text)
+
+    async def _to(self, consumer, text: str) -> None:
+        backlog = self.backlogs.get(consumer)
+        if backlog is not None:
+            backlog.append(text)  # behind a check of its seat: keep the order
+        elif consumer.fan_check_due():
+            self.backlogs[consumer] = [text]
+            task = asyncio.ensure_future(self._drain(consumer))
+            self.draining.add(task)
+            task.add_done_callback(self.draining.discard)
+        else:
+            self.delivered += 1
+            await consumer.send(text_data=text)
+
+    async def _drain(self, consumer) -> None:
+        try:
+            revoked = await consumer._seat_revoked(cached=True)
+        except Exception:
+            logger.warning("seat check before a delivery failed", exc_info=True)
+            revoked = False
+        while True:
+            backlog = self.backlogs.get(consumer)
+            if not backlog:
+                self.backlogs.pop(consumer, None)
+                return
+            self.backlogs[consumer] = []
+            if not revoked:
+                for text in backlog:
+                    self.delivered += 1
+                    await consumer.send(text_data=text)
+
+
+_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def local() -> LocalFanout:
+    """This event loop's fan-out (tests run a loop each; daphne has one)."""
+    loop = asyncio.get_running_loop()
+    fan = _by_loop.get(loop)
+    if fan is None:
+        fan = _by_loop[loop] = LocalFanout()
+    return fan

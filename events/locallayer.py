@@ -1,0 +1,71 @@
+"""The channel layer of the laptop stack (bin/serve: one process, no Redis).
+
+Channels' InMemoryChannelLayer walks every channel and every group membership to drop
+expired entries on every `group_send` and every `receive`, deep-copies each message
+per recipient, and starts a task per recipient of a group send: the cost of one
+delivery grew with the party (0.31 ms at 11 sockets, 1.51 ms at 330; bench/README.md).
+This one keeps its semantics (a message or membership older than its expiry is dropped,
+a full channel refuses more) but:
+
+- cleans expired entries at most once per CLEAN_EVERY seconds, not on every call;
+- hands each recipient a shallow copy of the message (our messages hold only strings,
+  numbers and lists nobody changes: events/groups.py `encode`, events/fanout.py);
+- puts a group message straight into each member's queue, with no task per member;
+- never caps the process-wide fan-out channel (events/fanout.py, names "fan.…"): a
+  table update dropped for a full queue would reach none of that process's sockets.
+
+Settings name it as `events.locallayer.LocalChannelLayer`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from channels.exceptions import ChannelFull
+from channels.layers import InMemoryChannelLayer
+
+CLEAN_EVERY = 1.0
+
+
+class LocalChannelLayer(InMemoryChannelLayer):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._cleaned = 0.0
+
+    def get_capacity(self, channel):
+        if channel.startswith("fan."):
+            return 0  # asyncio.Queue(maxsize=0): unbounded
+        return super().get_capacity(channel)
+
+    def _clean_expired(self):
+        now = time.monotonic()
+        if now - self._cleaned < CLEAN_EVERY:
+            return
+        self._cleaned = now
+        super()._clean_expired()
+
+    def _put(self, channel: str, message: dict) -> None:
+        queue = self.channels.get(channel)
+        if queue is None:
+            queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
+        try:
+            queue.put_nowait((time.time() + self.expiry, dict(message)))
+        except asyncio.QueueFull:
+            raise ChannelFull(channel) from None
+
+    async def send(self, channel, message):
+        assert isinstance(message, dict), "message is not a dict"
+        self.require_valid_channel_name(channel)
+        assert "__asgi_channel__" not in message
+        self._put(channel, message)
+
+    async def group_send(self, group, message):
+        assert isinstance(message, dict), "Message is not a dict"
+        self.require_valid_group_name(group)
+        self._clean_expired()
+        for channel in list(self.groups.get(group, ())):
+            try:
+                self._put(channel, message)
+            except ChannelFull:
+                pass  # as InMemoryChannelLayer: a full member misses a group message

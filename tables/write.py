@@ -1,0 +1,429 @@
+"""A table action's reads and writes, in as few database round trips as it takes.
+
+Inside the action's transaction (tables/services.py `_apply_locked_once`):
+
+- `lock`: the table row locked (`SELECT ... FOR UPDATE`), the table's details and the
+  game in one statement; then, for a request with an id, the earlier action with that
+  id if any (a retried frame), in a statement of its own (after the lock, so it sees a
+  retry that committed while this one waited). The game comes from this process's hot
+  copy when the row is exactly the one this process last wrote (its `xmin`, the id of
+  the transaction that wrote this version of the row, is unchanged: any other write,
+  by any process or any code, changes it); otherwise the state column is read.
+- `save`: the new state, version and window clock, and the action-log row. On
+  PostgreSQL one statement (the UPDATE, guarded by the version read under the lock,
+  and the INSERT, as two data-modifying parts of one query).
+
+Optimistically (an `Attempt` with `optimistic=True`, outside any transaction, with a
+hot copy): no lock and no read at all; the engine decides on the hot copy, and `save`
+is one autocommitted statement whose UPDATE applies only if the row is still exactly
+the copy (`xmin` and version) and whose INSERT fails on a request id already used.
+Nothing is written otherwise (`Conflict`), and tables/services.py decides again under
+the row lock, on the row itself: so a refusal, a duplicate or a stale copy is never
+decided from the copy alone. One round trip per action, and the commit is that
+statement's own.
+
+The hot copy is taken only once the transaction has committed (`on_commit`), so it
+never holds a state the database does not. The database stays the truth: a restart
+starts with no copy, and a copy that is not exactly the row's is never used.
+
+SQLite (the laptop stack) takes the same steps in plain SQL: BEGIN IMMEDIATE, the row
+and the request id in one SELECT, then UPDATE and INSERT, COMMIT; optimistically no
+SELECT, with the UPDATE guarded by the hot copy's exact stored texts (state, roster).
+Other databases take the ORM's statements.
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import orjson
+from django.db import IntegrityError, connection, transaction
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from tables.engine import Game
+from tables.engine.actions import Action, action_to_dict
+
+from .models import Table, TableAction
+
+
+class NoTable(Exception):
+    pass
+
+
+class Conflict(Exception):
+    """An optimistic attempt wrote nothing: decide again under the row lock."""
+
+
+@dataclass
+class Attempt:
+    optimistic: bool = False
+    written: bool = False  # the action's statement has run: never try it again
+    xmin: str | None = None  # the hot copy's row version (optimistic, PostgreSQL)
+    texts: tuple[str, str] | None = None  # the hot copy's state and roster as stored (SQLite)
+
+
+@dataclass
+class Locked:
+    table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at
+    game: Game
+    duplicate: tuple[int, str] | None  # (version, actor) of an earlier action with this id
+
+
+@dataclass(frozen=True)
+class Hot:
+    """The row this process last committed for a table: its xmin, and what it holds."""
+
+    xmin: str
+    version: int
+    game: Game
+    party_id: int
+    letter: str
+    roster: list
+    window_opened_at: datetime | None
+    updated_at: datetime
+    texts: tuple[str, str] | None = None  # SQLite: the state's and the roster's stored text
+
+    def table(self, table_id: int) -> Table:
+        return _table(
+            id=table_id,
+            party_id=self.party_id,
+            letter=self.letter,
+            roster=self.roster,
+            version=self.version,
+            window_opened_at=self.window_opened_at,
+            updated_at=self.updated_at,
+            roster_text=self.texts[1] if self.texts else None,
+        )
+
+
+def _table(*, roster_text: str | None = None, **fields) -> Table:
+    table = Table(**fields)
+    table._roster_text = roster_text  # SQLite: the roster exactly as stored
+    return table
+
+
+_hot: dict[int, Hot] = {}  # set after commit only; the most recently written last
+_hot_lock = threading.Lock()
+HOT_MAX = 2000  # tables whose copy a process keeps (a 100-guest party has 10)
+
+
+def _remember(table_id: int, hot: Hot) -> None:
+    with _hot_lock:
+        _hot.pop(table_id, None)
+        _hot[table_id] = hot
+        while len(_hot) > HOT_MAX:  # the table written longest ago goes (it is read again if needed)
+            del _hot[next(iter(_hot))]
+
+
+stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0}  # for tests and benchmarks
+
+
+def run_in_db_thread(fn):
+    """`database_sync_to_async` for table actions. On PostgreSQL each runs in a thread of
+    the event loop's pool, with its own pooled connection, so tables' transactions (and
+    their commits) overlap instead of queueing behind each other on Channels' one
+    database thread; the row lock still serialises each table's own. SQLite (one
+    writer at a time anyway) keeps that one thread."""
+    from channels.db import database_sync_to_async
+    from django.db import connections
+
+    return database_sync_to_async(fn, thread_sensitive=connections["default"].vendor != "postgresql")
+
+
+def can_be_optimistic(table_id: int, party_id: int) -> bool:
+    hot = _hot.get(table_id)
+    return (
+        hot is not None
+        and hot.party_id == party_id
+        and connection.vendor in ("postgresql", "sqlite")
+        and not connection.in_atomic_block
+    )
+
+
+def _fast() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _sqlite() -> bool:
+    return connection.vendor == "sqlite"
+
+
+def _aware(value):
+    """SQLite hands back naive UTC datetimes (or text) from a raw query."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
+
+
+def _json(value):
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | None = None) -> Locked:
+    if attempt is not None and attempt.optimistic:
+        hot = _hot.get(table_id)
+        if hot is None or hot.party_id != party_id:
+            raise Conflict()
+        attempt.xmin, attempt.texts = hot.xmin, hot.texts
+        return Locked(hot.table(table_id), hot.game, None)
+    if _sqlite():
+        return _lock_sqlite(table_id=table_id, party_id=party_id, client_id=client_id)
+    if not _fast():
+        return _lock_orm(table_id=table_id, party_id=party_id, client_id=client_id)
+    hot = _hot.get(table_id)
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at,"
+            f" CASE WHEN t.xmin::text = %s AND t.version = %s THEN NULL ELSE t.state END"
+            f" FROM {t} t WHERE t.id = %s AND t.party_id = %s FOR UPDATE",
+            [hot.xmin if hot else "", hot.version if hot else -1, table_id, party_id],
+        )
+        row = cur.fetchone()
+        done = None
+        if row is not None and client_id:
+            # A statement of its own, after the lock: a statement that waited for the lock
+            # sees the locked row as the other transaction left it, but every other row
+            # (that transaction's log row with this request id) as it was when the
+            # statement began, so a join here missed a retry committed meanwhile.
+            cur.execute(f"SELECT version, actor FROM {a} WHERE table_id = %s AND client_id = %s", [table_id, client_id])
+            done = cur.fetchone()
+    if row is None:
+        raise NoTable()
+    letter, roster, version, opened, updated, state = row
+    table = Table(
+        id=table_id,
+        party_id=party_id,
+        letter=letter,
+        roster=_json(roster),
+        version=version,
+        window_opened_at=opened,
+        updated_at=updated,
+    )
+    if state is None:
+        stats["hot"] += 1
+        game = hot.game
+    else:
+        stats["read"] += 1
+        game = Game.from_dict(_json(state))
+    return Locked(table, game, tuple(done) if done else None)
+
+
+def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
+    """The laptop stack: the transaction took SQLite's write lock at BEGIN (IMMEDIATE)."""
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at, t.state, a.version, a.actor"
+            f" FROM {t} t LEFT JOIN {a} a ON a.table_id = t.id AND a.client_id = %s AND a.client_id <> ''"
+            f" WHERE t.id = %s AND t.party_id = %s",
+            [client_id, table_id, party_id],
+        )
+        row = cur.fetchone()
+    if row is None:
+        raise NoTable()
+    letter, roster, version, opened, updated, state, done_version, done_actor = row
+    table = _table(
+        id=table_id,
+        party_id=party_id,
+        letter=letter,
+        roster=orjson.loads(roster),
+        version=version,
+        window_opened_at=_aware(opened),
+        updated_at=_aware(updated),
+        roster_text=roster,
+    )
+    done = None if done_version is None else (done_version, done_actor)
+    hot = _hot.get(table_id)
+    if hot is not None and hot.texts is not None and hot.texts[0] == state and hot.version == version:
+        stats["hot"] += 1
+        return Locked(table, hot.game, done)
+    stats["read"] += 1
+    return Locked(table, Game.from_dict(orjson.loads(state)), done)
+
+
+def _lock_orm(*, table_id: int, party_id: int, client_id: str) -> Locked:
+    try:
+        table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
+    except Table.DoesNotExist:
+        raise NoTable() from None
+    done = None
+    if client_id:
+        done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor").first()
+    return Locked(table, Game.from_dict(table.state), done)
+
+
+def save(
+    *,
+    table: Table,
+    new: Game,
+    action: Action,
+    actor: str,
+    client_id: str,
+    now: datetime,
+    attempt: Attempt | None = None,
+) -> None:
+    """Write `new` (table.window_opened_at already set for it) and the action's log row."""
+    attempt = attempt or Attempt()
+    attempt.written = True  # from here on, whatever happens, this action is not tried again
+    state = new.to_dict()
+    if _sqlite():
+        _save_sqlite(table, new, state, action, actor, client_id, now, attempt)
+        return
+    if not _fast():
+        table.state = state
+        table.version = new.version
+        table.updated_at = now
+        table.save(update_fields=["state", "version", "window_opened_at", "updated_at"])
+        TableAction.objects.create(
+            table=table,
+            version=new.version,
+            action=action_to_dict(action),
+            actor=actor,
+            client_id=client_id,
+            created_at=now,
+        )
+        return
+    try:
+        row = _write(table, new, state, action, actor, client_id, now, attempt)
+    except IntegrityError:
+        if not attempt.optimistic:
+            raise
+        row = None  # a request id already used: the locking path says whose
+    if row is None and attempt.optimistic:
+        stats["conflict"] += 1
+        raise Conflict()
+    if row is None or row[1] != 1:
+        # Cannot happen under the row lock; never acknowledge what was not written.
+        raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
+    if attempt.optimistic:
+        stats["optimistic"] += 1
+    hot = Hot(
+        xmin=row[0],
+        version=new.version,
+        game=new,
+        party_id=table.party_id,
+        letter=table.letter,
+        roster=table.roster,
+        window_opened_at=table.window_opened_at,
+        updated_at=now,
+    )
+    table.version, table.updated_at, table.state = new.version, now, state
+    table_id = table.pk
+
+    def remember():
+        _remember(table_id, hot)
+
+    transaction.on_commit(remember)  # at once in autocommit: the statement has committed
+
+
+def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> None:
+    """UPDATE (guarded, when optimistic, by the state and roster texts of the hot copy:
+    any other write changes them) and INSERT, in one transaction of their own when the
+    caller holds none."""
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    state_text = orjson.dumps(state).decode()
+    ops = connection.ops
+    sql = f"UPDATE {t} SET state = %s, version = %s, window_opened_at = %s, updated_at = %s WHERE id = %s AND version = %s"
+    params = [
+        state_text,
+        new.version,
+        ops.adapt_datetimefield_value(table.window_opened_at),
+        ops.adapt_datetimefield_value(now),
+        table.pk,
+        table.version,
+    ]
+    if attempt.optimistic:
+        sql += " AND state = %s AND roster = %s"
+        params += list(attempt.texts or ("", ""))
+    try:
+        own = transaction.atomic() if not connection.in_atomic_block else nullcontext()
+        with own, connection.cursor() as cur:
+            cur.execute(sql, params)
+            if cur.rowcount != 1:
+                if attempt.optimistic:
+                    raise Conflict()
+                raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
+            cur.execute(
+                f"INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
+                f" VALUES (%s, %s, %s, %s, %s, %s)",
+                [
+                    table.pk,
+                    new.version,
+                    orjson.dumps(action_to_dict(action)).decode(),
+                    actor,
+                    client_id,
+                    ops.adapt_datetimefield_value(now),
+                ],
+            )
+    except Conflict:
+        stats["conflict"] += 1
+        raise
+    except IntegrityError:
+        if not attempt.optimistic:
+            raise
+        stats["conflict"] += 1
+        raise Conflict() from None  # a request id already used: the locking path says whose
+    if attempt.optimistic:
+        stats["optimistic"] += 1
+    hot = Hot(
+        xmin="",
+        version=new.version,
+        game=new,
+        party_id=table.party_id,
+        letter=table.letter,
+        roster=table.roster,
+        window_opened_at=table.window_opened_at,
+        updated_at=now,
+        texts=(state_text, getattr(table, "_roster_text", None) or ""),
+    )
+    table.version, table.updated_at, table.state = new.version, now, state
+    table_id = table.pk
+
+    def remember():
+        _remember(table_id, hot)
+
+    transaction.on_commit(remember)
+
+
+def _write(table, new, state, action, actor, client_id, now, attempt):
+    t, a = Table._meta.db_table, TableAction._meta.db_table
+    with connection.cursor() as cur:
+        cur.execute(
+            f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, updated_at = %s"
+            f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s) RETURNING id, xmin::text AS x),"
+            f" i AS (INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
+            f" SELECT id, %s, %s::jsonb, %s, %s, %s FROM u RETURNING 1)"
+            f" SELECT u.x, (SELECT count(*) FROM i) FROM u",
+            [
+                orjson.dumps(state).decode(),
+                new.version,
+                table.window_opened_at,
+                now,
+                table.pk,
+                table.version,
+                attempt.xmin or "",
+                attempt.xmin or "",
+                new.version,
+                orjson.dumps(action_to_dict(action)).decode(),
+                actor,
+                client_id,
+                now,
+            ],
+        )
+        return cur.fetchone()
+
+
+def forget(table_id: int | None = None) -> None:
+    """Drop the hot copies (tests; a process that wants to read everything afresh)."""
+    with _hot_lock:
+        if table_id is None:
+            _hot.clear()
+        else:
+            _hot.pop(table_id, None)

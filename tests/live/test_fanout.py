@@ -1,0 +1,134 @@
+"""A table's update is one channel-layer message per action (events/fanout.py): the
+public view once and each seat's private part; each process writes to each of its
+sockets the public part plus, for a seat's own sockets only, that seat's private part."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from channels.layers import get_channel_layer
+
+from events import fanout
+from tables.engine import Phase
+from tests.live.tables import connect, game_of, play_over_sockets, seated
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+async def test_each_socket_gets_only_its_own_private_part_and_one_publish_per_action():
+    layer = get_channel_layer()
+    sent: list[tuple[str, dict]] = []
+    real = layer.group_send
+
+    async def counting(group, message):  # the real layer, counted
+        sent.append((group, message))
+        await real(group, message)
+
+    s = await connect(await seated(4, seed=5))
+    layer.group_send = counting
+    try:
+        start = await game_of(s.table_id)
+        g = await play_over_sockets(s, random.Random(5), stop=lambda g: g.version >= start.version + 25)
+        actions = g.version - start.version
+        assert actions >= 25 and g.phase is not Phase.OVER
+        table_sends = [m for grp, m in sent if grp.startswith(f"t{s.table_id}.")]
+        assert len(table_sends) == actions, "one channel-layer message per action"
+        assert all(m["type"] == "fan" and len(m["private"]) == 4 for m in table_sends)
+        for seat, phone in enumerate(s.phones):
+            raws = [m for m in phone.raw_tables if m["version"] > start.version]
+            own = [m for m in raws if "private" in m]
+            assert len(own) == actions, (seat, len(own))
+            assert {m["private"]["you"] for m in own} == {seat}
+            public = [m for m in raws if "private" not in m]
+            assert len(public) == (actions if seat == s.captain else 0)  # a captain's public copy
+            for m in raws:
+                assert "hand" not in m["view"] and "you" not in m["view"], "a private key in the public part"
+        for m in s.host.raw_tables:
+            assert "private" not in m and "hand" not in m["view"]
+    finally:
+        layer.group_send = real
+        await s.close()
+    assert not fanout.local().streams, "every socket closed: the registry is empty"
+
+
+class FakeSocket:
+    def __init__(self, due=False, revoked=False, check_delay=0.0):
+        self.got: list[str] = []
+        self.due = due
+        self.revoked = revoked
+        self.check_delay = check_delay
+        self.checks = 0
+
+    def fan_check_due(self):
+        return self.due
+
+    async def _seat_revoked(self, cached=False):
+        self.checks += 1
+        await asyncio.sleep(self.check_delay)
+        self.due = False
+        return self.revoked
+
+    async def send(self, text_data=None):
+        self.got.append(text_data)
+
+
+def fan_message(table_id, version, seats):
+    head = f'{{"type":"table","version":{version},"view":{{"seats":[]}},"events":[]}}'
+    private = [f'{{"you":{s},"hand":["card of {s} at {version}"]}}' for s in range(seats)]
+    return {"type": "fan", "table": table_id, "head": head[:-1], "private": private}
+
+
+async def test_the_registry_writes_each_stream_to_its_own_sockets_only():
+    fan = fanout.LocalFanout()
+    seat0, seat1, captain1, host = FakeSocket(), FakeSocket(), FakeSocket(), FakeSocket()
+    other_table = FakeSocket()
+    await fan.track(seat0, {"t7.s0", "g1", "p1"})
+    await fan.track(seat1, {"t7.s1", "g2", "p1"})
+    await fan.track(captain1, {"t7.s1", "t7.pub", "g2", "p1"})
+    await fan.track(host, {"t7.pub", "t8.pub", "p1.host", "p1"})
+    await fan.track(other_table, {"t8.s0", "p1"})
+    try:
+        await fan.deliver(fan_message(7, 3, 2))
+        assert seat0.got == [
+            '{"type":"table","version":3,"view":{"seats":[]},"events":[],"private":{"you":0,"hand":["card of 0 at 3"]}}'
+        ]
+        assert seat1.got == [
+            '{"type":"table","version":3,"view":{"seats":[]},"events":[],"private":{"you":1,"hand":["card of 1 at 3"]}}'
+        ]
+        assert sorted(captain1.got) == sorted(
+            [*seat1.got, '{"type":"table","version":3,"view":{"seats":[]},"events":[]}']
+        )
+        assert host.got == ['{"type":"table","version":3,"view":{"seats":[]},"events":[]}']
+        assert other_table.got == []
+        # a seat moved (seating changed): its socket follows its groups at once
+        await fan.track(seat0, {"t8.s1", "g1", "p1"})
+        await fan.deliver(fan_message(7, 4, 2))
+        assert len(seat0.got) == 1
+    finally:
+        for sock in (seat0, seat1, captain1, host, other_table):
+            await fan.untrack(sock)
+    assert fan.streams == {} and fan.task is None
+
+
+async def test_a_socket_whose_seat_check_is_due_gets_its_updates_in_order_or_none_if_revoked():
+    fan = fanout.LocalFanout()
+    slow = FakeSocket(due=True, check_delay=0.05)
+    gone = FakeSocket(due=True, revoked=True, check_delay=0.02)
+    quick = FakeSocket()
+    await fan.track(slow, {"t3.s0"})
+    await fan.track(gone, {"t3.s1"})
+    await fan.track(quick, {"t3.s2"})
+    try:
+        for v in (5, 6, 7):
+            await fan.deliver(fan_message(3, v, 3))
+        # the others are not held up by a socket waiting on its check
+        assert len(quick.got) == 3 and slow.got == []
+        await asyncio.sleep(0.2)
+        assert [t.split('"version":')[1].split(",")[0] for t in slow.got] == ["5", "6", "7"]
+        assert slow.checks == 1
+        assert gone.got == [], "a seat handed over: nothing more of its private view"
+    finally:
+        for sock in (slow, gone, quick):
+            await fan.untrack(sock)
