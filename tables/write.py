@@ -302,25 +302,7 @@ def save(
     if row is None or row[1] != 1:
         # Cannot happen under the row lock; never acknowledge what was not written.
         raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
-    if attempt.optimistic:
-        stats["optimistic"] += 1
-    hot = Hot(
-        xmin=row[0],
-        version=new.version,
-        game=new,
-        party_id=table.party_id,
-        letter=table.letter,
-        roster=table.roster,
-        window_opened_at=table.window_opened_at,
-        updated_at=now,
-    )
-    table.version, table.updated_at, table.state = new.version, now, state
-    table_id = table.pk
-
-    def remember():
-        _remember(table_id, hot)
-
-    transaction.on_commit(remember)  # at once in autocommit: the statement has committed
+    _written(table, new, state, now, attempt, xmin=row[0])
 
 
 def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> None:
@@ -370,10 +352,17 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
             raise
         stats["conflict"] += 1
         raise Conflict() from None  # a request id already used: the locking path says whose
+    _written(table, new, state, now, attempt, xmin="", texts=(state_text, getattr(table, "_roster_text", None) or ""))
+
+
+def _written(table, new, state, now, attempt, *, xmin: str, texts: tuple[str, str] | None = None) -> None:
+    """After either database's write applied: count it, bring `table` up to date, and
+    keep the new row as this process's hot copy once it has committed (at once in
+    autocommit: the statement has committed)."""
     if attempt.optimistic:
         stats["optimistic"] += 1
     hot = Hot(
-        xmin="",
+        xmin=xmin,
         version=new.version,
         game=new,
         party_id=table.party_id,
@@ -381,15 +370,11 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
         roster=table.roster,
         window_opened_at=table.window_opened_at,
         updated_at=now,
-        texts=(state_text, getattr(table, "_roster_text", None) or ""),
+        texts=texts,
     )
     table.version, table.updated_at, table.state = new.version, now, state
     table_id = table.pk
-
-    def remember():
-        _remember(table_id, hot)
-
-    transaction.on_commit(remember)
+    transaction.on_commit(lambda: _remember(table_id, hot))
 
 
 def _write(table, new, state, action, actor, client_id, now, attempt):
