@@ -107,16 +107,23 @@ def pick(d: dict, *path):
     return d
 
 
-def bgio_row(b: dict) -> dict:
-    tu = b.get("turns", {})
-    cpu = pick(tu, "serverProcess", "cpuS")
-    moves = tu.get("countedMoves") or 0
+def turn_figures(tu: dict) -> dict:
+    """The turn phase's figures, named alike in both benches' JSON."""
     return {
         "moves/s": tu.get("movesPerSecondAllTables"),
         "per recipient p50": pick(tu, "perRecipientMs", "p50"),
         "per recipient p99": pick(tu, "perRecipientMs", "p99"),
         "slowest p50": pick(tu, "slowestRecipientPerMoveMs", "p50"),
         "slowest p99": pick(tu, "slowestRecipientPerMoveMs", "p99"),
+    }
+
+
+def bgio_row(b: dict) -> dict:
+    tu = b.get("turns", {})
+    cpu = pick(tu, "serverProcess", "cpuS")
+    moves = tu.get("countedMoves") or 0
+    return {
+        **turn_figures(tu),
         "window closed p50": pick(b, "reactLenient", "stealToWindowClosedMs", "p50"),
         "window closed p99": pick(b, "reactLenient", "stealToWindowClosedMs", "p99"),
         # bgio reports CPU per phase only: over its counted moves (warm-up moves included
@@ -128,11 +135,7 @@ def bgio_row(b: dict) -> dict:
 def live_row(r: dict) -> dict:
     tu = r.get("turns", {})
     return {
-        "moves/s": tu.get("movesPerSecondAllTables"),
-        "per recipient p50": pick(tu, "perRecipientMs", "p50"),
-        "per recipient p99": pick(tu, "perRecipientMs", "p99"),
-        "slowest p50": pick(tu, "slowestRecipientPerMoveMs", "p50"),
-        "slowest p99": pick(tu, "slowestRecipientPerMoveMs", "p99"),
+        **turn_figures(tu),
         "window closed p50": pick(r, "windows", "playToWindowClosedMs", "p50"),
         "window closed p99": pick(r, "windows", "playToWindowClosedMs", "p99"),
         "server CPU ms/action": pick(tu, "serverProcess", "cpuMsPerAcceptedAction"),
