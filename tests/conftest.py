@@ -11,3 +11,45 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     return REPO_ROOT
+
+
+# --- a test's event loop that cannot be torn down fails loudly instead of hanging CI ----
+#
+# asyncio.Runner.close() (pytest-asyncio's per-test loop) cancels every task left and waits
+# for all of them with no limit: one task that swallows its cancellation, or awaits
+# something that never comes while cleaning up, hangs the whole suite with every thread
+# idle. Here the wait is bounded; past it, the stack of each task still pending is written
+# to stderr and the teardown raises, so the run goes on and names the culprit.
+LOOP_TEARDOWN_SECONDS = 30.0
+
+
+def _bounded_cancel_all_tasks(loop):
+    import asyncio
+    import faulthandler
+    import sys
+
+    to_cancel = asyncio.all_tasks(loop)
+    if not to_cancel:
+        return
+    for task in to_cancel:
+        task.cancel()
+    done, pending = loop.run_until_complete(asyncio.wait(to_cancel, timeout=LOOP_TEARDOWN_SECONDS))
+    if pending:
+        print(f"\n{len(pending)} task(s) still pending {LOOP_TEARDOWN_SECONDS:.0f} s after cancel:", file=sys.stderr)
+        for task in pending:
+            print(f"--- {task!r}", file=sys.stderr)
+            task.print_stack(file=sys.stderr)
+        print("--- threads (a task may wait on one):", file=sys.stderr)
+        faulthandler.dump_traceback(file=sys.stderr, all_threads=True)
+        raise RuntimeError(f"{len(pending)} task(s) ignored cancellation at loop teardown: {pending!r}")
+    for task in done:
+        if not task.cancelled() and task.exception() is not None:
+            loop.call_exception_handler(
+                {"message": "unhandled exception during loop teardown", "exception": task.exception(), "task": task}
+            )
+
+
+def pytest_configure(config):
+    import asyncio.runners
+
+    asyncio.runners._cancel_all_tasks = _bounded_cancel_all_tasks

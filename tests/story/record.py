@@ -47,6 +47,9 @@ def party_record_with_tokens(
     party, host_token, tokens = party_lobby(
         guests, vault_size=vault_size, vault_gifts=vault_size * tables_needed, name=name
     )
+    # The party's seed (random at creation) decides the seating, the deals and the relay:
+    # fixed here so a recording is the same game every run, as the bots' choices are.
+    Party.objects.filter(pk=party.pk).update(seed=seed)
     services.party_seat(party_id=party.pk)
     party_play(party, seed=seed)
     party.refresh_from_db()
