@@ -22,9 +22,13 @@ if settings.SERVE_STATIC:
 
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
+from config.admission import HttpAdmission  # noqa: E402
+
 application = ProtocolTypeRouter(
     {
-        "http": django_asgi_app,
+        # At most HTTP_CONCURRENCY requests in Django's threads at once; the rest wait
+        # their turn on the loop, not for a pooled connection (config/admission.py).
+        "http": HttpAdmission(django_asgi_app, limit=settings.HTTP_CONCURRENCY, wait=settings.HTTP_ADMISSION_WAIT),
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )

@@ -92,6 +92,12 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 # which runs daphne with nothing in front; off in production, where nginx serves it.
 SERVE_STATIC = False
 
+# HTTP requests in Django's threads at once per process; the rest wait on the event loop
+# (config/admission.py). Each such thread borrows a database connection, and the
+# sockets borrow from the same pool: production.py sizes this below the pool.
+HTTP_CONCURRENCY = int(os.environ.get("HEIST_HTTP_CONCURRENCY", "12"))
+HTTP_ADMISSION_WAIT = 20.0  # seconds in line before a plain 503 "busy" with Retry-After
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cookies and headers. The Secure flag is off here because the embedded host is

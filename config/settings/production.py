@@ -81,6 +81,13 @@ DATABASES = {
     }
 }
 
+# Requests beyond this wait their turn on the loop (config/admission.py), leaving the
+# sockets' threads (Channels' database thread and the table writes' pool threads, at
+# most 8) their connections.
+HTTP_CONCURRENCY = int(
+    os.environ.get("HEIST_HTTP_CONCURRENCY") or max(2, DATABASES["default"]["OPTIONS"]["pool"]["max_size"] - 8)
+)
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")
 
 # PubSub layer, not channels_redis.core.RedisChannelLayer: the core layer

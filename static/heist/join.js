@@ -15,12 +15,24 @@ function fail(box, message, field) {
   if (field) field.focus();
 }
 
-/** POST a JSON body; on 201 keep the seat secret and go to the phone screen. */
+const BUSY_RETRIES = 5; // a 503 "busy" never reached the server's code: sending again is safe
+
+const pause = (seconds) => new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+
+/** POST a JSON body; on 201 keep the seat secret and go to the phone screen. When the
+ * host is busy (a room joining at once; config/admission.py) wait as it asks and retry. */
 async function takeSeat(form, box, url, body) {
   const button = form.querySelector("button[type=submit]");
   button.disabled = true;
   try {
-    const res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    let res = null;
+    for (let attempt = 0; ; attempt++) {
+      res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+      if (res.status !== 503 || attempt >= BUSY_RETRIES) break;
+      fail(box, "Lots of guests are joining right now: one moment…");
+      await pause(Number(res.headers.get("Retry-After")) || 2);
+    }
+    box.hidden = true;
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
       const prefix = { 410: "Too late: ", 409: "Sorry: ", 404: "Hmm: ", 429: "Slow down: " }[res.status] || "";

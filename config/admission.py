@@ -1,0 +1,70 @@
+"""HTTP admission: at most N requests inside Django's threads at once, per process.
+
+Under ASGI, Django runs each request's view in a thread of its own, and each thread
+borrows a pooled database connection. In a join burst (a room of guests scanning the
+QR code in the same few seconds; bench/party.py --parties 10 sends 1,000 in 5 s) the
+threads outnumber the pool: each waits for a connection, and after the pool's timeout
+answers 500 (`PoolTimeout`: 3,746 of them in that run). The WebSocket side, which
+borrows from the same pool, starved as well.
+
+Here requests beyond `limit` wait in line on the event loop (no thread, no connection,
+the order of arrival kept) and run as others finish: the burst is served at the pace
+the pool allows, and sockets keep their share of it. A request that waits longer than
+`wait` seconds gets a plain 503 with Retry-After instead of a timeout later; the join
+page and its script treat that as "busy, try again" (static/heist/join.js).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+BUSY_BODY = b'{"error": "busy", "message": "The party host is busy; try again in a moment"}'
+
+
+class HttpAdmission:
+    def __init__(self, app, *, limit: int, wait: float = 20.0, retry_after: int = 2) -> None:
+        self.app = app
+        self.limit = limit
+        self.wait = wait
+        self.retry_after = retry_after
+        self._semaphores: dict[asyncio.AbstractEventLoop, asyncio.Semaphore] = {}
+        self.refused = 0  # for tests and logs
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        # One per event loop: daphne has one; tests run a loop each.
+        loop = asyncio.get_running_loop()
+        semaphore = self._semaphores.get(loop)
+        if semaphore is None:
+            for old in [other for other in self._semaphores if other.is_closed()]:
+                del self._semaphores[old]
+            semaphore = self._semaphores[loop] = asyncio.Semaphore(self.limit)
+        return semaphore
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        semaphore = self._semaphore()
+        try:
+            await asyncio.wait_for(semaphore.acquire(), self.wait)
+        except TimeoutError:
+            self.refused += 1
+            return await _busy(send, self.retry_after)
+        try:
+            return await self.app(scope, receive, send)
+        finally:
+            semaphore.release()
+
+
+async def _busy(send, retry_after: int) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 503,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"retry-after", str(retry_after).encode()),
+                (b"cache-control", b"no-store"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": BUSY_BODY})

@@ -1,0 +1,109 @@
+"""HTTP admission (config/admission.py): a join burst waits in line instead of taking
+more pooled connections than there are (the join page's retry of a 503 "busy" is in
+tests/browser/test_join_busy_browser.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from channels.testing import HttpCommunicator
+
+from config.admission import HttpAdmission
+
+
+class Recorder:
+    """An ASGI app that holds each request until released, noting how many run at once."""
+
+    def __init__(self) -> None:
+        self.running = 0
+        self.most = 0
+        self.started: list[str] = []
+        self.release = asyncio.Event()
+
+    async def __call__(self, scope, receive, send):
+        self.running += 1
+        self.most = max(self.most, self.running)
+        self.started.append(scope["path"])
+        try:
+            await self.release.wait()
+            await send({"type": "http.response.start", "status": 200, "headers": []})
+            await send({"type": "http.response.body", "body": scope["path"].encode()})
+        finally:
+            self.running -= 1
+
+
+async def _get(app, path):
+    comm = HttpCommunicator(app, "GET", path)
+    return await comm.get_response(timeout=10)
+
+
+async def test_at_most_limit_requests_run_at_once_and_the_rest_in_arrival_order():
+    inner = Recorder()
+    app = HttpAdmission(inner, limit=3, wait=10)
+    tasks = []
+    for i in range(10):
+        tasks.append(asyncio.ensure_future(_get(app, f"/r{i}")))
+        await asyncio.sleep(0.005)  # arrival order
+    await asyncio.sleep(0.1)
+    assert inner.running == 3 and inner.started == ["/r0", "/r1", "/r2"]  # the others wait, no thread
+    inner.release.set()
+    responses = await asyncio.gather(*tasks)
+    assert [r["status"] for r in responses] == [200] * 10
+    assert [r["body"] for r in responses] == [f"/r{i}".encode() for i in range(10)]
+    assert inner.most == 3 and inner.started == [f"/r{i}" for i in range(10)]
+
+
+async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_after():
+    inner = Recorder()
+    app = HttpAdmission(inner, limit=1, wait=0.2, retry_after=3)
+    first = asyncio.ensure_future(_get(app, "/held"))
+    await asyncio.sleep(0.05)
+    busy = await _get(app, "/late")
+    assert busy["status"] == 503
+    assert dict(busy["headers"])[b"retry-after"] == b"3"
+    assert json.loads(busy["body"])["error"] == "busy"
+    assert inner.started == ["/held"] and app.refused == 1  # the late one never reached the app
+    inner.release.set()
+    assert (await first)["status"] == 200
+    assert (await _get(app, "/after"))["status"] == 200  # its slot was given back
+
+
+async def test_a_failing_request_gives_its_slot_back():
+    async def broken(scope, receive, send):
+        raise RuntimeError("boom")
+
+    app = HttpAdmission(broken, limit=1, wait=0.2)
+    for _ in range(3):
+        with pytest.raises(RuntimeError):
+            await _get(app, "/x")
+    assert app._semaphore()._value == 1
+
+
+def test_the_application_admits_http_through_it_and_not_websockets(settings):
+    from config.asgi import application
+
+    http = application.application_mapping["http"]
+    assert isinstance(http, HttpAdmission)
+    assert http.limit == settings.HTTP_CONCURRENCY
+    assert not isinstance(application.application_mapping["websocket"], HttpAdmission)
+
+
+def test_production_leaves_the_sockets_their_connections(monkeypatch):
+    """The admitted requests plus the sockets' threads fit in the pool."""
+    import importlib
+    import sys
+
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "k" * 20 + "abcdefghijklmnopqrstuvwxyz0123456789")
+    monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", "party.example")
+    monkeypatch.setenv("DJANGO_DB_POOL_MAX", "20")
+    for name in ("POSTGRES_DB", "POSTGRES_USER", "POSTGRES_PASSWORD", "POSTGRES_HOST"):
+        monkeypatch.setenv(name, "x")
+    monkeypatch.delenv("HEIST_HTTP_CONCURRENCY", raising=False)
+    sys.modules.pop("config.settings.production", None)
+    production = importlib.import_module("config.settings.production")
+    try:
+        assert production.HTTP_CONCURRENCY == 12
+    finally:
+        sys.modules.pop("config.settings.production", None)
