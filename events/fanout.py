@@ -34,6 +34,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from events.looping import raise_if_cancelling
 from tables.broadcast import fan_group, texts
 
 logger = logging.getLogger(__name__)
@@ -130,6 +131,7 @@ class LocalFanout:
 
     async def _receive(self, channel: str) -> None:
         while True:
+            raise_if_cancelling()
             try:
                 message = await self.layer.receive(channel)
             except asyncio.CancelledError:

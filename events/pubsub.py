@@ -32,6 +32,8 @@ import uuid
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _close_redis, _wrap_close
 
+from events.looping import raise_if_cancelling
+
 logger = logging.getLogger(__name__)
 
 PROBE_EVERY = 1.0  # seconds between probes of the subscriber connection
@@ -81,6 +83,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
     async def _do_receiving(self):
         delay = RETRY_MIN
         while True:
+            raise_if_cancelling()
             try:
                 if self.broken:
                     await self._rebuild()
@@ -139,7 +142,8 @@ class ResilientShardConnection(RedisSingleShardConnection):
         if now - self._probe_last < PROBE_EVERY:
             return
         self._probe_last = now
-        await asyncio.wait_for(self._redis.publish(self.probe_channel, b"probe"), PROBE_GRACE)
+        async with asyncio.timeout(PROBE_GRACE):
+            await self._redis.publish(self.probe_channel, b"probe")
         self._probe_sent = now
 
     def _receive_message(self, message):
@@ -161,7 +165,8 @@ async def _close_quietly(pubsub, redis) -> None:
         closing.append(_close_redis(redis))  # and its pool, made for this shard only
     for step in closing:
         try:
-            await asyncio.wait_for(step, CLOSE_TIMEOUT)
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await step
         except Exception:
             pass  # it is being replaced because it failed
 
