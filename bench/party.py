@@ -197,6 +197,17 @@ class Http:
         self.stats = stats
 
     async def request(self, port: int, method: str, path: str, body=None, headers=None, source: str = HOST):
+        """One request; a 503 "busy" (config/admission.py: it never reached the app) is
+        waited out and sent again, as the join page and the browser's Refresh do."""
+        for _ in range(10):
+            status, parsed, retry_after = await self._request_once(port, method, path, body, headers, source)
+            if status != 503 or retry_after is None:
+                break
+            self.stats.busy += 1
+            await asyncio.sleep(retry_after)
+        return status, parsed
+
+    async def _request_once(self, port, method, path, body, headers, source):
         data = json.dumps(body).encode() if body is not None else b""
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close", "Accept: */*"]
         if body is not None:
@@ -212,16 +223,17 @@ class Http:
             writer.close()
         except (TimeoutError, OSError) as exc:
             self.stats.http_failures[type(exc).__name__] += 1
-            return None, None
+            return None, None, None
         self.stats.http_s.append(now() - t0)
         head_raw, _, payload = raw.partition(b"\r\n\r\n")
         try:
             status = int(head_raw.split(b" ", 2)[1])
         except (IndexError, ValueError):
             self.stats.http_failures["bad_response"] += 1
-            return None, None
+            return None, None, None
         self.stats.http_status[status] += 1
-        if status >= 500:
+        retry_after = _retry_after(head_raw) if status == 503 else None
+        if status >= 500 and retry_after is None:
             self.stats.errors_5xx += 1
             self.stats.errors_5xx_by[f"http {method} {path.split('/')[1] or '/'}"] += 1
         if b"transfer-encoding: chunked" in head_raw.lower():
@@ -230,9 +242,20 @@ class Http:
             parsed = json.loads(payload) if payload[:1] in (b"{", b"[") else payload
         except ValueError:
             parsed = payload
-        if status >= 400 and isinstance(parsed, dict) and "error" in parsed:
+        if status >= 400 and isinstance(parsed, dict) and "error" in parsed and retry_after is None:
             self.stats.refused[f"http.{parsed['error']}"] += 1
-        return status, parsed
+        return status, parsed, retry_after
+
+
+def _retry_after(head_raw: bytes) -> float | None:
+    for line in head_raw.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"retry-after":
+            try:
+                return float(value.strip())
+            except ValueError:
+                return None
+    return None
 
 
 def _unchunk(data: bytes) -> bytes:
@@ -253,6 +276,7 @@ def _unchunk(data: bytes) -> bytes:
 class Stats:
     def __init__(self):
         self.errors_5xx = 0
+        self.busy = 0  # 503 "busy" answers waited out (config/admission.py)
         self.errors_5xx_by = collections.Counter()
         self.http_status = collections.Counter()
         self.http_failures = collections.Counter()
@@ -1464,6 +1488,7 @@ def report(bench: Rehearsal) -> dict:
         "lost": lost,
         "phones_stale": stale,
         "errors_5xx": s.errors_5xx,
+        "busy_503": s.busy,
         "refused_by_code": dict(s.refused.most_common()),
         "refused_samples": s.refused_samples,
         "phases_s": {k: round(max(v), 1) for k, v in phases.items()},

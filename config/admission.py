@@ -18,7 +18,14 @@ from __future__ import annotations
 
 import asyncio
 
-BUSY_BODY = b'{"error": "busy", "message": "The party host is busy; try again in a moment"}'
+BUSY_JSON = b'{"error": "busy", "message": "The party host is busy; try again in a moment"}'
+# A page (the join link, the phone screen) reloads itself after Retry-After: the browser
+# honours the Refresh header, and no script is needed under the strict CSP.
+BUSY_HTML = (
+    b"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
+    b"<title>One moment</title><p>Lots of guests are arriving at once. This page reloads by itself"
+    b" in a moment.</p>"
+)
 
 
 class HttpAdmission:
@@ -45,26 +52,25 @@ class HttpAdmission:
             return await self.app(scope, receive, send)
         semaphore = self._semaphore()
         try:
-            await asyncio.wait_for(semaphore.acquire(), self.wait)
+            async with asyncio.timeout(self.wait):  # not wait_for: 3.11's can lose a cancel
+                await semaphore.acquire()
         except TimeoutError:
             self.refused += 1
-            return await _busy(send, self.retry_after)
+            return await _busy(scope, send, self.retry_after)
         try:
             return await self.app(scope, receive, send)
         finally:
             semaphore.release()
 
 
-async def _busy(send, retry_after: int) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 503,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"retry-after", str(retry_after).encode()),
-                (b"cache-control", b"no-store"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": BUSY_BODY})
+async def _busy(scope, send, retry_after: int) -> None:
+    seconds = str(retry_after).encode()
+    headers = [(b"retry-after", seconds), (b"cache-control", b"no-store")]
+    if scope["path"].startswith("/api/"):
+        headers.append((b"content-type", b"application/json"))
+        body = BUSY_JSON
+    else:
+        headers += [(b"content-type", b"text/html; charset=utf-8"), (b"refresh", seconds)]
+        body = BUSY_HTML
+    await send({"type": "http.response.start", "status": 503, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

@@ -60,11 +60,15 @@ async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_
     app = HttpAdmission(inner, limit=1, wait=0.2, retry_after=3)
     first = asyncio.ensure_future(_get(app, "/held"))
     await asyncio.sleep(0.05)
-    busy = await _get(app, "/late")
+    busy = await _get(app, "/api/parties/ABCDEF/guests")
     assert busy["status"] == 503
-    assert dict(busy["headers"])[b"retry-after"] == b"3"
+    headers = dict(busy["headers"])
+    assert headers[b"retry-after"] == b"3" and headers[b"content-type"] == b"application/json"
     assert json.loads(busy["body"])["error"] == "busy"
-    assert inner.started == ["/held"] and app.refused == 1  # the late one never reached the app
+    page = await _get(app, "/j/ABCDEF/")  # a page: it reloads itself after Retry-After
+    assert page["status"] == 503 and dict(page["headers"])[b"refresh"] == b"3"
+    assert b"reloads by itself" in page["body"]
+    assert inner.started == ["/held"] and app.refused == 2  # the late ones never reached the app
     inner.release.set()
     assert (await first)["status"] == 200
     assert (await _get(app, "/after"))["status"] == 200  # its slot was given back
