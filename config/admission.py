@@ -29,8 +29,11 @@ BUSY_HTML = (
 
 
 class HttpAdmission:
-    def __init__(self, app, *, limit: int, wait: float = 20.0, retry_after: int = 2) -> None:
+    def __init__(
+        self, app, *, limit: int, wait: float = 20.0, retry_after: int = 2, exempt: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
+        self.exempt = exempt  # path prefixes that borrow no connection (static files)
         self.limit = limit
         self.wait = wait
         self.retry_after = retry_after
@@ -48,7 +51,7 @@ class HttpAdmission:
         return semaphore
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope["path"].startswith(self.exempt):
             return await self.app(scope, receive, send)
         semaphore = self._semaphore()
         try:

@@ -28,7 +28,12 @@ application = ProtocolTypeRouter(
     {
         # At most HTTP_CONCURRENCY requests in Django's threads at once; the rest wait
         # their turn on the loop, not for a pooled connection (config/admission.py).
-        "http": HttpAdmission(django_asgi_app, limit=settings.HTTP_CONCURRENCY, wait=settings.HTTP_ADMISSION_WAIT),
+        "http": HttpAdmission(
+            django_asgi_app,
+            limit=settings.HTTP_CONCURRENCY,
+            wait=settings.HTTP_ADMISSION_WAIT,
+            exempt=(settings.STATIC_URL,),
+        ),
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )

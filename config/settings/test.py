@@ -36,6 +36,8 @@ DATABASES = {
     }
 }
 
+HTTP_CONCURRENCY = 6  # below the pool's 8, as production.py sizes it
+
 REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
 
 CHANNEL_LAYERS = {

@@ -74,6 +74,19 @@ async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_
     assert (await _get(app, "/after"))["status"] == 200  # its slot was given back
 
 
+async def test_exempt_paths_and_websockets_pass_without_a_slot():
+    inner = Recorder()
+    app = HttpAdmission(inner, limit=1, wait=0.2, exempt=("/static/",))
+    held = asyncio.ensure_future(_get(app, "/held"))
+    await asyncio.sleep(0.05)
+    static = asyncio.ensure_future(_get(app, "/static/heist/ui.js"))
+    await asyncio.sleep(0.05)
+    assert inner.started == ["/held", "/static/heist/ui.js"]  # not queued behind the held one
+    inner.release.set()
+    assert [(await held)["status"], (await static)["status"]] == [200, 200]
+    assert app.refused == 0
+
+
 async def test_a_failing_request_gives_its_slot_back():
     async def broken(scope, receive, send):
         raise RuntimeError("boom")
@@ -91,6 +104,7 @@ def test_the_application_admits_http_through_it_and_not_websockets(settings):
     http = application.application_mapping["http"]
     assert isinstance(http, HttpAdmission)
     assert http.limit == settings.HTTP_CONCURRENCY
+    assert http.exempt == (settings.STATIC_URL,)
     assert not isinstance(application.application_mapping["websocket"], HttpAdmission)
 
 
