@@ -1082,6 +1082,8 @@ class Rehearsal:
         self.harness_errors: list[str] = []
         self._source = 1
         self.pg_max = 0
+        self.pg_root: Path | None = None  # set with --postgres private: its processes count as the server's
+        self.memory: dict = {}
         self.fault_lock = None
 
     def next_source(self) -> str:
@@ -1170,6 +1172,7 @@ class Rehearsal:
         self.parties = [PartyRun(self, i) for i in range(self.args.parties)]
         tasks = [asyncio.create_task(p.play()) for p in self.parties]
         sampler = asyncio.create_task(self._sample_pg())
+        memory = asyncio.create_task(self._sample_memory())
         progress = asyncio.create_task(self.progress())
         try:
             done, pending = await asyncio.wait(tasks, timeout=self.args.time, return_when=asyncio.FIRST_EXCEPTION)
@@ -1184,6 +1187,7 @@ class Rehearsal:
             await self._settle()
         finally:
             sampler.cancel()
+            memory.cancel()
             progress.cancel()
             for party in self.parties:
                 await asyncio.gather(
@@ -1200,6 +1204,33 @@ class Rehearsal:
             if quiet:
                 return
             await asyncio.sleep(0.2)
+
+    def sockets_open(self) -> int:
+        return sum(1 for party in self.parties for p in [party.host, *party.guests.values()] if p and p.ws is not None)
+
+    async def _sample_memory(self) -> None:
+        """Every second: each server process's memory (daphnes, the private Redis and
+        PostgreSQL, whose backends share memory: PSS, so shared pages count once) and the
+        sockets open. The peak total is the issue's "resident memory of all server
+        processes"; per socket is the daphnes' growth from idle over the sockets then open."""
+        servers = [s.proc.pid for s in self.servers if s.proc]
+        self.memory["daphne_idle_mb"] = round(sum(_rss_kb(pid) for pid in servers) / 1024, 1)
+        while True:
+            daphnes = [s.proc.pid for s in self.servers if s.proc and s.proc.poll() is None]
+            others = [self.redis.proc.pid] if self.redis and self.redis.proc else []
+            if self.pg_root is not None:
+                others += _postgres_pids(self.pg_port)
+            daphne_kb = sum(_rss_kb(pid) for pid in daphnes)
+            total_kb = sum(_pss_kb(pid) for pid in daphnes + others)
+            sockets = self.sockets_open()
+            m = self.memory
+            if total_kb / 1024 > m.get("total_peak_mb", 0):
+                m["total_peak_mb"] = round(total_kb / 1024, 1)
+            if daphne_kb / 1024 > m.get("daphne_peak_mb", 0):
+                m["daphne_peak_mb"] = round(daphne_kb / 1024, 1)
+                m["sockets_at_daphne_peak"] = sockets
+            m["sockets_peak"] = max(m.get("sockets_peak", 0), sockets)
+            await asyncio.sleep(1)
 
     async def _sample_pg(self) -> None:
         if self.db_name is None:
@@ -1220,6 +1251,45 @@ class Rehearsal:
                 await asyncio.sleep(1)
         finally:
             conn.close()
+
+
+def _proc_kb(pid: int, path: str, field: str) -> int:
+    try:
+        with open(f"/proc/{pid}/{path}") as f:
+            for line in f:
+                if line.startswith(field):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
+
+
+def _rss_kb(pid: int) -> int:
+    return _proc_kb(pid, "status", "VmRSS:")
+
+
+def _pss_kb(pid: int) -> int:
+    return _proc_kb(pid, "smaps_rollup", "Pss:")
+
+
+def _postgres_pids(port: int) -> list[int]:
+    """The private cluster's postmaster and backends (their command lines name the port
+    only on the postmaster: its children are found by parent)."""
+    pids, parents = [], {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                cmd = f.read().replace(b"\0", b" ")
+        except OSError:
+            continue
+        parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+        if b"postgres" in cmd and f"-p {port}".encode() in cmd:
+            pids.append(int(entry))
+    return sorted({*pids, *(pid for pid, parent in parents.items() if parent in pids)})
 
 
 # ------------------------------------------------------------------------ the checks
@@ -1398,6 +1468,7 @@ def main(argv=None) -> int:
         phases["stack_up"] = now() - t
         log(f"stack up in {phases['stack_up']:.1f}s: {result['stack']}, ports {[s.port for s in servers]}")
         bench = Rehearsal(args, servers, redis, db_name, pg_port)
+        bench.pg_root = pg.root if pg is not None else None
         asyncio.run(bench.run())
         result.update(report(bench))
         result["phases_s"] = {**{k: round(v, 1) for k, v in phases.items()}, **result["phases_s"]}
@@ -1516,6 +1587,15 @@ def report(bench: Rehearsal) -> dict:
         "reloads": s.reloads,
         "faults": s.faults,
         "pg_connections_max": bench.pg_max if bench.db_name else None,
+        "memory": {
+            **bench.memory,
+            "daphne_kb_per_socket": round(
+                (bench.memory.get("daphne_peak_mb", 0) - bench.memory.get("daphne_idle_mb", 0))
+                * 1024
+                / max(1, bench.memory.get("sockets_at_daphne_peak", 0)),
+                1,
+            ),
+        },
         "lost_samples": lost_samples[:5],
         "stale_samples": stale_samples[:5],
         "harness_errors": len(bench.harness_errors),
