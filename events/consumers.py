@@ -18,7 +18,6 @@ import logging
 import time
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
@@ -47,8 +46,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
     async def dispatch(self, message):
         # Skip Channels' hop to a thread that closes stale DB connections before every
         # handler (it halved broadcast throughput): group deliveries touch no
-        # database, and every handler that does goes through database_sync_to_async,
-        # which closes stale connections in its own thread before and after.
+        # database, and every handler that does goes through write.run_in_db_thread
+        # (database_sync_to_async), which closes stale connections in its own thread
+        # before and after.
         if message["type"] == "deliver":
             await self.deliver(message)
             return
@@ -78,23 +78,27 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.last_snapshot: dict | None = None
         self.last_snapshot_at = 0.0
         self.hello_timer: asyncio.Task | None = None
-        allowed = await database_sync_to_async(_may_connect)(self.address)
+        self.hello_seen = False
+        allowed = await write.run_in_db_thread(_may_connect)(self.address)
         if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
             await self.close(code=4429)  # before accept: the handshake is refused
             return
         self.address_counted = True
         await self.accept()
-        # A socket that never says hello would hold memory and a slot for ever.
-        self.hello_timer = asyncio.ensure_future(self._close_if_silent())
         code = self.scope["url_route"]["kwargs"]["code"]
-        self.party = await database_sync_to_async(party_by_code)(code)
+        self.party = await write.run_in_db_thread(party_by_code)(code)
         if self.party is None:
-            await database_sync_to_async(ratelimit.allow)("miss", self.address)  # a guessed code
+            await write.run_in_db_thread(ratelimit.allow)("miss", self.address)  # a guessed code
             await self._error(None, "no_party", "no party has that code")
             await self.close(code=4404)
         elif self.party.expired:
             await self._error(None, "expired", "this party has expired (parties last seven days)")
             await self.close(code=4410)
+        else:
+            # A socket that never says hello would hold memory and a slot for ever. The
+            # clock starts now, not at accept: frames wait while this handler runs, and
+            # in a join burst the database calls above can take seconds.
+            self.hello_timer = asyncio.ensure_future(self._close_if_silent())
 
     def _release_slots(self):
         """Give back this socket's place in the per-seat and per-address counts (once)."""
@@ -113,7 +117,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # The presence count first: it is in PostgreSQL and must not depend on Redis.
         self.closing = True  # nothing may be sent on this socket any more
         if self.actor is not None and self.actor.role is Role.GUEST:
-            closed = await database_sync_to_async(guest_socket_closed)(
+            closed = await write.run_in_db_thread(guest_socket_closed)(
                 party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
             )
             await groups.send_safely(closed.messages)
@@ -177,11 +181,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await handler(frame, re)
 
     async def _hello(self, frame, re):
+        self.hello_seen = True  # being handled: the silence timer must not close it now
         if self.actor is not None:
             await self._error(re, "already", "this connection has already said hello")
             return
         role = frame.get("role")
-        actor = await database_sync_to_async(actor_for)(party=self.party, role=role, token=frame.get("token"))
+        actor = await write.run_in_db_thread(actor_for)(party=self.party, role=role, token=frame.get("token"))
         if actor is None:
             await self._error(re, "bad_secret", "that secret does not open a seat at this party")
             await self.close(code=4403)
@@ -197,7 +202,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret = token_hash(frame["token"])  # to notice a hand-over or an unpairing
             self.secret_checked = time.monotonic()  # just proven
         if actor.role is Role.GUEST:
-            opened = await database_sync_to_async(guest_socket_opened)(
+            opened = await write.run_in_db_thread(guest_socket_opened)(
                 party_id=actor.party_id,
                 guest_id=actor.guest_id,
                 channel=self.channel_name,
@@ -222,7 +227,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                     return
             else:
                 # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
-                run = write.run_in_db_thread if frame["type"] == "act" else database_sync_to_async
+                run = write.run_in_db_thread
                 outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
             await self._send(_error_frame(re, exc))
@@ -250,7 +255,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # change whose broadcast was lost (Redis down) is already taken; join the
             # groups that go with it, retrying any a Redis outage left out.
             await self._subscribe()
-            snapshot = await database_sync_to_async(snapshot_for)(self.actor)
+            snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
         except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
             await self._error(re, "no_party", "this party no longer exists")
             await self.close(code=4404)
@@ -301,11 +306,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.secret_checked = now
         if self.actor.role is Role.TABLET:
             # The host may unpair a tablet; its `removed` broadcast can be lost too.
-            if await database_sync_to_async(_holds_tablet)(self.actor.tablet_id, self.secret):
+            if await write.run_in_db_thread(_holds_tablet)(self.actor.tablet_id, self.secret):
                 return False
             await self._revoke(re, "the host unpaired this tablet", "The host unpaired this tablet.")
             return True
-        row = await database_sync_to_async(_seat_row)(self.actor.guest_id)
+        row = await write.run_in_db_thread(_seat_row)(self.actor.guest_id)
         if row is None or (row["token_hash"] == self.secret and row["removed_at"] is None):
             if row is not None:
                 await self._refresh_rights(row)
@@ -346,7 +351,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """Join the groups the actor may read, leave the others. A failure (Redis down)
         leaves that group out of `joined`, so the next call (a resync, a ping) retries:
         the socket works for its own requests meanwhile and catches up by versions."""
-        wanted = await database_sync_to_async(groups_for)(self.actor)
+        wanted = await write.run_in_db_thread(groups_for)(self.actor)
         for group in self.joined - wanted:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -383,7 +388,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         now = timezone.now().timestamp()
         if now - self.last_seen_write > 20:
             self.last_seen_write = now
-            await database_sync_to_async(guest_socket_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
+            await write.run_in_db_thread(guest_socket_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         # After our close (removed, revoked) or the client's, group messages may still
@@ -421,7 +426,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def _close_if_silent(self):
         await asyncio.sleep(settings.HELLO_TIMEOUT_SECONDS)
-        if self.actor is None:
+        if self.actor is None and not self.hello_seen:
             await self._error(None, "hello_timeout", "say hello within a few seconds of connecting")
             await self.close(code=4408)
 

@@ -15,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from channels.db import database_sync_to_async
-
+from tables import write
 from tables.models import Table
 
 from .models import Party
@@ -49,7 +48,7 @@ async def party_versions(party_id: int) -> dict:
     future = asyncio.get_running_loop().create_future()
     _reading[party_id] = future
     try:
-        data = await database_sync_to_async(_read_party)(party_id)
+        data = await write.run_in_db_thread(_read_party)(party_id)
     except BaseException as exc:
         future.set_exception(exc)
         future.exception()  # retrieved: no "never retrieved" warning when nobody waits

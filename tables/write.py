@@ -123,11 +123,13 @@ stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0}  # for tests and b
 
 
 def run_in_db_thread(fn):
-    """`database_sync_to_async` for table actions. On PostgreSQL each runs in a thread of
-    the event loop's pool, with its own pooled connection, so tables' transactions (and
-    their commits) overlap instead of queueing behind each other on Channels' one
-    database thread; the row lock still serialises each table's own. SQLite (one
-    writer at a time anyway) keeps that one thread."""
+    """`database_sync_to_async` for the sockets' database work (table actions, hellos,
+    snapshots, presence, pongs). On PostgreSQL each call runs in a thread of the event
+    loop's pool, with its own pooled connection, so tables' transactions (and their
+    commits) overlap instead of queueing behind each other on Channels' one database
+    thread; the row lock still serialises each table's own. A join burst's hellos
+    queued there for over 10 s (bench/party.py --parties 10). SQLite (one writer at a
+    time anyway) keeps that one thread."""
     from channels.db import database_sync_to_async
     from django.db import connections
 

@@ -53,3 +53,34 @@ def pytest_configure(config):
     import asyncio.runners
 
     asyncio.runners._cancel_all_tasks = _bounded_cancel_all_tasks
+
+
+@pytest.fixture(autouse=True)
+def _close_the_sync_to_async_threads_connection():
+    """Tests call the ORM through `sync_to_async` (asgiref's one thread for thread-
+    sensitive code), which, unlike the consumers' database_sync_to_async, never closes
+    its connection. The sockets' calls no longer run on that thread (tables.write
+    run_in_db_thread), so nothing else closed it either: the connection stayed checked
+    out of the pool and the test database could not be dropped at the end of the run."""
+    yield
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    from asgiref.sync import SyncToAsync
+    from django.db import connections
+
+    SyncToAsync.single_thread_executor.submit(connections.close_all).result()
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup):
+    """pytest-django's, and before it drops the test database: collect the garbage. A
+    test helper's thread that ended with a connection open (a fuzz checker's pool, say)
+    leaves that connection in a reference cycle, still checked out of the pool and open
+    on the server until a collection: DROP DATABASE then failed ("being accessed by
+    other users") and the database stayed on the machine."""
+    yield
+    import gc
+
+    gc.collect()
