@@ -34,6 +34,7 @@ Other databases take the ORM's statements.
 
 from __future__ import annotations
 
+import functools
 import threading
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -131,9 +132,23 @@ def run_in_db_thread(fn):
     queued there for over 10 s (bench/party.py --parties 10). SQLite (one writer at a
     time anyway) keeps that one thread."""
     from channels.db import database_sync_to_async
-    from django.db import connections
+    from django.db import close_old_connections, connections
 
-    return database_sync_to_async(fn, thread_sensitive=connections["default"].vendor != "postgresql")
+    if connections["default"].vendor != "postgresql":
+        return database_sync_to_async(fn)
+
+    @functools.wraps(fn)
+    def returning_its_connection(*args, **kwargs):
+        # Give the pooled connection back inside the call, not only in Channels'
+        # wrapper around it: when the loop's pool was shut down with calls cancelled
+        # (a test's loop ending with sockets open), connections stayed checked out of
+        # the pool for good, and the next test's hello waited for one.
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return database_sync_to_async(returning_its_connection, thread_sensitive=False)
 
 
 def can_be_optimistic(table_id: int, party_id: int) -> bool:
