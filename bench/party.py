@@ -147,6 +147,18 @@ def percentiles(xs: list[float]) -> dict:
     return {"n": n, "p50": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": round(s[-1] * 1000, 1)}
 
 
+def ack_by_window(at: list[float], latencies: list[float], window: float) -> list[dict]:
+    """The ack percentiles per `window` seconds of play: whether the tail is spread over
+    the whole party or comes at moments (the reveals, the relay)."""
+    if not at:
+        return []
+    start = min(at)
+    buckets: dict[int, list[float]] = collections.defaultdict(list)
+    for t, latency in zip(at, latencies, strict=True):
+        buckets[int((t - start) // window)].append(latency)
+    return [{"from_s": int(k * window), **percentiles(v)} for k, v in sorted(buckets.items())]
+
+
 def log(*parts) -> None:
     print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)
 
@@ -284,6 +296,7 @@ class Stats:
         self.refused = collections.Counter()
         self.refused_samples: list[dict] = []
         self.ack_s: list[float] = []
+        self.ack_at: list[float] = []  # when each ack came (now()), for the tail over time
         self.sent_at: dict[tuple[int, int], float] = {}  # (table, version) -> first send of that action
         self.arrivals: list[tuple[int, int, float]] = []  # (table, version, t) per screen message
         self.close_codes = collections.Counter()
@@ -481,6 +494,7 @@ class Phone:
         entry_sent = reply.pop("_sent_at")
         t_ok = now()
         self.stats.ack_s.append(t_ok - entry_sent)
+        self.stats.ack_at.append(t_ok)
         tid = table if table is not None else self.my_table()
         self.stats.actions_by_type[action["type"]] += 1
         if reply.get("duplicate"):
@@ -1568,6 +1582,7 @@ def report(bench: Rehearsal) -> dict:
             "broadcast": percentiles(broadcast_latencies(s)),
             "http": percentiles(s.http_s),
         },
+        "ack_by_30s": ack_by_window(s.ack_at, s.ack_s, 30.0),
         "screens_checked": screens,
         "result_csv_rows": csv,
         "duplicates": s.duplicates,
