@@ -226,9 +226,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                         await self._command(frame, re)
                     return
             else:
-                # A table action runs in a thread of its own on PostgreSQL (tables/write.py).
-                run = write.run_in_db_thread
-                outcome = await run(dispatch)(self.actor, frame, origin=_origin(self.scope))
+                outcome = await write.run_in_db_thread(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
             await self._send(_error_frame(re, exc))
             if frame["type"] == "act" and exc.code == "stale":

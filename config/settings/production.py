@@ -82,8 +82,9 @@ DATABASES = {
 }
 
 # Requests beyond this wait their turn on the loop (config/admission.py), leaving the
-# sockets' threads (Channels' database thread and the table writes' pool threads, at
-# most 8) their connections.
+# sockets' threads their connections: every socket's database call runs on the event
+# loop's thread pool (tables/write.run_in_db_thread; min(32, cores + 4) threads, 6 on
+# two cores), and 8 leaves that room.
 HTTP_CONCURRENCY = int(
     os.environ.get("HEIST_HTTP_CONCURRENCY") or max(2, DATABASES["default"]["OPTIONS"]["pool"]["max_size"] - 8)
 )
