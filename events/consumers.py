@@ -16,6 +16,7 @@ import asyncio
 import json
 import logging
 import time
+from collections import deque
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -40,6 +41,9 @@ logger = logging.getLogger(__name__)
 MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
 CLIENT_ID_MAX = 64
 REVALIDATE_SECONDS = 10  # how stale a socket's proof of its seat may be for broadcasts
+# How long a closing socket waits for the request it is handling (an act whose commit
+# must still be announced) before it gives up on it.
+FINISH_SECONDS = 30
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -50,7 +54,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # (database_sync_to_async), which closes stale connections in its own thread
         # before and after.
         if message["type"] == "deliver":
-            await self.deliver(message)
+            # In order with this socket's requests: a `resubscribe` reads the database,
+            # and group messages kept their order with the replies before.
+            self._queue(self.deliver, message)
             return
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -79,14 +85,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.last_snapshot_at = 0.0
         self.hello_timer: asyncio.Task | None = None
         self.hello_seen = False
-        allowed = await write.run_in_db_thread(_may_connect)(self.address)
+        # A socket handles its frames one at a time, in order, in its own task (_work);
+        # a ping is answered at once, never behind them (see receive).
+        self.requests: deque = deque()
+        self.worker: asyncio.Task | None = None
+        self.touching: asyncio.Task | None = None
+        self.resubscribing = False
+        code = self.scope["url_route"]["kwargs"]["code"]
+        # The rate limit and the party in one trip to the database: in a join burst
+        # every trip waits its turn behind hundreds of others.
+        allowed, self.party = await write.run_in_db_thread(_admit)(self.address, code)
         if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
+            self.party = None
             await self.close(code=4429)  # before accept: the handshake is refused
             return
         self.address_counted = True
         await self.accept()
-        code = self.scope["url_route"]["kwargs"]["code"]
-        self.party = await write.run_in_db_thread(party_by_code)(code)
         if self.party is None:
             await write.run_in_db_thread(ratelimit.allow)("miss", self.address)  # a guessed code
             await self._error(None, "no_party", "no party has that code")
@@ -114,8 +128,11 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def disconnect(self, code):
         self._release_slots()
-        # The presence count first: it is in PostgreSQL and must not depend on Redis.
         self.closing = True  # nothing may be sent on this socket any more
+        await self._finish_requests()
+        if self.touching is not None:
+            self.touching.cancel()
+        # The presence count first: it is in PostgreSQL and must not depend on Redis.
         if self.actor is not None and self.actor.role is Role.GUEST:
             closed = await write.run_in_db_thread(guest_socket_closed)(
                 party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
@@ -157,10 +174,61 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         kind = frame["type"]
         if kind == "ping":
+            # The heartbeat: answered now, even while this socket's requests wait for the
+            # database. A phone that hears nothing for 4 s drops its socket and opens
+            # another, whose hello costs more database work: in a join burst of 1,000
+            # phones, pings queued behind hellos set off a storm of reconnects.
             await self._pong()
             return
         if self.party is None:
             return
+        if kind == "hello":
+            self.hello_seen = True  # queued: the silence timer must not close it now
+        self._queue(self._request, frame, re)
+
+    def _queue(self, handler, *args) -> None:
+        """Run `handler(*args)` after every request and group message before it."""
+        if self.closing:
+            return
+        self.requests.append((handler, args))
+        if self.worker is None or self.worker.done():
+            self.worker = asyncio.ensure_future(self._work())
+
+    async def _work(self) -> None:
+        while self.requests and not self.closing:
+            handler, args = self.requests.popleft()
+            try:
+                await handler(*args)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # As when the handler ran in the consumer itself: the socket closes with
+                # 1011 and the screen reconnects and resyncs.
+                logger.exception("socket request failed")
+                self.requests.clear()
+                try:
+                    await self.close(code=1011)
+                except Exception:
+                    logger.warning("closing after a failed request failed", exc_info=True)
+                return
+
+    async def _finish_requests(self) -> None:
+        """The socket closed: drop the requests not yet started, but let the one in hand
+        finish (an act that committed still announces itself to the table)."""
+        self.requests.clear()
+        worker = self.worker
+        if worker is None or worker.done() or worker is asyncio.current_task():
+            return
+        try:
+            async with asyncio.timeout(FINISH_SECONDS):
+                await asyncio.shield(worker)
+        except TimeoutError:
+            worker.cancel()
+        except Exception:
+            pass  # logged by _work
+
+    async def _request(self, frame, re):
+        kind = frame["type"]
         if kind == "hello":
             await self._hello(frame, re)
             return
@@ -186,7 +254,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "already", "this connection has already said hello")
             return
         role = frame.get("role")
-        actor = await write.run_in_db_thread(actor_for)(party=self.party, role=role, token=frame.get("token"))
+        actor, opened = await write.run_in_db_thread(_identify)(
+            self.party, role, frame.get("token"), self.channel_name, server_address(self.scope)
+        )
         if actor is None:
             await self._error(re, "bad_secret", "that secret does not open a seat at this party")
             await self.close(code=4403)
@@ -201,13 +271,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if actor.role in (Role.GUEST, Role.TABLET):
             self.secret = token_hash(frame["token"])  # to notice a hand-over or an unpairing
             self.secret_checked = time.monotonic()  # just proven
-        if actor.role is Role.GUEST:
-            opened = await write.run_in_db_thread(guest_socket_opened)(
-                party_id=actor.party_id,
-                guest_id=actor.guest_id,
-                channel=self.channel_name,
-                server=server_address(self.scope),
-            )
+        if opened is not None:
             await groups.send_safely(opened.messages)
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
@@ -349,7 +413,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """Join the groups the actor may read, leave the others. A failure (Redis down)
         leaves that group out of `joined`, so the next call (a resync, a ping) retries:
         the socket works for its own requests meanwhile and catches up by versions."""
-        wanted = await write.run_in_db_thread(groups_for)(self.actor)
+        if self.actor.role in (Role.GUEST, Role.TABLET):
+            wanted = groups_for(self.actor)  # from the actor alone: no trip to the database
+        else:
+            wanted = await write.run_in_db_thread(groups_for)(self.actor)  # the party's tables
         for group in self.joined - wanted:
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)
@@ -372,21 +439,44 @@ class PartyConsumer(AsyncWebsocketConsumer):
         pong = {"type": "pong", "server_time": timezone.now().timestamp()}
         if self.actor is not None and not self.revoked:
             try:
-                pong.update(await heartbeat.versions_for(self.actor))
+                # At most heartbeat.PONG_WAIT for the database; without the versions, the
+                # pong still says the socket is alive, and the next one carries them.
+                versions = await heartbeat.versions_within(self.actor)
             except ObjectDoesNotExist:
-                pass  # the party is gone; the next request says so
-            if not self.subscribed:
-                await self._subscribe()
+                versions = None  # the party is gone; the next request says so
+            if versions is not None:
+                pong.update(versions)
+            if not self.subscribed and not self.resubscribing:
+                self.resubscribing = True
+                self._queue(self._resubscribe)
         await self._send(pong)
-        await self._touch()
+        self._touch()
 
-    async def _touch(self):
+    async def _resubscribe(self):
+        self.resubscribing = False
+        if not self.subscribed:
+            await self._subscribe()
+
+    def _touch(self) -> None:
+        """Refresh this guest's presence row (every 20 s), in the background: the pong
+        has gone, and nothing on this socket waits for the write."""
         if self.actor is None or self.actor.role is not Role.GUEST:
+            return
+        if self.touching is not None and not self.touching.done():
             return
         now = timezone.now().timestamp()
         if now - self.last_seen_write > 20:
             self.last_seen_write = now
-            await write.run_in_db_thread(guest_socket_seen)(guest_id=self.actor.guest_id, channel=self.channel_name)
+            self.touching = asyncio.ensure_future(self._write_seen(self.actor.guest_id))
+
+    async def _write_seen(self, guest_id: int) -> None:
+        try:
+            await write.run_in_db_thread(guest_socket_seen)(guest_id=guest_id, channel=self.channel_name)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the next ping tries again; ONLINE_GRACE covers a few misses
+            self.last_seen_write = 0.0
+            logger.warning("presence refresh failed", exc_info=True)
 
     async def send(self, text_data=None, bytes_data=None, close=False):
         # After our close (removed, revoked) or the client's, group messages may still
@@ -475,6 +565,23 @@ def _plain_re(text_data) -> str | None:
 def _may_connect(address: str) -> bool:
     """The per-address connect rate, and the code-guessing guard the pages use."""
     return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
+
+
+def _admit(address: str, code) -> tuple[bool, object]:
+    """A new socket: (may it connect, its party or None), in one database call."""
+    if not _may_connect(address):
+        return False, None
+    return True, party_by_code(code)
+
+
+def _identify(party, role, token, channel: str, server: str):
+    """A hello: (the actor its secret opens or None, and for a guest the Outcome of
+    marking the socket online), in one database call."""
+    actor = actor_for(party=party, role=role, token=token)
+    if actor is None or actor.role is not Role.GUEST:
+        return actor, None
+    opened = guest_socket_opened(party_id=actor.party_id, guest_id=actor.guest_id, channel=channel, server=server)
+    return actor, opened
 
 
 def _seat_row(guest_id: int) -> dict | None:

@@ -8,12 +8,22 @@ the pongs came late, phones took their sockets for dead and reconnected, and eac
 reconnect cost more database work (a hello, a snapshot): the rehearsal saw a whole
 party stop. So one read per party serves every pong of that party for PARTY_TTL
 seconds, and concurrent misses share it.
+
+The read runs on a thread of its own (one per process), not in the pool where the
+sockets' hellos and actions queue: in a join burst of 500 phones per process that
+queue was seconds long, and a pong is the phone's proof that its socket is alive. A
+pong waits at most PONG_WAIT for the read, then goes without versions.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
+from concurrent.futures import ThreadPoolExecutor
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections, connections
 
 from tables import write
 from tables.models import Table
@@ -24,6 +34,7 @@ from .roles import Actor, Role
 # Shorter than a heartbeat (2 s): a pong is never more than this behind the database,
 # and screens recheck 0.7 s after a pong before they resync.
 PARTY_TTL = 1.0
+PONG_WAIT = 0.5  # seconds a pong waits for a read before it goes without versions
 _versions: dict[int, tuple[float, dict]] = {}  # party id -> (read at, {revision, tables})
 _reading: dict[int, asyncio.Future] = {}
 
@@ -48,7 +59,7 @@ async def party_versions(party_id: int) -> dict:
     future = asyncio.get_running_loop().create_future()
     _reading[party_id] = future
     try:
-        data = await write.run_in_db_thread(_read_party)(party_id)
+        data = await _in_heartbeat_thread(_read_party)(party_id)
     except BaseException as exc:
         future.set_exception(exc)
         future.exception()  # retrieved: no "never retrieved" warning when nobody waits
@@ -62,6 +73,48 @@ async def party_versions(party_id: int) -> dict:
             if time.monotonic() - at > 60:
                 del _versions[pid]
     return data
+
+
+_executor: ThreadPoolExecutor | None = None
+
+
+def _in_heartbeat_thread(fn):
+    """`fn` on the heartbeat's own thread (PostgreSQL); SQLite keeps its one database
+    thread (write.run_in_db_thread), one writer at a time anyway."""
+    global _executor
+    if connections["default"].vendor != "postgresql":
+        return write.run_in_db_thread(fn)
+    if _executor is None:
+        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat")
+
+    @functools.wraps(fn)
+    def returning_its_connection(*args, **kwargs):
+        # Each call takes a pooled connection and gives it back (as run_in_db_thread).
+        close_old_connections()
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(returning_its_connection, thread_sensitive=False, executor=_executor)
+
+
+async def versions_within(actor: Actor, wait: float | None = None) -> dict | None:
+    """versions_for(actor), or None when the read takes longer than `wait` (PONG_WAIT)
+    seconds; the read goes on, and serves the next pong."""
+    read = asyncio.ensure_future(versions_for(actor))
+    read.add_done_callback(_retrieved)
+    try:
+        async with asyncio.timeout(PONG_WAIT if wait is None else wait):
+            return await asyncio.shield(read)
+    except TimeoutError:
+        return None
+
+
+def _retrieved(task: asyncio.Task) -> None:
+    """A read nobody waits for any more may fail: not a "never retrieved" warning."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def versions_for(actor: Actor) -> dict:

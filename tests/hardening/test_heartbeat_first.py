@@ -1,0 +1,144 @@
+"""A socket's heartbeat never waits behind its own requests or the database.
+
+A phone that hears nothing for 4 s (static/heist/live.js DEAD_AFTER_MS) drops its socket
+and opens another, whose hello costs more database work. Ten 100-guest parties joining
+at once (bench/party.py --parties 10) queued each socket's pings behind its hello in the
+database threads' queue, and the reconnects fed the queue: a storm. Here the database is
+made slow on purpose and the pongs must still come at once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from events import consumers, heartbeat
+from events.models import Party
+from tables.engine.actions import ConfirmReveal, action_to_dict
+from tables.engine.bots import bot_action
+from tests import shorthand
+from tests.live.clients import Phone
+from tests.live.tables import connect, game_of, seated
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+SLOW = 2.0  # seconds each slowed database call takes: half the phones' dead-socket limit
+
+
+async def _until_type(phone: Phone, kind: str, timeout: float) -> dict:
+    return await phone.until(lambda m: m.get("type") == kind, timeout=timeout)
+
+
+async def test_a_ping_is_answered_while_the_hello_waits_for_the_database(monkeypatch):
+    party, _ = await sync_to_async(shorthand.party_create)(name="Burst")
+    _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ana", description="socks")
+    real = consumers._identify
+
+    def slow_identify(*args):
+        time.sleep(SLOW)  # the database, busy with 500 other phones' hellos
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    phone = await Phone(party.code).connect()
+    await phone.send({"type": "hello", "role": "guest", "token": token, "re": "h"})
+    await asyncio.sleep(0.05)
+    sent = time.monotonic()
+    await phone.send({"type": "ping"})
+    pong = await phone.recv(timeout=SLOW)
+    assert pong["type"] == "pong", pong
+    assert time.monotonic() - sent < SLOW / 2  # not behind the hello
+    assert "tables" not in pong  # no actor yet: nothing to compare
+    snap = await _until_type(phone, "snapshot", timeout=SLOW * 3)  # the hello still completes
+    assert snap["re"] == "h" and snap["role"] == "guest"
+    await phone.close()
+
+
+async def test_a_pong_waits_for_a_slow_versions_read_at_most_pong_wait(monkeypatch):
+    party, _ = await sync_to_async(shorthand.party_create)(name="Slow reads")
+    _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Bo", description="mug")
+    phone = await Phone(party.code).connect()
+    await phone.hello("guest", token)
+    real = heartbeat._read_party
+    reads = []
+
+    def slow_read(party_id):
+        reads.append(party_id)
+        time.sleep(SLOW)
+        return real(party_id)
+
+    monkeypatch.setattr(heartbeat, "_read_party", slow_read)
+    heartbeat._versions.clear()
+    sent = time.monotonic()
+    await phone.send({"type": "ping"})
+    pong = await _until_type(phone, "pong", timeout=SLOW)
+    waited = time.monotonic() - sent
+    assert heartbeat.PONG_WAIT <= waited < heartbeat.PONG_WAIT + 0.5, waited
+    assert "revision" not in pong, pong  # went without versions rather than late
+    for _ in range(100):  # the read went on, and serves the next pong
+        if party.pk in heartbeat._versions:
+            break
+        await asyncio.sleep(0.05)
+    await phone.send({"type": "ping"})
+    pong = await _until_type(phone, "pong", timeout=1)
+    revision = await sync_to_async(lambda: Party.objects.get(pk=party.pk).revision)()
+    assert pong["revision"] == revision, pong
+    await phone.close()
+
+
+async def test_requests_keep_their_order_and_a_ping_overtakes_them(monkeypatch):
+    """Frames of one socket are handled in the order sent (a resync after an act sees the
+    act); only the heartbeat goes ahead of them."""
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Order")
+    real = consumers.snapshot_for
+
+    def slow_snapshot(actor):
+        time.sleep(0.5)
+        return real(actor)
+
+    phone = await Phone(party.code).connect()
+    await phone.hello("host", host_token)
+    monkeypatch.setattr(consumers, "snapshot_for", slow_snapshot)
+    await phone.send({"type": "resync", "re": "r1"})
+    await phone.send({"type": "party", "re": "c1", "command": "close_registration"})
+    await phone.send({"type": "resync", "re": "r2"})
+    await phone.send({"type": "ping"})
+    seen = []
+    while len([m for m in seen if m.get("re") in ("r1", "c1", "r2")]) < 3:
+        msg = await phone.recv(timeout=5)
+        seen.append(msg)
+    kinds = [m.get("re") or m["type"] for m in seen if m["type"] != "party"]
+    assert kinds.index("pong") < kinds.index("r1"), kinds  # the ping went ahead
+    assert [k for k in kinds if k in ("r1", "c1", "r2")] == ["r1", "c1", "r2"], kinds
+    r2 = next(m for m in seen if m.get("re") == "r2")
+    assert r2["party"]["registration_open"] is False  # the resync saw the command before it
+    await phone.close()
+
+
+async def test_a_socket_that_drops_mid_action_still_announces_the_commit(monkeypatch):
+    """The phone closes while its act is in the database: the act commits, and the
+    table still hears of it (the socket's close waits for the request in hand)."""
+    s = await connect(await seated(4, name="Drop"))
+    g = await game_of(s.table_id)
+    action = bot_action(g, random.Random(3))
+    wire = action_to_dict(action)
+    assert not isinstance(action, ConfirmReveal)  # seed 1's first move is a seat's
+    phone = s.phones[wire.pop("seat")]
+    real = consumers._seat_then_act
+
+    def slow_act(*args):
+        time.sleep(0.5)
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_seat_then_act", slow_act)
+    await phone.send({"type": "act", "re": "gone", "action": wire, "version": g.version})
+    await asyncio.sleep(0.1)
+    await phone.close()  # the phone is gone before its act has committed
+    update = await s.host.at_version(g.version + 1, timeout=5)
+    assert update["version"] == g.version + 1
+    assert (await game_of(s.table_id)).version == g.version + 1
+    for p in s.all():
+        if p is not phone:
+            await p.close()
