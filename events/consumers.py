@@ -18,6 +18,7 @@ import logging
 import time
 from collections import deque
 
+from autobahn.exception import Disconnected
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
@@ -484,7 +485,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # protocol" for each. Nothing is sent on a closing socket.
         if self.closing:
             return
-        await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        try:
+            await super().send(text_data=text_data, bytes_data=bytes_data, close=close)
+        except Disconnected:
+            # The phone went away after its frame came in, before daphne told us (its
+            # disconnect is queued behind that frame). The exception used to end the
+            # consumer, and disconnect() never ran: no presence, fan-out or group
+            # clean-up. Nothing more is sent; the disconnect comes next.
+            self.closing = True
 
     async def close(self, code=None, reason=None):
         self._release_slots()  # at once: the seat's slot is free for the next screen

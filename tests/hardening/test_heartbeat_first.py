@@ -142,3 +142,32 @@ async def test_a_socket_that_drops_mid_action_still_announces_the_commit(monkeyp
     for p in s.all():
         if p is not phone:
             await p.close()
+
+
+async def test_a_phone_gone_before_its_pong_still_gets_its_socket_cleaned_up(monkeypatch):
+    """daphne raises when a reply goes to a phone that has just closed (its disconnect
+    is still queued): the consumer must not end on it, or disconnect() never runs and
+    the guest stays online with its groups and fan-out entries."""
+    from autobahn.exception import Disconnected
+    from channels.consumer import AsyncConsumer
+
+    from events.models import GuestSocket
+
+    party, _ = await sync_to_async(shorthand.party_create)(name="Gone")
+    guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Cy", description="tea")
+    phone = await Phone(party.code).connect()
+    await phone.hello("guest", token)
+    assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 1
+    real = AsyncConsumer.send
+
+    async def gone(self, message):
+        if message.get("type") == "websocket.send" and '"pong"' in message.get("text", ""):
+            raise Disconnected("Attempt to send on a closed protocol")
+        await real(self, message)
+
+    monkeypatch.setattr(AsyncConsumer, "send", gone)
+    await phone.send({"type": "ping"})
+    await asyncio.sleep(0.2)
+    assert not phone.comm.future.done()  # the consumer is still there for the disconnect
+    await phone.close()
+    assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
