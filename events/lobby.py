@@ -42,9 +42,10 @@ def _locked(parties: QuerySet[Party], missing: str) -> Party:
 def lobby_messages(party: Party) -> list[Message]:
     """After a lobby change: the host's full roster, everybody's public party status."""
     party.refresh_from_db()
+    public = party_public(party)  # once: the host's view adds to it
     return [
-        (host_group(party.pk), {"type": "party", "role": "host", "party": party_for_host(party)}),
-        (party_group(party.pk), {"type": "party", "role": "public", "party": party_public(party)}),
+        (host_group(party.pk), {"type": "party", "role": "host", "party": party_for_host(party, public)}),
+        (party_group(party.pk), {"type": "party", "role": "public", "party": public}),
     ]
 
 

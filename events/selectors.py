@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from relay.models import Relay
@@ -68,9 +69,21 @@ def is_online(guest: Guest, now=None) -> bool:
     return guest.sockets > 0 and guest.last_seen is not None and now - guest.last_seen < ONLINE_GRACE
 
 
-def party_public(party: Party) -> dict:
-    tables = list(party.tables.all())
-    at_gate = sum(1 for t in tables if t.state.get("phase") == "gate")
+def _table_rows(party: Party, tables: list[Table] | None) -> list[tuple[Table, str | None]]:
+    """(table, its phase). Without the tables already read, the phase comes out of the
+    stored game in the query: every hello reads this, and decoding each table's whole
+    game for one key cost more than the rest of the snapshot."""
+    if tables is not None:
+        return [(t, t.state.get("phase")) for t in tables]
+    rows = party.tables.defer("state", "setup").annotate(phase=KT("state__phase"))
+    return [(t, t.phase) for t in rows]
+
+
+def party_public(party: Party, tables: list[Table] | None = None) -> dict:
+    """What every screen of the party sees of it. `tables`: its tables, when the caller
+    has read them whole anyway."""
+    rows = _table_rows(party, tables)
+    at_gate = sum(1 for _, phase in rows if phase == "gate")
     captains = dict(
         Guest.objects.filter(party=party, is_captain=True, removed_at__isnull=True, table__isnull=False).values_list(
             "table_id", "name"
@@ -96,13 +109,13 @@ def party_public(party: Party) -> dict:
                 "id": t.pk,
                 "letter": t.letter,
                 "size": len(t.roster),
-                "phase": t.state.get("phase"),
+                "phase": phase,
                 "captain": captains.get(t.pk),  # phones name their table's captain
                 "tablet": t.pk in paired,  # a captain's tablet is paired to it
             }
-            for t in tables
+            for t, phase in rows
         ],
-        "gate": {"tables": len(tables), "at_gate": at_gate, "open": len(tables) > 1 and at_gate == len(tables)},
+        "gate": {"tables": len(rows), "at_gate": at_gate, "open": len(rows) > 1 and at_gate == len(rows)},
         "expires_at": party.expires_at.timestamp(),
         "relay": relay_json(Relay.objects.filter(party=party).first()),
     }
@@ -114,29 +127,34 @@ def party_public(party: Party) -> dict:
     return out
 
 
-def party_for_host(party: Party) -> dict:
+def party_for_host(party: Party, public: dict | None = None, tables: list[Table] | None = None) -> dict:
+    """The host's view of the party: the public one (`public`, when the caller has it
+    already) and the roster, vault, tablets and result."""
     now = timezone.now()
-    out = party_public(party)
+    out = dict(public) if public is not None else party_public(party, tables)
+    # Table letters from the public view: joining each row to its table read the whole
+    # stored game again for every guest (100 decoded per host update at a full party).
+    letters = {t["id"]: t["letter"] for t in out["tables"]}
     out["guests"] = [
         {
             "id": g.pk,
             "name": g.name,
             "gift_number": g.gift_number,
             "online": is_online(g, now),
-            "table": g.table.letter if g.table_id else None,
+            "table": letters.get(g.table_id),
             "seat": g.seat,
             "captain": g.is_captain,
         }
-        for g in party.guests.filter(removed_at__isnull=True).select_related("table")
+        for g in party.guests.filter(removed_at__isnull=True)
     ]
     out["vault_gifts"] = [
         {
             "number": v.number,
             "label": f"V{v.number}",
             "contributor": v.contributor,
-            "table": v.table.letter if v.table_id else None,
+            "table": letters.get(v.table_id),
         }
-        for v in VaultGift.objects.filter(party=party).select_related("table")
+        for v in VaultGift.objects.filter(party=party)
     ]
     # The simulator's estimate for the guests so far (a table lookup, no simulation).
     out["estimate"] = party_length_estimate(guests=out["guest_count"])
@@ -144,10 +162,8 @@ def party_for_host(party: Party) -> dict:
     n = len(out["guests"])
     out["vault_needed"] = party.vault_size * seating.table_count(n)
     out["tablets"] = [
-        {"id": t.pk, "table": t.table_id, "letter": t.table.letter, "paired_at": t.paired_at.timestamp()}
-        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False).select_related(
-            "table"
-        )
+        {"id": t.pk, "table": t.table_id, "letter": letters[t.table_id], "paired_at": t.paired_at.timestamp()}
+        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False)
     ]
     if party.status == Party.Status.OVER:
         out["result"] = party_result(party)
@@ -156,12 +172,12 @@ def party_for_host(party: Party) -> dict:
 
 def snapshot_for(actor: Actor) -> dict:
     party = Party.objects.get(pk=actor.party_id)
-    if actor.role is Role.HOST:
-        tables = [table_payload(t, table_game(t), None) for t in party.tables.all()]
-        return {"type": "snapshot", "role": "host", "party": party_for_host(party), "tables": tables}
-    if actor.role is Role.SPECTATOR:
-        tables = [table_payload(t, table_game(t), None) for t in party.tables.all()]
-        return {"type": "snapshot", "role": "spectator", "party": party_public(party), "tables": tables}
+    if actor.role in (Role.HOST, Role.SPECTATOR):
+        rows = list(party.tables.all())
+        tables = [table_payload(t, table_game(t), None) for t in rows]
+        if actor.role is Role.HOST:
+            return {"type": "snapshot", "role": "host", "party": party_for_host(party, tables=rows), "tables": tables}
+        return {"type": "snapshot", "role": "spectator", "party": party_public(party, rows), "tables": tables}
     if actor.role is Role.TABLET:
         # The table's public payload only: a tablet never receives a hand.
         table = Table.objects.get(pk=actor.table_id)
