@@ -298,7 +298,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 await self._resync(frame, None)
             return
         await self._send({"type": "ok", "re": re, **outcome.data})
-        await groups.send_safely(outcome.messages)
+        await fanout.publish(outcome.messages)
 
     async def _resync_frame(self, frame, re):
         """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the

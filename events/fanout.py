@@ -18,6 +18,13 @@ gets the public part; a seat's screens get the public part and that seat's priva
 merges (static/heist/live.js; `merge_table_message` in tables/engine/views.py). A seat's
 private part is never written to another seat's socket.
 
+The process that commits an action writes its update to its own sockets first
+(`publish`), then publishes it; when it comes back through the layer, that process
+skips it (`origin`). With parties routed to one process by their code (nginx, or
+bench/live.py --daphnes), a table's screens then never wait for the Redis round trip
+(1.6 ms of the 5.6 ms median at ten tables with 250 ms think), and keep getting updates
+while Redis is down.
+
 Before passing a seat's private view on, a socket re-checks at most every
 REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
 delivery did). That check may wait for the database: the socket's messages then wait in
@@ -29,11 +36,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import uuid
 import weakref
 from typing import Any
 
 from channels.layers import get_channel_layer
 
+from events import groups
 from events.looping import raise_if_cancelling
 from tables.broadcast import fan_group, texts
 
@@ -66,6 +75,7 @@ class LocalFanout:
         self.backlogs: dict[Any, list[str]] = {}
         self.draining: set[asyncio.Task] = set()  # seat checks in flight (kept referenced)
         self.delivered = 0  # for tests
+        self.origin = uuid.uuid4().hex  # marks the updates this fan-out delivered itself
 
     async def track(self, consumer, groups: set[str]) -> None:
         async with self.lock:
@@ -129,6 +139,17 @@ class LocalFanout:
             self.channel = await self.layer.new_channel("fan.")
             self.task = asyncio.ensure_future(self._receive(self.channel))
 
+    async def deliver_here_first(self, message: dict) -> dict:
+        """A table update this process is about to publish: its own sockets get it now,
+        not after a round trip through Redis (with parties routed to one process by
+        code, that is every socket of the table). Returns the message to publish,
+        marked so that this process skips it when it comes back."""
+        try:
+            await self.deliver(message)
+        except Exception:  # the other processes still get it, and so (by versions) do these
+            logger.exception("local delivery of a table update failed")
+        return {**message, "origin": self.origin}
+
     async def _receive(self, channel: str) -> None:
         while True:
             raise_if_cancelling()
@@ -146,8 +167,8 @@ class LocalFanout:
                 logger.exception("fan-out delivery failed")
 
     async def deliver(self, message: dict) -> None:
-        if message.get("type") != "fan":
-            return
+        if message.get("type") != "fan" or message.get("origin") == self.origin:
+            return  # not a table update, or this process's own, delivered when sent
         by_seat = self.streams.get(message["table"])
         if not by_seat:
             return
@@ -194,6 +215,18 @@ class LocalFanout:
 
 
 _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+async def publish(messages: list) -> None:
+    """groups.send_safely for a socket's request: the table updates among `messages`
+    reach this process's own sockets first (LocalFanout.deliver_here_first)."""
+    fan = local()
+    out = []
+    for group, payload in messages:
+        if payload.get("type") == "fan":
+            payload = await fan.deliver_here_first(payload)
+        out.append((group, payload))
+    await groups.send_safely(out)
 
 
 def local() -> LocalFanout:

@@ -83,8 +83,9 @@ class LiveParty:
     def all(self) -> list[LivePhone]:
         return [p for p in [self.host, *self.phones.values()] if p is not None]
 
-    async def connect(self) -> None:
-        self.host = LivePhone(self.server, self.party.code, "host", self.host_token)
+    async def connect(self, *, host_server: DaphneServer | None = None) -> None:
+        """The host's socket (on `host_server` if given) and every guest's."""
+        self.host = LivePhone(host_server or self.server, self.party.code, "host", self.host_token)
         snap = await self.host.open()
         assert snap["type"] == "snapshot" and snap["role"] == "host", snap
         for gid, token in self.tokens.items():

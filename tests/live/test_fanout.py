@@ -53,6 +53,32 @@ async def test_each_socket_gets_only_its_own_private_part_and_one_publish_per_ac
     assert not fanout.local().streams, "every socket closed: the registry is empty"
 
 
+async def test_this_process_delivers_its_own_updates_first_even_with_the_layer_down():
+    """An update goes to the committing process's own sockets before it is published
+    (and that process skips it when it comes back): with parties routed to one process
+    by code, no table update waits for, or depends on, Redis."""
+    layer = get_channel_layer()
+    real = layer.group_send
+
+    async def down(group, message):
+        if group.startswith("t"):
+            raise ConnectionError("Redis is down")
+        await real(group, message)
+
+    s = await connect(await seated(4, seed=5))
+    layer.group_send = down
+    try:
+        start = await game_of(s.table_id)
+        g = await play_over_sockets(s, random.Random(6), stop=lambda g: g.version >= start.version + 6)
+        want = list(range(start.version + 1, g.version + 1))
+        for phone in s.phones:
+            assert [v for v in phone.versions if v > start.version] == want  # each once, in order
+        assert [v for v in s.host.versions if v > start.version] == want
+    finally:
+        layer.group_send = real
+        await s.close()
+
+
 class FakeSocket:
     def __init__(self, due=False, revoked=False, check_delay=0.0):
         self.got: list[str] = []
