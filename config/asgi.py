@@ -1,5 +1,6 @@
 """ASGI entry point for daphne: HTTP goes to Django, WebSockets to Channels."""
 
+import gc
 import os
 
 from django.core.asgi import get_asgi_application
@@ -37,3 +38,9 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )
+
+# Everything loaded so far (Django, the apps, the URL conf: about 130,000 objects) lives
+# as long as the process. Moved out of the collector's reach, a full collection during
+# play walks only what play made: in bench/live.py (10 tables, 250 ms think) its pause
+# went from 60-78 ms to 27 ms, and every screen waiting on that process waits it out.
+gc.freeze()
