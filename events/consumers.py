@@ -43,8 +43,11 @@ MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
 CLIENT_ID_MAX = 64
 REVALIDATE_SECONDS = 10  # how stale a socket's proof of its seat may be for broadcasts
 # How long a closing socket waits for the request it is handling (an act whose commit
-# must still be announced) before it gives up on it.
-FINISH_SECONDS = 30
+# must still be announced) before it gives up on it: well within daphne's
+# application_close_timeout (10 s), after which daphne cancels the consumer and its
+# clean-up (presence, groups, fan-out) would not run. An act given up on has still
+# committed, or not, in the database; the other screens see it by its version.
+FINISH_SECONDS = 5
 
 
 class PartyConsumer(AsyncWebsocketConsumer):

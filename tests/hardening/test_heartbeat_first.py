@@ -171,3 +171,29 @@ async def test_a_phone_gone_before_its_pong_still_gets_its_socket_cleaned_up(mon
     assert not phone.comm.future.done()  # the consumer is still there for the disconnect
     await phone.close()
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
+
+
+async def test_a_closing_socket_gives_up_on_a_stuck_request_and_still_cleans_up(monkeypatch):
+    """daphne cancels a consumer still running 10 s after its phone left: the close waits
+    for the request in hand at most FINISH_SECONDS, then cleans up regardless."""
+    from events.models import GuestSocket
+
+    monkeypatch.setattr(consumers, "FINISH_SECONDS", 0.3)
+    party, _ = await sync_to_async(shorthand.party_create)(name="Stuck")
+    guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Di", description="pen")
+    phone = await Phone(party.code).connect()
+    await phone.hello("guest", token)
+    real = consumers.snapshot_for
+
+    def stuck_snapshot(actor):
+        time.sleep(SLOW)
+        return real(actor)
+
+    monkeypatch.setattr(consumers, "snapshot_for", stuck_snapshot)
+    await phone.send({"type": "resync", "re": "r"})
+    await asyncio.sleep(0.1)
+    began = time.monotonic()
+    await phone.close()
+    assert time.monotonic() - began < SLOW / 2  # did not wait for the stuck read
+    assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
+    await asyncio.sleep(SLOW)  # let the abandoned read finish before the test ends
