@@ -134,6 +134,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self._release_slots()
         self.closing = True  # nothing may be sent on this socket any more
         await self._finish_requests()
+        self._release_slots()  # again: a hello finished just now may have taken a seat's slot
         if self.touching is not None:
             self.touching.cancel()
         # The presence count first: it is in PostgreSQL and must not depend on Redis.

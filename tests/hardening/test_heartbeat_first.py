@@ -197,3 +197,26 @@ async def test_a_closing_socket_gives_up_on_a_stuck_request_and_still_cleans_up(
     assert time.monotonic() - began < SLOW / 2  # did not wait for the stuck read
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
     await asyncio.sleep(SLOW)  # let the abandoned read finish before the test ends
+
+
+async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(monkeypatch):
+    """The close waits for the hello in hand; the seat slot that hello took is given
+    back too, or the per-seat cap would count a socket that is gone."""
+    from events import socket_limits
+    from events.models import GuestSocket
+
+    party, _ = await sync_to_async(shorthand.party_create)(name="Late hello")
+    guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ed", description="hat")
+    real = consumers._identify
+
+    def slow_identify(*args):
+        time.sleep(0.8)
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    phone = await Phone(party.code).connect()
+    await phone.send({"type": "hello", "role": "guest", "token": token, "re": "h"})
+    await asyncio.sleep(0.1)
+    await phone.close()  # the hello is still in the database
+    assert socket_limits.seats.count(guest.pk) == 0
+    assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
