@@ -254,7 +254,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await handler(frame, re)
 
     async def _hello(self, frame, re):
-        self.hello_seen = True  # being handled: the silence timer must not close it now
         if self.actor is not None:
             await self._error(re, "already", "this connection has already said hello")
             return

@@ -18,12 +18,8 @@ pong waits at most PONG_WAIT for the read, then goes without versions.
 from __future__ import annotations
 
 import asyncio
-import functools
 import time
 from concurrent.futures import ThreadPoolExecutor
-
-from asgiref.sync import sync_to_async
-from django.db import close_old_connections, connections
 
 from tables import write
 from tables.models import Table
@@ -79,33 +75,21 @@ _executor: ThreadPoolExecutor | None = None
 
 
 def _in_heartbeat_thread(fn):
-    """`fn` on the heartbeat's own thread (PostgreSQL); SQLite keeps its one database
-    thread (write.run_in_db_thread), one writer at a time anyway."""
+    """`fn` on the heartbeat's own thread (PostgreSQL; SQLite keeps its one database
+    thread, one writer at a time anyway)."""
     global _executor
-    if connections["default"].vendor != "postgresql":
-        return write.run_in_db_thread(fn)
     if _executor is None:
         _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat")
-
-    @functools.wraps(fn)
-    def returning_its_connection(*args, **kwargs):
-        # Each call takes a pooled connection and gives it back (as run_in_db_thread).
-        close_old_connections()
-        try:
-            return fn(*args, **kwargs)
-        finally:
-            close_old_connections()
-
-    return sync_to_async(returning_its_connection, thread_sensitive=False, executor=_executor)
+    return write.run_in_db_thread(fn, executor=_executor)
 
 
-async def versions_within(actor: Actor, wait: float | None = None) -> dict | None:
-    """versions_for(actor), or None when the read takes longer than `wait` (PONG_WAIT)
-    seconds; the read goes on, and serves the next pong."""
+async def versions_within(actor: Actor) -> dict | None:
+    """versions_for(actor), or None when the read takes longer than PONG_WAIT seconds;
+    the read goes on, and serves the next pong."""
     read = asyncio.ensure_future(versions_for(actor))
     read.add_done_callback(_retrieved)
     try:
-        async with asyncio.timeout(PONG_WAIT if wait is None else wait):
+        async with asyncio.timeout(PONG_WAIT):
             return await asyncio.shield(read)
     except TimeoutError:
         return None

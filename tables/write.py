@@ -123,14 +123,14 @@ def _remember(table_id: int, hot: Hot) -> None:
 stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0}  # for tests and benchmarks
 
 
-def run_in_db_thread(fn):
+def run_in_db_thread(fn, *, executor=None):
     """`database_sync_to_async` for the sockets' database work (table actions, hellos,
     snapshots, presence, pongs). On PostgreSQL each call runs in a thread of the event
-    loop's pool, with its own pooled connection, so tables' transactions (and their
-    commits) overlap instead of queueing behind each other on Channels' one database
-    thread; the row lock still serialises each table's own. A join burst's hellos
-    queued there for over 10 s (bench/party.py --parties 10). SQLite (one writer at a
-    time anyway) keeps that one thread."""
+    loop's pool (or of `executor`), with its own pooled connection, so tables'
+    transactions (and their commits) overlap instead of queueing behind each other on
+    Channels' one database thread; the row lock still serialises each table's own. A
+    join burst's hellos queued there for over 10 s (bench/party.py --parties 10). SQLite
+    (one writer at a time anyway) keeps that one thread, whatever `executor` says."""
     from channels.db import database_sync_to_async
     from django.db import close_old_connections, connections
 
@@ -148,7 +148,7 @@ def run_in_db_thread(fn):
         finally:
             close_old_connections()
 
-    return database_sync_to_async(returning_its_connection, thread_sensitive=False)
+    return database_sync_to_async(returning_its_connection, thread_sensitive=False, executor=executor)
 
 
 def can_be_optimistic(table_id: int, party_id: int) -> bool:
