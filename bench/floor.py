@@ -34,10 +34,13 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-VENV_BIN = ROOT / ".venv" / "bin"
-HOST = "127.0.0.1"
+sys.path.insert(0, str(ROOT))
+
+# live.py's definitions, so that the two benches' figures mean the same
+from bench.live import VENV_BIN, proc_cpu_s, stats  # noqa: E402
+from bench.stack import HOST, free_port  # noqa: E402
+
 now = time.perf_counter
-CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
 def parse_args(argv=None):
@@ -54,28 +57,9 @@ def parse_args(argv=None):
     return p.parse_args(argv)
 
 
-def proc_cpu_s(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
-
-
-def stats(xs: list[float]) -> dict:
-    """Nearest rank on the sorted samples, as bench.js's stats()."""
-    if not xs:
-        return {"n": 0}
-    s = sorted(xs)
-
-    def rank(q):
-        return round(s[min(len(s) - 1, max(0, int(-(-q * len(s) // 1)) - 1))], 2)
-
-    return {"n": len(s), "p50": rank(0.5), "p90": rank(0.9), "p99": rank(0.99), "max": round(s[-1], 2)}
+def cpu_s(pid: int) -> float:
+    """user + system CPU of a process, all its threads, s."""
+    return sum(proc_cpu_s(pid))
 
 
 def start_daphne(port: int, env: dict, log) -> subprocess.Popen:
@@ -168,7 +152,7 @@ async def run(args, ports: list[int]) -> dict:
             sockets.append(ws)
             asyncio.ensure_future(reader(table, ws, seat))
     await asyncio.sleep(0.5)
-    cpu0 = {p: proc_cpu_s(p) for p in args.pids}
+    cpu0 = {p: cpu_s(p) for p in args.pids}
     t_start = now()
     for table in tables:
         first = next(ws for ws in sockets if ws.request.path == f"/ws/{table.index}/")
@@ -178,7 +162,7 @@ async def run(args, ports: list[int]) -> dict:
     except TimeoutError:
         print("hard time limit reached", file=sys.stderr)
     t_end = now()
-    cpu = sum(proc_cpu_s(p) - cpu0[p] for p in args.pids)
+    cpu = sum(cpu_s(p) - cpu0[p] for p in args.pids)
     for ws in sockets:
         await ws.close()
     counted = len(slowest)
