@@ -36,7 +36,7 @@ else:
             # production.py's pool (max 20 per process) by default; a non-zero
             # HEIST_BENCH_CONN_MAX_AGE gives the old persistent connections instead.
             "CONN_MAX_AGE": 0,
-            "CONN_HEALTH_CHECKS": True,
+            "CONN_HEALTH_CHECKS": False,  # the pool checks (config/postgresql), as production.py
             "OPTIONS": {"pool": {"min_size": 2, "max_size": 20, "timeout": 10}},
         }
     }

@@ -67,10 +67,12 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 # (2 workers, a connection each while a task runs) + migrations and psql stay near 45.
 DATABASES = {
     "default": {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": "config.postgresql",  # Django's, with a cheaper pool check
         **_postgres_from_env(),
         "CONN_MAX_AGE": 0,  # the pool keeps the connections; Django's persistence must be off
-        "CONN_HEALTH_CHECKS": True,  # the pool checks a connection before lending it
+        # The pool checks a connection before lending it, without a round trip when
+        # nothing says it is gone (config/postgresql); Django's own check is one.
+        "CONN_HEALTH_CHECKS": False,
         "OPTIONS": {
             "pool": {
                 "min_size": int(os.environ.get("DJANGO_DB_POOL_MIN", "2")),

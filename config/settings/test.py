@@ -21,7 +21,7 @@ TEST_RUN_ID = os.environ.get("HEIST_TEST_RUN_ID") or uuid.uuid4().hex[:12]
 
 DATABASES = {
     "default": {
-        "ENGINE": "django.db.backends.postgresql",
+        "ENGINE": "config.postgresql",  # Django's, with a cheaper pool check
         # One database per run (pytest-django makes test_<NAME>): several runs on one
         # machine (developers, CI, helpers) never fight over the same database.
         "NAME": os.environ.get("HEIST_TEST_DB") or f"heist_{TEST_RUN_ID}",
@@ -31,7 +31,7 @@ DATABASES = {
         "PORT": "5432",
         # The pool, as production.py (smaller: several test runs share one PostgreSQL).
         "CONN_MAX_AGE": 0,
-        "CONN_HEALTH_CHECKS": True,
+        "CONN_HEALTH_CHECKS": False,  # the pool checks (config/postgresql), as production.py
         "OPTIONS": {"pool": {"min_size": 1, "max_size": 8, "timeout": 20}},
     }
 }

@@ -109,7 +109,8 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
     """What the burst test runs (test settings) is what production runs."""
     code = (
         "import django, json; django.setup(); from django.conf import settings as s; "
-        "print(json.dumps([s.DATABASES['default']['CONN_MAX_AGE'], s.DATABASES['default']['OPTIONS'], "
+        "db = s.DATABASES['default']; "
+        "print(json.dumps([db['ENGINE'], db['CONN_MAX_AGE'], db['CONN_HEALTH_CHECKS'], db['OPTIONS'], "
         "s.CHANNEL_LAYERS['default']['BACKEND']]))"
     )
     env = {
@@ -121,7 +122,65 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=repo_root, env=env, capture_output=True, text=True, check=True
     )
-    conn_max_age, options, layer = json.loads(out.stdout.strip().splitlines()[-1])
+    engine, conn_max_age, health_checks, options, layer = json.loads(out.stdout.strip().splitlines()[-1])
+    # Django's backend with the pool's cheaper check (config/postgresql), not Django's
+    # own (an empty query per checkout).
+    assert engine == settings.DATABASES["default"]["ENGINE"] == "config.postgresql"
     assert conn_max_age == 0
+    assert health_checks is False
     assert options["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10.0}
     assert layer == settings.CHANNEL_LAYERS["default"]["BACKEND"] == "events.pubsub.ResilientPubSubChannelLayer"
+
+
+def _pooled_backends() -> set[int]:
+    """Check out and return a few of this process's pooled connections: their server
+    process ids."""
+    from django.db import connection
+
+    pool = connection.pool
+    held = [pool.getconn() for _ in range(3)]
+    pids = {c.info.backend_pid for c in held}
+    for c in held:
+        pool.putconn(c)
+    return pids
+
+
+def test_the_pool_lends_a_healthy_connection_without_a_round_trip(monkeypatch):
+    """config/pgpool.py: a connection nothing is wrong with is lent without the empty
+    query that Django's own check sends on every checkout."""
+    from django.db import connection
+    from psycopg_pool import ConnectionPool
+
+    _pooled_backends()
+    queries = []
+    real = ConnectionPool.check_connection
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda c: (queries.append(c), real(c))))
+    for _ in range(5):
+        assert Guest.objects.count() >= 0
+        connection.close()  # back to the pool
+    assert queries == []
+
+
+def test_connections_the_server_ended_are_never_lent(monkeypatch):
+    """PostgreSQL restarted, or an administrator ended the backends: every connection
+    the pool holds is dead. The check sees the server's goodbye on the socket, the pool
+    replaces the connection, and the next query works (with no check it fails)."""
+    from django.db import connection
+    from psycopg_pool import ConnectionPool
+
+    connection.close()
+    pids = sorted(_pooled_backends())  # only this process's: the session's daphne keeps its own
+    with psycopg.connect(host="127.0.0.1", user="postgres", dbname="postgres", autocommit=True) as admin:
+        for pid in pids:
+            assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
+        deadline = time.monotonic() + 5
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone()[0]:
+            assert time.monotonic() < deadline, "the backends did not end"
+            time.sleep(0.01)
+    checked = []
+    real = ConnectionPool.check_connection
+    monkeypatch.setattr(ConnectionPool, "check_connection", staticmethod(lambda c: (checked.append(c), real(c))))
+    for _ in range(3):
+        assert Guest.objects.count() >= 0
+        connection.close()
+    assert checked, "a dead connection was lent without the full check"
