@@ -1106,7 +1106,7 @@ def main(argv=None):
         "DJANGO_SETTINGS_MODULE": "config.settings.bench",
         "HEIST_BENCH_RUN_ID": run_id,
         "HEIST_BENCH_CONN_MAX_AGE": str(args.conn_max_age),
-        "PYTHONPATH": str(ROOT),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), *filter(None, [os.environ.get("PYTHONPATH")])]),
         "PYTHONUNBUFFERED": "1",
     }
     server_holder: dict = {}

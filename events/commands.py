@@ -20,6 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from relay.services import relay_open, relay_run
+from tables import write
 from tables.engine import MalformedActionError, parse_action
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
@@ -233,6 +234,21 @@ def dispatch(actor: Actor, frame: dict, *, origin: str = "") -> Outcome:
     frame = {**frame, "_origin": origin}
     command.check(actor, frame)
     return command.run(actor, command.parse(actor, frame))
+
+
+def dispatch_act_if(actor: Actor, frame: dict, also: write.Condition) -> Outcome | None:
+    """An `act` frame as `dispatch` runs it, but only on the optimistic path and only if
+    `also` holds in the action's own statement (events/play.py `table_act_if`). None:
+    nothing was done, for any reason (a refusal included: the caller then checks the
+    long way and calls `dispatch`, which decides it again)."""
+    try:
+        command, frame = lookup(actor, frame)
+        if command.frame != "act":
+            return None
+        command.check(actor, frame)
+        return play.table_act_if(also, party_id=actor.party_id, **command.parse(actor, frame))
+    except ServiceError:
+        return None
 
 
 def table_act(

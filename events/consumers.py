@@ -29,8 +29,8 @@ from tables import write
 from tables.errors import ServiceError
 
 from . import fanout, fastread, groups, heartbeat, ratelimit, socket_limits
-from .commands import dispatch
-from .models import Tablet
+from .commands import dispatch, dispatch_act_if
+from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
 from .roles import Actor, Role, groups_for
 from .secrets import token_hash
@@ -606,7 +606,16 @@ def _seat_then_act(actor: Actor, secret: str | None, frame: dict, origin: str):
     """A guest's act frame: the seat check of `_seat_revoked` and, when the seat is still
     this socket's with the same rights, the action, in one database call. None: the
     seat was handed over or the guest's table, seat or captaincy changed (the socket
-    then closes or refreshes its rights, and acts, as for any other frame)."""
+    then closes or refreshes its rights, and acts, as for any other frame).
+
+    First in one statement: the optimistic write, applied only if the guest's row
+    still says what this socket holds (`_seat_held`). Otherwise (no hot copy, a
+    conflict, a refusal, or a changed seat) the seat is read first, as it always was,
+    and the action decided the usual way."""
+    if secret is not None:
+        outcome = dispatch_act_if(actor, frame, _seat_held(actor, secret))
+        if outcome is not None:
+            return outcome
     row = _seat_row(actor.guest_id)
     if row is not None:
         if row["token_hash"] != secret or row["removed_at"] is not None:
@@ -622,6 +631,17 @@ def _seat_then_act(actor: Actor, secret: str | None, frame: dict, origin: str):
         if fresh != actor:
             return None
     return dispatch(actor, frame, origin=origin)
+
+
+def _seat_held(actor: Actor, secret: str) -> write.Condition:
+    """SQL true while the guest's row says what `actor` and `secret` say: the same
+    secret, not removed, the same table, seat and captaincy (as `_seat_then_act`
+    compares them)."""
+    return write.Condition(
+        f"EXISTS (SELECT 1 FROM {Guest._meta.db_table} WHERE id = %s AND token_hash = %s AND removed_at IS NULL"
+        " AND table_id = %s AND seat = %s AND is_captain = %s)",
+        (actor.guest_id, secret, actor.table_id, actor.seat, actor.captain),
+    )
 
 
 def _holds_tablet(tablet_id: int, secret: str) -> bool:

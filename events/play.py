@@ -45,9 +45,35 @@ def table_act(
     (Illegal, stale, ...), in which case nothing changed. The table reads the clock
     (tables/services.py) unless `now` is given."""
     done = _optimistic(party_id, table_id, engine_action, actor_label, client_id, expected_version, now)
-    outcome, game = done or _deadlock_retried(
-        lambda: _act_once(party_id, table_id, engine_action, actor_label, client_id, expected_version, now)
+    return _after(
+        party_id,
+        done
+        or _deadlock_retried(
+            lambda: _act_once(party_id, table_id, engine_action, actor_label, client_id, expected_version, now)
+        ),
     )
+
+
+def table_act_if(
+    also: write.Condition,
+    *,
+    party_id: int,
+    table_id: int,
+    engine_action: Action,
+    actor_label: str,
+    client_id: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Outcome | None:
+    """`table_act`, optimistically only, and written only if `also` holds in the same
+    statement (a guest's act: the seat is still this socket's). None: nothing was
+    written, for whatever reason; the caller checks the long way and calls table_act."""
+    done = _optimistic(party_id, table_id, engine_action, actor_label, client_id, expected_version, now, also)
+    return None if done is None else _after(party_id, done)
+
+
+def _after(party_id: int, done: tuple[Outcome, Game | None]) -> Outcome:
+    outcome, game = done
     if game is not None and game.phase is Phase.OVER:
         # The table's last action has committed; the party may now be over too.
         outcome.messages.extend(party_close_if_over(party_id=party_id))
@@ -62,14 +88,16 @@ def _optimistic(
     client_id: str,
     expected_version: int | None,
     now: datetime | None,
+    also: write.Condition | None = None,
 ) -> tuple[Outcome, Game | None] | None:
     """The action in one autocommitted statement, decided on this process's copy of the
-    table row and written only if the row is still exactly that copy (tables/write.py).
-    None: nothing was written (no copy, a stale one, a duplicate request id, or any
-    refusal, which the locking path decides again on the row itself)."""
+    table row and written only if the row is still exactly that copy (tables/write.py),
+    and `also` holds. None: nothing was written (no copy, a stale one, a duplicate
+    request id, `also` false, or any refusal, which the locking path decides again on
+    the row itself)."""
     if isinstance(engine_action, DrawRelaySeat) or not write.can_be_optimistic(table_id, party_id):
         return None
-    trial = write.Attempt(optimistic=True)
+    trial = write.Attempt(optimistic=True, also=also)
     try:
         return _act_once(party_id, table_id, engine_action, actor_label, client_id, expected_version, now, trial)
     except write.Conflict:

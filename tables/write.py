@@ -16,7 +16,8 @@ Inside the action's transaction (tables/services.py `_apply_locked_once`):
 Optimistically (an `Attempt` with `optimistic=True`, outside any transaction, with a
 hot copy): no lock and no read at all; the engine decides on the hot copy, and `save`
 is one autocommitted statement whose UPDATE applies only if the row is still exactly
-the copy (`xmin` and version) and whose INSERT fails on a request id already used.
+the copy (`xmin` and version), and the caller's own `Condition` if it gives one (the
+acting guest still holds the seat), and whose INSERT fails on a request id already used.
 Nothing is written otherwise (`Conflict`), and tables/services.py decides again under
 the row lock, on the row itself: so a refusal, a duplicate or a stale copy is never
 decided from the copy alone. One round trip per action, and the commit is that
@@ -59,12 +60,23 @@ class Conflict(Exception):
     """An optimistic attempt wrote nothing: decide again under the row lock."""
 
 
+@dataclass(frozen=True)
+class Condition:
+    """SQL the optimistic UPDATE's WHERE also requires (`AND <sql>`), with its
+    parameters: the caller's own check, made in the same statement as the write (the
+    acting guest's seat, events/consumers.py), so it cannot go stale before it."""
+
+    sql: str
+    params: tuple
+
+
 @dataclass
 class Attempt:
     optimistic: bool = False
     written: bool = False  # the action's statement has run: never try it again
     xmin: str | None = None  # the hot copy's row version (optimistic, PostgreSQL)
     texts: tuple[str, str] | None = None  # the hot copy's state and roster as stored (SQLite)
+    also: Condition | None = None  # optimistic only: nothing is written unless it holds
 
 
 @dataclass
@@ -341,6 +353,9 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
     if attempt.optimistic:
         sql += " AND state = %s AND roster = %s"
         params += list(attempt.texts or ("", ""))
+        if attempt.also is not None:
+            sql += f" AND {attempt.also.sql}"
+            params += list(attempt.also.params)
     try:
         own = transaction.atomic() if not connection.in_atomic_block else nullcontext()
         with own, connection.cursor() as cur:
@@ -396,10 +411,12 @@ def _written(table, new, state, now, attempt, *, xmin: str, texts: tuple[str, st
 
 def _write(table, new, state, action, actor, client_id, now, attempt):
     t, a = Table._meta.db_table, TableAction._meta.db_table
+    also = attempt.also if attempt.optimistic else None
     with connection.cursor() as cur:
         cur.execute(
             f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, updated_at = %s"
-            f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s) RETURNING id, xmin::text AS x),"
+            f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s)"
+            f"{f' AND {also.sql}' if also else ''} RETURNING id, xmin::text AS x),"
             f" i AS (INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
             f" SELECT id, %s, %s::jsonb, %s, %s, %s FROM u RETURNING 1)"
             f" SELECT u.x, (SELECT count(*) FROM i) FROM u",
@@ -412,6 +429,7 @@ def _write(table, new, state, action, actor, client_id, now, attempt):
                 table.version,
                 attempt.xmin or "",
                 attempt.xmin or "",
+                *(also.params if also else ()),
                 new.version,
                 orjson.dumps(action_to_dict(action)).decode(),
                 actor,

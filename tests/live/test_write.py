@@ -196,3 +196,66 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
     assert not isinstance(results["second"], Exception), results["second"]
     assert results["second"].data == {"version": g.version + 1, "duplicate": True}
     assert TableAction.objects.filter(table=table).count() == rows + 1
+
+
+def _guest_turn(table: Table, r: random.Random):
+    """Play (through the service) until a guest's seat is to act; its actor and frame."""
+    for n in range(50):
+        g = Game.from_dict(Table.objects.get(pk=table.pk).state)
+        wire = action_to_dict(bot_action(g, r))
+        seat = wire.pop("seat", None)
+        if seat is not None:
+            guest = Guest.objects.get(table=table, seat=seat)
+            frame = {"type": "act", "table": table.pk, "action": wire, "re": f"g{n}", "version": g.version}
+            return guest, guest_actor(guest), frame
+        _step(table, r, f"h{n}")
+    raise AssertionError("no guest's turn came")
+
+
+def test_a_guests_act_and_its_seat_check_are_one_statement():
+    """events/consumers.py `_seat_then_act`: with this process's copy of the row, the
+    seat check rides in the action's own statement, one round trip in all."""
+    from events.consumers import _seat_then_act
+
+    table = _table()
+    r = random.Random(5)
+    _step(table, r, "w1")  # this process now holds the row's copy
+    guest, actor, frame = _guest_turn(table, r)
+    with CaptureQueriesContext(connection) as queries:
+        outcome = _seat_then_act(actor, guest.token_hash, frame, "")
+    assert outcome is not None
+    assert len(queries.captured_queries) == 1, [q["sql"] for q in queries.captured_queries]
+    assert Table.objects.get(pk=table.pk).version == outcome.data["version"] == frame["version"] + 1
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"token_hash": "0" * 64},  # handed over to a substitute: a new secret
+        {"removed_at": "now"},
+        {"is_captain": "flip"},
+    ],
+    ids=["handed_over", "removed", "captaincy"],
+)
+def test_a_seat_that_changed_under_the_socket_is_never_acted_for(change):
+    """The guest's row changed after the socket last checked it, while the table row
+    (and this process's copy of it) did not: the one-statement path writes nothing,
+    and the socket is told to look again (None), as when the seat was read first."""
+    from django.utils import timezone
+
+    from events.consumers import _seat_then_act
+
+    table = _table()
+    r = random.Random(5)
+    _step(table, r, "w1")
+    guest, actor, frame = _guest_turn(table, r)
+    secret = guest.token_hash
+    version = Table.objects.get(pk=table.pk).version
+    fields = {
+        k: timezone.now() if v == "now" else (not guest.is_captain) if v == "flip" else v for k, v in change.items()
+    }
+    Guest.objects.filter(pk=guest.pk).update(**fields)
+    assert write.can_be_optimistic(table.pk, table.party_id)  # the copy still matches the table row
+    assert _seat_then_act(actor, secret, frame, "") is None
+    assert Table.objects.get(pk=table.pk).version == version
+    assert not TableAction.objects.filter(table=table, client_id=frame["re"]).exists()

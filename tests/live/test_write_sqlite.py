@@ -2,7 +2,8 @@
 a process of its own with config.settings.bench's embedded mode on a fresh SQLite file:
 every action lands once in the log and the stored game is the log's replay, the hot
 copy is used only while the stored texts are its own, a retried request id is
-acknowledged, and a rolled-back transaction leaves the committed copy."""
+acknowledged, a rolled-back transaction leaves the committed copy, and a guest's act
+rides its seat check in its own write, which applies to nobody else's seat."""
 
 from __future__ import annotations
 
@@ -75,6 +76,29 @@ except KeyError:
 out["rolled_back"] = [Table.objects.get(pk=table.pk).version == committed, write._hot[table.pk].version == committed]
 for i in range(5):
     step(f"e{i}")
+# A guest's act with the seat check in its statement (events/consumers._seat_then_act):
+# one statement while the seat holds; nothing written once it was handed over.
+from django.test.utils import CaptureQueriesContext
+from events.consumers import _seat_then_act
+def guest_frame(n):
+    while True:
+        g = Game.from_dict(Table.objects.get(pk=table.pk).state)
+        wire = action_to_dict(bot_action(g, r))
+        seat = wire.pop("seat", None)
+        if seat is not None:
+            guest = Guest.objects.get(table=table, seat=seat)
+            return guest, {"type": "act", "table": table.pk, "action": wire, "re": f"s{n}", "version": g.version}
+        step(f"h{n}")
+guest, frame = guest_frame(0)
+with CaptureQueriesContext(connection) as q:
+    done = _seat_then_act(guest_actor(guest), guest.token_hash, frame, "")
+out["seat_in_statement"] = [done is not None, len(q.captured_queries)]
+guest, frame = guest_frame(1)
+version = Table.objects.get(pk=table.pk).version
+Guest.objects.filter(pk=guest.pk).update(token_hash="0" * 64)  # handed over meanwhile
+done = _seat_then_act(guest_actor(guest), guest.token_hash, frame, "")
+out["handed_over"] = [done is None, Table.objects.get(pk=table.pk).version == version]
+Guest.objects.filter(pk=guest.pk).update(token_hash=guest.token_hash)
 t = Table.objects.get(pk=table.pk)
 log = list(TableAction.objects.filter(table=t).order_by("version"))
 out["versions_once_at_end"] = [a.version for a in log] == list(range(2, t.version + 1))
@@ -101,4 +125,8 @@ def test_the_sqlite_write_path(tmp_path):
     assert out["after_rewrite"]["optimistic"] == 0, out
     assert out["duplicate"] == [True, True], out
     assert out["rolled_back"] == [True, True], out
+    # the UPDATE (with the seat check) and INSERT in their transaction, and no SELECT of
+    # the seat before them (that made 5)
+    assert out["seat_in_statement"] == [True, 4], out
+    assert out["handed_over"] == [True, True], out
     assert out["versions_once"] and out["replay_equal"] and out["versions_once_at_end"], out
