@@ -25,6 +25,19 @@ bench/live.py --daphnes), a table's screens then never wait for the Redis round 
 (1.6 ms of the 5.6 ms median at ten tables with 250 ms think), and keep getting updates
 while Redis is down.
 
+When no other process has a socket at the table, the update is not published at all:
+the Redis round trip, and decoding the process's own message when it comes back, were
+a fifth of a daphne's busy time with two daphnes and parties routed by code (py-spy,
+bench/live.py --daphnes 2). Each process that subscribes to a table's fan group says so
+on that group (`here`), and again every HERE_SECONDS while it stays; a process that
+hears a first `here` answers with its own, so a newcomer learns at once of the
+processes already there. A process publishes a table's update while it has heard
+another one's `here` for that table within REMOTE_SECONDS, and always when it has no
+socket at the table itself (it cannot hear anyone there). The one gap: an update
+committed in the millisecond between a newcomer's subscription and its `here` arriving
+is not sent to it; its screens, like any screen that missed a message (the layer is
+at-most-once), see the version in their next pong and resync.
+
 Before passing a seat's private view on, a socket re-checks at most every
 REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
 delivery did). That check may wait for the database: the socket's messages then wait in
@@ -36,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+import time
 import uuid
 import weakref
 from typing import Any
@@ -49,6 +63,8 @@ from tables.broadcast import fan_group, texts
 logger = logging.getLogger(__name__)
 
 _STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.groups.seat_group / table_group
+HERE_SECONDS = 10.0  # how often a process says again that it has sockets at a table
+REMOTE_SECONDS = 3 * HERE_SECONDS + 5  # another process is counted as there this long after it last said so
 
 
 def streams_of(groups: set[str]) -> set[tuple[int, int | None]]:
@@ -76,6 +92,9 @@ class LocalFanout:
         self.draining: set[asyncio.Task] = set()  # seat checks in flight (kept referenced)
         self.delivered = 0  # for tests
         self.origin = uuid.uuid4().hex  # marks the updates this fan-out delivered itself
+        self.remote: dict[int, float] = {}  # table -> when another process last said it is there
+        self.heres: asyncio.Task | None = None  # says `here` again every HERE_SECONDS
+        self.skipped = 0  # updates not published: nobody else was at the table (for tests)
 
     async def track(self, consumer, groups: set[str]) -> None:
         async with self.lock:
@@ -103,6 +122,8 @@ class LocalFanout:
                         await self.layer.group_add(fan_group(table_id), self.channel)
                     except Exception:  # Redis down: versions in pongs catch the screen up
                         logger.warning("group_add(%s) failed", fan_group(table_id), exc_info=True)
+                        continue
+                    await self._here(table_id, first=True)
             await self._drop_empty()
 
     async def untrack(self, consumer) -> None:
@@ -133,11 +154,40 @@ class LocalFanout:
             # No socket left here: a later one starts afresh (as after a flushed layer).
             self.task.cancel()
             self.task = self.channel = None
+            if self.heres is not None:
+                self.heres.cancel()
+                self.heres = None
 
     async def _ensure_channel(self) -> None:
         if self.task is None or self.task.done():
             self.channel = await self.layer.new_channel("fan.")
             self.task = asyncio.ensure_future(self._receive(self.channel))
+        if self.heres is None or self.heres.done():
+            self.heres = asyncio.ensure_future(self._say_here())
+
+    async def _here(self, table_id: int, *, first: bool) -> None:
+        """Tell the other processes at this table that this one has sockets there."""
+        try:
+            await self.layer.group_send(
+                fan_group(table_id), {"type": "fan.here", "table": table_id, "origin": self.origin, "first": first}
+            )
+        except Exception:  # Redis down: said again within HERE_SECONDS
+            logger.debug("here(%s) failed", table_id, exc_info=True)
+
+    async def _say_here(self) -> None:
+        while True:
+            await asyncio.sleep(HERE_SECONDS)
+            for table_id in list(self.streams):
+                await self._here(table_id, first=False)
+
+    def others_listen(self, table_id: int) -> bool:
+        """Must an update of this table go through the layer: may another process have
+        a socket there? Yes unless this process is subscribed to the table and has not
+        heard anyone else say `here` for it within REMOTE_SECONDS."""
+        if table_id not in self.streams:
+            return True
+        heard = self.remote.get(table_id)
+        return heard is not None and time.monotonic() - heard < REMOTE_SECONDS
 
     async def deliver_here_first(self, message: dict) -> dict:
         """A table update this process is about to publish: its own sockets get it now,
@@ -167,6 +217,12 @@ class LocalFanout:
                 logger.exception("fan-out delivery failed")
 
     async def deliver(self, message: dict) -> None:
+        if message.get("type") == "fan.here" and message.get("origin") != self.origin:
+            table_id = message["table"]
+            self.remote[table_id] = time.monotonic()
+            if message.get("first") and table_id in self.streams:
+                await self._here(table_id, first=False)  # a newcomer: tell it who is here
+            return
         if message.get("type") != "fan" or message.get("origin") == self.origin:
             return  # not a table update, or this process's own, delivered when sent
         by_seat = self.streams.get(message["table"])
@@ -225,6 +281,9 @@ async def publish(messages: list) -> None:
     for group, payload in messages:
         if payload.get("type") == "fan":
             payload = await fan.deliver_here_first(payload)
+            if not fan.others_listen(payload["table"]):
+                fan.skipped += 1
+                continue  # every socket at this table is this process's own: delivered
         out.append((group, payload))
     await groups.send_safely(out)
 

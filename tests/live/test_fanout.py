@@ -17,6 +17,13 @@ from tests.live.tables import connect, game_of, play_over_sockets, seated
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
+async def until(condition, timeout=5.0):
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not condition():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.01)
+
+
 async def test_each_socket_gets_only_its_own_private_part_and_one_publish_per_action():
     layer = get_channel_layer()
     sent: list[tuple[str, dict]] = []
@@ -27,14 +34,22 @@ async def test_each_socket_gets_only_its_own_private_part_and_one_publish_per_ac
         await real(group, message)
 
     s = await connect(await seated(4, seed=5))
+    # Another process with a screen at this table (its own fan-out): updates are published.
+    elsewhere, screen = fanout.LocalFanout(), FakeSocket()
+    await elsewhere.track(screen, {f"t{s.table_id}.pub"})
+    await until(lambda: fanout.local().others_listen(s.table_id))
     layer.group_send = counting
     try:
         start = await game_of(s.table_id)
         g = await play_over_sockets(s, random.Random(5), stop=lambda g: g.version >= start.version + 25)
         actions = g.version - start.version
         assert actions >= 25 and g.phase is not Phase.OVER
-        table_sends = [m for grp, m in sent if grp.startswith(f"t{s.table_id}.")]
+        table_sends = [m for grp, m in sent if grp.startswith(f"t{s.table_id}.") and m["type"] == "fan"]
         assert len(table_sends) == actions, "one channel-layer message per action"
+        await until(lambda: len(screen.got) >= actions)
+        assert [int(t.split('"version":')[1].split(",")[0]) for t in screen.got] == list(
+            range(start.version + 1, g.version + 1)
+        ), "the other process's screen got every update, in order"
         assert all(m["type"] == "fan" and len(m["private"]) == 4 for m in table_sends)
         for seat, phone in enumerate(s.phones):
             raws = [m for m in phone.raw_tables if m["version"] > start.version]
@@ -49,8 +64,64 @@ async def test_each_socket_gets_only_its_own_private_part_and_one_publish_per_ac
             assert "private" not in m and "hand" not in m["view"]
     finally:
         layer.group_send = real
+        await elsewhere.untrack(screen)
         await s.close()
     assert not fanout.local().streams, "every socket closed: the registry is empty"
+
+
+async def test_an_update_no_other_process_listens_for_is_not_published():
+    """Every socket at the table is on this process (parties routed by code): its
+    updates reach them directly and never go through Redis."""
+    layer = get_channel_layer()
+    sent: list[str] = []
+    real = layer.group_send
+
+    async def counting(group, message):
+        sent.append(group)
+        await real(group, message)
+
+    s = await connect(await seated(4, seed=5))
+    layer.group_send = counting
+    try:
+        start = await game_of(s.table_id)
+        skipped = fanout.local().skipped
+        g = await play_over_sockets(s, random.Random(7), stop=lambda g: g.version >= start.version + 8)
+        want = list(range(start.version + 1, g.version + 1))
+        assert [grp for grp in sent if grp.startswith(f"t{s.table_id}.")] == [], "nothing published"
+        assert fanout.local().skipped - skipped == len(want)
+        for phone in s.phones:
+            assert [v for v in phone.versions if v > start.version] == want
+        assert [v for v in s.host.versions if v > start.version] == want
+    finally:
+        layer.group_send = real
+        await s.close()
+
+
+async def test_a_process_that_joins_a_table_later_learns_who_is_there_at_once():
+    """Process B already has a screen at the table when process A gets its first one:
+    B answers A's `here`, so A publishes from its first update on (not after B's next
+    periodic `here`, up to HERE_SECONDS later)."""
+    a, b = fanout.LocalFanout(), fanout.LocalFanout()
+    on_b, on_a = FakeSocket(), FakeSocket()
+    await b.track(on_b, {"t41.pub"})
+    assert not b.others_listen(41)
+    try:
+        # B's subscription is live (its screen gets what is sent to the table) before A comes
+        await get_channel_layer().group_send("t41.fan", fan_message(41, 8, 1))
+        await until(lambda: on_b.got)
+        await a.track(on_a, {"t41.s0"})
+        await until(lambda: a.others_listen(41) and b.others_listen(41))
+        published = await a.deliver_here_first(fan_message(41, 9, 1))
+        assert on_a.got and a.others_listen(published["table"])
+        # and once B has gone quiet for REMOTE_SECONDS, A stops publishing
+        a.remote[41] -= fanout.REMOTE_SECONDS
+        assert not a.others_listen(41)
+        # a table A has no socket at: A cannot hear who is there, so it always publishes
+        assert a.others_listen(999)
+    finally:
+        await a.untrack(on_a)
+        await b.untrack(on_b)
+    assert a.heres is None and b.heres is None
 
 
 async def test_this_process_delivers_its_own_updates_first_even_with_the_layer_down():
