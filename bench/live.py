@@ -58,6 +58,8 @@ import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import orjson
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
@@ -349,10 +351,18 @@ def create_game(players: int, label: str) -> dict:
 
 
 def read_game(table_id: int):
+    """The whole game, for the bot's choice (before t0). One plain query, the state as
+    text for orjson: the ORM's query building and psycopg's JSON loader cost the client
+    a fifth of its time, on the same two cores as the server."""
+    from django.db import connection
+
     from tables.engine import Game
     from tables.models import Table
 
-    return Game.from_dict(Table.objects.values_list("state", flat=True).get(pk=table_id))
+    with connection.cursor() as cur:
+        cur.execute(f"SELECT CAST(state AS TEXT) FROM {Table._meta.db_table} WHERE id = %s", [table_id])
+        (state,) = cur.fetchone()
+    return Game.from_dict(orjson.loads(state))
 
 
 def window_play(g, r: random.Random, seat: int):
@@ -757,8 +767,9 @@ class Bench:
         try:
             async for raw in sock.ws:
                 t = now()
-                # as static/heist/live.js: a seat's public view + its private part
-                self.on_message(sock, merge_table_message(json.loads(raw)), t, len(raw))
+                # as static/heist/live.js: a seat's public view + its private part (orjson:
+                # the client's own decoding was a seventh of its time with the stdlib's)
+                self.on_message(sock, merge_table_message(orjson.loads(raw)), t, len(raw))
         except websockets.ConnectionClosed:
             pass
 
