@@ -133,12 +133,14 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
 
 
 def _pooled_backends() -> set[int]:
-    """Check out and return a few of this process's pooled connections: their server
-    process ids."""
+    """Check out every connection this process's pool holds idle (at least three) and
+    give them back: their server process ids."""
     from django.db import connection
 
     pool = connection.pool
     held = [pool.getconn() for _ in range(3)]
+    while pool.get_stats().get("pool_available", 0) > 0:
+        held.append(pool.getconn())
     pids = {c.info.backend_pid for c in held}
     for c in held:
         pool.putconn(c)
@@ -169,7 +171,9 @@ def test_connections_the_server_ended_are_never_lent(monkeypatch):
     from psycopg_pool import ConnectionPool
 
     connection.close()
-    pids = sorted(_pooled_backends())  # only this process's: the session's daphne keeps its own
+    # Every idle connection of this process's pool, and only those: the session's
+    # daphne keeps its own.
+    pids = sorted(_pooled_backends())
     with psycopg.connect(host="127.0.0.1", user="postgres", dbname="postgres", autocommit=True) as admin:
         for pid in pids:
             assert admin.execute("SELECT pg_terminate_backend(%s)", (pid,)).fetchone()[0]
