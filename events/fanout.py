@@ -89,7 +89,7 @@ class LocalFanout:
         self.task: asyncio.Task | None = None
         self.lock = asyncio.Lock()
         self.backlogs: dict[Any, list[str]] = {}
-        self.draining: set[asyncio.Task] = set()  # seat checks in flight (kept referenced)
+        self.draining: set[asyncio.Task] = set()  # seat checks and `here`s in flight (kept referenced)
         self.delivered = 0  # for tests
         self.origin = uuid.uuid4().hex  # marks the updates this fan-out delivered itself
         self.remote: dict[int, float] = {}  # table -> when another process last said it is there
@@ -123,7 +123,7 @@ class LocalFanout:
                     except Exception:  # Redis down: versions in pongs catch the screen up
                         logger.warning("group_add(%s) failed", fan_group(table_id), exc_info=True)
                         continue
-                    await self._here(table_id, first=True)
+                    self._say_soon(table_id, first=True)
             await self._drop_empty()
 
     async def untrack(self, consumer) -> None:
@@ -174,6 +174,13 @@ class LocalFanout:
         except Exception:  # Redis down: said again within HERE_SECONDS
             logger.debug("here(%s) failed", table_id, exc_info=True)
 
+    def _say_soon(self, table_id: int, *, first: bool) -> None:
+        """`_here` in a task of its own: neither the registry's lock (every socket's
+        hello and close) nor the fan-out's one reader waits for its Redis round trip."""
+        task = asyncio.ensure_future(self._here(table_id, first=first))
+        self.draining.add(task)
+        task.add_done_callback(self.draining.discard)
+
     async def _say_here(self) -> None:
         while True:
             await asyncio.sleep(HERE_SECONDS)
@@ -221,7 +228,7 @@ class LocalFanout:
             table_id = message["table"]
             self.remote[table_id] = time.monotonic()
             if message.get("first") and table_id in self.streams:
-                await self._here(table_id, first=False)  # a newcomer: tell it who is here
+                self._say_soon(table_id, first=False)  # a newcomer: tell it who is here
             return
         if message.get("type") != "fan" or message.get("origin") == self.origin:
             return  # not a table update, or this process's own, delivered when sent
