@@ -159,6 +159,40 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
     return [{"from_s": int(k * window), **percentiles(v)} for k, v in sorted(buckets.items())]
 
 
+def load_by_window(
+    ack_at: list[float], lag: list[tuple[float, float]], cpu: list[tuple[float, float, float]], window: float
+) -> list[dict]:
+    """The harness's loop lag and the CPU in use, in the windows of `ack_by_window` (same
+    start): a window whose ack p99 is high while the harness loop was late is the harness's
+    tail, not the server's."""
+    if not ack_at:
+        return []
+    start = min(ack_at)
+    lags: dict[int, list[float]] = collections.defaultdict(list)
+    cpus: dict[int, list[tuple[float, float]]] = collections.defaultdict(list)
+    for t, late in lag:
+        if t >= start:
+            lags[int((t - start) // window)].append(late)
+    for t, mine, daphne in cpu:
+        if t >= start:
+            cpus[int((t - start) // window)].append((mine, daphne))
+    rows = []
+    for k in sorted(set(lags) | set(cpus)):
+        late = percentiles(lags.get(k, []))
+        c = cpus.get(k, [])
+        rows.append(
+            {
+                "from_s": int(k * window),
+                "harness_lag_p50": late.get("p50"),
+                "harness_lag_p99": late.get("p99"),
+                "harness_lag_max": late.get("max"),
+                "harness_cores": round(sum(m for m, _ in c) / len(c), 2) if c else None,
+                "daphne_cores": round(sum(d for _, d in c) / len(c), 2) if c else None,
+            }
+        )
+    return rows
+
+
 def log(*parts) -> None:
     print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)
 
@@ -1098,6 +1132,8 @@ class Rehearsal:
         self.pg_max = 0
         self.pg_root: Path | None = None  # set with --postgres private: its processes count as the server's
         self.memory: dict = {}
+        self.lag: list[tuple[float, float]] = []  # (when, how late the harness loop woke) in s
+        self.cpu: list[tuple[float, float, float]] = []  # (when, harness cores, daphne cores)
         self.fault_lock = None
 
     def next_source(self) -> str:
@@ -1187,6 +1223,7 @@ class Rehearsal:
         tasks = [asyncio.create_task(p.play()) for p in self.parties]
         sampler = asyncio.create_task(self._sample_pg())
         memory = asyncio.create_task(self._sample_memory())
+        load = asyncio.create_task(self._sample_load())
         progress = asyncio.create_task(self.progress())
         try:
             done, pending = await asyncio.wait(tasks, timeout=self.args.time, return_when=asyncio.FIRST_EXCEPTION)
@@ -1202,6 +1239,7 @@ class Rehearsal:
         finally:
             sampler.cancel()
             memory.cancel()
+            load.cancel()
             progress.cancel()
             for party in self.parties:
                 await asyncio.gather(
@@ -1246,6 +1284,30 @@ class Rehearsal:
             m["sockets_peak"] = max(m.get("sockets_peak", 0), sockets)
             await asyncio.sleep(1)
 
+    async def _sample_load(self) -> None:
+        """Whether a slow ack was the server or this harness: the harness's own event loop
+        lag (how late a 20 ms sleep wakes), and each second the CPU of the harness, the
+        daphnes and the rest of the stack, so that `load_by_30s` sets them beside
+        `ack_by_30s`."""
+        tick = 0.02
+        ticks = os.sysconf("SC_CLK_TCK")
+        daphnes = [s.proc.pid for s in self.servers if s.proc]
+
+        def cpu_s(pids):
+            return sum(_cpu_ticks(pid) for pid in pids) / ticks
+
+        last_t, last_self, last_daphne = now(), time.process_time(), cpu_s(daphnes)
+        while True:
+            t = now()
+            await asyncio.sleep(tick)
+            woke = now()
+            self.lag.append((woke, woke - t - tick))
+            if woke - last_t >= 1.0:
+                span = woke - last_t
+                me, daphne = time.process_time(), cpu_s(daphnes)
+                self.cpu.append((woke, (me - last_self) / span, (daphne - last_daphne) / span))
+                last_t, last_self, last_daphne = woke, me, daphne
+
     async def _sample_pg(self) -> None:
         if self.db_name is None:
             return
@@ -1276,6 +1338,16 @@ def _proc_kb(pid: int, path: str, field: str) -> int:
     except (OSError, ValueError):
         pass
     return 0
+
+
+def _cpu_ticks(pid: int) -> int:
+    """utime + stime of one process, its threads included, in clock ticks."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _rss_kb(pid: int) -> int:
@@ -1583,6 +1655,7 @@ def report(bench: Rehearsal) -> dict:
             "http": percentiles(s.http_s),
         },
         "ack_by_30s": ack_by_window(s.ack_at, s.ack_s, 30.0),
+        "load_by_30s": load_by_window(s.ack_at, bench.lag, bench.cpu, 30.0),
         "screens_checked": screens,
         "result_csv_rows": csv,
         "duplicates": s.duplicates,

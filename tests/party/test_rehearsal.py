@@ -24,7 +24,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from bench.party import check_lost, check_stale, choose_turn
+from bench.party import check_lost, check_stale, choose_turn, load_by_window
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor, snapshot_for
@@ -90,7 +90,22 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     assert result["actions_by_type"]["draw_relay_seat"] == 3
     assert result["actions_by_type"]["confirm_reveal"] == 3
     assert result["result_csv_rows"] == [33]  # 30 keeps + 3 vault returns
+    # Beside each ack window, the harness's own loop lag and the CPU in use were sampled.
+    load = result["load_by_30s"]
+    assert load and load[0]["from_s"] == 0, load
+    assert all(row["harness_lag_p50"] is not None and row["daphne_cores"] is not None for row in load), load
     assert proc.returncode == 0, summary
+
+
+def test_load_windows_line_up_with_the_ack_windows():
+    ack_at = [100.0, 131.0]  # the first ack opens window 0, as in ack_by_window
+    lag = [(99.0, 9.0), (101.0, 0.001), (102.0, 0.003), (135.0, 0.250)]  # before the first ack: left out
+    cpu = [(101.0, 0.5, 1.0), (102.0, 0.7, 1.4), (136.0, 0.1, 0.2)]
+    rows = load_by_window(ack_at, lag, cpu, 30.0)
+    assert [r["from_s"] for r in rows] == [0, 30]
+    assert rows[0]["harness_lag_max"] == 3.0 and rows[0]["harness_cores"] == 0.6 and rows[0]["daphne_cores"] == 1.2
+    assert rows[1]["harness_lag_p99"] == 250.0 and rows[1]["daphne_cores"] == 0.2
+    assert load_by_window([], lag, cpu, 30.0) == []
 
 
 def test_the_bots_turn_chooser_makes_only_legal_moves_from_the_seat_view():
