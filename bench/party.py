@@ -90,6 +90,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
+from bench.live import proc_cpu_s  # noqa: E402
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
 from tables.engine.views import merge_table_message  # noqa: E402
 
@@ -152,32 +153,32 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
     the whole party or comes at moments (the reveals, the relay)."""
     if not at:
         return []
-    start = min(at)
-    buckets: dict[int, list[float]] = collections.defaultdict(list)
-    for t, latency in zip(at, latencies, strict=True):
-        buckets[int((t - start) // window)].append(latency)
+    buckets = by_window(zip(at, latencies, strict=True), min(at), window)
     return [{"from_s": int(k * window), **percentiles(v)} for k, v in sorted(buckets.items())]
+
+
+def by_window(samples, start: float, window: float) -> dict[int, list]:
+    """(when, value) samples from `start` on, grouped by the `window` they fall in."""
+    buckets: dict[int, list] = collections.defaultdict(list)
+    for t, value in samples:
+        if t >= start:
+            buckets[int((t - start) // window)].append(value)
+    return buckets
 
 
 def load_by_window(
     ack_at: list[float], lag: list[tuple[float, float]], cpu: list[tuple[float, float, float]], window: float
 ) -> list[dict]:
     """The harness's loop lag and the CPU in use, in the windows of `ack_by_window` (same
-    start): a window whose ack p99 is high while the harness loop was late is the harness's
-    tail, not the server's."""
+    start, the same windows): a window whose ack p99 is high while the harness loop was
+    late is the harness's tail, not the server's."""
     if not ack_at:
         return []
     start = min(ack_at)
-    lags: dict[int, list[float]] = collections.defaultdict(list)
-    cpus: dict[int, list[tuple[float, float]]] = collections.defaultdict(list)
-    for t, late in lag:
-        if t >= start:
-            lags[int((t - start) // window)].append(late)
-    for t, mine, daphne in cpu:
-        if t >= start:
-            cpus[int((t - start) // window)].append((mine, daphne))
+    lags = by_window(lag, start, window)
+    cpus = by_window(((t, (mine, daphne)) for t, mine, daphne in cpu), start, window)
     rows = []
-    for k in sorted(set(lags) | set(cpus)):
+    for k in sorted(by_window(((t, None) for t in ack_at), start, window)):
         late = percentiles(lags.get(k, []))
         c = cpus.get(k, [])
         rows.append(
@@ -1286,15 +1287,13 @@ class Rehearsal:
 
     async def _sample_load(self) -> None:
         """Whether a slow ack was the server or this harness: the harness's own event loop
-        lag (how late a 20 ms sleep wakes), and each second the CPU of the harness, the
-        daphnes and the rest of the stack, so that `load_by_30s` sets them beside
-        `ack_by_30s`."""
+        lag (how late a 20 ms sleep wakes), and each second the CPU of the harness and of
+        the daphnes, so that `load_by_30s` sets them beside `ack_by_30s`."""
         tick = 0.02
-        ticks = os.sysconf("SC_CLK_TCK")
         daphnes = [s.proc.pid for s in self.servers if s.proc]
 
         def cpu_s(pids):
-            return sum(_cpu_ticks(pid) for pid in pids) / ticks
+            return sum(sum(proc_cpu_s(pid) or ()) for pid in pids)  # a process gone counts 0
 
         last_t, last_self, last_daphne = now(), time.process_time(), cpu_s(daphnes)
         while True:
@@ -1338,16 +1337,6 @@ def _proc_kb(pid: int, path: str, field: str) -> int:
     except (OSError, ValueError):
         pass
     return 0
-
-
-def _cpu_ticks(pid: int) -> int:
-    """utime + stime of one process, its threads included, in clock ticks."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            fields = f.read().rsplit(")", 1)[1].split()
-        return int(fields[11]) + int(fields[12])
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def _rss_kb(pid: int) -> int:

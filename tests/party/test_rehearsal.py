@@ -99,8 +99,9 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
 
 def test_load_windows_line_up_with_the_ack_windows():
     ack_at = [100.0, 131.0]  # the first ack opens window 0, as in ack_by_window
-    lag = [(99.0, 9.0), (101.0, 0.001), (102.0, 0.003), (135.0, 0.250)]  # before the first ack: left out
-    cpu = [(101.0, 0.5, 1.0), (102.0, 0.7, 1.4), (136.0, 0.1, 0.2)]
+    # Before the first ack, or in a window with no ack (the harness settling): left out.
+    lag = [(99.0, 9.0), (101.0, 0.001), (102.0, 0.003), (135.0, 0.250), (200.0, 0.9)]
+    cpu = [(101.0, 0.5, 1.0), (102.0, 0.7, 1.4), (136.0, 0.1, 0.2), (200.5, 1.0, 1.0)]
     rows = load_by_window(ack_at, lag, cpu, 30.0)
     assert [r["from_s"] for r in rows] == [0, 30]
     assert rows[0]["harness_lag_max"] == 3.0 and rows[0]["harness_cores"] == 0.6 and rows[0]["daphne_cores"] == 1.2
