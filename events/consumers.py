@@ -87,6 +87,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
         self.last_snapshot: dict | None = None
         self.last_snapshot_at = 0.0
+        self.sent_at_snapshot = 0  # fanout's count of table updates sent when it was read
         self.hello_timer: asyncio.Task | None = None
         self.hello_seen = False
         # A socket handles its frames one at a time, in order, in its own task (_work);
@@ -307,27 +308,38 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the
         snapshot this socket was last sent, not a new read of the database; never one
         older than the bucket's refill period, so a phone that is really behind
-        catches up within it."""
+        catches up within it, and never one older than a table update this socket has
+        been sent since (it would take the screen back): then one fresh read per
+        update at most."""
         fresh_enough = time.monotonic() - self.last_snapshot_at < settings.RESYNC_RATE[1]
-        if self.last_snapshot is not None and fresh_enough and not self.resyncs.take():
+        moved = fanout.local().sent_to(self) != self.sent_at_snapshot
+        if self.last_snapshot is not None and fresh_enough and not moved and not self.resyncs.take():
             await self._send({**self.last_snapshot, "re": re, "cached": True})
             return
         await self._resync(frame, re)
 
     async def _resync(self, frame, re):
+        fan = fanout.local()
+        # Table updates for this socket wait until the snapshot has gone: one committed
+        # during the read would otherwise arrive first and be undone by the older snapshot.
+        fan.hold(self)
         try:
-            # Who this socket is was just read from the database (_seat_revoked before
-            # every frame and `resubscribe`, actor_for at hello), so a seating or captain
-            # change whose broadcast was lost (Redis down) is already taken; join the
-            # groups that go with it, retrying any a Redis outage left out.
-            await self._subscribe()
-            snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
-        except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
-            await self._error(re, "no_party", "this party no longer exists")
-            await self.close(code=4404)
-            return
-        self.last_snapshot, self.last_snapshot_at = snapshot, time.monotonic()
-        await self._send({**snapshot, "re": re} if re is not None else snapshot)
+            try:
+                # Who this socket is was just read from the database (_seat_revoked before
+                # every frame and `resubscribe`, actor_for at hello), so a seating or captain
+                # change whose broadcast was lost (Redis down) is already taken; join the
+                # groups that go with it, retrying any a Redis outage left out.
+                await self._subscribe()
+                snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
+            except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
+                await self._error(re, "no_party", "this party no longer exists")
+                await self.close(code=4404)
+                return
+            self.last_snapshot, self.last_snapshot_at = snapshot, time.monotonic()
+            self.sent_at_snapshot = fan.sent_to(self)
+            await self._send({**snapshot, "re": re} if re is not None else snapshot)
+        finally:
+            fan.release(self)
 
     # --- group messages ----------------------------------------------------------------
 

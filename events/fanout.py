@@ -38,6 +38,13 @@ committed in the millisecond between a newcomer's subscription and its `here` ar
 is not sent to it; its screens, like any screen that missed a message (the layer is
 at-most-once), see the version in their next pong and resync.
 
+A socket never gets a table update ahead of a snapshot read before it: while its
+snapshot is read (a hello, a resync), its updates wait in its backlog (`hold`), and go
+out after the snapshot (`release`); older ones the screen drops by version. Without
+this, an update committed elsewhere during the read reached the screen first and the
+older snapshot then replaced it: the screen showed the version before, until its next
+pong (tests/faults/test_concurrency.py's fifty frames caught a host stuck so).
+
 Before passing a seat's private view on, a socket re-checks at most every
 REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
 delivery did). That check may wait for the database: the socket's messages then wait in
@@ -95,6 +102,9 @@ class LocalFanout:
         self.remote: dict[int, float] = {}  # table -> when another process last said it is there
         self.heres: asyncio.Task | None = None  # says `here` again every HERE_SECONDS
         self.skipped = 0  # updates not published: nobody else was at the table (for tests)
+        self.held: set = set()  # sockets whose snapshot is being read: their updates wait
+        self.drains: dict[Any, asyncio.Task] = {}  # socket -> the task passing its backlog on
+        self.sent: dict[Any, int] = {}  # socket -> table updates written to it (see `sent_to`)
 
     async def track(self, consumer, groups: set[str]) -> None:
         async with self.lock:
@@ -131,6 +141,8 @@ class LocalFanout:
             for table_id, seat in self.keys.pop(consumer, set()):
                 self._remove(consumer, table_id, seat)
             self.backlogs.pop(consumer, None)
+            self.held.discard(consumer)
+            self.sent.pop(consumer, None)
             await self._drop_empty()
 
     def _remove(self, consumer, table_id: int, seat: int | None) -> None:
@@ -246,35 +258,66 @@ class LocalFanout:
             for consumer in list(members):
                 await self._to(consumer, text)
 
+    def hold(self, consumer) -> None:
+        """This socket's snapshot is about to be read: its table updates wait until
+        `release`, so none reaches it ahead of a snapshot older than itself."""
+        self.held.add(consumer)
+
+    def release(self, consumer) -> None:
+        """The snapshot has been sent: what waited goes out now, in order."""
+        self.held.discard(consumer)
+        if self.backlogs.get(consumer) is not None:
+            self._start_drain(consumer)
+
+    def sent_to(self, consumer) -> int:
+        """How many table updates were written to this socket: a snapshot cached before
+        the last of them is older than what the screen shows."""
+        return self.sent.get(consumer, 0)
+
     async def _to(self, consumer, text: str) -> None:
         backlog = self.backlogs.get(consumer)
         if backlog is not None:
-            backlog.append(text)  # behind a check of its seat: keep the order
-        elif consumer.fan_check_due():
+            backlog.append(text)  # behind a check of its seat or a snapshot: keep the order
+        elif consumer in self.held or consumer.fan_check_due():
             self.backlogs[consumer] = [text]
-            task = asyncio.ensure_future(self._drain(consumer))
-            self.draining.add(task)
-            task.add_done_callback(self.draining.discard)
+            if consumer not in self.held:
+                self._start_drain(consumer)
         else:
-            self.delivered += 1
-            await consumer.send(text_data=text)
+            await self._write(consumer, text)
+
+    async def _write(self, consumer, text: str) -> None:
+        self.delivered += 1
+        self.sent[consumer] = self.sent.get(consumer, 0) + 1
+        await consumer.send(text_data=text)
+
+    def _start_drain(self, consumer) -> None:
+        running = self.drains.get(consumer)
+        if running is not None and not running.done():
+            return  # it goes on to what was added
+        task = asyncio.ensure_future(self._drain(consumer))
+        self.drains[consumer] = task
+        self.draining.add(task)
+        task.add_done_callback(self.draining.discard)
 
     async def _drain(self, consumer) -> None:
         try:
-            revoked = await consumer._seat_revoked(cached=True)
-        except Exception:
-            logger.warning("seat check before a delivery failed", exc_info=True)
-            revoked = False
-        while True:
-            backlog = self.backlogs.get(consumer)
-            if not backlog:
-                self.backlogs.pop(consumer, None)
-                return
-            self.backlogs[consumer] = []
-            if not revoked:
-                for text in backlog:
-                    self.delivered += 1
-                    await consumer.send(text_data=text)
+            try:
+                revoked = await consumer._seat_revoked(cached=True)
+            except Exception:
+                logger.warning("seat check before a delivery failed", exc_info=True)
+                revoked = False
+            while consumer not in self.held:  # held again: `release` starts another
+                backlog = self.backlogs.get(consumer)
+                if not backlog:
+                    self.backlogs.pop(consumer, None)
+                    return
+                self.backlogs[consumer] = []
+                if not revoked:
+                    for text in backlog:
+                        await self._write(consumer, text)
+        finally:
+            if self.drains.get(consumer) is asyncio.current_task():
+                del self.drains[consumer]
 
 
 _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()

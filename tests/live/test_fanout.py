@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import pytest
+from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from events import fanout
@@ -229,3 +230,121 @@ async def test_a_socket_whose_seat_check_is_due_gets_its_updates_in_order_or_non
     finally:
         for sock in (slow, gone, quick):
             await fan.untrack(sock)
+
+
+def _commit_one_bot_action(table_id: int):
+    """One bot action at the table, committed in this (database) thread: its outcome."""
+    from events.commands import table_act
+    from events.models import Guest
+    from events.roles import Actor, Role
+    from events.selectors import guest_actor
+    from tables.engine import Game
+    from tables.engine.actions import ConfirmReveal, action_to_dict
+    from tables.engine.bots import bot_action
+    from tables.models import Table
+
+    table = Table.objects.get(pk=table_id)
+    action = bot_action(Game.from_dict(table.state), random.Random(table.version))
+    wire = action_to_dict(action)
+    if isinstance(action, ConfirmReveal):
+        actor = Actor(Role.HOST, table.party_id)
+    else:
+        actor = guest_actor(Guest.objects.get(table=table, seat=wire["seat"]))
+    return table_act(actor=actor, table_id=table_id, action=wire)
+
+
+def _kinds_after(phone, re: str) -> list[tuple[str, int]]:
+    """(type, version) of the snapshot answering `re` and of the table messages around it."""
+    out = []
+    for m in phone.inbox:
+        if m.get("type") == "snapshot" and m.get("re") == re:
+            out.append(("snapshot", m["tables"][0]["version"]))
+        elif m.get("type") == "table":
+            out.append(("table", m["version"]))
+    return out
+
+
+async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(monkeypatch):
+    """A resync's snapshot is read at version v; meanwhile another process commits v+1
+    and its update reaches this process. The screen must get the snapshot (v), then
+    v+1: never v+1 first, which the older snapshot would then undo (a host stuck one
+    version behind in tests/faults/test_concurrency.py's fifty frames)."""
+    from events import consumers
+
+    s = await connect(await seated(4, seed=8))
+    loop, fan = asyncio.get_running_loop(), fanout.local()
+    real = consumers.snapshot_for
+    raced = []
+
+    def read_then_race(actor):
+        snapshot = real(actor)
+        if not raced:  # the host's resync below: the read is done, the reply not yet sent
+            outcome = _commit_one_bot_action(s.table_id)
+            # its update arrives, as from another process, before the reply is sent
+            asyncio.run_coroutine_threadsafe(fan.deliver(_fan_of(outcome)), loop).result(5)
+            raced.append(outcome)
+        return snapshot
+
+    monkeypatch.setattr(consumers, "snapshot_for", read_then_race)
+    try:
+        before = (await game_of(s.table_id)).version
+        await s.host.drain()
+        s.host.inbox.clear()
+        await s.host.send({"type": "resync", "re": "race"})
+        await s.host.until(lambda m: m.get("type") == "table" and m["version"] == before + 1)
+        await s.host.drain()
+        assert raced, "the race ran"
+        assert _kinds_after(s.host, "race") == [("snapshot", before), ("table", before + 1)]
+        assert s.host.table["version"] == (await game_of(s.table_id)).version == before + 1
+    finally:
+        await s.close()
+
+
+def _fan_of(outcome) -> dict:
+    (fan,) = [payload for _, payload in outcome.messages if payload.get("type") == "fan"]
+    return {**fan, "origin": "another process"}
+
+
+async def test_a_cached_snapshot_is_not_sent_once_the_screen_has_newer_updates():
+    """Resyncs beyond the rate get the last snapshot again, unless this socket has been
+    sent a table update since it was read: that snapshot would take the screen back."""
+    s = await connect(await seated(4, seed=9))
+    try:
+        for i in range(8):  # past the burst: the rest are answered from the cache
+            await s.host.send({"type": "resync", "re": f"flood{i}"})
+            snap = await s.host.reply(f"flood{i}")
+        assert snap.get("cached") is True
+        outcome = await database_sync_to_async(_commit_one_bot_action)(s.table_id)
+        await fanout.local().deliver(_fan_of(outcome))
+        version = outcome.data["version"]
+        await s.host.at_version(version)
+        await s.host.send({"type": "resync", "re": "after"})
+        snap = await s.host.reply("after")
+        assert "cached" not in snap and snap["tables"][0]["version"] == version
+        await s.host.send({"type": "resync", "re": "again"})  # nothing new since: cached again
+        snap = await s.host.reply("again")
+        assert snap.get("cached") is True and snap["tables"][0]["version"] == version
+    finally:
+        await s.close()
+
+
+async def test_a_held_socket_gets_its_updates_after_release_in_order():
+    fan = fanout.LocalFanout()
+    held, other = FakeSocket(), FakeSocket()
+    await fan.track(held, {"t5.s0"})
+    await fan.track(other, {"t5.s1"})
+    try:
+        fan.hold(held)
+        for v in (3, 4):
+            await fan.deliver(fan_message(5, v, 2))
+        assert held.got == [] and len(other.got) == 2, "only the held socket waits"
+        fan.release(held)
+        await until(lambda: len(held.got) == 2)
+        assert [t.split('"version":')[1].split(",")[0] for t in held.got] == ["3", "4"]
+        assert fan.sent_to(held) == 2 and fan.sent_to(other) == 2
+        await fan.deliver(fan_message(5, 5, 2))  # released: straight through again
+        assert len(held.got) == 3
+    finally:
+        await fan.untrack(held)
+        await fan.untrack(other)
+    assert not fan.held and not fan.sent and not fan.backlogs
