@@ -28,7 +28,7 @@ from django.utils import timezone
 from tables import write
 from tables.errors import ServiceError
 
-from . import fanout, fastread, groups, heartbeat, ratelimit, socket_limits
+from . import fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
 from .commands import dispatch, dispatch_act_if
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -287,14 +287,17 @@ class PartyConsumer(AsyncWebsocketConsumer):
         in the same database call, just before the action."""
         try:
             if seat_checked_there:
-                outcome = await write.run_in_db_thread(_seat_then_act)(
+                # On the acts' own threads: never behind other sockets' hellos (lanes.py).
+                outcome = await lanes.run_in("acts", _seat_then_act)(
                     self.actor, self.secret, frame, _origin(self.scope)
                 )
                 if outcome is None:  # the seat or its rights changed: decided the usual way
                     if not await self._seat_revoked(re):
                         await self._command(frame, re)
                     return
-            else:
+            elif frame["type"] == "act":  # a host's, captain tablet's or spectator's
+                outcome = await lanes.run_in("acts", dispatch)(self.actor, frame, origin=_origin(self.scope))
+            else:  # a party command (seating, the gate, the relay): heavier, and rare
                 outcome = await write.run_in_db_thread(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
             await self._send(_error_frame(re, exc))

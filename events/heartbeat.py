@@ -19,11 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from concurrent.futures import ThreadPoolExecutor
 
-from tables import write
 from tables.models import Table
 
+from . import lanes
 from .models import Party
 from .roles import Actor, Role
 
@@ -71,16 +70,9 @@ async def party_versions(party_id: int) -> dict:
     return data
 
 
-_executor: ThreadPoolExecutor | None = None
-
-
 def _in_heartbeat_thread(fn):
-    """`fn` on the heartbeat's own thread (PostgreSQL; SQLite keeps its one database
-    thread, one writer at a time anyway)."""
-    global _executor
-    if _executor is None:
-        _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="heartbeat")
-    return write.run_in_db_thread(fn, executor=_executor)
+    """`fn` on the heartbeat's own thread (events/lanes.py)."""
+    return lanes.run_in("heartbeat", fn)
 
 
 async def versions_within(actor: Actor) -> dict | None:

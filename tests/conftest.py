@@ -71,12 +71,12 @@ def _close_the_sync_to_async_threads_connection():
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    # The pongs' own thread (events/heartbeat.py): a read a pong stopped waiting for
-    # may still be running; this waits for it, then closes that thread's connection.
-    from events import heartbeat
+    # The lanes' own threads (events/lanes.py: the pongs' reads, the acts): a read a
+    # pong stopped waiting for may still be running; this waits for it, then closes
+    # each thread's connection.
+    from events import lanes
 
-    if heartbeat._executor is not None:
-        heartbeat._executor.submit(connections.close_all).result()
+    lanes.close_connections()
 
 
 @pytest.fixture(scope="session")

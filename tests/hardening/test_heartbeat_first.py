@@ -220,3 +220,36 @@ async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(mon
     await phone.close()  # the hello is still in the database
     assert socket_limits.seats.count(guest.pk) == 0
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
+
+
+async def test_an_act_is_answered_while_hellos_fill_the_sockets_threads(monkeypatch):
+    """A table playing while other guests still join: its acts run on threads of their
+    own (events/lanes.py), not behind the newcomers' hellos in the loop's pool."""
+    s = await connect(await seated(4, name="Busy"))
+    g = await game_of(s.table_id)
+    action = bot_action(g, random.Random(3))
+    wire = action_to_dict(action)
+    assert not isinstance(action, ConfirmReveal)  # seed 1's first move is a seat's
+    phone = s.phones[wire.pop("seat")]
+    real = consumers._identify
+
+    def slow_identify(*args):
+        time.sleep(SLOW)  # the database, busy with a join burst
+        return real(*args)
+
+    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    newcomers = [await Phone(s.code).connect() for _ in range(8)]  # more than the loop's pool
+    try:
+        for i, p in enumerate(newcomers):
+            await p.send({"type": "hello", "role": "host", "token": s.host_token, "re": f"h{i}"})
+        await asyncio.sleep(0.1)  # every thread of the loop's pool is in a hello now
+        sent = time.monotonic()
+        reply = await phone.act(wire, version=g.version)
+        assert reply["type"] == "ok" and reply["version"] == g.version + 1, reply
+        assert time.monotonic() - sent < SLOW / 2, "the act waited behind the hellos"
+        for i, p in enumerate(newcomers):  # and the hellos still complete
+            assert (await p.reply(f"h{i}", timeout=SLOW * 4))["type"] == "snapshot"
+    finally:
+        for p in newcomers:
+            await p.close()
+        await s.close()
