@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 import time
 from collections import deque
 
@@ -86,8 +87,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.refused_in_a_row = 0
         self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
         self.last_snapshot: dict | None = None
-        self.last_snapshot_at = 0.0
-        self.sent_at_snapshot = 0  # fanout's count of table updates sent when it was read
+        self.last_snapshot_at = 0.0  # when it was read (the read ended)
+        self.last_snapshot_read_at = 0.0  # when its read began
         self.hello_timer: asyncio.Task | None = None
         self.hello_seen = False
         # A socket handles its frames one at a time, in order, in its own task (_work);
@@ -190,6 +191,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         if kind == "hello":
             self.hello_seen = True  # queued: the silence timer must not close it now
+        elif kind == "resync":
+            frame["_received_at"] = time.monotonic()  # ours, whatever the client sent
         self._queue(self._request, frame, re)
 
     def _queue(self, handler, *args) -> None:
@@ -311,36 +314,49 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the
         snapshot this socket was last sent, not a new read of the database; never one
         older than the bucket's refill period, so a phone that is really behind
-        catches up within it, and never one older than a table update this socket has
-        been sent since (it would take the screen back): then one fresh read per
-        update at most."""
+        catches up within it. Like every snapshot, it is followed by the table updates
+        this socket was sent since it was read (`_send_snapshot`)."""
         fresh_enough = time.monotonic() - self.last_snapshot_at < settings.RESYNC_RATE[1]
-        moved = fanout.local().sent_to(self) != self.sent_at_snapshot
-        if self.last_snapshot is not None and fresh_enough and not moved and not self.resyncs.take():
-            await self._send({**self.last_snapshot, "re": re, "cached": True})
-            return
+        # A snapshot whose read began after this frame arrived is as new as it asks
+        # for: resyncs piled up behind a slow read (a gap, then a pong, then another)
+        # are answered by that read, not each by one more.
+        newer = self.last_snapshot_read_at >= frame.get("_received_at", math.inf)
+        if self.last_snapshot is not None and fresh_enough and (newer or not self.resyncs.take()):
+            since = fanout.local().recorded(self)
+            if since is not None:
+                await self._send_snapshot({**self.last_snapshot, "re": re, "cached": True}, since)
+                return
         await self._resync(frame, re)
 
     async def _resync(self, frame, re):
         fan = fanout.local()
-        # Table updates for this socket wait until the snapshot has gone: one committed
-        # during the read would otherwise arrive first and be undone by the older snapshot.
-        fan.hold(self)
+        fan.record(self)  # what this socket is sent from now on
+        read_at = time.monotonic()
         try:
-            try:
-                # Who this socket is was just read from the database (_seat_revoked before
-                # every frame and `resubscribe`, actor_for at hello), so a seating or captain
-                # change whose broadcast was lost (Redis down) is already taken; join the
-                # groups that go with it, retrying any a Redis outage left out.
-                await self._subscribe()
-                snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
-            except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
-                await self._error(re, "no_party", "this party no longer exists")
-                await self.close(code=4404)
-                return
-            self.last_snapshot, self.last_snapshot_at = snapshot, time.monotonic()
-            self.sent_at_snapshot = fan.sent_to(self)
-            await self._send({**snapshot, "re": re} if re is not None else snapshot)
+            # Who this socket is was just read from the database (_seat_revoked before
+            # every frame and `resubscribe`, actor_for at hello), so a seating or captain
+            # change whose broadcast was lost (Redis down) is already taken; join the
+            # groups that go with it, retrying any a Redis outage left out.
+            await self._subscribe()
+            snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
+        except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
+            await self._error(re, "no_party", "this party no longer exists")
+            await self.close(code=4404)
+            return
+        self.last_snapshot, self.last_snapshot_at, self.last_snapshot_read_at = snapshot, time.monotonic(), read_at
+        fan.keep(self, settings.RESYNC_RATE[1])  # as long as the snapshot is cached
+        await self._send_snapshot({**snapshot, "re": re} if re is not None else snapshot, fan.recorded(self) or [])
+
+    async def _send_snapshot(self, snapshot: dict, since: list[str]) -> None:
+        """The snapshot, then the table updates this socket was sent since it was read:
+        one committed during the read reached the screen first, and the older snapshot
+        would take the screen back (events/fanout.py). The screen drops what it has."""
+        fan = fanout.local()
+        fan.hold(self)  # nothing new between the snapshot and its replay
+        try:
+            await self._send(snapshot)
+            for text in since:
+                await self.send(text_data=text)
         finally:
             fan.release(self)
 

@@ -38,12 +38,17 @@ committed in the millisecond between a newcomer's subscription and its `here` ar
 is not sent to it; its screens, like any screen that missed a message (the layer is
 at-most-once), see the version in their next pong and resync.
 
-A socket never gets a table update ahead of a snapshot read before it: while its
-snapshot is read (a hello, a resync), its updates wait in its backlog (`hold`), and go
-out after the snapshot (`release`); older ones the screen drops by version. Without
-this, an update committed elsewhere during the read reached the screen first and the
-older snapshot then replaced it: the screen showed the version before, until its next
-pong (tests/faults/test_concurrency.py's fifty frames caught a host stuck so).
+A snapshot never takes a screen back. An update committed elsewhere while a socket's
+snapshot is read (a hello, a resync) reaches the screen first, and the older snapshot
+then replaced it: the screen showed the version before until its next pong
+(tests/faults/test_concurrency.py's fifty frames caught a host stuck so). The updates
+still flow during the read (holding them made pongs show the screen behind, and their
+resyncs held them again: a storm of 10,000 resyncs in bench/party.py --parties 10);
+instead the socket's consumer `record`s what it is sent from the read on, and after
+the snapshot `replay`s it, with `hold`/`release` keeping the socket's new updates
+behind the replay; the screen drops by version what it already has. A cached snapshot
+(a flood of resyncs) is followed by the same replay, so it is only sent while its
+recording is whole (RECORD_MAX texts, for as long as the consumer keeps the cache).
 
 Before passing a seat's private view on, a socket re-checks at most every
 REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
@@ -59,6 +64,7 @@ import re
 import time
 import uuid
 import weakref
+from dataclasses import dataclass, field
 from typing import Any
 
 from channels.layers import get_channel_layer
@@ -72,6 +78,18 @@ logger = logging.getLogger(__name__)
 _STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.groups.seat_group / table_group
 HERE_SECONDS = 10.0  # how often a process says again that it has sockets at a table
 REMOTE_SECONDS = 3 * HERE_SECONDS + 5  # another process is counted as there this long after it last said so
+
+
+RECORD_MAX = 32  # texts a socket's recording keeps; beyond, a cached snapshot is not used
+
+
+@dataclass
+class Recording:
+    """The table updates written to one socket since its snapshot was read."""
+
+    until: float = float("inf")  # monotonic time after which no snapshot needs it (`keep`)
+    texts: list[str] = field(default_factory=list)
+    overflowed: bool = False
 
 
 def streams_of(groups: set[str]) -> set[tuple[int, int | None]]:
@@ -102,9 +120,9 @@ class LocalFanout:
         self.remote: dict[int, float] = {}  # table -> when another process last said it is there
         self.heres: asyncio.Task | None = None  # says `here` again every HERE_SECONDS
         self.skipped = 0  # updates not published: nobody else was at the table (for tests)
-        self.held: set = set()  # sockets whose snapshot is being read: their updates wait
+        self.held: set = set()  # sockets being sent a snapshot and its replay: their updates wait
         self.drains: dict[Any, asyncio.Task] = {}  # socket -> the task passing its backlog on
-        self.sent: dict[Any, int] = {}  # socket -> table updates written to it (see `sent_to`)
+        self.recordings: dict[Any, Recording] = {}  # socket -> what it was sent since a snapshot read
 
     async def track(self, consumer, groups: set[str]) -> None:
         async with self.lock:
@@ -142,7 +160,7 @@ class LocalFanout:
                 self._remove(consumer, table_id, seat)
             self.backlogs.pop(consumer, None)
             self.held.discard(consumer)
-            self.sent.pop(consumer, None)
+            self.recordings.pop(consumer, None)
             await self._drop_empty()
 
     def _remove(self, consumer, table_id: int, seat: int | None) -> None:
@@ -258,21 +276,36 @@ class LocalFanout:
             for consumer in list(members):
                 await self._to(consumer, text)
 
+    def record(self, consumer) -> None:
+        """Keep what this socket is sent from now on (its snapshot is about to be read);
+        a new recording replaces the old."""
+        self.recordings[consumer] = Recording()
+
+    def keep(self, consumer, seconds: float) -> None:
+        """The snapshot has been read: it stays in the socket's cache `seconds`, and its
+        recording as long."""
+        recording = self.recordings.get(consumer)
+        if recording is not None:
+            recording.until = time.monotonic() + seconds
+
+    def recorded(self, consumer) -> list[str] | None:
+        """What the socket was sent since `record`, or None if that is no longer known
+        whole (too much, too long ago, or never recorded)."""
+        recording = self.recordings.get(consumer)
+        if recording is None or recording.overflowed or time.monotonic() > recording.until:
+            return None
+        return list(recording.texts)
+
     def hold(self, consumer) -> None:
-        """This socket's snapshot is about to be read: its table updates wait until
-        `release`, so none reaches it ahead of a snapshot older than itself."""
+        """This socket's table updates wait until `release` (its snapshot and replay are
+        being sent: none may go between them)."""
         self.held.add(consumer)
 
     def release(self, consumer) -> None:
-        """The snapshot has been sent: what waited goes out now, in order."""
+        """What waited goes out now, in order."""
         self.held.discard(consumer)
         if self.backlogs.get(consumer) is not None:
             self._start_drain(consumer)
-
-    def sent_to(self, consumer) -> int:
-        """How many table updates were written to this socket: a snapshot cached before
-        the last of them is older than what the screen shows."""
-        return self.sent.get(consumer, 0)
 
     async def _to(self, consumer, text: str) -> None:
         backlog = self.backlogs.get(consumer)
@@ -287,7 +320,15 @@ class LocalFanout:
 
     async def _write(self, consumer, text: str) -> None:
         self.delivered += 1
-        self.sent[consumer] = self.sent.get(consumer, 0) + 1
+        recording = self.recordings.get(consumer)
+        if recording is not None:
+            if time.monotonic() > recording.until:
+                del self.recordings[consumer]  # no snapshot will need it any more
+            elif len(recording.texts) >= RECORD_MAX:
+                recording.overflowed = True
+                recording.texts.clear()
+            elif not recording.overflowed:
+                recording.texts.append(text)
         await consumer.send(text_data=text)
 
     def _start_drain(self, consumer) -> None:

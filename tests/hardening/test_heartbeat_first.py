@@ -253,3 +253,35 @@ async def test_an_act_is_answered_while_hellos_fill_the_sockets_threads(monkeypa
         for p in newcomers:
             await p.close()
         await s.close()
+
+
+async def test_resyncs_piled_up_behind_a_slow_request_are_answered_by_one_read(monkeypatch):
+    """Resyncs that arrived before a snapshot's read began are answered by that read
+    (with what was sent since): a phone that kept asking while its socket was busy
+    costs one read, not one per ask."""
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Pile")
+    phone = await Phone(party.code).connect()
+    await phone.hello("host", host_token)
+    real_dispatch, real_snapshot = consumers.dispatch, consumers.snapshot_for
+    reads = []
+
+    def slow_dispatch(*args, **kwargs):
+        time.sleep(0.5)  # the socket's request in hand waits for the database
+        return real_dispatch(*args, **kwargs)
+
+    def counted_snapshot(actor):
+        reads.append(actor)
+        return real_snapshot(actor)
+
+    monkeypatch.setattr(consumers, "dispatch", slow_dispatch)
+    monkeypatch.setattr(consumers, "snapshot_for", counted_snapshot)
+    await phone.send({"type": "party", "re": "c1", "command": "close_registration"})
+    for i in range(3):
+        await phone.send({"type": "resync", "re": f"r{i}", "_received_at": 1e12})  # a forged time is ignored
+    replies = [await phone.reply(f"r{i}", timeout=5) for i in range(3)]
+    assert len(reads) == 1, "one read for the three"
+    assert "cached" not in replies[0] and all(r.get("cached") is True for r in replies[1:])
+    assert all(r["party"]["registration_open"] is False for r in replies)  # after the command
+    await phone.send({"type": "resync", "re": "later"})  # asked after that read: a read of its own
+    assert "cached" not in await phone.reply("later", timeout=5) and len(reads) == 2
+    await phone.close()

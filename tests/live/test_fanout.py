@@ -266,9 +266,9 @@ def _kinds_after(phone, re: str) -> list[tuple[str, int]]:
 
 async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(monkeypatch):
     """A resync's snapshot is read at version v; meanwhile another process commits v+1
-    and its update reaches this process. The screen must get the snapshot (v), then
-    v+1: never v+1 first, which the older snapshot would then undo (a host stuck one
-    version behind in tests/faults/test_concurrency.py's fifty frames)."""
+    and its update reaches this process, and this screen, at once. The older snapshot
+    must not undo it (a host stuck one version behind in tests/faults/
+    test_concurrency.py's fifty frames): v+1 follows the snapshot again."""
     from events import consumers
 
     s = await connect(await seated(4, seed=8))
@@ -294,7 +294,8 @@ async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(mon
         await s.host.until(lambda m: m.get("type") == "table" and m["version"] == before + 1)
         await s.host.drain()
         assert raced, "the race ran"
-        assert _kinds_after(s.host, "race") == [("snapshot", before), ("table", before + 1)]
+        # the update came during the read (as it did), and again after the snapshot
+        assert _kinds_after(s.host, "race") == [("table", before + 1), ("snapshot", before), ("table", before + 1)]
         assert s.host.table["version"] == (await game_of(s.table_id)).version == before + 1
     finally:
         await s.close()
@@ -305,46 +306,64 @@ def _fan_of(outcome) -> dict:
     return {**fan, "origin": "another process"}
 
 
-async def test_a_cached_snapshot_is_not_sent_once_the_screen_has_newer_updates():
-    """Resyncs beyond the rate get the last snapshot again, unless this socket has been
-    sent a table update since it was read: that snapshot would take the screen back."""
+async def test_a_cached_snapshot_is_followed_by_the_updates_sent_since_it_was_read():
+    """Resyncs beyond the rate get the last snapshot again; the table updates this
+    socket was sent since that snapshot was read follow it, so it never takes the
+    screen back."""
     s = await connect(await seated(4, seed=9))
     try:
         for i in range(8):  # past the burst: the rest are answered from the cache
             await s.host.send({"type": "resync", "re": f"flood{i}"})
             snap = await s.host.reply(f"flood{i}")
         assert snap.get("cached") is True
+        cached_version = snap["tables"][0]["version"]
         outcome = await database_sync_to_async(_commit_one_bot_action)(s.table_id)
         await fanout.local().deliver(_fan_of(outcome))
         version = outcome.data["version"]
+        assert version == cached_version + 1
         await s.host.at_version(version)
+        s.host.inbox.clear()
         await s.host.send({"type": "resync", "re": "after"})
         snap = await s.host.reply("after")
-        assert "cached" not in snap and snap["tables"][0]["version"] == version
-        await s.host.send({"type": "resync", "re": "again"})  # nothing new since: cached again
-        snap = await s.host.reply("again")
-        assert snap.get("cached") is True and snap["tables"][0]["version"] == version
+        assert snap.get("cached") is True and snap["tables"][0]["version"] == cached_version
+        update = await s.host.until(lambda m: m.get("type") == "table")
+        assert update["version"] == version and s.host.table["version"] == version
     finally:
         await s.close()
 
 
-async def test_a_held_socket_gets_its_updates_after_release_in_order():
+async def test_a_recording_keeps_what_a_socket_was_sent_and_holding_keeps_the_order():
     fan = fanout.LocalFanout()
-    held, other = FakeSocket(), FakeSocket()
-    await fan.track(held, {"t5.s0"})
+    sock, other = FakeSocket(), FakeSocket()
+    await fan.track(sock, {"t5.s0"})
     await fan.track(other, {"t5.s1"})
     try:
-        fan.hold(held)
+        assert fan.recorded(sock) is None, "nothing recorded yet"
+        fan.record(sock)
         for v in (3, 4):
             await fan.deliver(fan_message(5, v, 2))
-        assert held.got == [] and len(other.got) == 2, "only the held socket waits"
-        fan.release(held)
-        await until(lambda: len(held.got) == 2)
-        assert [t.split('"version":')[1].split(",")[0] for t in held.got] == ["3", "4"]
-        assert fan.sent_to(held) == 2 and fan.sent_to(other) == 2
-        await fan.deliver(fan_message(5, 5, 2))  # released: straight through again
-        assert len(held.got) == 3
+        assert [_version(t) for t in fan.recorded(sock)] == [3, 4] and len(sock.got) == 2
+        assert fan.recorded(other) is None, "only the socket that asked"
+        fan.hold(sock)
+        await fan.deliver(fan_message(5, 5, 2))
+        assert len(sock.got) == 2 and len(other.got) == 3, "only the held socket waits"
+        fan.release(sock)
+        await until(lambda: len(sock.got) == 3)
+        assert [_version(t) for t in sock.got] == [3, 4, 5]
+        assert [_version(t) for t in fan.recorded(sock)] == [3, 4, 5]
+        for v in range(6, 6 + fanout.RECORD_MAX):
+            await fan.deliver(fan_message(5, v, 2))
+        assert fan.recorded(sock) is None, "more than it keeps: no longer whole"
+        fan.record(sock)
+        fan.keep(sock, 60)
+        assert fan.recorded(sock) == []
+        fan.keep(sock, -1.0)
+        assert fan.recorded(sock) is None, "past its time"
     finally:
-        await fan.untrack(held)
+        await fan.untrack(sock)
         await fan.untrack(other)
-    assert not fan.held and not fan.sent and not fan.backlogs
+    assert not fan.held and not fan.recordings and not fan.backlogs
+
+
+def _version(text: str) -> int:
+    return int(text.split('"version":')[1].split(",")[0])
