@@ -379,6 +379,8 @@ class Phone:
         self.stopped = False
         self.attempt = 0
         self.pending: dict[str, dict] = {}  # re -> {frame, fut, resend, sent_at}
+        self.resyncing: asyncio.Future | None = None  # the resync in flight, if any
+        self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
         self.snapshot: dict | None = None
         self.party: dict | None = None
@@ -601,7 +603,7 @@ class Phone:
             for key, payload in (("seat", snap.get("table")), ("public", snap.get("public"))):
                 if payload:
                     self.views[(key, payload["table"]["id"])] = payload
-                    self.stats.arrivals.append((payload["table"]["id"], payload["version"], t))
+                    self._arrived((key, payload["table"]["id"]), payload["version"], t)
         else:
             for payload in snap.get("tables", []):
                 self.views[("public", payload["table"]["id"])] = payload
@@ -613,11 +615,18 @@ class Phone:
             return
         self.views[key] = msg
         if (key[0] == "seat" or self.role == "host") and not self.late:
-            self.stats.arrivals.append((key[1], msg["version"], now()))
+            self._arrived(key, msg["version"], now())
         if have is not None and msg["version"] > have["version"] + 1:
             self.stats.gaps += 1
             self.resync()
         self.changed.set()
+
+    def _arrived(self, key: tuple[str, int], version: int, t: float) -> None:
+        """A version this screen shows for the first time (a broadcast's latency); the
+        same version again (a snapshot, or the server's replay after one) is not."""
+        if version > self.shown.get(key, -1):
+            self.shown[key] = version
+            self.stats.arrivals.append((key[1], version, t))
 
     def _take_pong(self, msg: dict) -> None:
         # The heartbeat carries the current versions of the tables this screen reads
@@ -640,9 +649,13 @@ class Phone:
             self.resync()
 
     def resync(self) -> None:
+        # As live.js: one resync in flight at a time; its snapshot answers the rest.
+        if self.resyncing is not None and not self.resyncing.done():
+            return
         self.stats.resyncs += 1
         _, fut = self.request({"type": "resync"}, resend=True)
         fut.add_done_callback(lambda f: f.exception())
+        self.resyncing = fut
 
     def reload(self) -> None:
         """A person reloading a frozen page: a new socket, a new hello."""

@@ -54,6 +54,7 @@ export class Live {
     this.attempt = 0;
     this.everReady = false;
     this.pending = new Map(); // re -> {frame, resolve, reject, resend, sent}
+    this.resyncing = null; // the resync in flight, if any
     this.versions = new Map(); // "<table id>:seat|pub" -> last version applied
     this.snapshot = null;
     this.clockOffset = 0; // server epoch ms - local epoch ms
@@ -107,8 +108,16 @@ export class Live {
     return this.request({ type: "party", command, ...args }, false);
   }
 
+  /** One resync in flight at a time: its snapshot answers every gap or pong seen
+   * while it is on its way (the server replays after it what it sent meanwhile). A
+   * resync per gap piled up behind a slow read, each one more read. */
   resync() {
-    return this.request({ type: "resync" }, true).catch(() => {});
+    if (!this.resyncing) {
+      this.resyncing = this.request({ type: "resync" }, true)
+        .catch(() => {})
+        .finally(() => { this.resyncing = null; });
+    }
+    return this.resyncing;
   }
 
   request(frame, resend) {

@@ -84,3 +84,44 @@ def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pen
     finally:
         proxy.close()
         db.close()
+
+
+def test_resyncs_asked_while_one_is_on_its_way_send_no_more(asgi_server, browser):
+    """live.js keeps one resync in flight: the gaps and pongs seen meanwhile are answered
+    by its snapshot (and what the server replays after it), not by more reads."""
+    db = DbThread()
+    errors: list[str] = []
+    try:
+
+        def make():
+            party, _ = shorthand.party_create(name="Resync test")
+            guest, token, _ = shorthand.guest_join(code=party.code, name="Ann", description="Ann's gift")
+            return party.code, guest.pk, token, guest.gift_number
+
+        code, gid, token, gift_number = db(make)
+        phone = new_page(browser, 390, 844, errors, "phone")
+        sent: list[dict] = []
+        phone.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+        blob = json.dumps({"token": token, "guest": gid, "gift_number": gift_number})
+        phone.context.add_init_script(f"localStorage.setItem({json.dumps('heist.seat.' + code)}, {json.dumps(blob)})")
+        phone.goto(f"{asgi_server}/p/{code}/")
+        expect(phone.locator("html")).to_have_attribute("data-conn", "online")
+
+        def resyncs() -> int:
+            return sum(1 for f in sent if f.get("type") == "resync")
+
+        # Three asked at once: one frame, and all three answered by its snapshot.
+        same = phone.evaluate(
+            """async () => { const l = window.heistLive;
+                             const ps = [l.resync(), l.resync(), l.resync()];
+                             await Promise.all(ps); return ps[0] === ps[1] && ps[1] === ps[2]; }"""
+        )
+        assert same is True
+        assert resyncs() == 1, sent
+        # Once answered, the next one goes.
+        phone.evaluate("() => window.heistLive.resync()")
+        phone.wait_for_function("() => !window.heistLive.resyncing")
+        assert resyncs() == 2, sent
+        assert not errors, errors
+    finally:
+        db.close()
