@@ -117,15 +117,21 @@ async def test_requests_keep_their_order_and_a_ping_overtakes_them(monkeypatch):
     await phone.close()
 
 
-async def test_a_socket_that_drops_mid_action_still_announces_the_commit(monkeypatch):
-    """The phone closes while its act is in the database: the act commits, and the
-    table still hears of it (the socket's close waits for the request in hand)."""
-    s = await connect(await seated(4, name="Drop"))
+async def _first_move(name: str):
+    """A seated table of four on sockets, its game, and the first move's socket and frame
+    (seed 1's first move is a seat's)."""
+    s = await connect(await seated(4, name=name))
     g = await game_of(s.table_id)
     action = bot_action(g, random.Random(3))
     wire = action_to_dict(action)
-    assert not isinstance(action, ConfirmReveal)  # seed 1's first move is a seat's
-    phone = s.phones[wire.pop("seat")]
+    assert not isinstance(action, ConfirmReveal)
+    return s, g, s.phones[wire.pop("seat")], wire
+
+
+async def test_a_socket_that_drops_mid_action_still_announces_the_commit(monkeypatch):
+    """The phone closes while its act is in the database: the act commits, and the
+    table still hears of it (the socket's close waits for the request in hand)."""
+    s, g, phone, wire = await _first_move("Drop")
     real = consumers._seat_then_act
 
     def slow_act(*args):
@@ -225,12 +231,7 @@ async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(mon
 async def test_an_act_is_answered_while_hellos_fill_the_sockets_threads(monkeypatch):
     """A table playing while other guests still join: its acts run on threads of their
     own (events/lanes.py), not behind the newcomers' hellos in the loop's pool."""
-    s = await connect(await seated(4, name="Busy"))
-    g = await game_of(s.table_id)
-    action = bot_action(g, random.Random(3))
-    wire = action_to_dict(action)
-    assert not isinstance(action, ConfirmReveal)  # seed 1's first move is a seat's
-    phone = s.phones[wire.pop("seat")]
+    s, g, phone, wire = await _first_move("Busy")
     real = consumers._identify
 
     def slow_identify(*args):
