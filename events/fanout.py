@@ -44,9 +44,10 @@ then replaced it: the screen showed the version before until its next pong
 (tests/faults/test_concurrency.py's fifty frames caught a host stuck so). The updates
 still flow during the read (holding them made pongs show the screen behind, and their
 resyncs held them again: a storm of 10,000 resyncs in bench/party.py --parties 10);
-instead the socket's consumer `record`s what it is sent from the read on, and after
-the snapshot `replay`s it, with `hold`/`release` keeping the socket's new updates
-behind the replay; the screen drops by version what it already has. A cached snapshot
+instead the socket's consumer has what it is sent from the read on kept (`record`,
+`recorded`), and sends it again right after the snapshot (`_send_snapshot` in
+events/consumers.py), with `hold`/`release` keeping the socket's new updates behind
+that; the screen drops by version what it already has. A cached snapshot
 (a flood of resyncs) is followed by the same replay, so it is only sent while its
 recording is whole (RECORD_MAX texts, for as long as the consumer keeps the cache).
 
