@@ -23,6 +23,7 @@ from tables.engine import Card, Game, Phase, card_of, deck_for
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
+from tables.outcome import Outcome
 from tests import shorthand
 from tests.live.clients import Phone
 
@@ -180,20 +181,28 @@ async def arrange(table_id: int, hands: dict[int, list[Card]], draw: list[Card] 
 # --- driving a table with bots (no sockets: for reaching a phase quickly) -------------
 
 
+def bot_step(table_id: int, r: random.Random) -> Outcome:
+    """One bot action at the table through the table service, committed in this
+    (database) thread, as the seat's guest (the reveal as the host): its outcome."""
+    table = Table.objects.get(pk=table_id)
+    g = Game.from_dict(table.state)
+    action = bot_action(g, r)
+    assert action is not None, g.phase
+    wire = action_to_dict(action)
+    if isinstance(action, ConfirmReveal):
+        actor = Actor(Role.HOST, table.party_id)
+    else:
+        actor = guest_actor(Guest.objects.get(table=table, seat=wire["seat"]))
+    return table_act(actor=actor, table_id=table_id, action=wire)
+
+
 def _drive(table_id: int, stop, seed: int, max_steps: int) -> Game:
     r = random.Random(seed)
-    table = Table.objects.get(pk=table_id)
-    by_seat = {g.seat: g for g in Guest.objects.filter(table=table)}
-    host = Actor(Role.HOST, table.party_id)
     for _ in range(max_steps):
         g = Game.from_dict(Table.objects.get(pk=table_id).state)
         if stop(g):
             return g
-        action = bot_action(g, r)
-        assert action is not None, g.phase
-        wire = action_to_dict(action)
-        actor = host if isinstance(action, ConfirmReveal) else guest_actor(by_seat[wire["seat"]])
-        table_act(actor=actor, table_id=table_id, action=wire)
+        bot_step(table_id, r)
     raise AssertionError("the table did not get there")
 
 

@@ -13,7 +13,7 @@ from channels.layers import get_channel_layer
 
 from events import fanout
 from tables.engine import Phase
-from tests.live.tables import connect, game_of, play_over_sockets, seated
+from tests.live.tables import bot_step, connect, game_of, play_over_sockets, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -234,23 +234,9 @@ async def test_a_socket_whose_seat_check_is_due_gets_its_updates_in_order_or_non
 
 def _commit_one_bot_action(table_id: int):
     """One bot action at the table, committed in this (database) thread: its outcome."""
-    from events.commands import table_act
-    from events.models import Guest
-    from events.roles import Actor, Role
-    from events.selectors import guest_actor
-    from tables.engine import Game
-    from tables.engine.actions import ConfirmReveal, action_to_dict
-    from tables.engine.bots import bot_action
     from tables.models import Table
 
-    table = Table.objects.get(pk=table_id)
-    action = bot_action(Game.from_dict(table.state), random.Random(table.version))
-    wire = action_to_dict(action)
-    if isinstance(action, ConfirmReveal):
-        actor = Actor(Role.HOST, table.party_id)
-    else:
-        actor = guest_actor(Guest.objects.get(table=table, seat=wire["seat"]))
-    return table_act(actor=actor, table_id=table_id, action=wire)
+    return bot_step(table_id, random.Random(Table.objects.get(pk=table_id).version))
 
 
 def _kinds_after(phone, re: str) -> list[tuple[str, int]]:
