@@ -251,6 +251,22 @@ def dispatch_act_if(actor: Actor, frame: dict, also: write.Condition) -> Outcome
         return None
 
 
+async def dispatch_act_on_loop(actor: Actor, frame: dict, also: write.Condition | None) -> Outcome | None:
+    """An `act` frame as `dispatch_act_if` runs it (`also`: None for a host's, a
+    tablet's or a spectator's act), its statement sent from the event loop
+    (events/play.py `table_act_on_loop`). Checking and parsing touch no database.
+    None: nothing was done; the caller takes the threads' path, which decides it again."""
+    try:
+        command, frame = lookup(actor, frame)
+        if command.frame != "act":
+            return None
+        command.check(actor, frame)
+        args = command.parse(actor, frame)
+    except ServiceError:
+        return None
+    return await play.table_act_on_loop(also, party_id=actor.party_id, **args)
+
+
 def table_act(
     *, actor: Actor, table_id: int, action: dict, client_id: str = "", expected_version: int | None = None
 ) -> Outcome:

@@ -26,11 +26,11 @@ from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils import timezone
 
-from tables import write
+from tables import loopwrite, write
 from tables.errors import ServiceError
 
 from . import fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
-from .commands import dispatch, dispatch_act_if
+from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
 from .roles import Actor, Role, groups_for
@@ -289,7 +289,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
         in the same database call, just before the action."""
         try:
-            if seat_checked_there:
+            outcome = await self._act_on_loop(frame) if frame["type"] == "act" else None
+            if outcome is not None:
+                pass  # done from the loop itself
+            elif seat_checked_there:
                 # On the acts' own threads: never behind other sockets' hellos (lanes.py).
                 outcome = await lanes.run_in("acts", _seat_then_act)(
                     self.actor, self.secret, frame, _origin(self.scope)
@@ -309,6 +312,19 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         await self._send({"type": "ok", "re": re, **outcome.data})
         await fanout.publish(outcome.messages)
+
+    async def _act_on_loop(self, frame):
+        """An act, first from the event loop in one statement with no thread
+        (tables/loopwrite.py); a guest's carries its seat check in that statement, as on
+        the threads (_seat_then_act). Most acts end here. None: nothing was done."""
+        if not loopwrite.enabled():
+            return None
+        also = None
+        if self.actor.role is Role.GUEST:
+            if self.secret is None:
+                return None
+            also = _seat_held(self.actor, self.secret)
+        return await dispatch_act_on_loop(self.actor, frame, also)
 
     async def _resync_frame(self, frame, re):
         """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the

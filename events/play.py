@@ -22,7 +22,7 @@ from tables.engine.actions import Action, DrawRelaySeat
 from tables.errors import ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
-from tables.services import table_apply, table_lock
+from tables.services import table_apply, table_apply_on_loop, table_lock
 
 from .lobby import party_after_table_change, party_close_if_over
 
@@ -70,6 +70,56 @@ def table_act_if(
     written, for whatever reason; the caller checks the long way and calls table_act."""
     done = _optimistic(party_id, table_id, engine_action, actor_label, client_id, expected_version, now, also)
     return None if done is None else _after(party_id, done)
+
+
+async def table_act_on_loop(
+    also: write.Condition | None,
+    *,
+    party_id: int,
+    table_id: int,
+    engine_action: Action,
+    actor_label: str,
+    client_id: str = "",
+    expected_version: int | None = None,
+    now: datetime | None = None,
+) -> Outcome | None:
+    """`table_act_if`, its one statement sent from the event loop (tables/loopwrite.py):
+    no thread, no pool, no hop. Only what needs no other read or write: not a relay
+    draw (the relay must be open), and not an action that brings the table to the gate
+    or to its end (the party then reads, and may close, in the database). None: nothing
+    was written, for whatever reason; the caller takes the threads' path."""
+    if isinstance(engine_action, DrawRelaySeat) or not write.can_be_optimistic(table_id, party_id):
+        return None
+    trial = write.Attempt(optimistic=True, also=also)
+    try:
+        locked = table_lock(
+            table_id=table_id,
+            party_id=party_id,
+            actor_label=actor_label,
+            client_id=client_id,
+            expected_version=expected_version,
+            attempt=trial,
+        )
+        applied = await table_apply_on_loop(
+            locked,
+            engine_action,
+            actor_label=actor_label,
+            client_id=client_id,
+            attempt=trial,
+            write_if=_needs_nothing_more,
+            now=now,
+        )
+    except Exception:
+        if trial.written:
+            raise  # the statement was sent: never try the action again
+        return None  # a refusal, a stale copy: decided again on the row itself
+    return None if applied is None else applied.outcome
+
+
+def _needs_nothing_more(game: Game) -> bool:
+    """The party has nothing to do about this new game (party_after_table_change and
+    party_close_if_over read the database for these two phases)."""
+    return game.phase not in (Phase.GATE, Phase.OVER)
 
 
 def _after(party_id: int, done: tuple[Outcome, Game | None]) -> Outcome:

@@ -12,6 +12,7 @@ socket messages go out only after commit.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -20,7 +21,7 @@ from django.utils import timezone
 from tables.engine import Event, Game, Phase, apply
 from tables.engine.actions import Action, TimeoutPass
 
-from . import write
+from . import loopwrite, write
 from .broadcast import table_message
 from .errors import ServiceError, engine_rules
 from .groups import Message
@@ -109,6 +110,47 @@ def table_apply(
     """Apply one action to a locked table and write the new state and its log row.
     The 60-second pass is enforced by the server clock. Raises Illegal (the rules) or
     ServiceError (too_early); the caller's transaction then rolls back whole."""
+    table = locked.table
+    new, events, now = _decide(locked, engine_action, now)
+    # The new state, version and clock, and the log row: one statement (tables/write.py).
+    write.save(
+        table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
+    )
+    return _applied(table, new, events)
+
+
+async def table_apply_on_loop(
+    locked: Locked,
+    engine_action: Action,
+    *,
+    actor_label: str,
+    client_id: str,
+    attempt: write.Attempt,
+    write_if: Callable[[Game], bool],
+    now: datetime | None = None,
+) -> Applied | None:
+    """`table_apply` of an optimistic attempt (`locked` is this process's copy of the
+    row), its statement sent from the event loop (tables/loopwrite.py). None: nothing
+    was written, because `write_if` said no to the new game (the caller's say: what it
+    must do with it needs the database), the copy is not the row (write.Conflict), or
+    no connection could be had (loopwrite.NotSent). Raises as table_apply before the
+    statement is sent; after, whatever the database said (never try it again)."""
+    table = locked.table
+    new, events, now = _decide(locked, engine_action, now)
+    if not write_if(new):
+        return None
+    try:
+        await loopwrite.save(
+            table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
+        )
+    except (write.Conflict, loopwrite.NotSent):
+        return None
+    return _applied(table, new, events)
+
+
+def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tuple[Game, list[Event], datetime]:
+    """The engine's new game and events for the action (nothing written), and the time
+    it is taken at; `locked.table`'s window clock set for the new game."""
     table, game = locked.table, locked.game
     now = now or timezone.now()
     if isinstance(engine_action, TimeoutPass):
@@ -125,10 +167,10 @@ def table_apply(
         table.window_opened_at = now
     elif new.phase is not Phase.REACTION:
         table.window_opened_at = None
-    # The new state, version and clock, and the log row: one statement (tables/write.py).
-    write.save(
-        table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
-    )
+    return new, events, now
+
+
+def _applied(table: Table, new: Game, events: list[Event]) -> Applied:
     outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events))
     return Applied(table, new, events, outcome)
 

@@ -132,7 +132,7 @@ def _remember(table_id: int, hot: Hot) -> None:
             del _hot[next(iter(_hot))]
 
 
-stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0}  # for tests and benchmarks
+stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0, "on_loop": 0}  # for tests and benchmarks
 
 
 def run_in_db_thread(fn, *, executor=None):
@@ -325,13 +325,19 @@ def save(
         if not attempt.optimistic:
             raise
         row = None  # a request id already used: the locking path says whose
+    written_or_conflict(table, new, state, now, attempt, row)
+
+
+def written_or_conflict(table, new, state, now, attempt, row, *, committed: bool = False) -> None:
+    """PostgreSQL's statement has run and returned `row`: an optimistic attempt whose
+    guard did not hold wrote nothing (Conflict); a locked one always writes."""
     if row is None and attempt.optimistic:
         stats["conflict"] += 1
         raise Conflict()
     if row is None or row[1] != 1:
         # Cannot happen under the row lock; never acknowledge what was not written.
         raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
-    _written(table, new, state, now, attempt, xmin=row[0])
+    _written(table, new, state, now, attempt, xmin=row[0], committed=committed)
 
 
 def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> None:
@@ -387,10 +393,13 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
     _written(table, new, state, now, attempt, xmin="", texts=(state_text, getattr(table, "_roster_text", None) or ""))
 
 
-def _written(table, new, state, now, attempt, *, xmin: str, texts: tuple[str, str] | None = None) -> None:
+def _written(
+    table, new, state, now, attempt, *, xmin: str, texts: tuple[str, str] | None = None, committed: bool = False
+) -> None:
     """After either database's write applied: count it, bring `table` up to date, and
     keep the new row as this process's hot copy once it has committed (at once in
-    autocommit: the statement has committed)."""
+    autocommit: the statement has committed; `committed`: it was sent on a connection
+    of its own, not Django's, tables/loopwrite.py)."""
     if attempt.optimistic:
         stats["optimistic"] += 1
     hot = Hot(
@@ -406,38 +415,60 @@ def _written(table, new, state, now, attempt, *, xmin: str, texts: tuple[str, st
     )
     table.version, table.updated_at, table.state = new.version, now, state
     table_id = table.pk
-    transaction.on_commit(lambda: _remember(table_id, hot))
+    if committed:
+        _remember(table_id, hot)
+    else:
+        transaction.on_commit(lambda: _remember(table_id, hot))
 
 
 def _write(table, new, state, action, actor, client_id, now, attempt):
+    sql, params = write_statement(table, new, state, action, actor, client_id, now, attempt)
+    with connection.cursor() as cur:
+        cur.execute(sql, params)
+        return cur.fetchone()
+
+
+def write_statement(table, new, state, action, actor, client_id, now, attempt) -> tuple[str, list]:
+    """PostgreSQL's one statement for `save`: the guarded UPDATE and the log row's INSERT.
+    Its row is (the new xmin, 1) when it wrote, and none when the guard did not hold.
+    Also sent, as it is, on the event loop's own connections (tables/loopwrite.py)."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
     also = attempt.also if attempt.optimistic else None
-    with connection.cursor() as cur:
-        cur.execute(
-            f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, updated_at = %s"
-            f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s)"
-            f"{f' AND {also.sql}' if also else ''} RETURNING id, xmin::text AS x),"
-            f" i AS (INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
-            f" SELECT id, %s, %s::jsonb, %s, %s, %s FROM u RETURNING 1)"
-            f" SELECT u.x, (SELECT count(*) FROM i) FROM u",
-            [
-                orjson.dumps(state).decode(),
-                new.version,
-                table.window_opened_at,
-                now,
-                table.pk,
-                table.version,
-                attempt.xmin or "",
-                attempt.xmin or "",
-                *(also.params if also else ()),
-                new.version,
-                orjson.dumps(action_to_dict(action)).decode(),
-                actor,
-                client_id,
-                now,
-            ],
-        )
-        return cur.fetchone()
+    sql = (
+        f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, updated_at = %s"
+        f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s)"
+        f"{f' AND {also.sql}' if also else ''} RETURNING id, xmin::text AS x),"
+        f" i AS (INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
+        f" SELECT id, %s, %s::jsonb, %s, %s, %s FROM u RETURNING 1)"
+        f" SELECT u.x, (SELECT count(*) FROM i) FROM u"
+    )
+    params = [
+        orjson.dumps(state).decode(),
+        new.version,
+        table.window_opened_at,
+        now,
+        table.pk,
+        table.version,
+        attempt.xmin or "",
+        attempt.xmin or "",
+        *(also.params if also else ()),
+        new.version,
+        orjson.dumps(action_to_dict(action)).decode(),
+        actor,
+        client_id,
+        now,
+    ]
+    return sql, params
+
+
+def forget_copy(table_id: int, xmin: str | None) -> None:
+    """The copy with this xmin is not the row (a write found it so): drop it, unless a
+    newer one has taken its place meanwhile. The locking path reads the row instead of
+    trying the copy again."""
+    with _hot_lock:
+        hot = _hot.get(table_id)
+        if hot is not None and hot.xmin == xmin:
+            del _hot[table_id]
 
 
 def forget(table_id: int | None = None) -> None:

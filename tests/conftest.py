@@ -77,6 +77,10 @@ def _close_the_sync_to_async_threads_connection():
     from events import lanes
 
     lanes.close_connections()
+    # The acts' connections of the test's event loop (tables/loopwrite.py), gone with it.
+    from tables import loopwrite
+
+    loopwrite.close_all()
 
 
 @pytest.fixture(scope="session")

@@ -98,6 +98,11 @@ SERVE_STATIC = False
 HTTP_CONCURRENCY = int(os.environ.get("HEIST_HTTP_CONCURRENCY", "12"))
 HTTP_ADMISSION_WAIT = 20.0  # seconds in line before a plain 503 "busy" with Retry-After
 
+# PostgreSQL: a table action's one optimistic statement is sent from the event loop on
+# connections of its own (tables/loopwrite.py), at most this many per process, outside
+# Django's pool; 0 sends every act through the threads (events/lanes.py) instead.
+ACTS_ON_LOOP_CONNECTIONS = int(os.environ.get("HEIST_ACTS_ON_LOOP_CONNECTIONS", "4"))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cookies and headers. The Secure flag is off here because the embedded host is

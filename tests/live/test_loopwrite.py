@@ -1,0 +1,275 @@
+"""A table action's optimistic statement sent from the event loop (tables/loopwrite.py):
+the same one statement as on the threads, decided on this process's copy of the row and
+written only while the row is exactly that copy and the guest still holds the seat;
+anything else writes nothing there and is decided on the row, the long way."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import random
+
+import psycopg
+import pytest
+from channels.db import database_sync_to_async
+from django.db import connection
+
+from events import lanes, play, services
+from events.commands import dispatch_act_on_loop
+from events.models import Guest
+from events.roles import Actor, Role
+from tables import loopwrite, write
+from tables.engine import Phase
+from tables.engine.actions import action_to_dict, parse_action
+from tables.engine.bots import bot_action
+from tables.models import Table, TableAction
+from tables.services import table_apply_on_loop, table_lock
+from tests import shorthand
+
+from .tables import assert_in_sync, connect, game_of, play_over_sockets, seated, socket_step
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+@pytest.fixture
+def acts_on_threads(monkeypatch):
+    """Counts the acts that went to the acts' threads (events/lanes.py)."""
+    calls = []
+    real = lanes.run_in
+
+    def counting(lane, fn):
+        if lane == "acts":
+            calls.append(fn.__name__)
+        return real(lane, fn)
+
+    monkeypatch.setattr(lanes, "run_in", counting)
+    return calls
+
+
+async def _step(s, r):
+    """One bot action through its socket, and every screen at its version."""
+    g = await game_of(s.table_id)
+    await socket_step(s, r, g)
+    return await assert_in_sync(s, g.version + 1)
+
+
+def _count(table_id: int) -> int:
+    return TableAction.objects.filter(table_id=table_id).count()
+
+
+async def test_acts_over_sockets_are_written_from_the_loop_and_every_screen_follows(acts_on_threads):
+    s = await connect(await seated(5, seed=11))
+    r = random.Random(11)
+    before = dict(write.stats)
+    start = (await game_of(s.table_id)).version
+    logged = await database_sync_to_async(_count)(s.table_id)
+    g = await play_over_sockets(
+        s, r, stop=lambda g: g.version >= start + 20 or g.phase in (Phase.REVEAL, Phase.GATE, Phase.OVER)
+    )
+    steps = g.version - start
+    assert steps >= 10, g.phase
+    on_loop = write.stats["on_loop"] - before["on_loop"]
+    # The first act has no copy of the row yet (seating wrote it): the threads'. Every
+    # other one is written from the loop, and none of them also went to the threads.
+    assert on_loop >= steps - 1, (on_loop, steps, acts_on_threads)
+    assert len(acts_on_threads) == steps - on_loop, acts_on_threads
+    assert await database_sync_to_async(_count)(s.table_id) == logged + steps, "one log row per version"
+    assert loopwrite.lender().opened >= 1
+    await s.close()
+
+
+async def test_a_stale_copy_writes_nothing_from_the_loop_and_is_decided_on_the_row(acts_on_threads):
+    s = await connect(await seated(4, seed=5))
+    r = random.Random(5)
+    await _step(s, r)
+    stale = write._hot[s.table_id]
+    g = await _step(s, r)
+    assert g.version == stale.version + 1
+    write._hot[s.table_id] = stale  # as if another process had written the last version
+    before = dict(write.stats)
+    acts_on_threads.clear()
+    await socket_step(s, r, g)
+    await assert_in_sync(s, stale.version + 2)
+    assert write.stats["on_loop"] == before["on_loop"], "nothing written from the stale copy"
+    assert acts_on_threads, "decided on the threads, on the row"
+    versions = await database_sync_to_async(
+        lambda: list(TableAction.objects.filter(table_id=s.table_id).values_list("version", flat=True))
+    )()
+    assert sorted(versions) == sorted(set(versions)) and max(versions) == stale.version + 2, versions
+    await s.close()
+
+
+async def test_a_copy_that_is_not_the_row_is_refused_by_the_statement_itself(acts_on_threads):
+    """The copy's game and version are the row's, but another writer's transaction wrote
+    the row last (its xmin differs): the statement's guard writes nothing."""
+    s = await connect(await seated(4, seed=7))
+    r = random.Random(7)
+    await _step(s, r)
+    g = await _step(s, r)
+    hot = write._hot[s.table_id]
+    assert hot.version == g.version
+    write._hot[s.table_id] = dataclasses.replace(hot, xmin=str(int(hot.xmin) + 1))
+    before = dict(write.stats)
+    acts_on_threads.clear()
+    await socket_step(s, r, g)
+    await assert_in_sync(s, g.version + 1)
+    assert write.stats["conflict"] == before["conflict"] + 1, "the loop's statement found another row"
+    assert write.stats["on_loop"] == before["on_loop"]
+    assert acts_on_threads, "then decided on the row"
+    await s.close()
+
+
+async def test_a_seat_handed_over_under_a_socket_with_a_warm_copy_is_not_played_from_it():
+    """The hand-over's notice to the old device is lost; the table's copy is warm (the
+    leaving guest has just acted from the loop): the old socket's next act must not be
+    written, on the loop or anywhere."""
+    s = await connect(await seated(4, seed=2))
+    r = random.Random(2)
+    g = await _step(s, r)
+    while g.phase is not Phase.ACTION:  # a turn to take, with the copy warm
+        g = await _step(s, r)
+    assert s.table_id in write._hot and write._hot[s.table_id].version == g.version
+    seat = g.active
+
+    def hand_over():
+        code = services.seat_hand_over(party_id=s.party_id, guest_id=s.guests[seat], requested_by="host").data["claim"]
+        shorthand.seat_claim(code=s.code, claim=code, name="Substitute")  # its messages: lost
+
+    await database_sync_to_async(hand_over)()
+    before = dict(write.stats)
+    old = s.phones[seat]
+    await old.send({"type": "act", "re": "old", "version": g.version, "action": {"type": "regroup", "cards": []}})
+    code = await old.closed()
+    assert code == 4401, code
+    assert write.stats["on_loop"] == before["on_loop"]
+    assert (await game_of(s.table_id)).version == g.version, "the old device played nothing"
+    s.phones[seat] = None
+    await s.close()
+
+
+async def test_a_connection_the_server_ended_is_not_lent_again():
+    s = await connect(await seated(4, seed=3))
+    r = random.Random(3)
+    await _step(s, r)
+    await _step(s, r)  # from the loop: its connection is open and idle now
+    lender = loopwrite.lender()
+    assert lender.idle, "the loop's connection is kept"
+    opened = lender.opened
+
+    def end_backends():
+        with connection.cursor() as cur:
+            cur.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'heist-acts-on-loop' AND datname = current_database()"
+            )
+            return cur.rowcount
+
+    assert await database_sync_to_async(end_backends)() >= 1
+    await asyncio.sleep(0.2)  # the server's goodbye reaches the idle socket
+    before = dict(write.stats)
+    version = (await game_of(s.table_id)).version
+    await _step(s, r)
+    await assert_in_sync(s, version + 1)
+    assert write.stats["on_loop"] == before["on_loop"] + 1, "written from the loop on a fresh connection"
+    assert lender.opened == opened + 1
+    await s.close()
+
+
+async def test_no_connection_to_be_had_sends_the_act_the_long_way(monkeypatch, acts_on_threads):
+    s = await connect(await seated(4, seed=4))
+    r = random.Random(4)
+    await _step(s, r)
+    real = loopwrite._params
+    monkeypatch.setattr(loopwrite, "_params", lambda: {**real(), "dbname": "heist_no_such_database"})
+    before = dict(write.stats)
+    acts_on_threads.clear()
+    version = (await game_of(s.table_id)).version
+    await _step(s, r)
+    await assert_in_sync(s, version + 1)
+    assert write.stats["on_loop"] == before["on_loop"]
+    assert acts_on_threads, "the threads wrote it"
+    await s.close()
+
+
+def _warm_table():
+    """A seated table whose copy this process holds, and the next bot action's actor
+    and wire frame (a guest's)."""
+    party, _ = shorthand.party_create(name="Loop")
+    for i in range(4):
+        shorthand.guest_join(code=party.code, name=f"L{i}", description=f"gift {i}")
+    services.party_seat(party_id=party.pk)
+    table = Table.objects.get(party=party)
+    from tests.live.tables import bot_step
+
+    r = random.Random(8)
+    bot_step(table.pk, r)  # the threads' path leaves the hot copy
+    from tables.engine import Game
+
+    g = Game.from_dict(Table.objects.get(pk=table.pk).state)
+    action = bot_action(g, r)
+    wire = action_to_dict(action)
+    seat = wire.pop("seat", None)
+    if seat is None:
+        actor = Actor(Role.HOST, party.pk)
+    else:
+        from events.selectors import guest_actor
+
+        actor = guest_actor(Guest.objects.get(table=table, seat=seat))
+    return table, g, actor, wire
+
+
+async def test_an_error_once_the_statement_is_sent_is_never_retried(monkeypatch, acts_on_threads):
+    table, g, actor, wire = await database_sync_to_async(_warm_table)()
+    assert table.pk in write._hot
+
+    async def broken(self, *args, **kwargs):
+        raise psycopg.OperationalError("the server closed the connection unexpectedly")
+
+    monkeypatch.setattr(psycopg.AsyncConnection, "execute", broken)
+    frame = {"type": "act", "table": table.pk, "action": wire, "re": "sent-once"}
+    with pytest.raises(psycopg.OperationalError):
+        await dispatch_act_on_loop(actor, frame, None)
+    assert not acts_on_threads, "not tried again on the threads: it may have committed"
+    assert (await game_of(table.pk)).version == g.version
+
+
+async def test_an_action_the_party_must_answer_in_the_database_is_not_written_from_the_loop():
+    table, g, actor, wire = await database_sync_to_async(_warm_table)()
+    locked = table_lock(
+        table_id=table.pk,
+        party_id=table.party_id,
+        actor_label="x",
+        attempt=(trial := write.Attempt(optimistic=True)),
+    )
+    applied = await table_apply_on_loop(
+        locked,
+        parse_action({**wire, **({"seat": actor.seat} if actor.seat is not None else {})}),
+        actor_label="x",
+        client_id="",
+        attempt=trial,
+        write_if=lambda new: False,
+    )
+    assert applied is None and not trial.written
+    assert (await game_of(table.pk)).version == g.version
+    # The party's phases: the gate and the end are answered through the threads.
+    assert not play._needs_nothing_more(g.__class__.from_dict({**g.to_dict(), "phase": Phase.GATE.value}))
+    assert not play._needs_nothing_more(g.__class__.from_dict({**g.to_dict(), "phase": Phase.OVER.value}))
+    assert play._needs_nothing_more(g)
+
+
+async def test_a_frame_the_loop_refuses_is_answered_by_the_long_path(acts_on_threads):
+    """A refusal on the copy is never the answer: the threads decide it on the row, and
+    their error is the reply."""
+    s = await connect(await seated(4, seed=6))
+    r = random.Random(6)
+    await _step(s, r)
+    g = await game_of(s.table_id)
+    idle = next(seat for seat in range(4) if seat != g.active)
+    acts_on_threads.clear()
+    phone = s.phones[idle]
+    await phone.send({"type": "act", "re": "nope", "version": g.version, "action": {"type": "regroup", "cards": []}})
+    reply = await phone.reply("nope")
+    assert reply["type"] == "error" and reply["code"].startswith("illegal."), reply
+    assert acts_on_threads, "decided on the row"
+    assert (await game_of(s.table_id)).version == g.version
+    await s.close()
