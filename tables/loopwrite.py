@@ -26,10 +26,12 @@ from __future__ import annotations
 import asyncio
 import select
 import weakref
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import datetime
 
 import psycopg
+import psycopg.conninfo
 from django.conf import settings
 from django.db import connections
 
@@ -51,11 +53,11 @@ def enabled() -> bool:
     return getattr(settings, "ACTS_ON_LOOP_CONNECTIONS", 0) > 0 and connections["default"].vendor == "postgresql"
 
 
-def _params() -> dict:
+def _params() -> dict[str, str | int]:
     """Django's connection settings for the database in use (a test run's own database
     included: pytest-django renames it in settings_dict)."""
     sd = connections["default"].settings_dict
-    params = {
+    params: dict[str, str | int | None] = {
         "dbname": sd["NAME"],
         "user": sd.get("USER") or None,
         "password": sd.get("PASSWORD") or None,
@@ -88,15 +90,16 @@ def _finish(conn: psycopg.AsyncConnection) -> None:
 class Lender:
     """At most `size` connections of one event loop, lent one action at a time."""
 
-    def __init__(self, params: dict, size: int) -> None:
-        self.params = params
+    def __init__(self, params: dict[str, str | int], size: int) -> None:
+        self.conninfo = psycopg.conninfo.make_conninfo("", **params)
+        self.dbname = str(params["dbname"])
         self.size = size
         self.idle: list[psycopg.AsyncConnection] = []
         self.lent = asyncio.Semaphore(size)
         self.opened = 0  # for tests and benchmarks
 
     @asynccontextmanager
-    async def lend(self):
+    async def lend(self) -> AsyncIterator[psycopg.AsyncConnection]:
         await self.lent.acquire()
         conn = None
         try:
@@ -119,7 +122,7 @@ class Lender:
                 return conn
             _finish(conn)
         try:
-            conn = await psycopg.AsyncConnection.connect(autocommit=True, **self.params)
+            conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
         except (psycopg.Error, OSError) as exc:
             raise NotSent(str(exc)) from exc
         self.opened += 1
@@ -137,10 +140,12 @@ _all: weakref.WeakSet[Lender] = weakref.WeakSet()
 def lender() -> Lender:
     """This loop's lender for the database in use."""
     params = _params()
+    dbname = str(params["dbname"])
     by_db = _lenders.setdefault(asyncio.get_running_loop(), {})
-    found = by_db.get(params["dbname"])
+    found = by_db.get(dbname)
     if found is None:
-        found = by_db[params["dbname"]] = Lender(params, settings.ACTS_ON_LOOP_CONNECTIONS)
+        found = Lender(params, int(settings.ACTS_ON_LOOP_CONNECTIONS))
+        by_db[dbname] = found
         _all.add(found)
     return found
 
@@ -174,7 +179,7 @@ async def save(
     async with lender().lend() as conn:
         attempt.written = True  # from here on, whatever happens, this action is not tried again
         try:
-            cur = await conn.execute(sql, params)  # type: ignore[arg-type]
+            cur = await conn.execute(sql, params)
             row = await cur.fetchone()
         except psycopg.errors.UniqueViolation:
             row = None  # a request id already used: the locking path says whose

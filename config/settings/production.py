@@ -63,8 +63,10 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 # runs in a thread of its own, and CONN_MAX_AGE=60 left each one's connection open (a
 # 100-guest join burst answered 500s and exhausted PostgreSQL). The pool bounds them:
 # a request waits up to `timeout` seconds for a free connection instead of failing.
-# Sizing: PostgreSQL allows 100 connections by default; two daphnes x 20 + Celery
-# (2 workers, a connection each while a task runs) + migrations and psql stay near 45.
+# Sizing: PostgreSQL allows 100 connections by default; two daphnes x 20, plus each
+# daphne's 4 for the acts sent from its event loop (ACTS_ON_LOOP_CONNECTIONS,
+# tables/loopwrite.py), + Celery (2 workers, a connection each while a task runs) +
+# migrations and psql stay near 55.
 DATABASES = {
     "default": {
         "ENGINE": "config.postgresql",  # Django's, with a cheaper pool check

@@ -273,3 +273,23 @@ async def test_a_frame_the_loop_refuses_is_answered_by_the_long_path(acts_on_thr
     assert acts_on_threads, "decided on the row"
     assert (await game_of(s.table_id)).version == g.version
     await s.close()
+
+
+async def test_a_loop_never_holds_more_connections_than_its_share(settings):
+    """Ten acts at once on one loop share its connections: never more than
+    ACTS_ON_LOOP_CONNECTIONS are opened, and each is lent to one act at a time."""
+    lender = loopwrite.Lender(loopwrite._params(), 2)
+    busy: set[int] = set()
+    overlaps = []
+
+    async def one_act():
+        async with lender.lend() as conn:
+            overlaps.append(id(conn) in busy)
+            busy.add(id(conn))
+            await (await conn.execute("SELECT pg_sleep(0.05)")).fetchone()
+            busy.discard(id(conn))
+
+    await asyncio.gather(*(one_act() for _ in range(10)))
+    assert lender.opened == 2 and len(lender.idle) == 2
+    assert not any(overlaps), "a connection lent to two acts at once"
+    lender.close()
