@@ -2,6 +2,7 @@
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
@@ -44,3 +45,13 @@ application = ProtocolTypeRouter(
 # play walks only what play made: in bench/live.py (10 tables, 250 ms think) its pause
 # went from 60-78 ms to 27 ms, and every screen waiting on that process waits it out.
 gc.freeze()
+
+# The event loop (every socket, and every act since tables/loopwrite.py) shares the
+# interpreter lock with Django's HTTP threads. A thread that waits for the lock gets it
+# only when the holder releases it or asks to switch, after `switchinterval` (5 ms by
+# default): in a join burst, each time the loop came back from a system call it could
+# wait that long behind a join request's view, for every frame. Ten 100-guest parties
+# at once (bench/party.py, two runs each): ack p99 from 320-377 to 89-145 ms, resyncs
+# from 575 to 41-54, the join burst from 59-67 to 41-50 s
+# (bench/README.md, seventh session).
+sys.setswitchinterval(settings.SWITCH_INTERVAL_SECONDS)

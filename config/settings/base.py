@@ -103,6 +103,11 @@ HTTP_ADMISSION_WAIT = 20.0  # seconds in line before a plain 503 "busy" with Ret
 # Django's pool; 0 sends every act through the threads (events/lanes.py) instead.
 ACTS_ON_LOOP_CONNECTIONS = int(os.environ.get("HEIST_ACTS_ON_LOOP_CONNECTIONS", "4"))
 
+# How long a thread may hold the interpreter lock while another waits for it, in the
+# server process (config/asgi.py): Python's default is 5 ms, too long for the event
+# loop to wait behind Django's HTTP threads.
+SWITCH_INTERVAL_SECONDS = float(os.environ.get("HEIST_SWITCH_INTERVAL", "0.001"))
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Cookies and headers. The Secure flag is off here because the embedded host is
