@@ -181,18 +181,36 @@ async def arrange(table_id: int, hands: dict[int, list[Card]], draw: list[Card] 
 # --- driving a table with bots (no sockets: for reaching a phase quickly) -------------
 
 
-def bot_step(table_id: int, r: random.Random) -> Outcome:
-    """One bot action at the table through the table service, committed in this
-    (database) thread, as the seat's guest (the reveal as the host): its outcome."""
+def seated_table(n: int = 4, name: str = "Table") -> Table:
+    """A party of n guests seated at one table (no sockets, no fixed deal): its table."""
+    party, _ = shorthand.party_create(name=name)
+    for i in range(n):
+        shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
+    services.party_seat(party_id=party.pk)
+    return Table.objects.get(party=party)
+
+
+def bot_move(table_id: int, r: random.Random) -> tuple[Game, Actor, dict]:
+    """The bot's next action at the table, chosen on the stored game: that game, who
+    sends it (the seat's guest; the reveal, the host) and its wire action without the
+    seat (the server fills in the sender's)."""
     table = Table.objects.get(pk=table_id)
     g = Game.from_dict(table.state)
     action = bot_action(g, r)
     assert action is not None, g.phase
     wire = action_to_dict(action)
-    if isinstance(action, ConfirmReveal):
+    seat = wire.pop("seat", None)
+    if isinstance(action, ConfirmReveal) or seat is None:
         actor = Actor(Role.HOST, table.party_id)
     else:
-        actor = guest_actor(Guest.objects.get(table=table, seat=wire["seat"]))
+        actor = guest_actor(Guest.objects.get(table=table, seat=seat))
+    return g, actor, wire
+
+
+def bot_step(table_id: int, r: random.Random) -> Outcome:
+    """One bot action at the table through the table service, committed in this
+    (database) thread, as the seat's guest (the reveal as the host): its outcome."""
+    _, actor, wire = bot_move(table_id, r)
     return table_act(actor=actor, table_id=table_id, action=wire)
 
 

@@ -16,17 +16,24 @@ from django.db import connection
 
 from events import lanes, play, services
 from events.commands import dispatch_act_on_loop
-from events.models import Guest
-from events.roles import Actor, Role
 from tables import loopwrite, write
 from tables.engine import Phase
-from tables.engine.actions import action_to_dict, parse_action
-from tables.engine.bots import bot_action
-from tables.models import Table, TableAction
+from tables.engine.actions import parse_action
+from tables.models import TableAction
 from tables.services import table_apply_on_loop, table_lock
 from tests import shorthand
 
-from .tables import assert_in_sync, connect, game_of, play_over_sockets, seated, socket_step
+from .tables import (
+    assert_in_sync,
+    bot_move,
+    bot_step,
+    connect,
+    game_of,
+    play_over_sockets,
+    seated,
+    seated_table,
+    socket_step,
+)
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -192,29 +199,12 @@ async def test_no_connection_to_be_had_sends_the_act_the_long_way(monkeypatch, a
 
 
 def _warm_table():
-    """A seated table whose copy this process holds, and the next bot action's actor
-    and wire frame (a guest's)."""
-    party, _ = shorthand.party_create(name="Loop")
-    for i in range(4):
-        shorthand.guest_join(code=party.code, name=f"L{i}", description=f"gift {i}")
-    services.party_seat(party_id=party.pk)
-    table = Table.objects.get(party=party)
-    from tests.live.tables import bot_step
-
+    """A seated table whose copy this process holds, the bot's next action's game, who
+    sends it and its wire action."""
+    table = seated_table(4, "Loop")
     r = random.Random(8)
     bot_step(table.pk, r)  # the threads' path leaves the hot copy
-    from tables.engine import Game
-
-    g = Game.from_dict(Table.objects.get(pk=table.pk).state)
-    action = bot_action(g, r)
-    wire = action_to_dict(action)
-    seat = wire.pop("seat", None)
-    if seat is None:
-        actor = Actor(Role.HOST, party.pk)
-    else:
-        from events.selectors import guest_actor
-
-        actor = guest_actor(Guest.objects.get(table=table, seat=seat))
+    g, actor, wire = bot_move(table.pk, r)
     return table, g, actor, wire
 
 

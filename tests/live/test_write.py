@@ -10,10 +10,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from events import services
 from events.commands import table_act
 from events.models import Guest
-from events.roles import Actor, Role
 from events.selectors import guest_actor
 from tables import write
 from tables.engine import Game
@@ -21,28 +19,17 @@ from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.errors import ServiceError
 from tables.models import Table, TableAction
-from tests import shorthand
+from tests.live.tables import bot_move, seated_table
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
 
 def _table(n=4, seed=3):
-    party, _ = shorthand.party_create(name="Write path")
-    for i in range(n):
-        shorthand.guest_join(code=party.code, name=f"W{i}", description=f"gift {i}")
-    services.party_seat(party_id=party.pk)
-    return Table.objects.get(party=party)
+    return seated_table(n, "Write path")
 
 
 def _step(table: Table, r: random.Random, client_id: str):
-    g = Game.from_dict(Table.objects.get(pk=table.pk).state)
-    action = bot_action(g, r)
-    wire = action_to_dict(action)
-    seat = wire.pop("seat", None)
-    if seat is None:
-        actor = Actor(Role.HOST, table.party_id)
-    else:
-        actor = guest_actor(Guest.objects.get(table=table, seat=seat))
+    _, actor, wire = bot_move(table.pk, r)
     return table_act(actor=actor, table_id=table.pk, action=wire, client_id=client_id), actor, wire
 
 
