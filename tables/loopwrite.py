@@ -139,12 +139,11 @@ _all: weakref.WeakSet[Lender] = weakref.WeakSet()
 
 def lender() -> Lender:
     """This loop's lender for the database in use."""
-    params = _params()
-    dbname = str(params["dbname"])
+    dbname = str(connections["default"].settings_dict["NAME"])
     by_db = _lenders.setdefault(asyncio.get_running_loop(), {})
     found = by_db.get(dbname)
     if found is None:
-        found = Lender(params, int(settings.ACTS_ON_LOOP_CONNECTIONS))
+        found = Lender(_params(), int(settings.ACTS_ON_LOOP_CONNECTIONS))  # once per loop: not on every act
         by_db[dbname] = found
         _all.add(found)
     return found

@@ -10,6 +10,7 @@ import dataclasses
 import random
 
 import psycopg
+import psycopg.conninfo
 import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
@@ -186,8 +187,11 @@ async def test_no_connection_to_be_had_sends_the_act_the_long_way(monkeypatch, a
     s = await connect(await seated(4, seed=4))
     r = random.Random(4)
     await _step(s, r)
-    real = loopwrite._params
-    monkeypatch.setattr(loopwrite, "_params", lambda: {**real(), "dbname": "heist_no_such_database"})
+    lender = loopwrite.lender()
+    lender.close()  # no idle connection left: the next act must open one
+    monkeypatch.setattr(
+        lender, "conninfo", psycopg.conninfo.make_conninfo(lender.conninfo, dbname="heist_no_such_database")
+    )
     before = dict(write.stats)
     acts_on_threads.clear()
     version = (await game_of(s.table_id)).version
