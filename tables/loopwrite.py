@@ -92,8 +92,6 @@ class Lender:
 
     def __init__(self, params: dict[str, str | int], size: int) -> None:
         self.conninfo = psycopg.conninfo.make_conninfo("", **params)
-        self.dbname = str(params["dbname"])
-        self.size = size
         self.idle: list[psycopg.AsyncConnection] = []
         self.lent = asyncio.Semaphore(size)
         self.opened = 0  # for tests and benchmarks
@@ -140,7 +138,10 @@ _all: weakref.WeakSet[Lender] = weakref.WeakSet()
 def lender() -> Lender:
     """This loop's lender for the database in use."""
     dbname = str(connections["default"].settings_dict["NAME"])
-    by_db = _lenders.setdefault(asyncio.get_running_loop(), {})
+    loop = asyncio.get_running_loop()
+    by_db = _lenders.get(loop)
+    if by_db is None:
+        by_db = _lenders[loop] = {}
     found = by_db.get(dbname)
     if found is None:
         found = Lender(_params(), int(settings.ACTS_ON_LOOP_CONNECTIONS))  # once per loop: not on every act
