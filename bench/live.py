@@ -9,8 +9,8 @@ the in-memory layer), creates T parties of P guests through the services in this
 them, and connects one `websockets` client per seat plus one host socket per table.
 
 Phase 1 "turns": a closed loop per table. Whoever the table waits for acts as soon as its
-socket's view says so: the current player (after `--think` ms) plays the engine bot's
-move, chosen on the state read from the database *before* t0 is taken; an asked player
+socket's view says so: the current player (after `--think` ms) plays a bot's move chosen
+on its own seat view, as a phone decides (`bench/choose.py`, before t0); an asked player
 answers a reaction window at once, a player over the hand limit trims at once, the host
 confirms the round-1 reveal. Every accepted action is a move. For each move: mover round
 trip (t0 -> its `ok`, and t0 -> its own `table` message of the new version), per recipient
@@ -18,7 +18,7 @@ trip (t0 -> its `ok`, and t0 -> its own `table` message of the new version), per
 recipient. A table whose game ends carries on with its next (already connected) party.
 
 Phase 2 "windows": new parties. The current player plays a card that opens a reaction
-window whenever it has one (found with the engine on the state read before t0); every
+window whenever its view offers one (a MOVE card or a SWIPE); every
 asked player answers the instant its view says `asked` (a block with a reaction card 30%
 of the time, else a pass). Timed: play -> the mover's view shows that window closed.
 
@@ -59,6 +59,10 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import orjson
+
+if __package__ in (None, ""):  # run as a script: bench/choose.py beside it
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.choose import choose_turn, choose_window_play
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -350,76 +354,16 @@ def create_game(players: int, label: str) -> dict:
     return {"code": party.code, "party_id": party.pk, "table_id": table.pk, "host_token": host_token, "seats": seats}
 
 
-def read_game(table_id: int):
-    """The whole game, for the bot's choice (before t0). One plain query, the state as
-    text for orjson: the ORM's query building and psycopg's JSON loader cost the client
-    a fifth of its time, on the same two cores as the server."""
-    from django.db import connection
-
-    from tables.engine import Game
-    from tables.models import Table
-
-    with connection.cursor() as cur:
-        cur.execute(f"SELECT CAST(state AS TEXT) FROM {Table._meta.db_table} WHERE id = %s", [table_id])
-        (state,) = cur.fetchone()
-    return Game.from_dict(orjson.loads(state))
-
-
-def window_play(g, r: random.Random, seat: int):
-    """A random card play of `seat` that opens a reaction window, with its window (move,
-    affected), or None. Tried on the engine, never sent blind."""
-    from tables.engine import Card, Direction, IllegalActionError, PlayCard, apply, card_of, card_targets
-
-    hand = list(g.hands[seat])
-    r.shuffle(hand)
-    for card in hand:
-        targets = card_targets(g, seat, card)
-        if not targets:
-            continue
-        kind = card_of(card)
-        for _ in range(3):
-            two = kind in (Card.SWITCHEROO, Card.THREE_GIFT_GRIFT, Card.YANKEE_HEIST) and not (
-                kind is Card.YANKEE_HEIST and g.players == 2
-            )
-            if two and len(targets) < 2:
-                break
-            chosen = tuple(r.sample(list(targets), 2)) if two else (r.choice(list(targets)),)
-            others = [c for c in g.hands[seat] if c != card]
-            extra = r.choice(others) if kind is Card.YANKEE_HEIST and others else None
-            direction = (
-                r.choice([Direction.CLOCKWISE, Direction.COUNTERCLOCKWISE]) if kind is Card.THREE_GIFT_GRIFT else None
-            )
-            action = PlayCard(seat, card, chosen, extra, direction)
-            try:
-                _, events = apply(g, action)
-            except IllegalActionError:
-                continue
-            for e in events:
-                if e.type == "window_opened":
-                    return action, e.data["move"], e.data["affected"]
-    return None
-
-
-def decide_turn(table_id: int, seat: int, r: random.Random, want_window: bool):
-    """Runs in a worker thread, before t0: the state from the database, the bot's move."""
-    from tables.engine import Phase
-    from tables.engine.actions import action_to_dict
-    from tables.engine.bots import bot_action
-
-    t = now()
-    g = read_game(table_id)
-    if g.phase is not Phase.ACTION or g.active != seat:
-        return None
-    window = None
-    action = None
+def decide_turn(view: dict, r: random.Random, want_window: bool) -> tuple[dict, bool]:
+    """The current player's move from its own seat view, as a phone decides (and as
+    boardgame.io's bench clients decide on the state they were sent): a move that opens a
+    reaction window when one is wanted and the hand has one, else the rehearsal's bot
+    choice. Returns (action, opens a window)."""
     if want_window:
-        found = window_play(g, r, seat)
-        if found:
-            action, move, affected = found
-            window = ([list(p) for p in move], list(affected))
-    if action is None:
-        action = bot_action(g, r, seat)
-    return action_to_dict(action), g.version, window, now() - t
+        action = choose_window_play(view, r)
+        if action is not None:
+            return action, True
+    return choose_turn(view, r), False
 
 
 def replay_check(table_id: int, digests: list) -> collections.Counter:
@@ -518,16 +462,9 @@ class Move:
 
 
 class Window:
-    def __init__(self, t0, mover, v_open, move, affected, counted, tid):
-        self.t0, self.mover, self.v_open, self.move, self.affected, self.counted, self.tid = (
-            t0,
-            mover,
-            v_open,
-            move,
-            affected,
-            counted,
-            tid,
-        )
+    def __init__(self, t0, mover, v_open, counted, tid, re):
+        self.t0, self.mover, self.v_open, self.counted, self.tid, self.re = t0, mover, v_open, counted, tid, re
+        self.move = self.affected = None  # from the mover's view of v_open
         self.timer = None
 
 
@@ -541,8 +478,8 @@ class Table:
         self.started = False
         self.finished = False
         self.move_no = 0  # phase 1: moves sent; phase 2: windows opened
-        self.rng_turn = random.Random(bench.args.seed * 1000 + idx)  # worker thread only
-        self.rng = random.Random(bench.args.seed * 1000 + idx + 500)  # event loop only
+        self.rng_turn = random.Random(bench.args.seed * 1000 + idx)  # turns
+        self.rng = random.Random(bench.args.seed * 1000 + idx + 500)  # answers and trims
         self.window: Window | None = None
         self.windows_closed = 0
         self.creating = False
@@ -584,9 +521,14 @@ class Table:
             return
         view, v = sock.view, sock.latest
         w = self.window
-        if w is not None and sock.seat == w.mover and v > w.v_open:
+        if w is not None and sock.seat == w.mover and v >= w.v_open:
             cur = view.get("window")
-            if cur is None or cur.get("move") != w.move or cur.get("affected") != w.affected:
+            if w.move is None:
+                if v == w.v_open and cur is not None:
+                    w.move, w.affected = cur["move"], cur["affected"]
+                else:  # the mover never showed the window open: nothing to time
+                    self.b.window_dropped(self, w, "window_not_seen_open")
+            elif cur is None or cur.get("move") != w.move or cur.get("affected") != w.affected:
                 self.b.window_closed(self, w, t)
         if self.finished or sock.inflight or v <= sock.trigger_v or v < sock.ok_v:
             return
@@ -619,7 +561,7 @@ class Table:
                 self.finish()
                 return
             frame = {"type": "act"}
-            window = None
+            window = False
             if kind == "turn":
                 want = self.mode == "windows"
                 if want and self.move_no >= b.args.windows:
@@ -628,18 +570,16 @@ class Table:
                         self.finish()
                         return
                     want = False
-                got = await asyncio.get_running_loop().run_in_executor(
-                    b.pool, decide_turn, self.game.table_id, sock.seat, self.rng_turn, want
-                )
-                if got is None:  # the database has moved on: a newer message will come
-                    sock.inflight = False
+                view = sock.view  # now: the think time may have brought newer versions
+                if view["phase"] != "action" or view["active"] != sock.seat:
+                    sock.inflight = False  # no longer this seat's turn
                     return
-                wire, version, window, decide_s = got
-                b.decide.append(decide_s)
-                frame["version"] = version
+                t = now()
+                wire, opens = decide_turn(view, self.rng_turn, want)
+                b.decide.append(now() - t)
+                v = frame["version"] = sock.latest
                 frame["action"] = wire
-                if window is not None and self.window is not None:
-                    window = None  # one timed window at a time
+                window = opens and self.window is None  # one timed window at a time
             elif kind == "react":
                 hand = sock.view["hand"]
                 blocks = [c["id"] for c in hand if c["kind"] == "REACTION"]
@@ -668,16 +608,9 @@ class Table:
             rec = Move(self.game.table_id, sock.seat, kind, t0, counted)
             b.pending[re] = (rec, sock)
             b.moves.append(rec)
-            if window is not None:
-                self.window = Window(
-                    t0,
-                    sock.seat,
-                    frame["version"] + 1,
-                    window[0],
-                    window[1],
-                    self.move_no >= b.args.warmup,
-                    self.game.table_id,
-                )
+            if window:
+                # Its move and affected seats are read off the mover's view of v_open.
+                self.window = Window(t0, sock.seat, v + 1, self.move_no >= b.args.warmup, self.game.table_id, re)
                 self.move_no += 1
                 self.window.timer = asyncio.get_running_loop().call_later(10, b.window_stuck, self, self.window)
             elif kind == "react" and self.window is not None:
@@ -815,11 +748,13 @@ class Bench:
             if got is None:
                 return
             rec, _ = got
+            tab = self.table_of(sock)
+            if kind == "error" and tab is not None and tab.window is not None and tab.window.re == msg.get("re"):
+                self.window_dropped(tab, tab.window, "window_play_refused")
             rec.t_ok, rec.ok, rec.version, rec.code = t, kind == "ok", msg.get("version"), msg.get("code")
             sock.inflight = False
             if kind == "ok" and rec.version:
                 sock.ok_v = max(sock.ok_v, rec.version)
-            tab = self.table_of(sock)
             if tab is not None:
                 tab.on_view(sock, t)
         elif kind == "snapshot":
@@ -874,6 +809,14 @@ class Bench:
             arr = self.arrivals.get((w.tid, w.v_open), {})
             if all(s in arr for s in w.affected):
                 self.window_visible_ms.append((max(arr[s] for s in w.affected) - w.t0) * 1000)
+
+    def window_dropped(self, tab: Table, w: Window, why: str):
+        """A window that never opened as sent (its play refused, or not shown): untimed."""
+        if tab.window is w:
+            tab.window = None
+            if w.timer:
+                w.timer.cancel()
+            self.errors[why] += 1
 
     def window_stuck(self, tab: Table, w: Window):
         if tab.window is w:

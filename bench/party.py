@@ -90,6 +90,7 @@ sys.path.insert(0, str(ROOT))
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
+from bench.choose import choose_turn  # noqa: E402
 from bench.live import proc_cpu_s  # noqa: E402
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
 from tables.engine.views import merge_table_message  # noqa: E402
@@ -102,7 +103,6 @@ DEAD_AFTER_S = 4
 PONG_GRACE_S = 0.7
 BACKOFF_BASE_S = 0.3
 BACKOFF_CAP_S = 5.0
-TWO_TARGETS = {"SWITCHEROO", "THREE_GIFT_GRIFT", "YANKEE_HEIST"}
 now = time.monotonic
 
 
@@ -690,41 +690,6 @@ class Phone:
                 await asyncio.wait_for(self.task, 3)
             except Exception:
                 self.task.cancel()
-
-
-# ------------------------------------------------------------------------ deciding
-
-
-def choose_turn(view: dict, r: random.Random) -> dict:
-    """A legal turn from what the seat view shows (play.js offers the same)."""
-    hand = [c["id"] for c in view["hand"]]
-    names = {c["id"]: c["card"] for c in view["hand"]}
-    playable = {int(k): v for k, v in view["playable"].items()}
-    others = [s for s in range(view["players"]) if s != view["you"]]
-    roll = r.random()
-    if roll < 0.6 and playable:
-        for card in r.sample(list(playable), len(playable)):
-            targets = playable[card]
-            name = names[card]
-            two = name in TWO_TARGETS and not (name == "YANKEE_HEIST" and view["players"] == 2)
-            if two and len(targets) < 2:
-                continue
-            action = {"type": "play", "card": card, "targets": r.sample(targets, 2 if two else min(1, len(targets)))}
-            if name == "YANKEE_HEIST":
-                rest = [c for c in hand if c != card]
-                if not rest:
-                    continue
-                action["extra"] = r.choice(rest)
-            if name == "THREE_GIFT_GRIFT":
-                action["direction"] = r.choice(["clockwise", "counterclockwise"])
-            return action
-    if roll < 0.9 and view["can_swipe"]:
-        cards = r.sample(hand, 2)
-        if view["can_use_vault"] and r.random() < 0.3:
-            return {"type": "vault", "cards": cards, "gift": r.choice(view["vault"])["gift"]}
-        return {"type": "swipe", "cards": cards, "target": r.choice(others)}
-    k = r.randint(0, min(2, len(hand)))
-    return {"type": "regroup", "cards": r.sample(hand, k)}
 
 
 # ------------------------------------------------------------------------ one party

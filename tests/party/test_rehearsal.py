@@ -24,7 +24,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from bench.party import check_lost, check_stale, choose_turn, load_by_window
+from bench.choose import choose_turn, choose_window_play
+from bench.party import check_lost, check_stale, load_by_window
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor, snapshot_for
@@ -209,3 +210,35 @@ def _one_bot_action(table_id: int, client_id: str) -> int:
     wire = action_to_dict(bot_action(game, random.Random(1)))
     guest = Guest.objects.get(table_id=table_id, seat=wire["seat"])
     return table_act(actor=guest_actor(guest), table_id=table_id, action=wire, client_id=client_id).data["version"]
+
+
+def test_the_window_chooser_plays_only_legal_moves_that_open_a_window():
+    """bench/live.py's windows phase decides from the seat view too: every move
+    choose_window_play offers is legal and opens a reaction window, and it offers one
+    whenever the hand holds a playable MOVE card or two cards to SWIPE with."""
+    from tables.engine.bots import bot_action
+
+    r = random.Random(8)
+    opened = 0
+    for game_no in range(40):
+        players = 2 + game_no % 9
+        game, _ = new_game(seed=game_no, gifts=[Gift(i, f"g{i}", i) for i in range(players)])
+        for _ in range(400):
+            if game.phase is Phase.OVER:
+                break
+            if game.phase is not Phase.ACTION:
+                game, _ = apply(game, bot_action(game, r))
+                continue
+            view = seat_view(game, game.active)
+            action = choose_window_play(view, r)
+            hand = game.hands[game.active]
+            if action is None:
+                assert len(hand) < 2 and not any(
+                    c["kind"] == "MOVE" and str(c["id"]) in view["playable"] for c in view["hand"]
+                )
+                game, _ = apply(game, bot_action(game, r))
+                continue
+            game, events = apply(game, parse_action({**action, "seat": game.active}))  # raises if illegal
+            assert any(e.type == "window_opened" for e in events), action
+            opened += 1
+    assert opened > 500
