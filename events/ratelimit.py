@@ -3,7 +3,14 @@ so both daphne processes count together), and who the client is.
 
 Fixed windows: `allow` counts a hit and says whether the address is still within its
 limit; `exceeded` only looks (the code-guessing guard refuses every party page to an
-address that has guessed too many unknown codes, without counting the page)."""
+address that has guessed too many unknown codes, without counting the page).
+
+The counts go through one cache client per process (`_counter`), not Django's
+`cache`: that one is kept per async context, so every socket (each consumer is a task
+of its own) and every HTTP request made a new Redis client, and with it a new
+connection (a name look-up, a TCP connect and the client's hand-shake) for its first
+count; a 1,000-phone join burst opened a thousand. Redis and local-memory cache
+clients are safe to share between threads."""
 
 from __future__ import annotations
 
@@ -12,9 +19,31 @@ import logging
 import time
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
+from django.core.cache.backends.base import BaseCache
+from django.core.signals import setting_changed
 
 logger = logging.getLogger(__name__)
+
+
+_shared: BaseCache | None = None
+
+
+def _counter() -> BaseCache:
+    """This process's one client of the default cache (made on first use)."""
+    global _shared
+    if _shared is None:
+        _shared = caches.create_connection("default")
+    return _shared
+
+
+def _forget_counter(*, setting: str, **kwargs) -> None:
+    global _shared
+    if setting == "CACHES":  # tests that swap the cache get a client of the new one
+        _shared = None
+
+
+setting_changed.connect(_forget_counter)
 
 
 def _trusted(address: str) -> bool:
@@ -71,7 +100,7 @@ def exceeded(bucket: str, address: str) -> bool:
     """Whether the address has used up its limit in this window (counts nothing)."""
     limit, window = settings.RATE_LIMITS[bucket]
     try:
-        return (cache.get(_key(bucket, address, window)) or 0) >= limit
+        return (_counter().get(_key(bucket, address, window)) or 0) >= limit
     except Exception:
         logger.warning("rate limit cache unavailable; not limiting %s from %s", bucket, address, exc_info=True)
         return False
@@ -84,6 +113,7 @@ def _key(bucket: str, address: str, window: int) -> str:
 def _count(bucket: str, address: str) -> bool:
     limit, window = settings.RATE_LIMITS[bucket]
     key = _key(bucket, address, window)
+    cache = _counter()
     if cache.add(key, 1, timeout=window + 1):
         return True
     try:

@@ -6,6 +6,7 @@ the configured proxies."""
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 
 import pytest
@@ -227,3 +228,29 @@ async def test_a_frame_flood_is_refused_and_then_closed(settings):
     assert all(m["re"].startswith("p") for m in limited)  # each refused request is answered
     assert 19 <= len(pongs) <= 30, len(pongs)  # the burst (hello took one token), plus the refill
     assert len(limited) == 50 and code == 4429, (len(limited), code)
+
+
+async def test_rate_limit_counts_share_one_redis_client_across_sockets():
+    """Each socket's consumer is a task of its own, and Django's `cache` is kept per
+    async context: the counts made a new Redis client, so a new connection, for every
+    socket (a thousand in a 1,000-phone join burst). One client per process now."""
+    import redis
+    from django.conf import settings as django_settings
+
+    from tables.write import run_in_db_thread
+
+    server = redis.Redis.from_url(django_settings.CACHES["default"]["LOCATION"])
+
+    async def one_socket(i: int) -> bool:
+        return await run_in_db_thread(ratelimit.allow)("connect", f"198.51.100.{100 + i}")
+
+    def as_daphne_starts_it(i: int) -> asyncio.Task:
+        # daphne starts each consumer from its own context, where no cache was touched
+        return asyncio.get_running_loop().create_task(one_socket(i), context=contextvars.Context())
+
+    assert await as_daphne_starts_it(0)  # the process's client exists
+    before = server.info("stats")["total_connections_received"]
+    for i in range(1, 31):  # one socket after another
+        assert await as_daphne_starts_it(i)
+    opened = server.info("stats")["total_connections_received"] - before
+    assert opened <= 1, f"{opened} new Redis connections for 30 sockets' counts"
