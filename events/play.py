@@ -16,7 +16,7 @@ from typing import TypeVar
 from django.db import OperationalError, transaction
 
 from relay.selectors import relay_is_open
-from tables import write
+from tables import loopwrite, write
 from tables.engine import Game, Phase
 from tables.engine.actions import Action, DrawRelaySeat
 from tables.errors import ServiceError
@@ -88,7 +88,33 @@ async def table_act_on_loop(
     draw (the relay must be open), and not an action that brings the table to the gate
     or to its end (the party then reads, and may close, in the database). None: nothing
     was written, for whatever reason; the caller takes the threads' path."""
-    if isinstance(engine_action, DrawRelaySeat) or not write.can_be_optimistic(table_id, party_id):
+    if isinstance(engine_action, DrawRelaySeat):
+        return None
+    async with loopwrite.table_turn(table_id):  # behind this table's action in flight, if any
+        return await _act_on_loop_in_turn(
+            also,
+            party_id=party_id,
+            table_id=table_id,
+            engine_action=engine_action,
+            actor_label=actor_label,
+            client_id=client_id,
+            expected_version=expected_version,
+            now=now,
+        )
+
+
+async def _act_on_loop_in_turn(
+    also: write.Condition | None,
+    *,
+    party_id: int,
+    table_id: int,
+    engine_action: Action,
+    actor_label: str,
+    client_id: str,
+    expected_version: int | None,
+    now: datetime | None,
+) -> Outcome | None:
+    if not write.can_be_optimistic(table_id, party_id):
         return None
     trial = write.Attempt(optimistic=True, also=also)
     try:

@@ -150,6 +150,42 @@ def lender() -> Lender:
     return found
 
 
+class _Turn:
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.users = 0
+
+
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[int, _Turn]] = weakref.WeakKeyDictionary()
+
+
+@asynccontextmanager
+async def table_turn(table_id: int) -> AsyncIterator[None]:
+    """One action of a table at a time on this loop, from its copy to its statement's
+    reply. Two answers to one reaction window come in together; each used to be
+    decided on the same copy, and the second's statement then found the row changed
+    (its xmin) and went the long way, to a thread and a row lock. Waiting here, it is
+    decided on the copy the first one's commit left. A table's actions are one at a
+    time in the database anyway (the row); this is lichess's one actor per game."""
+    loop = asyncio.get_running_loop()
+    by_table = _turns.get(loop)
+    if by_table is None:
+        by_table = _turns[loop] = {}
+    turn = by_table.get(table_id)
+    if turn is None:
+        turn = by_table[table_id] = _Turn()
+    turn.users += 1
+    try:
+        async with turn.lock:
+            yield
+    finally:
+        turn.users -= 1
+        if not turn.users:
+            del by_table[table_id]  # no table keeps a lock once it is quiet
+
+
 def close_all() -> None:
     """Close every lender's idle connections (tests: the test database cannot be
     dropped while one stays open; a test's loop is gone by then)."""

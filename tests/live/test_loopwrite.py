@@ -287,3 +287,38 @@ async def test_a_loop_never_holds_more_connections_than_its_share(settings):
     assert lender.opened == 2 and len(lender.idle) == 2
     assert not any(overlaps), "a connection lent to two acts at once"
     lender.close()
+
+
+async def test_two_answers_at_once_are_both_written_from_the_loop_one_after_the_other(acts_on_threads):
+    """Both players a SWITCHEROO threatens pass in the same instant. Each answer waits
+    for the table's action in flight on this loop (loopwrite.table_turn) and is decided
+    on the copy its commit left: neither goes the long way, to a thread and a row lock
+    (the second used to, its statement finding the row changed under its copy)."""
+    from tables.engine import Card
+
+    from .tables import arrange, ids
+
+    s = await seated(4, seed=5)
+    g0 = await game_of(s.table_id)
+    a = g0.active
+    b, c = (a + 1) % 4, (a + 2) % 4
+    g0 = await arrange(s.table_id, {a: [Card.SWITCHEROO, Card.INSIDE_MAN], b: [Card.SNATCH], c: [Card.SNATCH]})
+    await connect(s)
+    v = g0.version
+    card = ids(g0, a, Card.SWITCHEROO)[0]
+    assert (await s.phones[a].act({"type": "play", "card": card, "targets": [b, c]}, version=v))["type"] == "ok"
+    await assert_in_sync(s, v + 1)
+    before = dict(write.stats)
+    acts_on_threads.clear()
+    rb, rc = await asyncio.gather(
+        s.phones[b].act({"type": "react", "card": None}), s.phones[c].act({"type": "react", "card": None})
+    )
+    assert rb["type"] == rc["type"] == "ok", (rb, rc)
+    assert {rb["version"], rc["version"]} == {v + 2, v + 3}
+    assert write.stats["on_loop"] - before["on_loop"] == 2, "both written from the loop"
+    assert write.stats["conflict"] == before["conflict"], "neither found the row changed under its copy"
+    assert acts_on_threads == [], acts_on_threads
+    g = await assert_in_sync(s, v + 3)
+    assert g.gifts[b] == g0.gifts[c] and g.gifts[c] == g0.gifts[b]
+    assert loopwrite._turns.get(asyncio.get_running_loop(), {}) == {}, "no lock kept for a quiet table"
+    await s.close()
