@@ -40,6 +40,12 @@ application = ProtocolTypeRouter(
     }
 )
 
+# autobahn's debug-log arguments made only when logged, and a frame written to its
+# socket at once when nothing waits before it (config/wire.py).
+from config import wire  # noqa: E402
+
+wire.install()
+
 # Everything loaded so far (Django, the apps, the URL conf: about 130,000 objects) lives
 # as long as the process. Moved out of the collector's reach, a full collection during
 # play walks only what play made: in bench/live.py (10 tables, 250 ms think) its pause
