@@ -923,7 +923,7 @@ class Bench:
 
     def turn_figures(self, mode_moves: list[Move]):
         P = self.args.players
-        per, slowest, mover_ok, mover_table = [], [], [], []
+        per, slowest, mover_ok, mover_table, worst = [], [], [], [], []
         by_kind = collections.defaultdict(list)
         missing = 0
         counted = [m for m in mode_moves if m.counted and m.ok]
@@ -939,6 +939,7 @@ class Bench:
             if len(arr) == P:
                 last = max(arr.values())
                 slowest.append(last - m.t0)
+                worst.append((round((last - m.t0) * 1000, 2), m.kind, m.tid, m.version))
                 t_last = max(t_last, last)
             mover_ok.append(m.t_ok - m.t0)
             by_kind[m.kind].append(m.t_ok - m.t0)
@@ -965,6 +966,7 @@ class Bench:
             "moverRoundTripTableMs": stats(ms(mover_table)),
             "perRecipientMs": stats(ms(per)),
             "slowestRecipientPerMoveMs": stats(ms(slowest)),
+            "slowestMoves": sorted(worst, reverse=True)[:8],  # (ms, kind, table, version): where the tail is
             "recipientUpdatesMissing": missing,
             "moverOkMsByKind": {k: stats(ms(v)) for k, v in by_kind.items()},
             "decideBeforeT0Ms": stats(ms(self.decide)),
@@ -1040,8 +1042,9 @@ async def main_async(args, bench: Bench, result: dict):
     pauses.quiet()
     pauses.take()
     cpu = await bench.run_phase("turns", bench.deadline - (0.4 * left if args.windows > 0 else 0))
+    gc_pauses = pauses.take()  # before the collector is back: its first run is after the phase
     pauses.loud()
-    result["turns"] = {**bench.turn_figures(bench.moves), **cpu, "clientGcPausesMs": pauses.take()}
+    result["turns"] = {**bench.turn_figures(bench.moves), **cpu, "clientGcPausesMs": gc_pauses}
     await bench.close_all()
     result["turns"]["leakCheck"] = await bench.leak_check()
     result["connectToSnapshotMs"] = stats(bench.connect_ms)
@@ -1053,8 +1056,9 @@ async def main_async(args, bench: Bench, result: dict):
         pauses.quiet()
         pauses.take()
         cpu = await bench.run_phase("windows", bench.deadline)
+        gc_pauses = pauses.take()
         pauses.loud()
-        result["windows"] = {**bench.window_figures(), **cpu, "clientGcPausesMs": pauses.take()}
+        result["windows"] = {**bench.window_figures(), **cpu, "clientGcPausesMs": gc_pauses}
         await bench.close_all()
         result["windows"]["leakCheck"] = await bench.leak_check()
     elif args.windows > 0:
