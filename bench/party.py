@@ -66,7 +66,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import collections
-import gc
 import json
 import math
 import os
@@ -1200,19 +1199,15 @@ class Rehearsal:
             party.log(f"{fault}: back after {now() - t:.1f}s")
 
     async def run(self) -> None:
-        # The harness's own collector pauses are not the server's latency: with 1,000
-        # phones in one process its loop woke up to 50 ms late at p99 in every window
-        # (load_by_30s). As bench/live.py does while it times: what setup made is left
-        # out of collections, and nothing is collected until the parties end; the pauses
-        # and the harness's peak memory are in the report.
-        gc.collect()
-        gc.freeze()
-        gc.disable()
+        # The harness's own collector pauses, reported beside its loop lag: they are
+        # not the server's latency. (Turning the collector off for the run, as
+        # bench/live.py does while it times, did not shorten the lag: one run at
+        # 16:25 UTC had a p99 lag of 90-110 ms per window with no collection at all.)
+        self.pauses.take()
         try:
             await self._run()
         finally:
             self.gc_pauses = self.pauses.take()
-            gc.enable()
 
     async def _run(self) -> None:
         self.t0 = now()
