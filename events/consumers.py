@@ -354,7 +354,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # change whose broadcast was lost (Redis down) is already taken; join the
             # groups that go with it, retrying any a Redis outage left out.
             await self._subscribe()
-            snapshot = await write.run_in_db_thread(snapshot_for)(self.actor)
+            snapshot = await write.run_in_db_thread(_snapshot)(self.actor)
         except ObjectDoesNotExist:  # the expiry sweep deleted the party under this socket
             await self._error(re, "no_party", "this party no longer exists")
             await self.close(code=4404)
@@ -640,6 +640,16 @@ def _identify(party, role, token, channel: str, server: str):
         return actor, None
     opened = guest_socket_opened(party_id=actor.party_id, guest_id=actor.guest_id, channel=channel, server=server)
     return actor, opened
+
+
+def _snapshot(actor: Actor) -> dict:
+    """What this screen is sent, and this process's copy of the screen's table row
+    taken if it has none (write.warm): the table's first action is then decided on the
+    copy and written from the loop, like every other."""
+    snapshot = snapshot_for(actor)
+    if actor.table_id is not None:
+        write.warm(table_id=actor.table_id, party_id=actor.party_id)
+    return snapshot
 
 
 def _seat_row(guest_id: int) -> dict | None:
