@@ -124,12 +124,17 @@ _hot_lock = threading.Lock()
 HOT_MAX = 2000  # tables whose copy a process keeps (a 100-guest party has 10)
 
 
-def _remember(table_id: int, hot: Hot) -> None:
+def _remember(table_id: int, hot: Hot, *, only_if_none: bool = False) -> bool:
+    """Keep `hot` as the table's copy; with `only_if_none`, only when there is none
+    (write.warm: an action's copy may be newer). True: it was kept."""
     with _hot_lock:
+        if only_if_none and table_id in _hot:
+            return False
         _hot.pop(table_id, None)
         _hot[table_id] = hot
         while len(_hot) > HOT_MAX:  # the table written longest ago goes (it is read again if needed)
             del _hot[next(iter(_hot))]
+    return True
 
 
 stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0, "on_loop": 0}  # for tests and benchmarks
@@ -492,13 +497,7 @@ def warm(*, table_id: int, party_id: int) -> bool:
         window_opened_at=opened,
         updated_at=updated,
     )
-    with _hot_lock:
-        if table_id in _hot:
-            return False  # an action of this process got there first: its copy is newer
-        _hot[table_id] = hot
-        while len(_hot) > HOT_MAX:
-            del _hot[next(iter(_hot))]
-    return True
+    return _remember(table_id, hot, only_if_none=True)  # an action's copy got there first: it is newer
 
 
 def forget_copy(table_id: int, xmin: str | None) -> None:
