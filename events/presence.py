@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import uuid
 
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from tables.outcome import Outcome
@@ -55,8 +55,12 @@ def presence_open(*, guest_id: int, channel: str, server: str) -> tuple[int, lis
 
 
 def presence_seen(*, guest_id: int, channel: str) -> int:
+    """Every guest socket runs this every 20 s (50 a second at ten 100-guest parties):
+    two plain statements, for the ORM spent more building its three queries than the
+    database spent on them (py-spy of the ten-party rehearsal: 14% of daphne's time)."""
     now = timezone.now()
-    GuestSocket.objects.filter(channel=channel).update(seen_at=now)
+    with connection.cursor() as cur:
+        cur.execute(_sql("touch"), [_db_time(now), channel])
     return _recount(guest_id, now)
 
 
@@ -75,12 +79,34 @@ def _clear_dead_rows(server: str) -> list[int]:
 
 
 def _recount(guest_id: int, seen) -> int:
-    live = GuestSocket.objects.filter(guest_id=guest_id, seen_at__gte=timezone.now() - ONLINE_GRACE).count()
-    fields = {"sockets": live}
-    if seen is not None:
-        fields["last_seen"] = seen
-    Guest.objects.filter(pk=guest_id).update(**fields)
-    return live
+    """Set the guest's count of live rows (and last_seen, when `seen`) in one statement;
+    the count it set (0 for a guest no longer there)."""
+    cutoff = _db_time(timezone.now() - ONLINE_GRACE)
+    with connection.cursor() as cur:
+        if seen is None:
+            cur.execute(_sql("recount"), [guest_id, cutoff, guest_id])
+        else:
+            cur.execute(_sql("recount_seen"), [guest_id, cutoff, _db_time(seen), guest_id])
+        row = cur.fetchone()
+    return row[0] if row else 0
+
+
+def _db_time(value):
+    return connection.ops.adapt_datetimefield_value(value)
+
+
+_SQL: dict[str, str] = {}
+
+
+def _sql(name: str) -> str:
+    """The statements, built once (the tables' names come from the models)."""
+    if not _SQL:
+        sockets, guests = GuestSocket._meta.db_table, Guest._meta.db_table
+        live = f"(SELECT COUNT(*) FROM {sockets} WHERE guest_id = %s AND seen_at >= %s)"
+        _SQL["touch"] = f"UPDATE {sockets} SET seen_at = %s WHERE channel = %s"
+        _SQL["recount"] = f"UPDATE {guests} SET sockets = {live} WHERE id = %s RETURNING sockets"
+        _SQL["recount_seen"] = f"UPDATE {guests} SET sockets = {live}, last_seen = %s WHERE id = %s RETURNING sockets"
+    return _SQL[name]
 
 
 def _presence(party_id: int, guest_id: int, online: bool) -> Message:

@@ -54,3 +54,36 @@ async def test_a_removed_socket_is_sent_nothing_after_it_is_closed():
     assert phone.comm.output_queue.empty(), await phone.comm.output_queue.get()
     await phone.close()
     await host.close()
+
+
+def test_a_ping_refreshes_its_row_and_counts_only_live_sockets():
+    """presence_seen (plain SQL): the pinging socket's row is refreshed, the guest's
+    count is its rows seen within ONLINE_GRACE (a row a dead process left is not), and
+    last_seen moves; a close recounts without moving last_seen."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from events.models import Guest, GuestSocket
+    from events.presence import presence_close, presence_seen
+    from events.selectors import ONLINE_GRACE
+
+    party, _ = shorthand.party_create(name="Rows")
+    guest, _, _ = shorthand.guest_join(code=party.code, name="Ann", description="a scarf")
+    other, _, _ = shorthand.guest_join(code=party.code, name="Bo", description="a cup")
+    old = timezone.now() - ONLINE_GRACE - timedelta(seconds=5)
+    for channel, who in (("phone", guest), ("dead", guest), ("tablet", guest), ("bo", other)):
+        GuestSocket.objects.create(guest=who, channel=channel, server="s", process="p", seen_at=old)
+    GuestSocket.objects.filter(channel="tablet").update(seen_at=timezone.now())
+    before = timezone.now()
+    assert presence_seen(guest_id=guest.pk, channel="phone") == 2  # phone + tablet, not the dead row
+    row = Guest.objects.get(pk=guest.pk)
+    assert (row.sockets, row.last_seen >= before) == (2, True)
+    assert GuestSocket.objects.get(channel="phone").seen_at >= before
+    assert GuestSocket.objects.get(channel="dead").seen_at == old
+    assert Guest.objects.get(pk=other.pk).sockets == 0  # another guest's row is untouched
+    seen = row.last_seen
+    assert presence_close(guest_id=guest.pk, channel="tablet") == 1
+    row = Guest.objects.get(pk=guest.pk)
+    assert (row.sockets, row.last_seen) == (1, seen)
+    assert presence_seen(guest_id=10**9, channel="nobody") == 0  # a guest no longer there
