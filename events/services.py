@@ -124,7 +124,9 @@ def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> Outcom
 
 def guest_join(*, code, name, description) -> Outcome:
     """A guest joins with the code: their gift gets the next label number. data: the
-    seat's secret (returned once) and what the screens show of the guest (_seat_data)."""
+    seat's secret (returned once), what the screens show of the guest (_seat_data) and
+    the party's id. No messages: the lobby's broadcast is read after the commit, once
+    for all the joins of a burst (events/lobbycast.lobby_announce), not under the lock."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
         raise ServiceError("bad_code", "that is not a join code (six letters and digits)")
@@ -143,7 +145,7 @@ def guest_join(*, code, name, description) -> Outcome:
             party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
         )
         party_bump(party)
-        return Outcome(_seat_data(guest, token, party), lobby_messages(party))
+        return Outcome({**_seat_data(guest, token, party), "party": party.pk})
 
 
 def _seat_data(guest: Guest, token: str, party: Party) -> dict:

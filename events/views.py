@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST, require_safe
 from tables.errors import Forbidden, ServiceError
 from tables.outcome import Outcome
 
-from . import ratelimit, services, tablets
+from . import lobbycast, ratelimit, services, tablets
 from .groups import send_on_commit
 from .health import health_failures
 from .http import error_response
@@ -84,7 +84,8 @@ def party_create_api(request):
 
 def _seat_api(request, take_seat: Callable[[dict], Outcome]):
     """Join and seat claim hand out a seat secret the same way: rate-limited per
-    address, JSON in, the secret only in the response body, messages after commit."""
+    address, JSON in, the secret only in the response body, messages after commit
+    (a join's: its party's lobby broadcast, shared with the joins beside it)."""
     address = ratelimit.client_address_http(request)
     if ratelimit.exceeded("miss", address) or not ratelimit.allow("join", address):
         return _rate_limited()
@@ -95,7 +96,11 @@ def _seat_api(request, take_seat: Callable[[dict], Outcome]):
             ratelimit.allow("miss", address)
         return error_response(exc)
     send_on_commit(outcome.messages)
-    return JsonResponse({**outcome.data, "play_url": reverse("play", args=[outcome.data["code"]])}, status=201)
+    data = dict(outcome.data)
+    lobby = data.pop("party", None)
+    if lobby is not None:
+        lobbycast.lobby_announce(lobby)
+    return JsonResponse({**data, "play_url": reverse("play", args=[data["code"]])}, status=201)
 
 
 @csrf_exempt

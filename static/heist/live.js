@@ -271,7 +271,11 @@ export class Live {
         this.applyTable(msg);
         return;
       case "party":
-        if (msg.party && typeof msg.party.revision === "number") this.revision = msg.party.revision;
+        if (msg.party && typeof msg.party.revision === "number") {
+          // Two processes' broadcasts may cross on the way: an older one changes nothing.
+          if (this.revision !== undefined && msg.party.revision < this.revision) return;
+          this.revision = msg.party.revision;
+        }
         if (this.o.onParty) this.o.onParty(msg.party, msg.role);
         return;
       case "presence": // host only: a guest's phone (dis)connected

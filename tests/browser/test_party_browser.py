@@ -48,7 +48,7 @@ def gift_of(i: int, name: str) -> str:
 
 
 def test_two_table_party_with_the_relay(asgi_server, browser):
-    from events.groups import send_on_commit
+    from events.lobbycast import lobby_announce
     from events.models import Guest, Party, VaultGift
     from events.selectors import party_result
     from tables.engine import Game, Phase, action_to_dict
@@ -100,7 +100,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             for i, name in enumerate(BOT_NAMES):
                 guest, token, outcome = shorthand.guest_join(code=code, name=name, description=gift_of(i, name))
                 tokens[guest.pk] = token
-                send_on_commit(outcome.messages)  # autocommit: sent at once
+                lobby_announce(outcome.data["party"])  # as the join view does after the commit
 
         db(join_bots)
         phones: list[Page] = []

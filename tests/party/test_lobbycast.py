@@ -1,0 +1,79 @@
+"""A join's lobby broadcast is read after its commit, once for the joins that commit
+while the one before it is being read (events/lobbycast.py)."""
+
+import threading
+
+import pytest
+
+from events import lobbycast
+from tests import shorthand
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_joins_during_a_broadcast_share_the_next_one(monkeypatch):
+    party, _ = shorthand.party_create(name="Burst")
+    reads: list[int] = []  # guests on the host's roster, per broadcast read
+    release = threading.Event()
+    first_reading = threading.Event()
+    real_read = lobbycast._read
+
+    def read(party_id):
+        if not reads and not first_reading.is_set():
+            first_reading.set()
+            assert release.wait(10)  # the first broadcast is slow: the others queue
+        messages = real_read(party_id)
+        reads.append(len(next(p for _, p in messages if p.get("role") == "host")["party"]["guests"]))
+        return messages
+
+    monkeypatch.setattr(lobbycast, "_read", read)
+    returned: list[int] = []
+
+    def join(i):
+        outcome = shorthand.guest_join(code=party.code, name=f"G{i}", description="socks")[2]
+        lobbycast.lobby_announce(outcome.data["party"])
+        returned.append(i)
+
+    first = threading.Thread(target=join, args=(0,))
+    first.start()
+    assert first_reading.wait(10)
+    rest = [threading.Thread(target=join, args=(i,)) for i in range(1, 6)]
+    for t in rest:
+        t.start()
+    # All five committed and wait: none may return before a broadcast that includes it.
+    deadline = threading.Event()
+    for _ in range(100):
+        if len(lobbycast._flights) == 1 and not lobbycast._flights[party.pk].started:
+            from events.models import Guest
+
+            if Guest.objects.filter(party=party).count() == 6:
+                break
+        deadline.wait(0.05)
+    assert returned == []
+    release.set()
+    for t in [first, *rest]:
+        t.join(10)
+    assert sorted(returned) == list(range(6))
+    assert reads == [6, 6]  # two broadcasts for six joins, the last with everyone
+    assert lobbycast._flights == {}
+
+
+def test_the_join_api_answers_after_the_broadcast_that_lists_the_guest(client, monkeypatch):
+    party, _ = shorthand.party_create(name="Api")
+    rosters = []
+    real_read = lobbycast._read
+
+    def read(party_id):
+        messages = real_read(party_id)
+        rosters.append([g["name"] for _, p in messages if p.get("role") == "host" for g in p["party"]["guests"]])
+        return messages
+
+    monkeypatch.setattr(lobbycast, "_read", read)
+    response = client.post(
+        f"/api/parties/{party.code}/guests",
+        {"name": "Ann", "description": "a book"},
+        content_type="application/json",
+    )
+    assert response.status_code == 201
+    assert "party" not in response.json()  # the id is the server's, not the phone's
+    assert rosters == [["Ann"]]
