@@ -92,7 +92,7 @@ def _lobby_party():
     return party, host_token, guest.pk
 
 
-async def test_thousands_of_hostile_frames_are_refused_and_change_nothing(settings, monkeypatch):
+async def test_thousands_of_hostile_frames_are_refused_and_change_nothing(settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "connect": (100_000, 60)}
     # What each frame says is attacked here; how fast they come has its own test
     # (tests/hardening/test_limits.py::test_a_frame_flood_is_refused_and_then_closed).
@@ -135,9 +135,11 @@ async def test_thousands_of_hostile_frames_are_refused_and_change_nothing(settin
     for s in sockets.values():
         await s.open()
 
-    # Persistent connections, as in production (test settings close them after every
-    # consumer call, which makes thousands of frames slow, not different).
-    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
+    # The pool as production runs it (config/settings/production.py): CONN_MAX_AGE 0,
+    # each call's connection back in the pool after it. A persistent setting left here
+    # from before the pool kept each thread's connection out of the pool of 8: once the
+    # loop's executor and the lanes had more threads than that, a call or the teardown
+    # waited 20 s for one (PoolTimeout in the flood test below, 2 runs in 4).
     t0 = time.monotonic()
     fingerprint = Fingerprinter()
     before = await fingerprint()
@@ -195,14 +197,13 @@ async def test_thousands_of_hostile_frames_are_refused_and_change_nothing(settin
 HTTP_REQUESTS = 300
 
 
-def test_http_hostile_bodies_get_4xx_and_change_nothing(settings, monkeypatch):
+def test_http_hostile_bodies_get_4xx_and_change_nothing(settings):
     """The three endpoints that take a body (create, join, claim a seat): malformed,
     truncated, oversized, deeply nested, wrongly typed, NUL and surrogate-laden bodies.
     Every one gets a 4xx JSON error — never a 500 — and the database is unchanged."""
     from django.test import Client
 
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "join": (100_000, 60)}
-    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)  # as in production
     party, _, _ = _seated_party(2, "Seated", 5)
     lobby, _, _ = _lobby_party()
     rand = random.Random(SEED + 1)
@@ -279,13 +280,12 @@ def test_http_hostile_bodies_get_4xx_and_change_nothing(settings, monkeypatch):
 FLOOD = 600
 
 
-async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(monkeypatch, settings):
+async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(settings):
     """A socket's frames are handled one at a time (a flood holds at most one database
     call per socket): 600 frames sent without waiting get 600 replies, in order. (The
     per-socket frame rate, lifted here, would refuse most of them: that has its own
     test, tests/hardening/test_limits.py::test_a_frame_flood_is_refused_and_then_closed.)"""
     settings.FRAME_RATE = (10**6, 10**6, 10**6)
-    monkeypatch.setitem(connection.settings_dict, "CONN_MAX_AGE", 60)
     party, _host_token, tokens = await sync_to_async(_seated_party)(3, "Flood", 6)
     table = await sync_to_async(Table.objects.get)(party=party)
     idle = next(

@@ -4,6 +4,7 @@ while the one before it is being read (events/lobbycast.py)."""
 import threading
 
 import pytest
+from django.db import connections
 
 from events import lobbycast
 from tests import shorthand
@@ -30,9 +31,12 @@ def test_joins_during_a_broadcast_share_the_next_one(monkeypatch):
     returned: list[int] = []
 
     def join(i):
-        outcome = shorthand.guest_join(code=party.code, name=f"G{i}", description="socks")[2]
-        lobbycast.lobby_announce(outcome.data["party"])
-        returned.append(i)
+        try:
+            outcome = shorthand.guest_join(code=party.code, name=f"G{i}", description="socks")[2]
+            lobbycast.lobby_announce(outcome.data["party"])
+            returned.append(i)
+        finally:
+            connections.close_all()  # a thread's pooled connection goes back, as a request's does
 
     first = threading.Thread(target=join, args=(0,))
     first.start()
@@ -77,3 +81,28 @@ def test_the_join_api_answers_after_the_broadcast_that_lists_the_guest(client, m
     assert response.status_code == 201
     assert "party" not in response.json()  # the id is the server's, not the phone's
     assert rosters == [["Ann"]]
+
+
+def test_a_lobbys_public_view_is_one_read_and_says_what_the_full_one_would(django_assert_num_queries):
+    """Before seating there are no tables, captains, tablets or relay: the public view
+    of a lobby is read in one query (every hello and join broadcast reads it), and
+    after seating the full reads give the same fields."""
+    from events import services
+    from events.models import Guest
+    from events.selectors import party_public
+
+    party, _ = shorthand.party_create(name="Lobby")
+    for name in ("Cy", "Ann", "Bo"):
+        shorthand.guest_join(code=party.code, name=name, description="socks")
+    Guest.objects.filter(name="Bo").update(removed_at=party.created_at)
+    party.refresh_from_db()
+    with django_assert_num_queries(1):
+        lobby = party_public(party)
+    assert lobby["names"] == ["Cy", "Ann"] and lobby["guest_count"] == 2
+    assert (lobby["tables"], lobby["relay"], lobby["gate"]) == ([], None, {"tables": 0, "at_gate": 0, "open": False})
+    Guest.objects.filter(name="Bo").update(removed_at=None)
+    services.party_seat(party_id=party.pk)
+    party.refresh_from_db()
+    seated = party_public(party)
+    assert set(seated) == set(lobby) - {"names"}
+    assert seated["guest_count"] == 3 and len(seated["tables"]) == 1 and seated["tables"][0]["captain"] is not None
