@@ -492,7 +492,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             try:
                 # At most heartbeat.PONG_WAIT for the database; without the versions, the
                 # pong still says the socket is alive, and the next one carries them.
-                versions = await heartbeat.versions_within(self.actor)
+                versions = heartbeat.fresh_versions(self.actor) or await heartbeat.versions_within(self.actor)
             except ObjectDoesNotExist:
                 versions = None  # the party is gone; the next request says so
             if versions is not None:
