@@ -82,8 +82,15 @@ def _table_rows(party: Party, tables: list[Table] | None) -> list[tuple[Table, s
 def party_public(party: Party, tables: list[Table] | None = None) -> dict:
     """What every screen of the party sees of it. `tables`: its tables, when the caller
     has read them whole anyway."""
+    if party.status == Party.Status.LOBBY:
+        # Before seating there are no tables, so no captains, tablets or relay either
+        # (seating makes the tables and ends the lobby in one transaction): one read, of
+        # the names. Every hello and every join burst's broadcast in a lobby reads this.
+        names = list(
+            party.guests.filter(removed_at__isnull=True).order_by("joined_at", "pk").values_list("name", flat=True)
+        )
+        return {**_public_fields(party, [], {}, set(), None, len(names)), "names": names}
     rows = _table_rows(party, tables)
-    at_gate = sum(1 for _, phase in rows if phase == "gate")
     captains = dict(
         Guest.objects.filter(party=party, is_captain=True, removed_at__isnull=True, table__isnull=False).values_list(
             "table_id", "name"
@@ -94,7 +101,20 @@ def party_public(party: Party, tables: list[Table] | None = None) -> dict:
             "table_id", flat=True
         )
     )
-    out = {
+    guest_count = party.guests.filter(removed_at__isnull=True).count()
+    return _public_fields(party, rows, captains, paired, Relay.objects.filter(party=party).first(), guest_count)
+
+
+def _public_fields(
+    party: Party,
+    rows: list[tuple[Table, str | None]],
+    captains: dict[int, str],
+    paired: set[int],
+    relay: Relay | None,
+    guest_count: int,
+) -> dict:
+    at_gate = sum(1 for _, phase in rows if phase == "gate")
+    return {
         "code": party.code,
         "name": party.name,
         "budget": party.budget,
@@ -103,7 +123,7 @@ def party_public(party: Party, tables: list[Table] | None = None) -> dict:
         "status": party.status,
         "registration_open": party.registration_open,
         "revision": party.revision,
-        "guest_count": party.guests.filter(removed_at__isnull=True).count(),
+        "guest_count": guest_count,
         "tables": [
             {
                 "id": t.pk,
@@ -117,14 +137,8 @@ def party_public(party: Party, tables: list[Table] | None = None) -> dict:
         ],
         "gate": {"tables": len(rows), "at_gate": at_gate, "open": len(rows) > 1 and at_gate == len(rows)},
         "expires_at": party.expires_at.timestamp(),
-        "relay": relay_json(Relay.objects.filter(party=party).first()),
+        "relay": relay_json(relay),
     }
-    if party.status == Party.Status.LOBBY:
-        # The big screen shows names as guests join (names are public at a party).
-        out["names"] = list(
-            party.guests.filter(removed_at__isnull=True).order_by("joined_at", "pk").values_list("name", flat=True)
-        )
-    return out
 
 
 def party_for_host(party: Party, public: dict | None = None, tables: list[Table] | None = None) -> dict:
@@ -161,10 +175,14 @@ def party_for_host(party: Party, public: dict | None = None, tables: list[Table]
     # The vault gifts the current guest count needs (the seating refuses a shortfall).
     n = len(out["guests"])
     out["vault_needed"] = party.vault_size * seating.table_count(n)
-    out["tablets"] = [
-        {"id": t.pk, "table": t.table_id, "letter": letters[t.table_id], "paired_at": t.paired_at.timestamp()}
-        for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False)
-    ]
+    out["tablets"] = (
+        []  # a tablet pairs with a table, and a lobby has none yet
+        if party.status == Party.Status.LOBBY
+        else [
+            {"id": t.pk, "table": t.table_id, "letter": letters[t.table_id], "paired_at": t.paired_at.timestamp()}
+            for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False)
+        ]
+    )
     if party.status == Party.Status.OVER:
         out["result"] = party_result(party)
     return out
