@@ -641,19 +641,27 @@ class Phone:
         # (issue 8's safety net): a screen that missed broadcasts resyncs, as live.js
         # does, if it is still behind a moment later (the broadcast of an action
         # committed just before the pong is usually on its way).
+        # Its party's revision too, as live.js: a screen whose seating news (the party's
+        # `resubscribe`) was lost would otherwise wait for ever, unseated.
         tables = msg.get("tables")
-        if isinstance(tables, dict) and self._behind(tables):
-            asyncio.get_running_loop().call_later(PONG_GRACE_S, self._recheck_pong, tables)
+        if not isinstance(tables, dict):
+            tables = {}
+        revision = msg.get("revision")
+        if self._behind(tables, revision):
+            asyncio.get_running_loop().call_later(PONG_GRACE_S, self._recheck_pong, tables, revision)
 
-    def _behind(self, tables: dict) -> bool:
+    def _behind(self, tables: dict, revision=None) -> bool:
+        shown = (self.party or {}).get("revision")
+        if isinstance(revision, int) and isinstance(shown, int) and revision > shown:
+            return True
         for tid, version in tables.items():
             mine = [v["version"] for kind in ("seat", "public") if (v := self.views.get((kind, int(tid)))) is not None]
             if isinstance(version, int) and (not mine or min(mine) < version):
                 return True
         return False
 
-    def _recheck_pong(self, tables: dict) -> None:
-        if self.ws is not None and self._behind(tables):
+    def _recheck_pong(self, tables: dict, revision=None) -> None:
+        if self.ws is not None and self._behind(tables, revision):
             self.resync()
 
     def resync(self) -> None:
