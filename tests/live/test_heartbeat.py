@@ -48,12 +48,7 @@ async def test_the_pings_of_a_party_share_one_read_and_never_lag_past_the_ttl(re
 
 @pytest.mark.django_db(transaction=True)
 async def test_a_guest_reads_its_own_table_and_a_gone_party_gives_no_versions(reads):
-    party, _ = await sync_to_async(shorthand.party_create)(name="Beat")
-    for name in ("Ada", "Bo", "Cy"):
-        await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="a scarf")
-    await sync_to_async(services.party_seat)(party_id=party.pk)
-    table = await sync_to_async(lambda: party.tables.get())()
-    seated = Actor(Role.GUEST, party.pk, guest_id=1, table_id=table.pk, seat=0)
+    party, table, seated = await _seated_party()
     mine = await heartbeat.versions_for(seated)
     assert mine["tables"] == {str(table.pk): table.version}
     await sync_to_async(Party.objects.filter(pk=party.pk).delete)()
@@ -67,12 +62,7 @@ async def test_a_fresh_read_answers_a_ping_at_once_and_a_stale_one_does_not(read
     """heartbeat.fresh_versions, the pong's path with no task: the process's read of the
     party while it is younger than the TTL (a seated guest: its own table only), else
     None, and the pong waits for a read (versions_within)."""
-    party, _ = await sync_to_async(shorthand.party_create)(name="Beat")
-    for name in ("Ada", "Bo", "Cy"):
-        await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="a scarf")
-    await sync_to_async(services.party_seat)(party_id=party.pk)
-    table = await sync_to_async(lambda: party.tables.get())()
-    seated = Actor(Role.GUEST, party.pk, guest_id=1, table_id=table.pk, seat=0)
+    party, table, seated = await _seated_party()
     host = Actor(Role.HOST, party.pk)
     assert heartbeat.fresh_versions(host) is None and reads["n"] == 0  # nothing read yet
     read = await heartbeat.versions_within(host)
@@ -81,3 +71,13 @@ async def test_a_fresh_read_answers_a_ping_at_once_and_a_stale_one_does_not(read
     at, data = heartbeat._versions[party.pk]
     heartbeat._versions[party.pk] = (at - heartbeat.PARTY_TTL, data)
     assert heartbeat.fresh_versions(seated) is None and reads["n"] == 1
+
+
+async def _seated_party():
+    """A seated party of three: (party, its table, seat 0's actor)."""
+    party, _ = await sync_to_async(shorthand.party_create)(name="Beat")
+    for name in ("Ada", "Bo", "Cy"):
+        await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="a scarf")
+    await sync_to_async(services.party_seat)(party_id=party.pk)
+    table = await sync_to_async(lambda: party.tables.get())()
+    return party, table, Actor(Role.GUEST, party.pk, guest_id=1, table_id=table.pk, seat=0)
