@@ -44,10 +44,9 @@ def _read_party(party_id: int) -> dict:
 
 async def party_versions(party_id: int) -> dict:
     """{revision, tables: {id: version}} of a party, at most PARTY_TTL old."""
-    now = time.monotonic()
-    hit = _versions.get(party_id)
-    if hit is not None and now - hit[0] < PARTY_TTL:
-        return hit[1]
+    hit = _fresh(party_id)
+    if hit is not None:
+        return hit
     pending = _reading.get(party_id)
     if pending is not None:
         return await asyncio.shield(pending)
@@ -97,10 +96,14 @@ def fresh_versions(actor: Actor) -> dict | None:
     """versions_for(actor) from this process's read of the party when it is fresh (at
     most PARTY_TTL old), with no task and no wait: nearly every ping of a busy party
     (50 a second per party); None otherwise."""
-    hit = _versions.get(actor.party_id)
-    if hit is None or time.monotonic() - hit[0] >= PARTY_TTL:
-        return None
-    return _for(actor, hit[1])
+    hit = _fresh(actor.party_id)
+    return None if hit is None else _for(actor, hit)
+
+
+def _fresh(party_id: int) -> dict | None:
+    """This process's read of the party, if it is at most PARTY_TTL old."""
+    hit = _versions.get(party_id)
+    return hit[1] if hit is not None and time.monotonic() - hit[0] < PARTY_TTL else None
 
 
 async def versions_for(actor: Actor) -> dict:
