@@ -2,11 +2,13 @@
 while the one before it is being read (events/lobbycast.py)."""
 
 import threading
+import time
 
 import pytest
 from django.db import connections
 
 from events import lobbycast
+from events.models import Guest
 from tests import shorthand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,15 +46,15 @@ def test_joins_during_a_broadcast_share_the_next_one(monkeypatch):
     rest = [threading.Thread(target=join, args=(i,)) for i in range(1, 6)]
     for t in rest:
         t.start()
-    # All five committed and wait: none may return before a broadcast that includes it.
-    deadline = threading.Event()
+    # All five committed and wait in the one flight queued behind the first: none may
+    # return before a broadcast that includes it.
     for _ in range(100):
-        if len(lobbycast._flights) == 1 and not lobbycast._flights[party.pk].started:
-            from events.models import Guest
-
-            if Guest.objects.filter(party=party).count() == 6:
-                break
-        deadline.wait(0.05)
+        queued = lobbycast._flights.get(party.pk)
+        if queued is not None and not queued.started and Guest.objects.filter(party=party).count() == 6:
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError("the five joins did not commit and queue within 5 s")
     assert returned == []
     release.set()
     for t in [first, *rest]:
@@ -88,7 +90,6 @@ def test_a_lobbys_public_view_is_one_read_and_says_what_the_full_one_would(djang
     of a lobby is read in one query (every hello and join broadcast reads it), and
     after seating the full reads give the same fields."""
     from events import services
-    from events.models import Guest
     from events.selectors import party_public
 
     party, _ = shorthand.party_create(name="Lobby")
