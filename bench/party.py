@@ -58,7 +58,10 @@ the checks run. The last line of stdout is one JSON object:
   from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
   handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
   send to `ok`; broadcasts: send to each other screen's table message of that
-  version), pg_connections_max, server_tracebacks, and more.
+  version), slowest_acks (the 40 slowest, with their wall-clock time, to set beside the
+  daphnes' and PostgreSQL's logs: --keep-logs), load_by_30s (the harness's loop lag, the
+  CPU, and the disk's WAL-like flushes, probed all along by bench/disk.py, per window of
+  ack_by_30s), disk_fsync_ms, pg_connections_max, server_tracebacks, and more.
 """
 
 from __future__ import annotations
@@ -94,6 +97,9 @@ import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from bench.choose import choose_turn  # noqa: E402
+from bench.disk import DiskProbe  # noqa: E402
+from bench.disk import by_window as disk_by_window  # noqa: E402
+from bench.disk import summary as disk_summary  # noqa: E402
 from bench.live import GcPauses, proc_cpu_s  # noqa: E402
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
 from tables.engine.views import merge_table_message  # noqa: E402
@@ -127,7 +133,12 @@ def parse_args(argv=None):
     )
     p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--keep-logs", default="", help="copy the daphne logs to this directory")
+    p.add_argument("--keep-logs", default="", help="copy the daphne and PostgreSQL logs to this directory")
+    p.add_argument(
+        "--act-timing",
+        action="store_true",
+        help="the daphnes time each act's phases (events/acttiming.py): server_acks_by_30s",
+    )
     a = p.parse_args(argv)
     if not 2 <= a.guests <= 100:
         p.error("--guests: a party has 2 to 100 guests")
@@ -161,6 +172,46 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
     return [{"from_s": int(k * window), **percentiles(v)} for k, v in sorted(buckets.items())]
 
 
+def server_acks_by_window(logs: list[str], start: float, window: float) -> list[dict]:
+    """The daphnes' own timing of each act (events/acttiming.py), in windows from `start`
+    (a unix time: the harness's first ack, which opens ack_by_30s's first window): the
+    server's part of the acks' tail, the database write's part of it, the share of acts
+    that took the threads' path, and the worst loop lag and collector pause."""
+    acts: list[tuple[float, tuple[float, float, bool]]] = []
+    loops: list[tuple[float, tuple[float, float]]] = []
+    for text in logs:
+        for line in text.splitlines():
+            if not line.startswith("acttiming "):
+                continue
+            parts = line.split()
+            fields = dict(p.split("=", 1) for p in parts[4 if parts[1] == "act" else 3 :])
+            at = float(parts[2])
+            if parts[1] == "act":
+                ms = float(fields["total"]) / 1000, float(fields["write"]) / 1000  # percentiles() takes s
+                acts.append((at, (*ms, parts[3] == "threads")))
+            else:
+                loops.append((at, (float(fields["lag_max"]), float(fields["gc_max"]))))
+    by_act, by_loop = by_window(acts, start, window), by_window(loops, start, window)
+    rows = []
+    for k in sorted(by_act):
+        total = percentiles([t for t, _, _ in by_act[k]])
+        write = percentiles([w for _, w, _ in by_act[k]])
+        rows.append(
+            {
+                "from_s": int(k * window),
+                "n": total["n"],
+                "p50": total["p50"],
+                "p99": total["p99"],
+                "max": total["max"],
+                "write_p99": write["p99"],
+                "threads_share": round(sum(1 for _, _, th in by_act[k] if th) / len(by_act[k]), 2),
+                "loop_lag_max": max((lag for lag, _ in by_loop.get(k, [])), default=None),
+                "gc_pause_max": max((g for _, g in by_loop.get(k, [])), default=None),
+            }
+        )
+    return rows
+
+
 def by_window(samples, start: float, window: float) -> dict[int, list]:
     """(when, value) samples from `start` on, grouped by the `window` they fall in."""
     buckets: dict[int, list] = collections.defaultdict(list)
@@ -171,20 +222,27 @@ def by_window(samples, start: float, window: float) -> dict[int, list]:
 
 
 def load_by_window(
-    ack_at: list[float], lag: list[tuple[float, float]], cpu: list[tuple[float, float, float]], window: float
+    ack_at: list[float],
+    lag: list[tuple[float, float]],
+    cpu: list[tuple[float, float, float]],
+    window: float,
+    fsyncs: list[tuple[float, float]] = (),
 ) -> list[dict]:
-    """The harness's loop lag and the CPU in use, in the windows of `ack_by_window` (same
-    start, the same windows): a window whose ack p99 is high while the harness loop was
-    late is the harness's tail, not the server's."""
+    """The harness's loop lag, the CPU in use and the disk's flushes (bench/disk.py), in
+    the windows of `ack_by_window` (same start, the same windows): a window whose ack
+    p99 is high while the harness loop was late is the harness's tail, and one where
+    the disk stalled is the disk's (every ack waits for its commit's WAL flush)."""
     if not ack_at:
         return []
     start = min(ack_at)
     lags = by_window(lag, start, window)
     cpus = by_window(((t, (mine, daphne)) for t, mine, daphne in cpu), start, window)
+    disk = {row["from_s"]: row for row in disk_by_window(list(fsyncs), start, window)}
     rows = []
     for k in sorted(by_window(((t, None) for t in ack_at), start, window)):
         late = percentiles(lags.get(k, []))
         c = cpus.get(k, [])
+        flushes = disk.get(int(k * window), {})
         rows.append(
             {
                 "from_s": int(k * window),
@@ -193,6 +251,9 @@ def load_by_window(
                 "harness_lag_max": late.get("max"),
                 "harness_cores": round(sum(m for m, _ in c) / len(c), 2) if c else None,
                 "daphne_cores": round(sum(d for _, d in c) / len(c), 2) if c else None,
+                "fsync_p99": flushes.get("p99"),
+                "fsync_max": flushes.get("max"),
+                "fsync_stalled_share": flushes.get("stalled_share"),
             }
         )
     return rows
@@ -336,6 +397,7 @@ class Stats:
         self.refused_samples: list[dict] = []
         self.ack_s: list[float] = []
         self.ack_at: list[float] = []  # when each ack came (now()), for the tail over time
+        self.ack_detail: list[tuple] = []  # (at, latency s, action type, party, screen): the slowest are listed
         self.sent_at: dict[tuple[int, int], float] = {}  # (table, version) -> first send of that action
         self.arrivals: list[tuple[int, int, float]] = []  # (table, version, t) per screen message
         self.close_codes = collections.Counter()
@@ -538,6 +600,7 @@ class Phone:
         t_ok = now()
         self.stats.ack_s.append(t_ok - entry_sent)
         self.stats.ack_at.append(t_ok)
+        self.stats.ack_detail.append((time.time(), t_ok - entry_sent, action["type"], self.run.index, self.name))
         tid = table if table is not None else self.my_table()
         self.stats.actions_by_type[action["type"]] += 1
         if reply.get("duplicate"):
@@ -1131,6 +1194,7 @@ class Rehearsal:
         self.pauses = GcPauses()
         self.gc_pauses: dict = {}
         self.cpu: list[tuple[float, float, float]] = []  # (when, harness cores, daphne cores)
+        self.fsyncs: list[tuple[float, float]] = []  # (when, ms) of bench/disk.py's flushes
         self.fault_lock = None
 
     def next_source(self) -> str:
@@ -1230,6 +1294,8 @@ class Rehearsal:
         self.parties = [PartyRun(self, i) for i in range(self.args.parties)]
         tasks = [asyncio.create_task(p.play()) for p in self.parties]
         sampler = asyncio.create_task(self._sample_pg())
+        # The disk under the database, probed as its commits use it (bench/disk.py).
+        self.disk = DiskProbe(str(self.pg_root or tempfile.gettempdir())).start()
         memory = asyncio.create_task(self._sample_memory())
         load = asyncio.create_task(self._sample_load())
         progress = asyncio.create_task(self.progress())
@@ -1245,6 +1311,7 @@ class Rehearsal:
             await asyncio.gather(*pending, return_exceptions=True)
             await self._settle()
         finally:
+            self.fsyncs = self.disk.stop()
             sampler.cancel()
             memory.cancel()
             load.cancel()
@@ -1471,6 +1538,8 @@ def main(argv=None) -> int:
         "seed": args.seed,
     }
     env = no_proxy_env()
+    if args.act_timing:
+        env["HEIST_ACT_TIMING"] = "1"
     env.update(
         DJANGO_SETTINGS_MODULE="config.settings.bench",
         HEIST_BENCH_RUN_ID=f"party-{run_id}",
@@ -1506,6 +1575,9 @@ def main(argv=None) -> int:
                     time.sleep(2)
         if pg is not None:
             pg.stop()
+            if args.keep_logs:  # checkpoints, autovacuum and slow statements (stack.py)
+                Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
+                shutil.copy(pg.root / "postgres.log", Path(args.keep_logs) / "postgres.log")
             shutil.rmtree(pg.root, ignore_errors=True)
         if args.keep_logs:
             Path(args.keep_logs).mkdir(parents=True, exist_ok=True)
@@ -1563,6 +1635,10 @@ def main(argv=None) -> int:
         result.update(report(bench))
         result["phases_s"] = {**{k: round(v, 1) for k, v in phases.items()}, **result["phases_s"]}
         result["server_tracebacks"] = sum(s.log_text().count("Traceback") for s in servers)
+        if args.act_timing and bench.stats.ack_detail:
+            result["server_acks_by_30s"] = server_acks_by_window(
+                [s.log_text() for s in servers], min(a[0] for a in bench.stats.ack_detail), 30.0
+            )
         result["server_log_samples"] = sorted(
             {line[:160] for s in servers for line in s.log_text().splitlines() if "Error" in line or "error" in line}
         )[:8]
@@ -1659,7 +1735,13 @@ def report(bench: Rehearsal) -> dict:
             "http": percentiles(s.http_s),
         },
         "ack_by_30s": ack_by_window(s.ack_at, s.ack_s, 30.0),
-        "load_by_30s": load_by_window(s.ack_at, bench.lag, bench.cpu, 30.0),
+        # The slowest acks, each with its wall-clock time (beside the daphnes' logs).
+        "slowest_acks": [
+            {"at": round(at, 3), "ms": round(1000 * lat, 1), "type": kind, "party": party, "screen": screen}
+            for at, lat, kind, party, screen in sorted(s.ack_detail, key=lambda a: -a[1])[:40]
+        ],
+        "load_by_30s": load_by_window(s.ack_at, bench.lag, bench.cpu, 30.0, bench.fsyncs),
+        "disk_fsync_ms": disk_summary(bench.fsyncs),
         "harness_gc_pauses_ms": bench.gc_pauses,
         "harness_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "screens_checked": screens,

@@ -277,6 +277,18 @@ class PostgresServer(Killable):
                     f"listen_addresses={HOST}",
                     "-c",
                     f"unix_socket_directories={self.root}",
+                    # What the log needs to explain a stall: checkpoints, autovacuum,
+                    # lock waits and slow statements, with their times.
+                    "-c",
+                    "log_checkpoints=on",
+                    "-c",
+                    "log_autovacuum_min_duration=0",
+                    "-c",
+                    "log_lock_waits=on",
+                    "-c",
+                    "log_min_duration_statement=250",
+                    "-c",
+                    "log_line_prefix=%m [%p] %a ",
                 ]
             ),
             stdout=subprocess.DEVNULL,

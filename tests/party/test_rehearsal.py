@@ -17,6 +17,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -25,7 +26,9 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from bench.choose import choose_turn, choose_window_play
-from bench.party import check_lost, check_stale, load_by_window
+from bench.disk import DiskProbe
+from bench.disk import summary as disk_summary
+from bench.party import check_lost, check_stale, load_by_window, server_acks_by_window
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor, snapshot_for
@@ -95,6 +98,13 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     load = result["load_by_30s"]
     assert load and load[0]["from_s"] == 0, load
     assert all(row["harness_lag_p50"] is not None and row["daphne_cores"] is not None for row in load), load
+    # And the disk under the database, flushed as a commit flushes it, all along.
+    assert result["disk_fsync_ms"]["n"] > 100 and result["disk_fsync_ms"]["p50"] > 0, result["disk_fsync_ms"]
+    assert all(row["fsync_p99"] is not None for row in load), load
+    # The slowest acks, each with its wall-clock time and who sent what.
+    slowest = result["slowest_acks"]
+    assert len(slowest) == 40 and slowest[0]["ms"] >= slowest[-1]["ms"] > 0, slowest
+    assert {"at", "type", "party", "screen"} <= set(slowest[0]), slowest[0]
     assert proc.returncode == 0, summary
 
 
@@ -108,6 +118,43 @@ def test_load_windows_line_up_with_the_ack_windows():
     assert rows[0]["harness_lag_max"] == 3.0 and rows[0]["harness_cores"] == 0.6 and rows[0]["daphne_cores"] == 1.2
     assert rows[1]["harness_lag_p99"] == 250.0 and rows[1]["daphne_cores"] == 0.2
     assert load_by_window([], lag, cpu, 30.0) == []
+    # The disk probe's flushes, in the same windows: a stall shows where it happened.
+    fsyncs = [(100.5, 0.4), (101.0, 0.6), (133.0, 0.5), (134.0, 310.0)]
+    rows = load_by_window(ack_at, lag, cpu, 30.0, fsyncs)
+    assert (rows[0]["fsync_max"], rows[0]["fsync_stalled_share"]) == (0.6, 0.0)
+    assert rows[1]["fsync_max"] == 310.0 and rows[1]["fsync_stalled_share"] > 0.3
+
+
+def test_the_servers_act_timing_is_read_back_in_the_ack_windows():
+    start = 1000.0
+    daphne_1 = "\n".join(
+        [
+            "some other line",
+            "acttiming act 1001.000 loop q=0.1 write=2.0 send=0.1 total=2.2",
+            "acttiming act 1002.000 threads q=0.0 write=6.0 send=0.2 total=6.5",
+            "acttiming loop 1009.000 lag_p50=0.5 lag_p99=3.0 lag_max=12.0 gc_n=3 gc_p99=4.0 gc_max=4.5",
+            "acttiming act 1031.000 loop q=0.0 write=300.0 send=0.1 total=300.2",
+        ]
+    )
+    daphne_2 = "acttiming act 999.000 loop q=0.0 write=1.0 send=0.0 total=1.0"  # before the first ack
+    rows = server_acks_by_window([daphne_1, daphne_2], start, 30.0)
+    assert [r["from_s"] for r in rows] == [0, 30]
+    assert rows[0]["n"] == 2 and rows[0]["max"] == 6.5 and rows[0]["threads_share"] == 0.5
+    assert rows[0]["loop_lag_max"] == 12.0 and rows[0]["gc_pause_max"] == 4.5
+    assert rows[1]["write_p99"] == 300.0 and rows[1]["loop_lag_max"] is None
+
+
+def test_the_disk_probe_times_flushes_and_counts_the_time_stalled(tmp_path):
+    probe = DiskProbe(str(tmp_path)).start()
+    time.sleep(0.3)
+    samples = probe.stop()
+    assert len(samples) >= 5 and all(ms > 0 for _, ms in samples)
+    assert list(tmp_path.iterdir()) == []  # its file is gone
+    # Two 100 ms stalls in 2 s of flushes: a tenth of the time stalled.
+    stalls = [(t / 10, 0.5) for t in range(1, 20)] + [(1.0, 100.0), (2.0, 100.0)]
+    got = disk_summary(sorted(stalls))
+    assert got["over_50ms"] == 2 and got["max"] == 100.0 and got["p50"] == 0.5
+    assert got["stalled_share"] == pytest.approx(0.2 / 1.9, abs=0.01)
 
 
 def test_the_bots_turn_chooser_makes_only_legal_moves_from_the_seat_view():
