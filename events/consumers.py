@@ -29,7 +29,7 @@ from django.utils import timezone
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
+from . import acttiming, fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -71,6 +71,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- lifecycle ---------------------------------------------------------------------
 
     async def connect(self):
+        acttiming.start_sampling()
         self.actor: Actor | None = None
         self.joined: set[str] = set()
         self.last_seen_write = 0.0
@@ -193,6 +194,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.hello_seen = True  # queued: the silence timer must not close it now
         elif kind == "resync":
             frame["_received_at"] = time.monotonic()  # ours, whatever the client sent
+        if acttiming.ON and kind == "act":
+            frame["_arrived"] = time.perf_counter()  # ours, whatever the client sent
         self._queue(self._request, frame, re)
 
     def _queue(self, handler, *args) -> None:
@@ -288,11 +291,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
         (events/commands.py); the reply carries what changed, the screens get the rest.
         `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
         in the same database call, just before the action."""
+        started = time.perf_counter()
+        path = "loop"  # for acttiming: the loop's statement, or the threads
         try:
             outcome = await self._act_on_loop(frame) if frame["type"] == "act" else None
             if outcome is not None:
                 pass  # done from the loop itself
             elif seat_checked_there:
+                path = "threads"
                 # On the acts' own threads: never behind other sockets' hellos (lanes.py).
                 outcome = await lanes.run_in("acts", _seat_then_act)(
                     self.actor, self.secret, frame, _origin(self.scope)
@@ -302,6 +308,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
                         await self._command(frame, re)
                     return
             elif frame["type"] == "act":  # a host's, captain tablet's or spectator's
+                path = "threads"
                 outcome = await lanes.run_in("acts", dispatch)(self.actor, frame, origin=_origin(self.scope))
             else:  # a party command (seating, the gate, the relay): heavier, and rare
                 outcome = await write.run_in_db_thread(dispatch)(self.actor, frame, origin=_origin(self.scope))
@@ -310,7 +317,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
             if frame["type"] == "act" and exc.code == "stale":
                 await self._resync(frame, None)
             return
+        written = time.perf_counter()
         await self._send({"type": "ok", "re": re, **outcome.data})
+        if acttiming.ON and frame["type"] == "act":  # `_arrived`: receive's, whatever the client sent
+            acttiming.act(path, frame["_arrived"], started, written, time.perf_counter())
         await fanout.publish(outcome.messages)
 
     async def _act_on_loop(self, frame):
