@@ -64,6 +64,8 @@ import orjson
 if __package__ in (None, ""):  # run as a script: bench/choose.py beside it
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench.choose import choose_turn, choose_window_play
+from bench.disk import DiskProbe
+from bench.disk import summary as disk_summary
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -1041,10 +1043,19 @@ async def main_async(args, bench: Bench, result: dict):
     # With phase 2 to come, phase 1 may use at most 60% of the time left.
     pauses.quiet()
     pauses.take()
+    # The disk's flushes while the phase runs (bench/disk.py): each act's ack waits for
+    # its commit's, so a stall of the disk is in the tail whatever the server does.
+    disk = DiskProbe(tempfile.gettempdir()).start()
     cpu = await bench.run_phase("turns", bench.deadline - (0.4 * left if args.windows > 0 else 0))
+    flushes = disk_summary(disk.stop())
     gc_pauses = pauses.take()  # before the collector is back: its first run is after the phase
     pauses.loud()
-    result["turns"] = {**bench.turn_figures(bench.moves), **cpu, "clientGcPausesMs": gc_pauses}
+    result["turns"] = {
+        **bench.turn_figures(bench.moves),
+        **cpu,
+        "clientGcPausesMs": gc_pauses,
+        "diskFsyncMs": flushes,
+    }
     await bench.close_all()
     result["turns"]["leakCheck"] = await bench.leak_check()
     result["connectToSnapshotMs"] = stats(bench.connect_ms)
@@ -1055,10 +1066,12 @@ async def main_async(args, bench: Bench, result: dict):
         result["windowsSetup"] = await bench.setup_phase("windows", games)
         pauses.quiet()
         pauses.take()
+        disk = DiskProbe(tempfile.gettempdir()).start()
         cpu = await bench.run_phase("windows", bench.deadline)
+        flushes = disk_summary(disk.stop())
         gc_pauses = pauses.take()
         pauses.loud()
-        result["windows"] = {**bench.window_figures(), **cpu, "clientGcPausesMs": gc_pauses}
+        result["windows"] = {**bench.window_figures(), **cpu, "clientGcPausesMs": gc_pauses, "diskFsyncMs": flushes}
         await bench.close_all()
         result["windows"]["leakCheck"] = await bench.leak_check()
     elif args.windows > 0:

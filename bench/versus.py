@@ -139,7 +139,16 @@ def live_row(r: dict) -> dict:
         "window closed p50": pick(r, "windows", "playToWindowClosedMs", "p50"),
         "window closed p99": pick(r, "windows", "playToWindowClosedMs", "p99"),
         "server CPU ms/action": pick(tu, "serverProcess", "cpuMsPerAcceptedAction"),
+        # The disk under the database during the turns (bench/disk.py): every ack here
+        # waits for its commit's flush; boardgame.io's server writes nothing.
+        "disk flush p99 / max ms": _flushes(pick(tu, "diskFsyncMs")),
     }
+
+
+def _flushes(d: dict | None) -> str | None:
+    if not d or not d.get("n"):
+        return None
+    return f"{d['p99']} / {d['max']} ({100 * d['stalled_share']:.1f}% of the time over 50 ms)"
 
 
 def ratio(metric: str, ours, theirs) -> str:

@@ -289,3 +289,11 @@ def test_the_window_chooser_plays_only_legal_moves_that_open_a_window():
             assert any(e.type == "window_opened" for e in events), action
             opened += 1
     assert opened > 500
+
+
+def test_versus_sets_the_disk_beside_this_projects_figures():
+    from bench.versus import live_row
+
+    turns = {"diskFsyncMs": {"n": 900, "p50": 0.4, "p99": 12.5, "max": 410.0, "over_50ms": 3, "stalled_share": 0.021}}
+    assert live_row({"turns": turns})["disk flush p99 / max ms"] == "12.5 / 410.0 (2.1% of the time over 50 ms)"
+    assert live_row({"turns": {}})["disk flush p99 / max ms"] is None  # an older run's JSON
