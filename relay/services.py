@@ -9,7 +9,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from events.groups import Message, party_group
-from events.lobby import lobby_messages, locked_party
+from events.lobby import lobby_messages, locked_party, party_bump
 from events.models import Guest, Party
 from events.play import table_act_server
 from tables.engine import Game, Gift, Phase
@@ -44,6 +44,7 @@ def relay_open(*, party_id: int) -> Outcome:
             raise ServiceError("gate_closed", f"still playing round 2: table {', '.join(waiting)}")
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
+        party_bump(party)  # a screen that missed this broadcast sees it in its next pong
         return Outcome(messages=lobby_messages(party))
 
 
@@ -93,6 +94,7 @@ def relay_run(*, party_id: int) -> Outcome:
         relay.result = result
         relay.run_at = timezone.now()
         relay.save(update_fields=["status", "result", "run_at"])
+        party_bump(party)
         messages.extend(lobby_messages(party))
         messages.append((party_group(party.pk), {"type": "relay", "relay": relay_json(relay)}))
         return Outcome(messages=messages)
