@@ -6,7 +6,7 @@
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
-import { drawnSeatList, gateProgress, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
+import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
@@ -592,9 +592,9 @@ function drawPartyBar() {
     return;
   }
   bar.hidden = false;
-  const gate = p.gate;
   const relay = p.relay;
   const payloads = sortedTables();
+  const gate = gateSeen(p, payloads);
   const parts = [];
   if (!relay) {
     const behind = payloads.filter((t) => t.view.phase !== "gate");
@@ -603,7 +603,7 @@ function drawPartyBar() {
       h("div", { class: "gate-row" },
         h("h2", { id: "party-bar-h", class: "bar-title", text: "The gate" }),
         h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
-          h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(p)),
+          h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(gate)),
         h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": `Room progress to the gate: ${Math.round(progress * 100)} %` }),
         h("button", {
           class: "btn primary", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,

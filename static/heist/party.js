@@ -21,9 +21,20 @@ export function gateProgress(payloads) {
   return sum / payloads.length;
 }
 
-export function gateText(party) {
-  const g = party.gate || { tables: 0, at_gate: 0 };
-  return `Tables at the gate: ${g.at_gate} of ${g.tables}`;
+/** The gate as a screen with every table's view sees it (the host, the big screen):
+ * counted from those views, which are version-checked (a missed update resyncs), where
+ * the party's own count is not: a table arriving at the gate does not move the party's
+ * revision, so a lost party broadcast would leave the count, and the host's "Open the
+ * relay", behind until the next party change. Without every table's view: the party's. */
+export function gateSeen(party, payloads) {
+  const g = party.gate || { tables: 0, at_gate: 0, open: false };
+  if (!payloads || !payloads.length || payloads.length < g.tables) return g;
+  const at = payloads.filter(({ view }) => view.phase === "gate").length;
+  return { tables: payloads.length, at_gate: at, open: payloads.length > 1 && at === payloads.length };
+}
+
+export function gateText(gate) {
+  return `Tables at the gate: ${gate.at_gate} of ${gate.tables}`;
 }
 
 /** "A → B → C → A": the relay order, back to the first table. */

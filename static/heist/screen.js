@@ -5,7 +5,7 @@
 // home, paged when it does not fit. Motion only where prefers-reduced-motion allows;
 // nothing flashes.
 import { Live } from "./live.js";
-import { gateProgress, isMultiTable, ringLine } from "./party.js";
+import { gateProgress, gateSeen, isMultiTable, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
 import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
@@ -95,7 +95,7 @@ function drawPartyBar(list) {
   const relay = party.relay;
   if (!relay) {
     const pct = Math.round(gateProgress(list) * 100);
-    const g = party.gate;
+    const g = gateSeen(party, list);
     render(bar,
       h("h2", { id: "party-bar-h", text: `The gate: ${g.at_gate} of ${g.tables} tables there` }),
       h("div", { class: "bar room", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": "The room's progress to the gate" },
