@@ -24,3 +24,15 @@ def seat_claim(**kwargs) -> tuple[Guest, str, Outcome]:
     """services.seat_claim: the guest whose seat was taken over, its new secret, the outcome."""
     outcome = services.seat_claim(**kwargs)
     return Guest.objects.get(pk=outcome.data["guest"]), outcome.data["token"], outcome
+
+
+def party_seated(*, name: str, guests: int, prefix: str = "G") -> tuple[Party, str, dict[int, str]]:
+    """A party of `guests` joined (named prefix + 0, 1, ...) and seated: the party, its
+    host secret, and each guest's seat secret by guest id."""
+    party, host_token = party_create(name=name)
+    tokens = {}
+    for i in range(guests):
+        guest, token, _ = guest_join(code=party.code, name=f"{prefix}{i}", description=f"gift {i}")
+        tokens[guest.pk] = token
+    services.party_seat(party_id=party.pk)
+    return party, host_token, tokens

@@ -53,7 +53,6 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
 
 
 def test_the_host_can_open_the_relay_after_missing_the_last_gate_broadcast(asgi_server, browser):
-    from events import services
     from events.models import Guest
     from tables.engine import Phase
     from tables.models import Table
@@ -66,12 +65,7 @@ def test_the_host_can_open_the_relay_after_missing_the_last_gate_broadcast(asgi_
     try:
 
         def make():
-            party, host_token = shorthand.party_create(name="Gate test")
-            tokens = {}
-            for i in range(11):
-                guest, token, _ = shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
-                tokens[guest.pk] = token
-            services.party_seat(party_id=party.pk)
+            party, host_token, tokens = shorthand.party_seated(name="Gate test", guests=11)
             a, b = Table.objects.filter(party=party).order_by("letter").values_list("pk", flat=True)
             _drive(a, lambda g: g.phase is Phase.GATE, 1, 600)
             seat, action = _one_move_from_the_gate(b, 2)

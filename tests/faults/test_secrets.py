@@ -362,12 +362,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     the old socket must still not act for the seat."""
 
     def make():
-        party, _host_token = shorthand.party_create(name="Hand over")
-        tokens = {}
-        for i in range(3):
-            g, t, _ = shorthand.guest_join(code=party.code, name=f"H{i}", description=f"gift {i}")
-            tokens[g.pk] = t
-        services.party_seat(party_id=party.pk)
+        party, _host_token, tokens = shorthand.party_seated(name="Hand over", guests=3, prefix="H")
         table = Table.objects.get(party=party)
         from tables.engine import Game
 
