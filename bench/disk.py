@@ -7,8 +7,8 @@ PostgreSQL's WAL flush at each commit does, every 20 ms, timed.
 Why: every table action here is committed (PostgreSQL, synchronous_commit on) before
 anyone hears of it, so each acknowledgement waits for one WAL flush. When the disk
 stalls, every action in flight waits for it, whatever the server does. bench/party.py
-runs this probe beside a rehearsal (`disk_by_30s`, beside `ack_by_30s`) so a slow
-window can be told apart: the server, or the disk under it.
+runs this probe beside a rehearsal (`fsync_*` in each window of `load_by_30s`, beside
+`ack_by_30s`) so a slow window can be told apart: the server, or the disk under it.
 
 It needs nothing but the standard library. It prints one JSON object: the flushes'
 p50 / p99 / max (ms), how many took over 50 ms, and the share of the time spent in
@@ -82,15 +82,6 @@ def summary(samples: list[tuple[float, float]]) -> dict:
         "over_50ms": len(slow),
         "stalled_share": round(sum(slow) / 1000 / span_s, 4),
     }
-
-
-def by_window(samples: list[tuple[float, float]], start: float, window: float) -> list[dict]:
-    """`summary` per `window` seconds from `start` (time.monotonic), in order."""
-    buckets: dict[int, list[tuple[float, float]]] = {}
-    for t, m in samples:
-        if t >= start:
-            buckets.setdefault(int((t - start) // window), []).append((t, m))
-    return [{"from_s": int(k * window), **summary(buckets[k])} for k in sorted(buckets)]
 
 
 def main(argv=None) -> int:

@@ -98,7 +98,6 @@ from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
 from bench.choose import choose_turn  # noqa: E402
 from bench.disk import DiskProbe  # noqa: E402
-from bench.disk import by_window as disk_by_window  # noqa: E402
 from bench.disk import summary as disk_summary  # noqa: E402
 from bench.live import GcPauses, proc_cpu_s  # noqa: E402
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
@@ -237,12 +236,12 @@ def load_by_window(
     start = min(ack_at)
     lags = by_window(lag, start, window)
     cpus = by_window(((t, (mine, daphne)) for t, mine, daphne in cpu), start, window)
-    disk = {row["from_s"]: row for row in disk_by_window(list(fsyncs), start, window)}
+    disk = by_window(((t, (t, ms)) for t, ms in fsyncs), start, window)  # summary() wants (when, ms)
     rows = []
     for k in sorted(by_window(((t, None) for t in ack_at), start, window)):
         late = percentiles(lags.get(k, []))
         c = cpus.get(k, [])
-        flushes = disk.get(int(k * window), {})
+        flushes = disk_summary(disk[k]) if k in disk else {}
         rows.append(
             {
                 "from_s": int(k * window),
