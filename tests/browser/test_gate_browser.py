@@ -27,27 +27,16 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
     would bring the table to the gate; that move (its seat, its wire action) is
     returned unplayed. The engine is pure: the move tried is the move played."""
     from events.commands import table_act
-    from events.models import Guest
-    from events.roles import Actor, Role
-    from events.selectors import guest_actor
-    from tables.engine import Game, Phase, apply
-    from tables.engine.actions import ConfirmReveal, action_to_dict
-    from tables.engine.bots import bot_action
-    from tables.models import Table
+    from tables.engine import Phase, apply, parse_action
+    from tests.live.tables import bot_move
 
     r = random.Random(seed)
     for _ in range(600):
-        table = Table.objects.get(pk=table_id)
-        g = Game.from_dict(table.state)
-        action = bot_action(g, r)
-        wire = action_to_dict(action)
-        seat = wire.pop("seat", None)
+        g, actor, wire = bot_move(table_id, r)
+        seat = actor.seat  # the bot's seat (None: the host's reveal)
+        action = parse_action(wire if seat is None else {**wire, "seat": seat})
         if apply(g, action)[0].phase is Phase.GATE:
             return seat, wire
-        if isinstance(action, ConfirmReveal) or seat is None:
-            actor = Actor(Role.HOST, table.party_id)
-        else:
-            actor = guest_actor(Guest.objects.get(table=table, seat=seat))
         table_act(actor=actor, table_id=table_id, action=wire)
     raise AssertionError("the table did not get near the gate")
 
