@@ -1,5 +1,6 @@
 """Where each table action's time goes inside this process, for the benchmarks
-(`HEIST_ACT_TIMING=1`; off by default, and then one attribute test per act).
+(`HEIST_ACT_TIMING=1`; off by default, and then an act costs a clock read and two
+attribute tests).
 
 A line per act on stderr, `acttiming act <unix time> <path> q= write= send= total=` in
 ms: `q` from the frame's arrival to its turn in the socket's queue (behind the
