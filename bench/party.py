@@ -57,8 +57,9 @@ the checks run. The last line of stdout is one JSON object:
   phones_stale (screens whose final view or version differ from a fresh snapshot
   from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
   handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
-  send to `ok`; broadcasts: send to each other screen's table message of that
-  version), slowest_acks (the 40 slowest, with their wall-clock time, to set beside the
+  send to `ok`, but an ack a phone read only after it slept is apart, in ack_over_sleep:
+  that wait is the pocket's; broadcasts: send to each other screen's table message of
+  that version), slowest_acks (the 40 slowest, with their wall-clock time, to set beside the
   daphnes' and PostgreSQL's logs: --keep-logs), load_by_30s (the harness's loop lag, the
   CPU, and the disk's WAL-like flushes, probed all along by bench/disk.py, per window of
   ack_by_30s), disk_fsync_ms, pg_connections_max, server_tracebacks, and more.
@@ -189,7 +190,8 @@ def server_acks_by_window(logs: list[str], start: float, window: float) -> list[
                 ms = float(fields["total"]) / 1000, float(fields["write"]) / 1000  # percentiles() takes s
                 acts.append((at, (*ms, parts[3] == "threads")))
             else:
-                loops.append((at, (float(fields["lag_max"]), float(fields["gc_max"]))))
+                full = float(fields.get("gc_full_max", 0.0))
+                loops.append((at, (float(fields["lag_max"]), float(fields["gc_max"]), full)))
     by_act, by_loop = by_window(acts, start, window), by_window(loops, start, window)
     rows = []
     for k in sorted(by_act):
@@ -204,8 +206,10 @@ def server_acks_by_window(logs: list[str], start: float, window: float) -> list[
                 "max": total["max"],
                 "write_p99": write["p99"],
                 "threads_share": round(sum(1 for _, _, th in by_act[k] if th) / len(by_act[k]), 2),
-                "loop_lag_max": max((lag for lag, _ in by_loop.get(k, [])), default=None),
-                "gc_pause_max": max((g for _, g in by_loop.get(k, [])), default=None),
+                "loop_lag_max": max((lag for lag, _, _ in by_loop.get(k, [])), default=None),
+                "gc_pause_max": max((g for _, g, _ in by_loop.get(k, [])), default=None),
+                # a full collection walks every tracked object: its pause grows with the sockets
+                "gc_full_max": max((f for _, _, f in by_loop.get(k, [])), default=None),
             }
         )
     return rows
@@ -397,6 +401,9 @@ class Stats:
         self.ack_s: list[float] = []
         self.ack_at: list[float] = []  # when each ack came (now()), for the tail over time
         self.ack_detail: list[tuple] = []  # (at, latency s, action type, party, screen): the slowest are listed
+        # Acks a phone read only after it slept (pocketed while its act was in flight): the
+        # wait is the phone's own, not the server's, so they are kept out of `ack_s`.
+        self.acks_over_sleep: list[float] = []
         self.sent_at: dict[tuple[int, int], float] = {}  # (table, version) -> first send of that action
         self.arrivals: list[tuple[int, int, float]] = []  # (table, version, t) per screen message
         self.close_codes = collections.Counter()
@@ -454,6 +461,7 @@ class Phone:
         self.last_frame = now()
         self.frozen: asyncio.Event | None = None  # set while asleep with the socket open
         self.late = False  # this frame waited while the phone slept (not a broadcast delay)
+        self.naps = 0  # moves at each fall asleep and each waking: an act's wait that spans one slept
         self.drop_next_send = False
         self.wake = asyncio.Event()
         self.wake.set()
@@ -593,13 +601,17 @@ class Phone:
             frame["table"] = table
         if version is not None:
             frame["version"] = version
+        naps = self.naps
         re, fut = self.request(frame, resend=True)
         reply = await fut
         entry_sent = reply.pop("_sent_at")
         t_ok = now()
-        self.stats.ack_s.append(t_ok - entry_sent)
-        self.stats.ack_at.append(t_ok)
-        self.stats.ack_detail.append((time.time(), t_ok - entry_sent, action["type"], self.run.index, self.name))
+        if self.naps != naps or self.frozen is not None or not self.wake.is_set():
+            self.stats.acks_over_sleep.append(t_ok - entry_sent)
+        else:
+            self.stats.ack_s.append(t_ok - entry_sent)
+            self.stats.ack_at.append(t_ok)
+            self.stats.ack_detail.append((time.time(), t_ok - entry_sent, action["type"], self.run.index, self.name))
         tid = table if table is not None else self.my_table()
         self.stats.actions_by_type[action["type"]] += 1
         if reply.get("duplicate"):
@@ -1079,6 +1091,13 @@ class PartyRun:
     async def _sleep(self, p: Phone, after: float, length: float, lose_socket: bool) -> None:
         await asyncio.sleep(after)
         self.stats.sleeps += 1
+        p.naps += 1
+        try:
+            await self._nap(p, length, lose_socket)
+        finally:
+            p.naps += 1
+
+    async def _nap(self, p: Phone, length: float, lose_socket: bool) -> None:
         if lose_socket:
             p.wake.clear()
             p.abort()
@@ -1730,6 +1749,7 @@ def report(bench: Rehearsal) -> dict:
         "phases_s": {k: round(max(v), 1) for k, v in phases.items()},
         "latency_ms": {
             "ack": percentiles(s.ack_s),
+            "ack_over_sleep": percentiles(s.acks_over_sleep),
             "broadcast": percentiles(broadcast_latencies(s)),
             "http": percentiles(s.http_s),
         },

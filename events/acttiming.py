@@ -27,6 +27,7 @@ TICK_S = 0.02
 _sampling: asyncio.Future | None = None
 _gc_started = 0.0
 _gc_pauses: list[float] = []
+_gc_full: list[float] = []  # the pauses of full (generation 2) collections, which walk every tracked object
 
 
 def act(path: str, arrived: float, started: float, written: float, sent: float) -> None:
@@ -54,7 +55,10 @@ def _on_gc(phase: str, info: dict) -> None:
     if phase == "start":
         _gc_started = time.perf_counter()
     else:
-        _gc_pauses.append(1000.0 * (time.perf_counter() - _gc_started))
+        pause = 1000.0 * (time.perf_counter() - _gc_started)
+        _gc_pauses.append(pause)
+        if info.get("generation") == 2:
+            _gc_full.append(pause)
 
 
 def _q(xs: list[float], p: float) -> float:
@@ -70,12 +74,14 @@ async def _sample() -> None:
         lags.append(1000.0 * (time.perf_counter() - t - TICK_S))
         if time.monotonic() - last >= EVERY_S:
             last = time.monotonic()
-            ls, gs = sorted(lags), sorted(_gc_pauses)
+            ls, gs, full = sorted(lags), sorted(_gc_pauses), list(_gc_full)
             lags.clear()
             _gc_pauses.clear()
+            _gc_full.clear()
             print(
                 f"acttiming loop {time.time():.3f} lag_p50={_q(ls, 0.5):.1f} lag_p99={_q(ls, 0.99):.1f}"
-                f" lag_max={_q(ls, 1):.1f} gc_n={len(gs)} gc_p99={_q(gs, 0.99):.1f} gc_max={_q(gs, 1):.1f}",
+                f" lag_max={_q(ls, 1):.1f} gc_n={len(gs)} gc_p99={_q(gs, 0.99):.1f} gc_max={_q(gs, 1):.1f}"
+                f" gc_full_n={len(full)} gc_full_max={max(full, default=0.0):.1f}",
                 file=sys.stderr,
                 flush=True,
             )

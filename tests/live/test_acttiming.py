@@ -35,3 +35,13 @@ async def test_an_acknowledged_act_leaves_one_line_of_its_phases_only_when_asked
         assert acttiming._sampling is not None
         acttiming._sampling.cancel()
         acttiming.gc.callbacks.remove(acttiming._on_gc)
+
+
+def test_a_full_collection_is_counted_apart_from_the_young_ones(monkeypatch):
+    monkeypatch.setattr(acttiming, "_gc_pauses", [])
+    monkeypatch.setattr(acttiming, "_gc_full", [])
+    for generation in (0, 2, 1):
+        acttiming._on_gc("start", {"generation": generation})
+        acttiming._on_gc("stop", {"generation": generation})
+    assert len(acttiming._gc_pauses) == 3
+    assert len(acttiming._gc_full) == 1 and acttiming._gc_full[0] >= 0

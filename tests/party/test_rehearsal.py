@@ -28,7 +28,7 @@ from django.db import connections
 from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
-from bench.party import check_lost, check_stale, load_by_window, server_acks_by_window
+from bench.party import Phone, Stats, check_lost, check_stale, load_by_window, server_acks_by_window
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor, snapshot_for
@@ -132,7 +132,8 @@ def test_the_servers_act_timing_is_read_back_in_the_ack_windows():
             "some other line",
             "acttiming act 1001.000 loop q=0.1 write=2.0 send=0.1 total=2.2",
             "acttiming act 1002.000 threads q=0.0 write=6.0 send=0.2 total=6.5",
-            "acttiming loop 1009.000 lag_p50=0.5 lag_p99=3.0 lag_max=12.0 gc_n=3 gc_p99=4.0 gc_max=4.5",
+            "acttiming loop 1009.000 lag_p50=0.5 lag_p99=3.0 lag_max=12.0 gc_n=3 gc_p99=4.0 gc_max=4.5"
+            " gc_full_n=1 gc_full_max=4.0",
             "acttiming act 1031.000 loop q=0.0 write=300.0 send=0.1 total=300.2",
         ]
     )
@@ -140,8 +141,31 @@ def test_the_servers_act_timing_is_read_back_in_the_ack_windows():
     rows = server_acks_by_window([daphne_1, daphne_2], start, 30.0)
     assert [r["from_s"] for r in rows] == [0, 30]
     assert rows[0]["n"] == 2 and rows[0]["max"] == 6.5 and rows[0]["threads_share"] == 0.5
-    assert rows[0]["loop_lag_max"] == 12.0 and rows[0]["gc_pause_max"] == 4.5
+    assert rows[0]["loop_lag_max"] == 12.0 and rows[0]["gc_pause_max"] == 4.5 and rows[0]["gc_full_max"] == 4.0
     assert rows[1]["write_p99"] == 300.0 and rows[1]["loop_lag_max"] is None
+
+
+async def test_an_ack_read_only_after_the_phone_slept_is_kept_out_of_the_ack_latencies():
+    import asyncio
+
+    run = SimpleNamespace(stats=Stats(), index=0, acked=[])
+    phone = Phone(run, role="guest", token="t", server=None, source="", name="guest 1")
+    phone.views[("seat", 7)] = {}
+
+    async def act_answered(after_nap: bool) -> None:
+        task = asyncio.ensure_future(phone.act({"type": "regroup", "cards": []}))
+        await asyncio.sleep(0)
+        (re,) = phone.pending
+        if after_nap:  # pocketed while the act was in flight, read on waking
+            phone.naps += 2
+        phone._receive({"type": "ok", "re": re, "version": 3}, None)
+        await task
+
+    await act_answered(after_nap=False)
+    await act_answered(after_nap=True)
+    assert len(run.stats.ack_s) == len(run.stats.ack_detail) == 1
+    assert len(run.stats.acks_over_sleep) == 1
+    assert len(run.acked) == 2  # both still checked against the action log
 
 
 def test_the_disk_probe_times_flushes_and_counts_the_time_stalled(tmp_path):
