@@ -84,6 +84,7 @@ import tempfile
 import threading
 import time
 import uuid
+import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -130,6 +131,13 @@ def parse_args(argv=None):
         default="shared",
         help="shared: a fresh database on 127.0.0.1:5432; private: a throwaway cluster of its own "
         "(a run that exhausts connections then exhausts only its own max_connections)",
+    )
+    p.add_argument(
+        "--route",
+        choices=("party", "spread"),
+        default="party",
+        help="where screens' sockets go: party, the daphne the party's code hashes to (deploy/nginx.conf's "
+        "/ws/party/ upstream); spread, the daphne their page came from (least_conn)",
     )
     p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
     p.add_argument("--seed", type=int, default=1)
@@ -260,6 +268,11 @@ def load_by_window(
             }
         )
     return rows
+
+
+def party_server(servers: list, code: str):
+    """The daphne a party's sockets go to, by its code, as a proxy hashing the URL does."""
+    return servers[zlib.crc32(code.encode()) % len(servers)]
 
 
 def log(*parts) -> None:
@@ -404,6 +417,7 @@ class Stats:
         # Acks a phone read only after it slept (pocketed while its act was in flight): the
         # wait is the phone's own, not the server's, so they are kept out of `ack_s`.
         self.acks_over_sleep: list[float] = []
+        self.resyncs_by = collections.Counter()
         self.sent_at: dict[tuple[int, int], float] = {}  # (table, version) -> first send of that action
         self.arrivals: list[tuple[int, int, float]] = []  # (table, version, t) per screen message
         self.close_codes = collections.Counter()
@@ -438,12 +452,14 @@ class Phone:
     """One screen (host or guest) with a real socket, doing what static/heist/live.js
     does. `changed` is set on every new view, party message or reconnection."""
 
-    def __init__(self, run: PartyRun, *, role: str, token: str, server: DaphneServer, source: str, name: str):
+    def __init__(self, run: PartyRun, *, role: str, token: str, servers: list[DaphneServer], source: str, name: str):
         self.run = run
         self.stats = run.stats
         self.role = role
         self.token = token
-        self.server = server
+        # Where its socket goes, in order: the first that takes the connection (the
+        # proxy's choice, then the next upstream when that one refuses, as nginx does).
+        self.servers = servers
         self.source = source
         self.name = name
         self.ws = None
@@ -477,13 +493,12 @@ class Phone:
     def start(self) -> None:
         self.task = asyncio.create_task(self._connection_loop())
 
-    async def _connection_loop(self) -> None:
-        while not self.stopped:
-            await self.wake.wait()
+    async def _connect(self):
+        for i, server in enumerate(self.servers):
             try:
-                ws = await ws_connect(
-                    self.server.ws_url(self.run.code),
-                    origin=self.server.origin,
+                return await ws_connect(
+                    server.ws_url(self.run.code),
+                    origin=server.origin,
                     proxy=None,
                     open_timeout=10,
                     close_timeout=1,
@@ -492,6 +507,16 @@ class Phone:
                     compression=None,
                     local_addr=(self.source, 0),
                 )
+            except ConnectionRefusedError:
+                if i == len(self.servers) - 1:
+                    raise
+        raise ConnectionRefusedError("no server")
+
+    async def _connection_loop(self) -> None:
+        while not self.stopped:
+            await self.wake.wait()
+            try:
+                ws = await self._connect()
             except websockets.exceptions.InvalidStatus as exc:
                 status = exc.response.status_code
                 self.stats.handshake_failures[status] += 1
@@ -700,7 +725,7 @@ class Phone:
             self._arrived(key, msg["version"], now())
         if have is not None and msg["version"] > have["version"] + 1:
             self.stats.gaps += 1
-            self.resync()
+            self.resync("gap")
         self.changed.set()
 
     def _arrived(self, key: tuple[str, int], version: int, t: float) -> None:
@@ -724,25 +749,27 @@ class Phone:
         if self._behind(tables, revision):
             asyncio.get_running_loop().call_later(PONG_GRACE_S, self._recheck_pong, tables, revision)
 
-    def _behind(self, tables: dict, revision=None) -> bool:
+    def _behind(self, tables: dict, revision=None) -> str:
+        """What the pong says this screen lacks: "revision", "table", or "" (nothing)."""
         shown = (self.party or {}).get("revision")
         if isinstance(revision, int) and isinstance(shown, int) and revision > shown:
-            return True
+            return "revision"
         for tid, version in tables.items():
             mine = [v["version"] for kind in ("seat", "public") if (v := self.views.get((kind, int(tid)))) is not None]
             if isinstance(version, int) and (not mine or min(mine) < version):
-                return True
-        return False
+                return "table"
+        return ""
 
     def _recheck_pong(self, tables: dict, revision=None) -> None:
-        if self.ws is not None and self._behind(tables, revision):
-            self.resync()
+        if self.ws is not None and (why := self._behind(tables, revision)):
+            self.resync(why)
 
-    def resync(self) -> None:
+    def resync(self, why: str) -> None:
         # As live.js: one resync in flight at a time; its snapshot answers the rest.
         if self.resyncing is not None and not self.resyncing.done():
             return
         self.stats.resyncs += 1
+        self.stats.resyncs_by[f"{why} {self.run.stage()}"] += 1
         _, fut = self.request({"type": "resync"}, resend=True)
         fut.add_done_callback(lambda f: f.exception())
         self.resyncing = fut
@@ -808,6 +835,19 @@ class PartyRun:
     def mark(self, phase: str) -> None:
         self.phase_t.setdefault(phase, now())
 
+    def stage(self) -> str:
+        """The last phase this party reached (`mark`), to say when something happened."""
+        return max(self.phase_t, key=self.phase_t.__getitem__, default="start")
+
+    def socket_servers(self, page_server: DaphneServer) -> list[DaphneServer]:
+        """The daphnes a screen's socket tries, in order. `--route party` (default, as
+        deploy/nginx.conf routes /ws/party/<code>/): the one the party's code hashes to,
+        so a table's acts and updates stay in one process. `spread`: the one its page
+        came from (the HTTP upstreams' least_conn)."""
+        servers = self.bench.servers
+        first = party_server(servers, self.code) if self.bench.args.route == "party" else page_server
+        return [first, *(s for s in servers if s is not first)]
+
     def log(self, *parts) -> None:
         log(f"[party {self.index}{' ' + self.code if self.code else ''}]", *parts)
 
@@ -833,7 +873,9 @@ class PartyRun:
         self.code, self.host_token = body["code"], body["host_token"]
         await http.request(srv0.port, "GET", f"/host/{self.code}/")
         await http.request(srv0.port, "GET", f"/qr/{self.code}.svg")
-        self.host = Phone(self, role="host", token=self.host_token, server=srv0, source=HOST, name="host")
+        self.host = Phone(
+            self, role="host", token=self.host_token, servers=self.socket_servers(srv0), source=HOST, name="host"
+        )
         self.host.start()
         self.mark("created")
         # --- the join burst ---------------------------------------------------------------
@@ -910,7 +952,14 @@ class PartyRun:
             self.log(f"guest {i + 1} could not join: {status} {body!r}")
             return
         await http.request(srv.port, "GET", f"/p/{self.code}/", source=source)
-        phone = Phone(self, role="guest", token=body["token"], server=srv, source=source, name=f"guest {i + 1}")
+        phone = Phone(
+            self,
+            role="guest",
+            token=body["token"],
+            servers=self.socket_servers(srv),
+            source=source,
+            name=f"guest {i + 1}",
+        )
         self.guests[body["guest"]] = phone
         phone.start()
 
@@ -1270,7 +1319,8 @@ class Rehearsal:
         async with self.fault_lock:
             t = now()
             if fault == "kill-daphne":
-                victim = self.servers[-1]
+                # the daphne holding this party's sockets (the second, when they are spread)
+                victim = party.socket_servers(self.servers[-1])[0]
                 if not victim.running:
                     return
                 party.log(f"kill -9 daphne :{victim.port}")
@@ -1549,7 +1599,9 @@ def main(argv=None) -> int:
     result: dict = {
         "guests": args.guests * args.parties,
         "parties": args.parties,
-        "stack": "embedded" if args.embedded else f"postgres ({args.postgres})+redis, 2 daphnes",
+        "stack": "embedded"
+        if args.embedded
+        else f"postgres ({args.postgres})+redis, 2 daphnes, sockets by {args.route}",
         "pace": args.pace,
         "think_scale": args.think_scale,
         "fault": args.fault,
@@ -1775,6 +1827,7 @@ def report(bench: Rehearsal) -> dict:
         "ws_handshake_failures": {str(k): v for k, v in s.handshake_failures.items()},
         "gaps": s.gaps,
         "resyncs": s.resyncs,
+        "resyncs_by": dict(s.resyncs_by.most_common()),  # why (gap, table, revision) and when
         "drops": s.drops,
         "sleeps": s.sleeps,
         "stalls": len(s.stalls),

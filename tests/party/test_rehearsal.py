@@ -149,7 +149,7 @@ async def test_an_ack_read_only_after_the_phone_slept_is_kept_out_of_the_ack_lat
     import asyncio
 
     run = SimpleNamespace(stats=Stats(), index=0, acked=[])
-    phone = Phone(run, role="guest", token="t", server=None, source="", name="guest 1")
+    phone = Phone(run, role="guest", token="t", servers=[], source="", name="guest 1")
     phone.views[("seat", 7)] = {}
 
     async def act_answered(after_nap: bool) -> None:
