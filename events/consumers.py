@@ -49,6 +49,10 @@ REVALIDATE_SECONDS = 10  # how stale a socket's proof of its seat may be for bro
 # clean-up (presence, groups, fan-out) would not run. An act given up on has still
 # committed, or not, in the database; the other screens see it by its version.
 FINISH_SECONDS = 5
+# At most this long after a `resubscribe`, pongs wait for its snapshot rather than tell
+# the screen it is behind (_pong): should the snapshot never come, the screen's safety
+# net is late by this much, never gone.
+SNAPSHOT_DUE_SECONDS = 10.0
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -61,6 +65,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if message["type"] == "deliver":
             # In order with this socket's requests: a `resubscribe` reads the database,
             # and group messages kept their order with the replies before.
+            if message.get("kind") == "resubscribe" and self.snapshot_due is None:
+                self.snapshot_due = time.monotonic()
             self._queue(self.deliver, message)
             return
         handler = getattr(self, get_handler_name(message), None)
@@ -98,6 +104,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.worker: asyncio.Task | None = None
         self.touching: asyncio.Task | None = None
         self.resubscribing = False
+        # Since when a `resubscribe` has promised this socket a snapshot it has not yet
+        # been sent: its pongs leave out the versions meanwhile (see _pong).
+        self.snapshot_due: float | None = None
         code = self.scope["url_route"]["kwargs"]["code"]
         # The rate limit and the party in one trip to the database: in a join burst
         # every trip waits its turn behind hundreds of others.
@@ -372,6 +381,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.last_snapshot, self.last_snapshot_at, self.last_snapshot_read_at = snapshot, time.monotonic(), read_at
         fan.keep(self, settings.RESYNC_RATE[1])  # as long as the snapshot is cached
         await self._send_snapshot({**snapshot, "re": re} if re is not None else snapshot, fan.recorded(self) or [])
+        if self.snapshot_due is not None and read_at >= self.snapshot_due:
+            self.snapshot_due = None  # read after the seating (or captain change) that promised it
 
     async def _send_snapshot(self, snapshot: dict, since: list[str]) -> None:
         """The snapshot, then the table updates this socket was sent since it was read:
@@ -498,7 +509,14 @@ class PartyConsumer(AsyncWebsocketConsumer):
         party's revision, its tables' versions): a screen that missed broadcasts sees
         it is behind within one heartbeat and resyncs, whatever the channel layer did."""
         pong = {"type": "pong", "server_time": timezone.now().timestamp()}
-        if self.actor is not None and not self.revoked:
+        # A seating makes one process read a snapshot for each of a party's sockets at
+        # once (a party's sockets share a daphne: deploy/nginx.conf); a pong that told a
+        # screen of the new revision before its snapshot came made it resync, one more
+        # read each (bench/party.py: 47-157 resyncs at seating in ten 100-guest parties).
+        # The snapshot on its way brings the screen up to date; until it is sent (at
+        # most SNAPSHOT_DUE_SECONDS), pongs go without versions, as when the read is slow.
+        due = self.snapshot_due is not None and time.monotonic() - self.snapshot_due < SNAPSHOT_DUE_SECONDS
+        if self.actor is not None and not self.revoked and not due:
             try:
                 # At most heartbeat.PONG_WAIT for the database; without the versions, the
                 # pong still says the socket is alive, and the next one carries them.

@@ -286,3 +286,42 @@ async def test_resyncs_piled_up_behind_a_slow_request_are_answered_by_one_read(m
     await phone.send({"type": "resync", "re": "later"})  # asked after that read: a read of its own
     assert "cached" not in await phone.reply("later", timeout=5) and len(reads) == 2
     await phone.close()
+
+
+async def test_a_pong_waits_for_the_seatings_snapshot_rather_than_set_off_a_resync(monkeypatch):
+    """A seating makes every socket of the party read a snapshot at once, in one process
+    (a party's sockets share a daphne). A pong that told a screen of the new revision
+    before its snapshot came made it resync: one more read each. Until that snapshot is
+    sent, a pong goes without versions; after it, they are back."""
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Seating")
+    tokens = []
+    for name in ("Ana", "Bo", "Cy"):
+        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="socks")
+        tokens.append(token)
+    host = await Phone(party.code).connect()
+    await host.hello("host", host_token)
+    phone = await Phone(party.code).connect()
+    await phone.hello("guest", tokens[0])
+    real = consumers.snapshot_for
+
+    def slow_snapshot(actor):
+        time.sleep(SLOW)  # the database, reading a hundred sockets' snapshots
+        return real(actor)
+
+    monkeypatch.setattr(consumers, "snapshot_for", slow_snapshot)
+    await host.send({"type": "party", "re": "seat", "command": "seat"})
+    assert (await host.reply("seat"))["type"] == "ok"
+    await asyncio.sleep(0.3)  # the seating's `resubscribe` has reached the phone's socket
+    revision = await sync_to_async(lambda: Party.objects.get(pk=party.pk).revision)()
+    heartbeat._versions.clear()
+    await phone.send({"type": "ping"})
+    pong = await _until_type(phone, "pong", timeout=1)
+    assert "revision" not in pong and "tables" not in pong, pong  # its snapshot is on its way
+    snap = await _until_type(phone, "snapshot", timeout=SLOW * 3)
+    assert snap["table"] is not None  # seated, at the new revision
+    assert snap["party"]["revision"] == revision
+    await phone.send({"type": "ping"})
+    pong = await _until_type(phone, "pong", timeout=SLOW)
+    assert pong["revision"] == revision and pong["tables"], pong
+    await phone.close()
+    await host.close()
