@@ -55,7 +55,6 @@ import tempfile
 import threading
 import time
 import uuid
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -66,6 +65,7 @@ if __package__ in (None, ""):  # run as a script: bench/choose.py beside it
 from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
+from bench.stack import party_server
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -680,7 +680,7 @@ class Bench:
 
         code = sock.game.info["code"]
         sock.t_connect = now()
-        port = self.ports[zlib.crc32(code.encode()) % len(self.ports)]  # sticky by party code
+        port = party_server(self.ports, code)  # sticky by party code
         sock.ws = await websockets.connect(
             f"ws://{HOST}:{port}/ws/party/{code}/",
             origin=f"http://{HOST}:{port}",

@@ -84,7 +84,6 @@ import tempfile
 import threading
 import time
 import uuid
-import zlib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,7 +101,15 @@ from bench.choose import choose_turn  # noqa: E402
 from bench.disk import DiskProbe  # noqa: E402
 from bench.disk import summary as disk_summary  # noqa: E402
 from bench.live import GcPauses, proc_cpu_s  # noqa: E402
-from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer, free_port, no_proxy_env  # noqa: E402
+from bench.stack import (  # noqa: E402
+    HOST,
+    DaphneServer,
+    PostgresServer,
+    RedisServer,
+    free_port,
+    no_proxy_env,
+    party_server,
+)
 from tables.engine.views import merge_table_message  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
@@ -268,11 +275,6 @@ def load_by_window(
             }
         )
     return rows
-
-
-def party_server(servers: list, code: str):
-    """The daphne a party's sockets go to, by its code, as a proxy hashing the URL does."""
-    return servers[zlib.crc32(code.encode()) % len(servers)]
 
 
 def log(*parts) -> None:
@@ -494,23 +496,25 @@ class Phone:
         self.task = asyncio.create_task(self._connection_loop())
 
     async def _connect(self):
-        for i, server in enumerate(self.servers):
+        for server in self.servers[:-1]:
             try:
-                return await ws_connect(
-                    server.ws_url(self.run.code),
-                    origin=server.origin,
-                    proxy=None,
-                    open_timeout=10,
-                    close_timeout=1,
-                    ping_interval=None,
-                    max_queue=None,
-                    compression=None,
-                    local_addr=(self.source, 0),
-                )
+                return await self._open(server)
             except ConnectionRefusedError:
-                if i == len(self.servers) - 1:
-                    raise
-        raise ConnectionRefusedError("no server")
+                continue  # the next upstream, as nginx's proxy_next_upstream
+        return await self._open(self.servers[-1])
+
+    async def _open(self, server: DaphneServer):
+        return await ws_connect(
+            server.ws_url(self.run.code),
+            origin=server.origin,
+            proxy=None,
+            open_timeout=10,
+            close_timeout=1,
+            ping_interval=None,
+            max_queue=None,
+            compression=None,
+            local_addr=(self.source, 0),
+        )
 
     async def _connection_loop(self) -> None:
         while not self.stopped:
@@ -631,7 +635,7 @@ class Phone:
         reply = await fut
         entry_sent = reply.pop("_sent_at")
         t_ok = now()
-        if self.naps != naps or self.frozen is not None or not self.wake.is_set():
+        if self.naps != naps:  # moved at the waking, before any frame is read again
             self.stats.acks_over_sleep.append(t_ok - entry_sent)
         else:
             self.stats.ack_s.append(t_ok - entry_sent)

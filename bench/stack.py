@@ -23,6 +23,7 @@ import subprocess
 import time
 import urllib.error
 import urllib.request
+import zlib
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -42,6 +43,12 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
+
+
+def party_server(servers: list, code: str):
+    """Which of `servers` a party's sockets go to, by its code, as a proxy hashing the
+    URL does (deploy/nginx.conf's /ws/party/ upstream): every screen of a party on one."""
+    return servers[zlib.crc32(code.encode()) % len(servers)]
 
 
 def no_proxy_env(base: dict | None = None) -> dict:

@@ -23,6 +23,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from bench.stack import free_port
+
 NGINX = "/usr/sbin/nginx"  # bin/test installs Debian's nginx-light when it is missing
 
 
@@ -53,12 +55,6 @@ class StandIn:
         self.server.server_close()
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def _wait_listening(port: int, proc: subprocess.Popen, log) -> None:
     for _ in range(100):
         if proc.poll() is not None:
@@ -74,7 +70,7 @@ def _wait_listening(port: int, proc: subprocess.Popen, log) -> None:
 @pytest.fixture
 def proxy(tmp_path, repo_root):
     web1, web2 = StandIn("web1"), StandIn("web2")
-    https_port, http_port = _free_port(), _free_port()
+    https_port, http_port = free_port(), free_port()
     keys = ["-keyout", str(tmp_path / "privkey.pem"), "-out", str(tmp_path / "fullchain.pem")]
     subprocess.run(
         ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=party.test", *keys],
