@@ -3,7 +3,7 @@ service, reply. Every request gets exactly one reply (`ok` or `error`, echoing t
 client's `re` id); updates arrive as versioned `table` / `party` messages.
 
 Frames from the client (JSON text, at most MAX_FRAME bytes):
-  {"type": "hello", "role": "guest"|"host"|"tablet"|"spectator", "token": "..."}
+  {"type": "hello", "role": "guest"|"host"|"tablet"|"spectator", "token": "...", "patches": true}
   {"type": "act", "re": "<client action id>", "version": 12, "table": 3, "action": {...}}
   {"type": "party", "re": "...", "command": "seat", ...arguments}
   {"type": "resync", "re": "..."}
@@ -82,6 +82,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.joined: set[str] = set()
         self.last_seen_write = 0.0
         self.secret: str | None = None  # a guest's token digest, to notice a hand-over
+        self.patches = False  # the screen takes table updates as patches (tables/broadcast.py)
         self.secret_checked = 0.0
         self.revoked = False
         self.party = None
@@ -288,6 +289,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.hello_timer is not None:
             self.hello_timer.cancel()
         self.actor = actor
+        self.patches = frame.get("patches") is True
         if actor.role in (Role.GUEST, Role.TABLET):
             self.secret = token_hash(frame["token"])  # to notice a hand-over or an unpairing
             self.secret_checked = time.monotonic()  # just proven

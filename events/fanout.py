@@ -38,6 +38,9 @@ committed in the millisecond between a newcomer's subscription and its `here` ar
 is not sent to it; its screens, like any screen that missed a message (the layer is
 at-most-once), see the version in their next pong and resync.
 
+A screen that asked for patches (its hello's `patches`) gets the update as a patch of the
+version before when the message has one (tables/broadcast.py), the whole of it otherwise.
+
 A snapshot never takes a screen back. An update committed elsewhere while a socket's
 snapshot is read (a hello, a resync) reaches the screen first, and the older snapshot
 then replaced it: the screen showed the version before until its next pong
@@ -266,15 +269,20 @@ class LocalFanout:
         by_seat = self.streams.get(message["table"])
         if not by_seat:
             return
-        public_text, seat_texts = texts(message)
+        made: dict[bool, tuple[str, list[str]]] = {}  # patched or not -> the texts, made when needed
         for seat, members in list(by_seat.items()):
-            if seat is None:
-                text = public_text
-            elif seat < len(seat_texts):
-                text = seat_texts[seat]
-            else:
-                continue
             for consumer in list(members):
+                patched = getattr(consumer, "patches", False)
+                made_texts = made.get(patched)
+                if made_texts is None:
+                    made_texts = made[patched] = texts(message, patched=patched)
+                public_text, seat_texts = made_texts
+                if seat is None:
+                    text = public_text
+                elif seat < len(seat_texts):
+                    text = seat_texts[seat]
+                else:
+                    continue
                 await self._to(consumer, text)
 
     def record(self, consumer) -> None:

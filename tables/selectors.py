@@ -3,6 +3,9 @@ view functions only (tables/engine/views.py), decorated with names and labels.""
 
 from __future__ import annotations
 
+import zlib
+
+import orjson
 from django.utils import timezone
 
 from tables.engine import Event, Game, public_view, seat_view
@@ -13,12 +16,19 @@ from .models import Table
 REACTION_TIMEOUT_SECONDS = 60
 
 
+def roster_tag(roster: list) -> str:
+    """A short name for this roster: a patch (tables/broadcast.py) leaves the roster out
+    and carries its tag, so a screen that missed a new roster knows it and resyncs."""
+    return format(zlib.crc32(orjson.dumps(roster)), "08x")
+
+
 def table_meta(table: Table) -> dict:
     opened = table.window_opened_at
     return {
         "id": table.pk,
         "letter": table.letter,
         "roster": table.roster,
+        "roster_tag": roster_tag(table.roster),
         "window_opened_at": opened.timestamp() if opened else None,
         "reaction_timeout": REACTION_TIMEOUT_SECONDS,
         "acted_at": table.updated_at.timestamp(),  # the last action: the host sees an idle table

@@ -56,11 +56,12 @@ class Applied:
     outcome: Outcome
 
 
-def table_messages(table: Table, game: Game, events) -> list[Message]:
+def table_messages(table: Table, game: Game, events, before: Game | None = None) -> list[Message]:
     """Every seat's own view, and the public view, of the table at this version: one
     message, the public part and each seat's private part (tables/broadcast.py), which
-    each process splits for its own sockets of this table's seat and public groups."""
-    return [table_message(table.pk, game, events, table_meta(table))]
+    each process splits for its own sockets of this table's seat and public groups.
+    `before`: the committed game this version was made from (for the patch)."""
+    return [table_message(table.pk, game, events, table_meta(table), before)]
 
 
 def table_lock(
@@ -116,7 +117,7 @@ def table_apply(
     write.save(
         table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
     )
-    return _applied(table, new, events)
+    return _applied(table, new, events, locked.game)
 
 
 async def table_apply_on_loop(
@@ -145,7 +146,7 @@ async def table_apply_on_loop(
         )
     except (write.Conflict, loopwrite.NotSent):
         return None
-    return _applied(table, new, events)
+    return _applied(table, new, events, locked.game)
 
 
 def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tuple[Game, list[Event], datetime]:
@@ -170,8 +171,8 @@ def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tupl
     return new, events, now
 
 
-def _applied(table: Table, new: Game, events: list[Event]) -> Applied:
-    outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events))
+def _applied(table: Table, new: Game, events: list[Event], before: Game) -> Applied:
+    outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events, before))
     return Applied(table, new, events, outcome)
 
 

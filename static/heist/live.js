@@ -56,6 +56,7 @@ export class Live {
     this.pending = new Map(); // re -> {frame, resolve, reject, resend, sent}
     this.resyncing = null; // the resync in flight, if any
     this.versions = new Map(); // "<table id>:seat|pub" -> last version applied
+    this.copies = new Map(); // the same key -> {view, table}: its public view and details at that version
     this.snapshot = null;
     this.clockOffset = 0; // server epoch ms - local epoch ms
     this.lastFrameAt = 0;
@@ -175,7 +176,9 @@ export class Live {
       if (ws !== this.ws) return;
       this.lastFrameAt = Date.now();
       this.helloRe = newId();
-      ws.send(JSON.stringify({ type: "hello", role: this.o.role, token: this.o.token, re: this.helloRe }));
+      // patches: table updates as changes since the version before (docs/PROTOCOL.md)
+      const hello = { type: "hello", role: this.o.role, token: this.o.token, re: this.helloRe, patches: true };
+      ws.send(JSON.stringify(hello));
     };
     ws.onmessage = (ev) => {
       if (ws !== this.ws) return;
@@ -322,9 +325,12 @@ export class Live {
     this.snapshot = msg;
     this.revision = msg.party ? msg.party.revision : undefined;
     this.versions.clear();
+    this.copies.clear();
     const note = (payload, stream) => {
       if (payload) {
         this.versions.set(`${payload.table.id}:${stream}`, payload.version);
+        const view = stream === "seat" ? unmergePrivate(payload.view) : payload.view;
+        this.copies.set(`${payload.table.id}:${stream}`, { view, table: payload.table });
         this.noteServerTime(payload.table.server_time);
       }
     };
@@ -358,13 +364,27 @@ export class Live {
   }
 
   applyTable(msg) {
-    if (msg.private) msg = mergePrivate(msg);
-    const stream = msg.view && msg.view.you !== undefined ? "seat" : "pub";
+    const stream = msg.private || (msg.view && msg.view.you !== undefined) ? "seat" : "pub";
     const key = `${msg.table.id}:${stream}`;
     const last = this.versions.get(key);
+    if (msg.patch) {
+      // The changes since version `base`: applied to our copy of exactly that version,
+      // with the roster that goes with its tag; otherwise we missed something.
+      if (last !== undefined && msg.version <= last) return;
+      const copy = this.copies.get(key);
+      if (last !== msg.base || !copy || copy.table.roster_tag !== msg.table.roster_tag) {
+        // Before the first snapshot, or while a resync is on its way, that brings it.
+        if (this.snapshot && !this.resyncing) this.resync();
+        return;
+      }
+      const { patch, base, ...rest } = msg;
+      msg = { ...rest, view: applyPatch(copy.view, patch), table: { ...copy.table, ...msg.table } };
+    }
     // An older version is stale news. The same version again is the same state with
     // fresher table details (a seat handed over renames the roster): take it.
     if (last !== undefined && msg.version < last) return;
+    this.copies.set(key, { view: msg.view, table: msg.table });
+    if (msg.private) msg = mergePrivate(msg);
     this.versions.set(key, msg.version);
     this.noteServerTime(msg.table.server_time);
     this.o.onTable(msg);
@@ -395,6 +415,33 @@ export class Live {
   noteServerTime(seconds) {
     if (typeof seconds === "number") this.clockOffset = seconds * 1000 - Date.now();
   }
+}
+
+/** A public view with a patch applied (tables/engine/views.py `apply_patch`): `set` the
+ * keys that changed, `unset` the keys gone, `seats` [index, entry] the seats that changed. */
+export function applyPatch(view, patch) {
+  const out = { ...view };
+  for (const key of patch.unset || []) delete out[key];
+  Object.assign(out, patch.set || {});
+  if (patch.seats) {
+    out.seats = [...out.seats];
+    for (const [index, entry] of patch.seats) out.seats[index] = entry;
+  }
+  return out;
+}
+
+/** The public view inside a seat's whole view (`unmerge_private`): what a patch applies to. */
+export function unmergePrivate(view) {
+  const out = { ...view };
+  for (const key of PRIVATE_KEYS) delete out[key];
+  const plain = (entry) => {
+    if (!entry.peeked) return entry;
+    const { peeked, ...rest } = entry;
+    return { ...rest, description: null };
+  };
+  out.seats = view.seats.map(plain);
+  out.vault = view.vault.map(plain);
+  return out;
 }
 
 const PRIVATE_KEYS = ["you", "gift", "hand", "asked", "answer", "must_trim", "playable", "can_swipe", "can_use_vault"];

@@ -159,3 +159,98 @@ def merge_table_message(msg: dict[str, Any]) -> dict[str, Any]:
     if "events" in private:
         out["events"] = private["events"]
     return out
+
+
+# --- a table's update as a patch of the version before --------------------------------
+#
+# Most of a `table` message repeats what the screen already has: an action changes a
+# few of the public view's keys and one or two seats (tables/broadcast.py sends a
+# screen that asked for them `view_patch(public_view(before), public_view(after))`).
+# `apply_patch(public_view(before), patch)` equals `public_view(after)`
+# (tests/engine/test_view_patch.py); static/heist/live.js `applyPatch` does the same.
+
+
+def view_patch(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    """From public view `old` to public view `new`: `set` holds each top-level key whose
+    value changed (its new value), `unset` the keys gone, and `seats` [index, entry] for
+    each seat that changed when the seat count did not (then `set` holds them all)."""
+    patch: dict[str, Any] = {}
+    changed: dict[str, Any] = {}
+    for key, value in new.items():
+        if key not in old or old[key] != value:
+            changed[key] = value
+    old_seats, new_seats = old.get("seats"), new.get("seats")
+    if "seats" in changed and isinstance(old_seats, list) and isinstance(new_seats, list):
+        if len(old_seats) == len(new_seats):
+            del changed["seats"]
+            patch["seats"] = [[i, e] for i, (o, e) in enumerate(zip(old_seats, new_seats, strict=True)) if o != e]
+    if changed:
+        patch["set"] = changed
+    gone = [key for key in old if key not in new]
+    if gone:
+        patch["unset"] = gone
+    return patch
+
+
+def apply_patch(view: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The public view `patch` (view_patch) makes of `view`; `view` is not changed."""
+    out = dict(view)
+    for key in patch.get("unset", ()):
+        out.pop(key, None)
+    out.update(patch.get("set", {}))
+    if "seats" in patch:
+        seats = list(out["seats"])
+        for index, entry in patch["seats"]:
+            seats[index] = entry
+        out["seats"] = seats
+    return out
+
+
+def unmerge_private(view: dict[str, Any]) -> dict[str, Any]:
+    """The public view inside a seat's whole view: merge_private undone (what a screen
+    patches after a snapshot, which carries its seat's whole view)."""
+    out = {k: v for k, v in view.items() if k not in PRIVATE_KEYS}
+    for key in ("seats", "vault"):
+        out[key] = [
+            {k: v for k, v in entry.items() if k != "peeked"} | {"description": None} if entry.get("peeked") else entry
+            for entry in view[key]
+        ]
+    return out
+
+
+class TableCopy:
+    """What a screen keeps of one table stream (its seat's, or the public one) to take
+    patches: the public view and the table details at its version, as static/heist/live.js
+    keeps them. For Python clients (the benchmarks, the tests)."""
+
+    __slots__ = ("meta", "public", "version")
+
+    def __init__(self) -> None:
+        self.version: int | None = None
+        self.public: dict[str, Any] | None = None
+        self.meta: dict[str, Any] | None = None
+
+    def snapshot(self, payload: dict[str, Any]) -> None:
+        """A snapshot's table payload (its view whole, a seat's merged)."""
+        view = payload["view"]
+        self.version, self.meta = payload["version"], payload["table"]
+        self.public = unmerge_private(view) if "you" in view else view
+
+    def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """A `table` message as the screen uses it (whole, a seat's merged); None for a
+        patch of a version this copy does not hold, or of other table details: the
+        screen missed something and resyncs."""
+        if "patch" in msg:
+            meta = self.meta
+            if self.version != msg["base"] or self.public is None or meta is None:
+                return None
+            if meta.get("roster_tag") != msg["table"].get("roster_tag"):
+                return None
+            public = apply_patch(self.public, msg["patch"])
+            whole = {k: v for k, v in msg.items() if k not in ("patch", "base")}
+            whole["view"], whole["table"] = public, {**meta, **msg["table"]}
+        else:
+            whole, public = msg, msg["view"]
+        if self.version is None or whole["version"] >= self.version:
+            self.version, self.public, self.meta = whole["version"], public, whole["table"]
+        return merge_table_message(whole)

@@ -10,7 +10,7 @@ import json
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.engine.views import merge_table_message
+from tables.engine.views import TableCopy, merge_table_message
 
 _ids = itertools.count(1)
 
@@ -63,6 +63,9 @@ class Phone:
         )
         self.inbox: list[dict] = []
         self.raw_tables: list[dict] = []  # "table" messages as sent (before live.js's merge)
+        self.patches = False  # said `patches` in its hello: table updates come as patches
+        self.copies: dict[tuple[int, str], TableCopy] = {}  # as live.js: per table stream
+        self.patch_misses: list[dict] = []  # patches of a version this socket did not hold
         self.snapshot: dict | None = None
         self.table: dict | None = None  # latest "table" payload for this socket's own view
         self.public: dict | None = None  # a captain's latest public payload of its table
@@ -105,9 +108,28 @@ class Phone:
 
     def _note_raw(self, text: str) -> dict:
         raw = json.loads(text)
-        if raw.get("type") == "table":
-            self.raw_tables.append(raw)
-        return merge_table_message(raw)  # as live.js: public + private
+        if raw.get("type") == "snapshot":
+            self._copy_snapshot(raw)
+        if raw.get("type") != "table":
+            return raw
+        self.raw_tables.append(raw)
+        if not self.patches:
+            return merge_table_message(raw)  # as live.js: public + private
+        stream = "seat" if "private" in raw or "you" in raw.get("view", {}) else "pub"
+        whole = self.copies.setdefault((raw["table"]["id"], stream), TableCopy()).take(raw)
+        if whole is None:
+            self.patch_misses.append(raw)
+            return {**raw, "type": "table_patch_missed"}  # live.js resyncs; tests look
+        return whole
+
+    def _copy_snapshot(self, snap: dict) -> None:
+        """As live.js `applySnapshot`: each table payload is the copy patches apply to."""
+        self.copies.clear()
+        streams = [(snap.get("table"), "seat" if snap.get("role") == "guest" else "pub"), (snap.get("public"), "pub")]
+        streams += [(t, "pub") for t in snap.get("tables") or ()]
+        for payload, stream in streams:
+            if payload:
+                self.copies.setdefault((payload["table"]["id"], stream), TableCopy()).snapshot(payload)
 
     def _note(self, msg: dict):
         self.inbox.append(msg)
@@ -146,9 +168,13 @@ class Phone:
     async def reply(self, re: str, timeout: float = 5) -> dict:
         return await self.until(lambda m: m.get("re") == re and m.get("type") in ("ok", "error", "snapshot"), timeout)
 
-    async def hello(self, role: str, token: str | None = None) -> dict:
+    async def hello(self, role: str, token: str | None = None, *, patches: bool = False) -> dict:
         re = f"h{next(_ids)}"
-        await self.send({"type": "hello", "role": role, "token": token, "re": re})
+        self.patches = patches
+        frame = {"type": "hello", "role": role, "token": token, "re": re}
+        if patches:
+            frame["patches"] = True
+        await self.send(frame)
         return await self.reply(re)
 
     async def act(self, action: dict, *, version: int | None = None, table: int | None = None, re: str | None = None):

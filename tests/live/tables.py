@@ -75,15 +75,16 @@ async def seated(n: int = 4, *, name: str = "Live", vault_size: int = 0, seed: i
     return await database_sync_to_async(_seat_party)(n, name, vault_size, seed)
 
 
-async def connect(s: Seated, *, app=None) -> Seated:
-    """Open the host's socket and one per seat; every hello answered by a snapshot."""
+async def connect(s: Seated, *, app=None, patches: bool = False) -> Seated:
+    """Open the host's socket and one per seat; every hello answered by a snapshot.
+    `patches`: every socket takes table updates as patches, as live.js does."""
     s.host = await Phone(s.code, app=app).connect()
-    snap = await s.host.hello("host", s.host_token)
+    snap = await s.host.hello("host", s.host_token, patches=patches)
     assert snap["type"] == "snapshot" and snap["role"] == "host", snap
     s.phones = []
     for seat, token in enumerate(s.tokens):
         p = await Phone(s.code, app=app).connect()
-        snap = await p.hello("guest", token)
+        snap = await p.hello("guest", token, patches=patches)
         assert snap["type"] == "snapshot" and snap["me"]["seat"] == seat, snap
         s.phones.append(p)
     return s
