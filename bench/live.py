@@ -66,6 +66,7 @@ from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
 from bench.stack import party_server
+from tables.engine.views import TableCopy, merge_table_message
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -91,6 +92,9 @@ def parse_args(argv=None):
     p.add_argument("--port", type=int, default=0, help="0: a free port")
     p.add_argument("--time", type=float, default=240, help="hard wall-clock limit in s")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--whole", action="store_true", help="every update whole (no `patches` in the hellos; live.js asks for them)"
+    )
     p.add_argument("--out", default="")
     p.add_argument("--profile-server", default="", help="run daphne under cProfile, stats to this file")
     p.add_argument(
@@ -437,6 +441,20 @@ class Sock:
         self.snapshot = asyncio.Event()
         self.t_connect = 0.0
         self.reader: asyncio.Task | None = None
+        self.copies: dict[str, TableCopy] = {}  # "seat" / "pub" -> what patches apply to (as live.js)
+
+
+def copy_snapshot(sock: Sock, snap: dict) -> None:
+    """As live.js `applySnapshot`: each table payload of the snapshot is what patches apply to."""
+    sock.copies.clear()
+    table = sock.game.table_id
+    if sock.seat is None:
+        payloads = [(p, "pub") for p in snap.get("tables") or () if p["table"]["id"] == table]
+    else:
+        payloads = [(snap.get("table"), "seat"), (snap.get("public"), "pub")]
+    for payload, stream in payloads:
+        if payload:
+            sock.copies.setdefault(stream, TableCopy()).snapshot(payload)
 
 
 class GameRun:
@@ -692,20 +710,39 @@ class Bench:
         self.all_socks.append(sock)
         sock.reader = asyncio.get_running_loop().create_task(self.read(sock))
         role = "host" if sock.seat is None else "guest"
-        await sock.ws.send(json.dumps({"type": "hello", "role": role, "token": sock.token}))
+        hello = {"type": "hello", "role": role, "token": sock.token}
+        if not self.args.whole:
+            hello["patches"] = True  # as static/heist/live.js
+        await sock.ws.send(json.dumps(hello))
         await asyncio.wait_for(sock.snapshot.wait(), 30)
 
     async def read(self, sock: Sock):
         import websockets
 
-        from tables.engine.views import merge_table_message
-
         try:
             async for raw in sock.ws:
                 t = now()
-                # as static/heist/live.js: a seat's public view + its private part (orjson:
-                # the client's own decoding was a seventh of its time with the stdlib's)
-                self.on_message(sock, merge_table_message(orjson.loads(raw)), t, len(raw))
+                # as static/heist/live.js: a seat's public view + its private part, or a
+                # patch of the version before (orjson: the client's own decoding was a
+                # seventh of its time with the stdlib's)
+                msg = orjson.loads(raw)
+                kind = msg.get("type")
+                if kind == "table":
+                    if "patch" in msg:
+                        stream = "seat" if "private" in msg else "pub"
+                        whole = sock.copies.setdefault(stream, TableCopy()).take(msg)
+                        if whole is None:  # a lost update: as live.js, resync
+                            self.errors["patch_missed"] += 1
+                            await sock.ws.send(json.dumps({"type": "resync", "re": uuid.uuid4().hex}))
+                            continue
+                        msg = whole
+                    elif self.args.whole:
+                        msg = merge_table_message(msg)
+                    else:  # a whole one (a same-version resend): taken as the copy too
+                        msg = sock.copies.setdefault("seat" if "private" in msg else "pub", TableCopy()).take(msg)
+                elif kind == "snapshot" and not self.args.whole:
+                    copy_snapshot(sock, msg)
+                self.on_message(sock, msg, t, len(raw))
         except websockets.ConnectionClosed:
             pass
 

@@ -110,7 +110,7 @@ from bench.stack import (  # noqa: E402
     no_proxy_env,
     party_server,
 )
-from tables.engine.views import merge_table_message  # noqa: E402
+from tables.engine.views import TableCopy, merge_table_message  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
 # As static/heist/live.js: a ping every 2 s, a socket silent for 4 s is dead, and a
@@ -146,6 +146,7 @@ def parse_args(argv=None):
         help="where screens' sockets go: party, the daphne the party's code hashes to (deploy/nginx.conf's "
         "/ws/party/ upstream); spread, the daphne their page came from (least_conn)",
     )
+    p.add_argument("--whole", action="store_true", help="screens take every update whole (live.js asks for patches)")
     p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--keep-logs", default="", help="copy the daphne and PostgreSQL logs to this directory")
@@ -426,6 +427,7 @@ class Stats:
         self.handshake_failures = collections.Counter()
         self.connects = 0
         self.gaps = 0
+        self.patch_misses = 0  # patches of a version the screen did not hold (each resyncs)
         self.resyncs = 0
         self.duplicates = 0
         self.drops = 0
@@ -472,6 +474,9 @@ class Phone:
         self.resyncing: asyncio.Future | None = None  # the resync in flight, if any
         self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
+        self.copies: dict[tuple[str, int], TableCopy] = {}  # the same keys -> what patches apply to
+        bench = getattr(run, "bench", None)  # (a test's stand-in run has none)
+        self.patches = bench is None or not bench.args.whole  # as live.js, unless --whole
         self.snapshot: dict | None = None
         self.party: dict | None = None
         self.me: dict | None = None
@@ -540,7 +545,10 @@ class Phone:
             self.hello_re = hello_re
             pinger = asyncio.create_task(self._pinger(ws))
             try:
-                await ws.send(json.dumps({"type": "hello", "role": self.role, "token": self.token, "re": hello_re}))
+                hello = {"type": "hello", "role": self.role, "token": self.token, "re": hello_re}
+                if self.patches:
+                    hello["patches"] = True
+                await ws.send(json.dumps(hello))
                 async for raw in ws:
                     self.late = self.frozen is not None
                     if self.late:
@@ -548,7 +556,9 @@ class Phone:
                     self.last_frame = now()
                     # orjson: the stdlib's decoder was a fifth of the harness's time (py-spy),
                     # and the harness's lag is in every ack it times
-                    self._receive(merge_table_message(orjson.loads(raw)), ws)  # as live.js
+                    msg = self._whole(orjson.loads(raw))  # as live.js
+                    if msg is not None:
+                        self._receive(msg, ws)
             except websockets.exceptions.ConnectionClosed:
                 pass
             finally:
@@ -655,6 +665,20 @@ class Phone:
 
     # --- incoming ------------------------------------------------------------------------
 
+    def _whole(self, msg: dict) -> dict | None:
+        """As live.js: a `table` message merged (public + private), a patch applied to
+        the copy of the version before; None for a patch of a version this screen does
+        not hold (it resyncs, unless before its first snapshot or during a resync)."""
+        if msg.get("type") != "table" or not self.patches:
+            return merge_table_message(msg) if msg.get("type") == "table" else msg
+        key = ("seat" if "private" in msg else "public", msg["table"]["id"])
+        whole = self.copies.setdefault(key, TableCopy()).take(msg)
+        if whole is None:
+            self.stats.patch_misses += 1
+            if self.snapshot is not None:
+                self.resync("patch")  # one in flight at a time
+        return whole
+
     def _receive(self, msg: dict, ws) -> None:
         kind = msg.get("type")
         if kind == "snapshot":
@@ -708,6 +732,7 @@ class Phone:
         self.snapshot = snap
         self.party = snap["party"]
         self.views = {}  # as live.js: a snapshot replaces every stream
+        self.copies = {}
         t = now()
         if snap["role"] == "guest":
             self.me = snap["me"]
@@ -718,6 +743,8 @@ class Phone:
         else:
             for payload in snap.get("tables", []):
                 self.views[("public", payload["table"]["id"])] = payload
+        for key, payload in self.views.items():
+            self.copies.setdefault(key, TableCopy()).snapshot(payload)
 
     def _take_table(self, msg: dict) -> None:
         key = ("seat" if "you" in msg["view"] else "public", msg["table"]["id"])
@@ -1830,6 +1857,7 @@ def report(bench: Rehearsal) -> dict:
         "ws_close_codes": {str(k): v for k, v in sorted(s.close_codes.items())},
         "ws_handshake_failures": {str(k): v for k, v in s.handshake_failures.items()},
         "gaps": s.gaps,
+        "patch_misses": s.patch_misses,
         "resyncs": s.resyncs,
         "resyncs_by": dict(s.resyncs_by.most_common()),  # why (gap, table, revision) and when
         "drops": s.drops,
