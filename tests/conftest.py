@@ -94,3 +94,44 @@ def django_db_setup(django_db_setup):
     import gc
 
     gc.collect()
+
+
+# --- the flush between transactional tests tries again after a deadlock -----------------
+#
+# pytest-django empties the database after each transactional test with one TRUNCATE of
+# every table. A daphne subprocess of the fault, party and browser tests may still be
+# finishing a closing socket's work then: its transaction holds one table and waits for
+# another that the TRUNCATE holds, and PostgreSQL breaks the deadlock by failing one of
+# them. When it picks the flush, the test passed but its teardown errs (a fresh clone's
+# CI, 2026-12-03: test_kill9_right_after_run_relay_the_relay_runs_exactly_once). The flush
+# is one transaction, all or nothing, so it is tried again once the other has gone.
+FLUSH_ATTEMPTS = 5
+
+
+def retrying_deadlocks(execute_sql_flush, *, attempts: int = FLUSH_ATTEMPTS, pause: float = 0.1):
+    """`execute_sql_flush`, tried again (up to `attempts` times in all) when PostgreSQL
+    failed it to break a deadlock; any other error, or the last one, is raised."""
+    import time
+
+    from django.db import OperationalError
+
+    def execute(self, sql_list):
+        for attempt in range(1, attempts + 1):
+            try:
+                return execute_sql_flush(self, sql_list)
+            except OperationalError as exc:
+                if "deadlock detected" not in str(exc) or attempt == attempts:
+                    raise
+                time.sleep(pause * attempt)
+
+    return execute
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_tries_again_after_a_deadlock():
+    from django.db.backends.postgresql.operations import DatabaseOperations
+
+    original = DatabaseOperations.execute_sql_flush
+    DatabaseOperations.execute_sql_flush = retrying_deadlocks(original)
+    yield
+    DatabaseOperations.execute_sql_flush = original
