@@ -66,7 +66,7 @@ from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
 from bench.stack import party_server
-from tables.engine.views import TableCopy, merge_table_message
+from tables.engine.views import TableCopies
 
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
@@ -441,20 +441,7 @@ class Sock:
         self.snapshot = asyncio.Event()
         self.t_connect = 0.0
         self.reader: asyncio.Task | None = None
-        self.copies: dict[str, TableCopy] = {}  # "seat" / "pub" -> what patches apply to (as live.js)
-
-
-def copy_snapshot(sock: Sock, snap: dict) -> None:
-    """As live.js `applySnapshot`: each table payload of the snapshot is what patches apply to."""
-    sock.copies.clear()
-    table = sock.game.table_id
-    if sock.seat is None:
-        payloads = [(p, "pub") for p in snap.get("tables") or () if p["table"]["id"] == table]
-    else:
-        payloads = [(snap.get("table"), "seat"), (snap.get("public"), "pub")]
-    for payload, stream in payloads:
-        if payload:
-            sock.copies.setdefault(stream, TableCopy()).snapshot(payload)
+        self.copies = TableCopies()  # what patches apply to (as live.js)
 
 
 class GameRun:
@@ -728,20 +715,14 @@ class Bench:
                 msg = orjson.loads(raw)
                 kind = msg.get("type")
                 if kind == "table":
-                    if "patch" in msg:
-                        stream = "seat" if "private" in msg else "pub"
-                        whole = sock.copies.setdefault(stream, TableCopy()).take(msg)
-                        if whole is None:  # a lost update: as live.js, resync
-                            self.errors["patch_missed"] += 1
-                            await sock.ws.send(json.dumps({"type": "resync", "re": uuid.uuid4().hex}))
-                            continue
-                        msg = whole
-                    elif self.args.whole:
-                        msg = merge_table_message(msg)
-                    else:  # a whole one (a same-version resend): taken as the copy too
-                        msg = sock.copies.setdefault("seat" if "private" in msg else "pub", TableCopy()).take(msg)
-                elif kind == "snapshot" and not self.args.whole:
-                    copy_snapshot(sock, msg)
+                    whole = sock.copies.take(msg)  # merged; a patch applied to the version before
+                    if whole is None:  # a lost update: as live.js, resync
+                        self.errors["patch_missed"] += 1
+                        await sock.ws.send(json.dumps({"type": "resync", "re": uuid.uuid4().hex}))
+                        continue
+                    msg = whole
+                elif kind == "snapshot":
+                    sock.copies.snapshot(msg)
                 self.on_message(sock, msg, t, len(raw))
         except websockets.ConnectionClosed:
             pass

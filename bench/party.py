@@ -110,7 +110,7 @@ from bench.stack import (  # noqa: E402
     no_proxy_env,
     party_server,
 )
-from tables.engine.views import TableCopy, merge_table_message  # noqa: E402
+from tables.engine.views import TableCopies  # noqa: E402
 
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
 # As static/heist/live.js: a ping every 2 s, a socket silent for 4 s is dead, and a
@@ -474,7 +474,7 @@ class Phone:
         self.resyncing: asyncio.Future | None = None  # the resync in flight, if any
         self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
-        self.copies: dict[tuple[str, int], TableCopy] = {}  # the same keys -> what patches apply to
+        self.copies = TableCopies()  # what patches apply to (as live.js)
         bench = getattr(run, "bench", None)  # (a test's stand-in run has none)
         self.patches = bench is None or not bench.args.whole  # as live.js, unless --whole
         self.snapshot: dict | None = None
@@ -669,10 +669,9 @@ class Phone:
         """As live.js: a `table` message merged (public + private), a patch applied to
         the copy of the version before; None for a patch of a version this screen does
         not hold (it resyncs, unless before its first snapshot or during a resync)."""
-        if msg.get("type") != "table" or not self.patches:
-            return merge_table_message(msg) if msg.get("type") == "table" else msg
-        key = ("seat" if "private" in msg else "public", msg["table"]["id"])
-        whole = self.copies.setdefault(key, TableCopy()).take(msg)
+        if msg.get("type") != "table":
+            return msg
+        whole = self.copies.take(msg)
         if whole is None:
             self.stats.patch_misses += 1
             if self.snapshot is not None:
@@ -732,7 +731,7 @@ class Phone:
         self.snapshot = snap
         self.party = snap["party"]
         self.views = {}  # as live.js: a snapshot replaces every stream
-        self.copies = {}
+        self.copies.snapshot(snap)
         t = now()
         if snap["role"] == "guest":
             self.me = snap["me"]
@@ -743,8 +742,6 @@ class Phone:
         else:
             for payload in snap.get("tables", []):
                 self.views[("public", payload["table"]["id"])] = payload
-        for key, payload in self.views.items():
-            self.copies.setdefault(key, TableCopy()).snapshot(payload)
 
     def _take_table(self, msg: dict) -> None:
         key = ("seat" if "you" in msg["view"] else "public", msg["table"]["id"])

@@ -254,3 +254,36 @@ class TableCopy:
         if self.version is None or whole["version"] >= self.version:
             self.version, self.public, self.meta = whole["version"], public, whole["table"]
         return merge_table_message(whole)
+
+
+class TableCopies:
+    """One screen's TableCopy of every table stream it reads (a seat's own, and the
+    public one of each table it watches), filled from its snapshots and updates as
+    static/heist/live.js `applySnapshot` and `applyTable` fill theirs."""
+
+    __slots__ = ("streams",)
+
+    def __init__(self) -> None:
+        self.streams: dict[tuple[int, str], TableCopy] = {}  # (table id, "seat"|"pub") -> copy
+
+    def _copy(self, table_id: int, stream: str) -> TableCopy:
+        copy = self.streams.get((table_id, stream))
+        if copy is None:
+            copy = self.streams[(table_id, stream)] = TableCopy()
+        return copy
+
+    def snapshot(self, snap: dict[str, Any]) -> None:
+        """A snapshot replaces every stream: a guest's `table` is its seat's (a tablet's
+        the public one), a captain's `public` and a host's `tables` the public ones."""
+        self.streams.clear()
+        own = "seat" if snap.get("role") == "guest" else "pub"
+        payloads = [(snap.get("table"), own), (snap.get("public"), "pub")]
+        payloads += [(payload, "pub") for payload in snap.get("tables") or ()]
+        for payload, stream in payloads:
+            if payload:
+                self._copy(payload["table"]["id"], stream).snapshot(payload)
+
+    def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
+        """`TableCopy.take` on the stream the `table` message belongs to."""
+        stream = "seat" if "private" in msg or "you" in msg.get("view", {}) else "pub"
+        return self._copy(msg["table"]["id"], stream).take(msg)

@@ -86,6 +86,15 @@ class Recorded:
         self.game, self.events = apply(g, a)
         return True
 
+    def transitions(self):
+        """Each action from here to the game's end, stepped as it is yielded: (the game
+        before it, the game after it)."""
+        while True:
+            before = self.game
+            if not self.step():
+                return
+            yield before, self.game
+
 
 def walk(node, path=()):
     """Yield (path, key, value) for every dict entry in a JSON tree."""

@@ -11,6 +11,7 @@ import pytest
 
 from tables.engine import public_view, seat_view
 from tables.engine.views import (
+    TableCopies,
     TableCopy,
     apply_patch,
     merge_table_message,
@@ -53,11 +54,8 @@ META = {"id": 7, "letter": "A", "roster": [{"guest": 1, "name": "Ann"}], "roster
 def test_the_patch_of_every_action_gives_the_new_public_view(index):
     rec = Recorded(index)
     steps = 0
-    while True:
-        before = rec.game
-        if not rec.step():
-            break
-        old, new = roundtrip(public_view(before)), roundtrip(public_view(rec.game))
+    for before, after in rec.transitions():
+        old, new = roundtrip(public_view(before)), roundtrip(public_view(after))
         patch = roundtrip(view_patch(old, new))
         assert apply_patch(old, patch) == new
         assert old == roundtrip(public_view(before)), "applying changed the copy it was given"
@@ -68,12 +66,9 @@ def test_the_patch_of_every_action_gives_the_new_public_view(index):
 def test_a_patch_is_smaller_than_the_view_it_replaces():
     rec = Recorded(9)  # ten players
     sizes = []
-    while True:
-        before = rec.game
-        if not rec.step():
-            break
-        patch = view_patch(public_view(before), public_view(rec.game))
-        sizes.append((len(json.dumps(patch)), len(json.dumps(public_view(rec.game)))))
+    for before, after in rec.transitions():
+        patch = view_patch(public_view(before), public_view(after))
+        sizes.append((len(json.dumps(patch)), len(json.dumps(public_view(after)))))
     assert sum(p for p, _ in sizes) < 0.5 * sum(v for _, v in sizes), sizes[:5]
 
 
@@ -111,11 +106,7 @@ def test_a_copy_fed_patches_from_a_snapshot_gives_every_whole_message(index):
         view = seat_view(g, seat) if seat is not None else public_view(g)
         copies[seat].snapshot(roundtrip({"version": g.version, "table": META, "view": view}))
     checked = 0
-    while True:
-        before = rec.game
-        if not rec.step():
-            break
-        g = rec.game
+    for before, g in rec.transitions():
         for seat in seats:
             got = copies[seat].take(patch_message(before, g, seat, META))
             assert got == merge_table_message(whole_message(g, seat, META)), (seat, g.version)
@@ -154,3 +145,41 @@ def test_a_copy_refuses_a_patch_whose_roster_it_does_not_have():
     copy.take(whole_message(before, None, renamed))  # the same version, its new details
     got = copy.take(patch_message(before, rec.game, None, renamed))
     assert got["table"]["roster"] == renamed["roster"], "the roster comes from the copy"
+
+
+def test_a_screens_copies_follow_its_snapshot_streams():
+    """A captain's phone reads its seat and the table's public view; a host every
+    table's public view: each patch goes to the copy of its own stream."""
+    rec = Recorded(6)
+    before = rec.game
+    rec.step()
+    g = rec.game
+    other = {**META, "id": 8}
+    captain = TableCopies()
+    captain.snapshot(
+        roundtrip(
+            {
+                "role": "guest",
+                "table": {"version": before.version, "table": META, "view": seat_view(before, 1)},
+                "public": {"version": before.version, "table": META, "view": public_view(before)},
+            }
+        )
+    )
+    assert captain.take(patch_message(before, g, 1, META))["view"] == roundtrip(seat_view(g, 1))
+    assert captain.take(patch_message(before, g, None, META))["view"] == roundtrip(public_view(g))
+    host = TableCopies()
+    host.snapshot(
+        roundtrip(
+            {
+                "role": "host",
+                "tables": [
+                    {"version": before.version, "table": META, "view": public_view(before)},
+                    {"version": before.version, "table": other, "view": public_view(before)},
+                ],
+            }
+        )
+    )
+    assert host.take(patch_message(before, g, None, other))["table"]["id"] == 8
+    assert host.take(patch_message(before, g, 1, META)) is None, "a host holds no seat's stream"
+    host.snapshot({"role": "host", "tables": []})
+    assert host.take(patch_message(before, g, None, META)) is None, "a snapshot replaces every stream"

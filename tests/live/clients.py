@@ -10,7 +10,7 @@ import json
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.engine.views import TableCopy, merge_table_message
+from tables.engine.views import TableCopies, merge_table_message
 
 _ids = itertools.count(1)
 
@@ -64,7 +64,7 @@ class Phone:
         self.inbox: list[dict] = []
         self.raw_tables: list[dict] = []  # "table" messages as sent (before live.js's merge)
         self.patches = False  # said `patches` in its hello: table updates come as patches
-        self.copies: dict[tuple[int, str], TableCopy] = {}  # as live.js: per table stream
+        self.copies = TableCopies()  # as live.js: what patches apply to
         self.patch_misses: list[dict] = []  # patches of a version this socket did not hold
         self.snapshot: dict | None = None
         self.table: dict | None = None  # latest "table" payload for this socket's own view
@@ -109,27 +109,17 @@ class Phone:
     def _note_raw(self, text: str) -> dict:
         raw = json.loads(text)
         if raw.get("type") == "snapshot":
-            self._copy_snapshot(raw)
+            self.copies.snapshot(raw)
         if raw.get("type") != "table":
             return raw
         self.raw_tables.append(raw)
         if not self.patches:
             return merge_table_message(raw)  # as live.js: public + private
-        stream = "seat" if "private" in raw or "you" in raw.get("view", {}) else "pub"
-        whole = self.copies.setdefault((raw["table"]["id"], stream), TableCopy()).take(raw)
+        whole = self.copies.take(raw)
         if whole is None:
             self.patch_misses.append(raw)
             return {**raw, "type": "table_patch_missed"}  # live.js resyncs; tests look
         return whole
-
-    def _copy_snapshot(self, snap: dict) -> None:
-        """As live.js `applySnapshot`: each table payload is the copy patches apply to."""
-        self.copies.clear()
-        streams = [(snap.get("table"), "seat" if snap.get("role") == "guest" else "pub"), (snap.get("public"), "pub")]
-        streams += [(t, "pub") for t in snap.get("tables") or ()]
-        for payload, stream in streams:
-            if payload:
-                self.copies.setdefault((payload["table"]["id"], stream), TableCopy()).snapshot(payload)
 
     def _note(self, msg: dict):
         self.inbox.append(msg)

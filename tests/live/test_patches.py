@@ -68,7 +68,7 @@ async def test_a_patch_on_a_version_the_screen_lacks_is_not_applied():
     try:
         start = await game_of(s.table_id)
         phone = s.phones[1]
-        phone.copies[(s.table_id, "seat")] = TableCopy()  # as if it had lost what it held
+        phone.copies.streams[(s.table_id, "seat")] = TableCopy()  # as if it had lost what it held
         await socket_step(s, r)
         await phone.until(lambda m: m.get("type") == "table_patch_missed")
         assert [m["base"] for m in phone.patch_misses] == [start.version]
