@@ -65,7 +65,7 @@ if __package__ in (None, ""):  # run as a script: bench/choose.py beside it
 from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
-from bench.stack import party_server
+from bench.stack import free_port, party_server
 from tables.engine.views import TableCopies
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -168,12 +168,6 @@ def procs_cpu_delta(a: dict[int, float], b: dict[int, float]) -> float:
 def self_cpu_s() -> float:
     t = os.times()
     return t.user + t.system
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind((HOST, 0))
-        return s.getsockname()[1]
 
 
 PROFILE_WRAPPER = """
