@@ -272,7 +272,7 @@ class LocalFanout:
         made: dict[bool, tuple[str, list[str]]] = {}  # patched or not -> the texts, made when needed
         for seat, members in list(by_seat.items()):
             for consumer in list(members):
-                patched = getattr(consumer, "patches", False)
+                patched = consumer.patches
                 made_texts = made.get(patched)
                 if made_texts is None:
                     made_texts = made[patched] = texts(message, patched=patched)

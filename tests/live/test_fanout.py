@@ -152,6 +152,8 @@ async def test_this_process_delivers_its_own_updates_first_even_with_the_layer_d
 
 
 class FakeSocket:
+    patches = False  # whole updates, as a screen that did not ask for patches
+
     def __init__(self, due=False, revoked=False, check_delay=0.0):
         self.got: list[str] = []
         self.due = due
