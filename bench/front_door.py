@@ -22,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.binserve import BinServe  # noqa: E402
+from bench.binserve import BinServe
 
 
 def run(*, connections: int, addresses: int, limit: float, env: dict[str, str]) -> dict[str, object]:
