@@ -141,13 +141,15 @@ class Door(ProtocolWrapper):
         """Close now (a FIN: a browser's idle keep-alive connection ends cleanly), and
         abort a second later if it has not gone: the peer may not be reading."""
         self._disarm()
-        if self.transport is not None and not self.closed:
-            self.transport.loseConnection()
+        transport: Any = self.transport  # the TCP connection under this wrapper
+        if transport is not None and not self.closed:
+            transport.loseConnection()
             self.factory.reactor.callLater(ABORT_AFTER_SECONDS, self._abort)
 
     def _abort(self) -> None:
-        if self.transport is not None and not self.closed:
-            self.transport.abortConnection()
+        transport: Any = self.transport
+        if transport is not None and not self.closed:
+            transport.abortConnection()
 
     # Daphne's request (below) says where it is.
     def request_received(self, *, upgrade: bool) -> None:
