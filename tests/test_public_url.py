@@ -134,3 +134,25 @@ def test_a_new_party_is_announced_with_its_phone_link(lan_box, caplog):
     [record] = [r for r in caplog.records if r.name == "heist.party_night"]
     assert record.join_url == f"http://192.168.1.20:8000/j/{code}/"
     assert "'Office' created: guests join at http://192.168.1.20:8000/j/" in record.getMessage()
+
+
+@pytest.mark.parametrize("value, ok", [("partybox.local:8000", False), ("http://partybox.local:8000/", True)])
+def test_a_public_url_without_its_scheme_is_refused_at_start(repo_root, tmp_path, value, ok):
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "HEIST_PUBLIC_URL": value, "HEIST_LAN_ADDRESSES": "", "HEIST_VAR_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", "import config.settings.embedded as s; print(s.HEIST_PUBLIC_URL, s.ALLOWED_HOSTS)"],
+        cwd=repo_root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    if ok:
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split(" ", 1)[0] == "http://partybox.local:8000" and "'partybox.local'" in done.stdout
+    else:
+        assert done.returncode != 0 and "HEIST_PUBLIC_URL must start with http:// or https://" in done.stderr

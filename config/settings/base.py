@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -152,6 +153,8 @@ LOGGING = {
 # Production sets it. Unset, a link uses the address the page was asked for, except
 # that a page asked for as localhost/127.0.0.1 names the first LAN address instead.
 HEIST_PUBLIC_URL = os.environ.get("HEIST_PUBLIC_URL", "").strip().rstrip("/")
+if HEIST_PUBLIC_URL and not HEIST_PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"HEIST_PUBLIC_URL must start with http:// or https://, not {HEIST_PUBLIC_URL!r}")
 # This machine's LAN addresses, phones' way in when nothing else names one: a list in
 # the embedded settings (bin/serve, config/lan.py), None where nobody looked for them
 # (production behind its proxy, the tests' servers).
