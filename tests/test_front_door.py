@@ -35,6 +35,22 @@ def test_written_for_the_installed_and_pinned_daphne_and_twisted(repo_root):
     assert f"Twisted=={front_door.TWISTED_VERSION}" in deps
 
 
+def test_a_changed_daphne_is_noticed_and_not_patched(monkeypatch):
+    import daphne
+    from daphne import http_protocol
+
+    monkeypatch.setattr(daphne, "__version__", "9.9.9")
+    assert front_door.check_versions() == [f"daphne 9.9.9, written for {front_door.DAPHNE_VERSION}"]
+
+    def process(self):  # a hand-over that no longer goes through a ProtocolWrapper
+        return None
+
+    monkeypatch.setattr(http_protocol.WebRequest, "process", process)
+    assert front_door.check_shape() == ["daphne's WebRequest.process no longer hands a ProtocolWrapper's protocol over"]
+    with pytest.raises(RuntimeError, match="cannot install"):
+        front_door.install(request_seconds=10, per_address=256)
+
+
 # --- the count, without sockets ------------------------------------------------------------
 
 
