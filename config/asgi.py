@@ -46,6 +46,16 @@ from config import wire  # noqa: E402
 
 wire.install()
 
+if settings.FRONT_DOOR:
+    # bin/serve faces the LAN directly: a whole request within a few seconds, and a cap
+    # per address on connections without a secret (config/front_door.py).
+    from config import front_door
+
+    front_door.install(
+        request_seconds=float(settings.FRONT_DOOR["request_seconds"]),
+        per_address=int(settings.FRONT_DOOR["per_address"]),
+    )
+
 # Everything loaded so far (Django, the apps, the URL conf: about 130,000 objects) lives
 # as long as the process. Moved out of the collector's reach, a full collection during
 # play walks only what play made: in bench/live.py (10 tables, 250 ms think) its pause

@@ -29,7 +29,7 @@ from django.utils import timezone
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import acttiming, fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
+from . import acttiming, fanout, fastread, groups, heartbeat, lanes, peers, ratelimit, socket_limits
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -289,6 +289,8 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if self.hello_timer is not None:
             self.hello_timer.cancel()
         self.actor = actor
+        if actor.role is not Role.SPECTATOR:  # a secret opened it: bin/serve's front door stops counting it
+            peers.secret_proven(self.scope.get("client"))
         self.patches = frame.get("patches") is True
         if actor.role in (Role.GUEST, Role.TABLET):
             self.secret = token_hash(frame["token"])  # to notice a hand-over or an unpairing

@@ -23,6 +23,7 @@ from tables.outcome import Outcome
 from .groups import tablet_group
 from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump
 from .models import Tablet
+from .public_url import base_url_for_origin
 from .secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
 
 PAIRING_MINUTES = 10
@@ -54,7 +55,9 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
             pairing_expires=timezone.now() + timedelta(minutes=PAIRING_MINUTES),
         )
         path = f"/t/{party.code}/"
-        url = f"{origin}{path}#{code}" if origin else f"{path}#{code}"
+        # The address a tablet can open, not the host laptop's localhost (public_url.py).
+        base = base_url_for_origin(origin)
+        url = f"{base}{path}#{code}"
         return Outcome(
             data={
                 "tablet": tablet.pk,
@@ -63,6 +66,7 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
                 "pairing": code,
                 "minutes": PAIRING_MINUTES,
                 "path": path,
+                "url": f"{base}{path}",
                 "qr": qr_data_uri(url),
             }
         )

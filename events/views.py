@@ -25,7 +25,7 @@ from django.views.decorators.http import require_POST, require_safe
 from tables.errors import Forbidden, ServiceError
 from tables.outcome import Outcome
 
-from . import lobbycast, ratelimit, services, tablets
+from . import lobbycast, public_url, ratelimit, services, tablets
 from .groups import send_on_commit
 from .health import health_failures
 from .http import error_response
@@ -77,6 +77,7 @@ def party_create_api(request):
     except ServiceError as exc:
         return error_response(exc)
     code = created["code"]
+    public_url.party_announce(request=request, code=code, name=str(data.get("name", "")).strip())
     return JsonResponse(
         {"code": code, "host_token": created["host_token"], "host_url": reverse("host", args=[code])}, status=201
     )
@@ -161,7 +162,9 @@ def _party_page(request, code, template):
         return refusal
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
-    return render(request, template, {"party": party})
+    # The link and QR code a phone can open (events/public_url.py), and whether none can.
+    links = {"join_url": public_url.join_url(request, party.code), "lan_missing": public_url.lan_missing(request)}
+    return render(request, template, {"party": party, **links})
 
 
 @require_safe
@@ -199,7 +202,7 @@ def join_qr(request, code):
     party, refusal = _party_or_refusal(request, code)
     if refusal is not None:
         return refusal
-    url = request.build_absolute_uri(reverse("join", args=[party.code]))
+    url = public_url.join_url(request, party.code)
     img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buf = io.BytesIO()
     img.save(buf)

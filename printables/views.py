@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
+from events import public_url
 from events.http import error_response
 from events.secrets import token_matches
 from events.selectors import party_by_code
@@ -45,7 +46,7 @@ def party_printables_download(request: HttpRequest, code: str, kind: str) -> Htt
         refusal = ServiceError("invalid", f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
         return error_response(refusal, status=404)
     kinds = KINDS if kind == "all" else (kind,)
-    base_url = request.build_absolute_uri("/").rstrip("/")
+    base_url = public_url.base_url(request)  # the address phones open (events/public_url.py)
     try:
         data = party_printables(party=party, base_url=base_url, kinds=kinds)
     except NotAvailable as exc:

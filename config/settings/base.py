@@ -4,6 +4,7 @@ import os
 from pathlib import Path
 
 from celery.schedules import crontab
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -146,6 +147,24 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
+
+# The address phones open (events/public_url.py): every join link, QR code and pairing
+# link uses it when set ("https://heist.example.org", or "http://partybox.local:8000").
+# Production sets it. Unset, a link uses the address the page was asked for, except
+# that a page asked for as localhost/127.0.0.1 names the first LAN address instead.
+HEIST_PUBLIC_URL = os.environ.get("HEIST_PUBLIC_URL", "").strip().rstrip("/")
+if HEIST_PUBLIC_URL and not HEIST_PUBLIC_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"HEIST_PUBLIC_URL must start with http:// or https://, not {HEIST_PUBLIC_URL!r}")
+# This machine's LAN addresses, phones' way in when nothing else names one: a list in
+# the embedded settings (bin/serve, config/lan.py), None where nobody looked for them
+# (production behind its proxy, the tests' servers).
+LAN_ADDRESSES: list[str] | None = None
+# bin/serve's daphne faces the LAN with nothing in front (config/front_door.py): a
+# connection must send a whole request within `request_seconds` of opening (or of its
+# last response), and one address holds at most `per_address` connections that have not
+# proven a party secret. None here: production's nginx does this before daphne, and
+# every connection daphne sees there comes from nginx's one address.
+FRONT_DOOR: dict[str, float] | None = None
 
 # Rate limits per client address (events/ratelimit.py). Generous: a whole party may
 # share one venue Wi-Fi address, and 100 guests joining in a minute is a good party.

@@ -1,15 +1,21 @@
 """Laptop / single-box default (bin/serve, manage.py): SQLite, in-memory channel
 layer, Celery tasks run inline. No PostgreSQL or Redis needed.
 
-Phones on the same LAN reach the host by its LAN address or name; list those in
-DJANGO_ALLOWED_HOSTS (comma-separated, e.g. "192.168.1.20,partybox.local", or "*").
+Phones on the same LAN reach the host by its LAN address: bin/serve finds them
+(config/lan.py, HEIST_LAN_ADDRESSES) and they are allowed hosts. Other names (e.g.
+"partybox.local") go in DJANGO_ALLOWED_HOSTS (comma-separated, or "*"); the host of
+HEIST_PUBLIC_URL is allowed too.
 """
 
 import os
 import secrets
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from config import lan
 
 from .base import *  # noqa: F403
-from .base import BASE_DIR, env_bool, env_list
+from .base import BASE_DIR, HEIST_PUBLIC_URL, LOGGING, env_bool, env_list
 
 # Off by default: bin/serve listens on every address of the LAN, and a guest who
 # mistypes a URL must get a plain error page, not the debug page with the settings.
@@ -18,7 +24,9 @@ DEBUG = os.environ.get("DJANGO_DEBUG", "0") == "1"
 # app serves its own static files (also with DJANGO_DEBUG=0).
 SERVE_STATIC = env_bool("DJANGO_SERVE_STATIC", True)
 
-VAR_DIR = BASE_DIR / "var"
+# The database and the secret key; HEIST_VAR_DIR puts them elsewhere (a test's own
+# bin/serve keeps its party out of the developer's var/).
+VAR_DIR = Path(os.environ.get("HEIST_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(exist_ok=True)
 
 
@@ -35,7 +43,27 @@ def _secret_key():
 
 SECRET_KEY = _secret_key()
 
-ALLOWED_HOSTS = ["localhost", "127.0.0.1", "[::1]", *env_list("DJANGO_ALLOWED_HOSTS")]
+LAN_ADDRESSES = lan.addresses_here()
+ALLOWED_HOSTS = [
+    "localhost",
+    "127.0.0.1",
+    "[::1]",
+    *LAN_ADDRESSES,
+    *([urlsplit(HEIST_PUBLIC_URL).hostname or ""] if HEIST_PUBLIC_URL else []),
+    *env_list("DJANGO_ALLOWED_HOSTS"),
+]
+# The whole party may come from one venue NAT address: the cap counts only connections
+# that have not proven a party secret (config/front_door.py).
+FRONT_DOOR = {
+    "request_seconds": float(os.environ.get("HEIST_REQUEST_SECONDS", "10")),
+    "per_address": int(os.environ.get("HEIST_OPEN_PER_ADDRESS", "256")),
+}
+# A new party's join link and its QR code in bin/serve's terminal (config/lan.py).
+LOGGING = {
+    **LOGGING,
+    "handlers": {**LOGGING["handlers"], "party_night": {"class": "config.lan.PartyNightHandler"}},
+    "loggers": {"heist.party_night": {"handlers": ["party_night"], "level": "INFO", "propagate": False}},
+}
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 DATABASES = {

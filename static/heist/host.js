@@ -414,7 +414,7 @@ function tabletsPanel(meta) {
     showing
       ? h("div", { class: "pairing", role: "status" },
           h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
-          h("p", {}, "Scan with the tablet, or open ", h("strong", { text: `${location.origin}/t/${code}/` }), " and type ",
+          h("p", {}, "Scan with the tablet, or open ", h("strong", { class: "pairing-url", text: pending.url || `${location.origin}/t/${code}/` }), " and type ",
             h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
             `. One use, valid until ${new Date(pending.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`))
       : null,
@@ -426,7 +426,7 @@ function tabletsPanel(meta) {
 function askPairing(tableId, button) {
   button.disabled = true;
   track(live.party("pair_tablet", { table: tableId }), "Asking for a pairing code").then((reply) => {
-    S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, until: Date.now() + reply.minutes * 60000 });
+    S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, url: reply.url, until: Date.now() + reply.minutes * 60000 });
     drawTables();
   }, showError).finally(() => { button.disabled = false; });
 }
