@@ -104,7 +104,7 @@ async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
         server.kill9()
         await _all_closed(lp)
         relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
-        committed_before_restart = relay.status == Relay.Status.DONE
+        committed_before_restart = relay.status == Relay.Status.WALK
         server.start()
         await lp.reconnect_all()
 
@@ -114,7 +114,10 @@ async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
         assert twice["type"] == "ok", twice  # idempotent: changes nothing
 
         relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
-        assert relay.status == Relay.Status.DONE and len(relay.result) == 2
+        assert relay.status == Relay.Status.WALK and len(relay.result) == 2
+        await lp.walk()  # each carrier: "I delivered it"; then both tables play round 3
+        relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
+        assert relay.status == Relay.Status.DONE
         after = {t.letter: await table_game(t.pk) for t in tables}
         ring = ["A", "B"]
         for i, letter in enumerate(ring):
