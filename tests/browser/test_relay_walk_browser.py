@@ -78,7 +78,9 @@ def test_a_carrier_delivers_on_her_phone_and_the_receiving_tablet_sees_it_arrive
 
         # Table B's tablet: which gift it waits for, from where, carried by whom.
         duty = tablet.locator("#duty")
-        expect(duty.locator("h2")).to_have_text(f"Waiting for gift {b['received']} from table A (carried by {a['guest']})")
+        expect(duty.locator("h2")).to_have_text(
+            f"Waiting for gift {b['received']} from table A (carried by {a['guest']})"
+        )
         expect(tablet.locator("#gift-arrived")).to_have_text(f"Gift {b['received']} has arrived")
         tablet.screenshot(path=str(SHOTS / "relay-walk-tablet.png"))
 
