@@ -649,6 +649,7 @@ function drawPartyBar() {
           class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
           on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
         }, "Every gift has arrived — start round 3 everywhere"),
+        h("details", { class: "relay-details" }, h("summary", { text: "What the relay moves" }), relayResultList(relay)),
       );
     } else if (relay.status === "open") {
       const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
