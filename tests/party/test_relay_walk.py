@@ -16,13 +16,14 @@ from events import services
 from events.commands import PARTY_COMMANDS, dispatch, table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.selectors import guest_actor, party_result
 from relay.models import Relay
 from relay.services import delivery_confirm, relay_open, relay_run
+from story.selectors import story_replay
 from tables.engine import Game, Phase
 from tables.errors import Forbidden, ServiceError
 from tables.models import Table, TableAction
-from tests.story.record import carrier_of, party_lobby, party_play
+from tests.story.record import carrier_of, party_lobby, party_play, party_record
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
 
@@ -248,3 +249,21 @@ async def test_two_confirmations_at_once_make_one_arrival_and_one_exchange():
     b = await sync_to_async(lambda: entry(party, "B"))()
     winner = next(who for who, r in results.items() if not r.data["duplicate"])  # type: ignore[union-attr]
     assert b["arrived_by"] == winner and b["playing"]
+
+
+@pytest.mark.slow
+def test_the_story_and_the_result_read_a_walked_relay_as_one_exchange_per_table():
+    """Tables start round 3 one by one as their walks end (here each carrier confirms in
+    ring order); the story still replays every table's log and shows the relay as the
+    ring's exchange, and the result (the CSV's rows) keeps one gift per guest."""
+    party = party_record(25, seed=6)
+    assert party.status == Party.Status.OVER
+    relay = Relay.objects.get(party=party)
+    assert relay.status == "done" and {e["arrived_by"] for e in relay.result} == {"carrier"}
+    story = story_replay(party)  # raises ReplayMismatch unless each log replays to its table
+    flows = {(f["from_table"], f["to_table"]): f["gift"] for f in story["relay"]}
+    assert flows == {(e["received_from"], e["table"]): e["received"] for e in relay.result}
+    assert set(flows) == {("A", "B"), ("B", "C"), ("C", "A")}
+    result = party_result(party)
+    assert len(result["keeps"]) == 25
+    assert sorted(k["gift"] for k in result["keeps"]) == sorted(str(n) for n in range(1, 26))
