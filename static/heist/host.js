@@ -345,7 +345,8 @@ function tile(payload) {
   const captain = guests.find((g) => g.captain);
   const walk = view.phase === "gate" ? walkOf(S.party.relay, letter) : null;
   const gate = walk ? walkStatus(walk) : gateStatus(view);
-  const who = walk ? { text: walk.arrived ? `Waiting for ${walk.mine.guest} to deliver gift ${walk.mine.sent}` : `Waiting for gift ${walk.mine.received} (${walk.from.guest})`, since: null } : waitingFor(view, meta);
+  // The host's "Gift arrived" overrides are in the party bar (the tiles keep their size).
+  const who = walk ? { text: walk.arrived ? `Waiting for ${walk.mine.guest} to deliver gift ${walk.mine.sent}` : `Waiting for gift ${walk.mine.received} from ${walk.from.table} (${walk.from.guest})`, since: null } : waitingFor(view, meta);
   const tablets = tabletsAt(meta.id);
   return h("article", {
     class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
@@ -370,17 +371,14 @@ function tile(payload) {
   view.phase === "reveal"
     ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
     : null,
-  walk && !walk.arrived
-    ? h("button", { class: "btn small", type: "button", data: { key: `tile-arrived-${meta.id}` }, "aria-label": `Gift ${walk.mine.received} has arrived at table ${letter}`, on: { click: (ev) => giftArrived(walk.mine, ev.currentTarget) } }, `Gift ${walk.mine.received} arrived`)
-    : null,
   );
 }
 
 /** A table waiting for its relay walks, in the tiles' words. */
 function walkStatus(walk) {
   return walk.arrived
-    ? { icon: "◐", text: `Gift ${walk.mine.received} arrived; waiting for its carrier ${walk.mine.guest}`, short: `Gift ${walk.mine.received} in`, cls: "walking" }
-    : { icon: "⇢", text: `Waiting for gift ${walk.mine.received} from table ${walk.from.table}`, short: `Waiting for gift ${walk.mine.received}`, cls: "walking" };
+    ? { icon: "◐", text: `Gift ${walk.mine.received} arrived; waiting for its carrier ${walk.mine.guest}`, short: `Gift ${walk.mine.received} is in`, cls: "walking" }
+    : { icon: "⇢", text: `Waiting for gift ${walk.mine.received} from table ${walk.from.table}`, short: "Relay gift on its way", cls: "walking" };
 }
 
 // --- one table's details, on demand ------------------------------------------------------------

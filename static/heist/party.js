@@ -181,9 +181,10 @@ export function walkList(relay, onArrived = null) {
       const w = walkOf(relay, r.table);
       const cls = w.playing ? "playing" : w.arrived ? "arrived" : "walking";
       return h("li", { class: `walk ${cls}`, data: { table: r.table, walk: cls } },
-        h("span", { "aria-hidden": "true", text: w.playing ? "✓ " : w.arrived ? "◐ " : "⇢ " }),
-        h("strong", { text: `Table ${r.table}: ` }),
-        walkText(relay, r.table),
+        h("span", { class: "walk-text" },
+          h("span", { "aria-hidden": "true", text: w.playing ? "✓ " : w.arrived ? "◐ " : "⇢ " }),
+          h("strong", { text: `Table ${r.table}: ` }),
+          walkText(relay, r.table)),
         onArrived && !w.arrived
           ? h("button", { class: "btn small", type: "button", data: { key: `arrived-${r.table}` }, "aria-label": `Gift ${r.received} has arrived at table ${r.table}`, text: "Gift arrived",
               on: { click: (ev) => onArrived(r, ev.currentTarget) } })
