@@ -11,15 +11,18 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, new_page
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+SEED = 5
+
 
 def _three_tables_walking():
     """21 guests at three tables at the gate, the relay opened, drawn and run."""
+    from events import services
     from events.commands import table_act
+    from events.models import Guest, Party
     from events.roles import Actor, Role
     from events.tablets import tablet_pair_start
     from relay.models import Relay
@@ -27,9 +30,11 @@ def _three_tables_walking():
     from tables.engine import Phase
     from tables.models import Table
     from tests.live.tables import _drive
-    from tests.story.record import carrier_of
+    from tests.story.record import carrier_of, party_lobby
 
-    party, host_token, tokens = shorthand.party_seated(name="Walk night", guests=21)
+    party, host_token, tokens = party_lobby(21, name="Walk night")
+    Party.objects.filter(pk=party.pk).update(seed=SEED)  # the same seating and draws every run
+    services.party_seat(party_id=party.pk)
     tables = {t.letter: t.pk for t in Table.objects.filter(party=party)}
     for seed, tid in enumerate(tables.values()):
         _drive(tid, lambda g: g.phase is Phase.GATE, seed, 800)
@@ -40,14 +45,17 @@ def _three_tables_walking():
     result = {e["table"]: e for e in Relay.objects.get(party=party).result}
     carrier = carrier_of(party, "A")
     pairing = tablet_pair_start(party_id=party.pk, table_id=tables["B"]).data["pairing"]
-    return party.code, host_token, tokens[carrier.pk], carrier.gift_number, pairing, result, tables
+    captain = Guest.objects.get(table_id=tables["C"], is_captain=True)
+    assert captain.pk != carrier_of(party, "C").pk, "a seed whose captain at C does not carry"
+    captain_seat = {"token": tokens[captain.pk], "gift_number": captain.gift_number}
+    return party.code, host_token, tokens[carrier.pk], carrier.gift_number, pairing, result, tables, captain_seat
 
 
 def test_a_carrier_delivers_on_her_phone_and_the_receiving_tablet_sees_it_arrive(asgi_server, browser):
     db = DbThread()
     errors: list[str] = []
     try:
-        code, host_token, token, gift_number, pairing, result, tables = db(_three_tables_walking)
+        code, host_token, token, gift_number, pairing, result, tables, captain_seat = db(_three_tables_walking)
         a, b, c = result["A"], result["B"], result["C"]
 
         phone = new_page(browser, 390, 844, errors, "carrier", has_touch=True, is_mobile=True)
@@ -84,6 +92,17 @@ def test_a_carrier_delivers_on_her_phone_and_the_receiving_tablet_sees_it_arrive
         expect(tablet.locator("#gift-arrived")).to_have_text(f"Gift {b['received']} has arrived")
         tablet.screenshot(path=str(SHOTS / "relay-walk-tablet.png"))
 
+        # Table C's captain, on her phone: what C waits for, and her own "it arrived".
+        captain = new_page(browser, 390, 844, errors, "captain C", has_touch=True, is_mobile=True)
+        captain.context.add_init_script(
+            f"localStorage.setItem('heist.seat.{code}', {json.dumps(json.dumps(captain_seat))})"
+        )
+        captain.goto(f"{asgi_server}/p/{code}/")
+        expect(captain.locator("#prompt h2")).to_have_text(
+            f"Waiting for gift {c['received']} from table B (carried by {b['guest']})"
+        )
+        expect(captain.locator("#gift-arrived")).to_have_text(f"Gift {c['received']} has arrived")
+
         # The host: every table's walk, and the overrides.
         walks = host.locator("#party-bar .walk-list li")
         expect(walks).to_have_count(3)
@@ -103,8 +122,9 @@ def test_a_carrier_delivers_on_her_phone_and_the_receiving_tablet_sees_it_arrive
         expect(host.locator("#party-bar .gate-count")).to_contain_text("1 of 3 gifts arrived")
         host.locator("#party-bar").screenshot(path=str(SHOTS / "relay-walk-host.png"))
 
-        # The host confirms B's carrier at table C: table B plays round 3 with A's gift.
-        host.locator('#party-bar [data-key="arrived-C"]').click()
+        # C's captain confirms B's carrier: table B plays round 3 with A's gift.
+        captain.locator("#gift-arrived").click()
+        expect(captain.locator("#gift-arrived")).to_have_count(0)
         expect(duty).not_to_have_attribute("data-duty", "walk")
         expect(walks.nth(1)).to_have_attribute("data-walk", "playing")
         expect(host.locator(f'article[data-table-id="{tables["B"]}"]')).to_have_attribute("data-round", "3")
