@@ -63,3 +63,17 @@ def choose_window_play(view: dict, r: random.Random) -> dict | None:
         others = [s for s in range(view["players"]) if s != view["you"]]
         return {"type": "swipe", "cards": r.sample([c["id"] for c in view["hand"]], 2), "target": r.choice(others)}
     return None
+
+
+def carrier_walk(relay: dict | None, letter: str, seat: int) -> int | None:
+    """The relay's walk, as the phone's party copy says it (play.js `walkPrompt`): the
+    table to deliver to when this seat at table `letter` carries a relay gift not yet
+    confirmed there, else None."""
+    if not relay or relay.get("status") == "open" or not relay.get("result"):
+        return None
+    by_letter = {e["table"]: e for e in relay["result"]}
+    mine = by_letter.get(letter)
+    if mine is None or mine["seat"] != seat:
+        return None
+    to = by_letter[mine["sent_to"]]
+    return None if to.get("arrived_by") is not None else to["table_id"]

@@ -21,7 +21,9 @@ and connects; then the join burst: every guest, within a few seconds, loads the 
 page, joins (POST .../guests), loads the phone page and connects (hello); the host adds
 the vault gifts and seats everyone; each table plays round 1, its captain confirms the
 reveal, round 2; at the gate (several tables) the host opens the relay, captains draw
-seats, the host runs it; rounds 3 and 4; the host downloads result.csv.
+seats, the host runs it; each drawn guest walks their gift to the next table and taps
+"I delivered it" (a table plays round 3 once its gift is in and its own carrier has
+delivered); rounds 3 and 4; the host downloads result.csv.
 
 Each screen is a bot with a real socket that does what static/heist/live.js does:
 hello with its secret, `re` ids, a table message whose version is not last + 1 means
@@ -33,7 +35,7 @@ play.js), never from the database.
 
 Pace. `human` (default): turn think times from a log-normal distribution (median 4 s,
 1.5-15 s), reactions in 1-5 s with 10 % late taps (5-12 s), trims in 1-4 s, host and
-captain duties in 2-8 s, and 10 % of phones fall asleep once for 5-20 s (half lose
+captain duties in 2-8 s, a relay carrier's walk across the room 8-25 s, and 10 % of phones fall asleep once for 5-20 s (half lose
 their socket and reconnect on waking, half freeze and then read what queued up);
 `--think-scale` multiplies every human delay. `fast`: a closed loop, no delays.
 
@@ -97,7 +99,7 @@ import orjson  # noqa: E402
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
-from bench.choose import choose_turn  # noqa: E402
+from bench.choose import carrier_walk, choose_turn  # noqa: E402
 from bench.disk import DiskProbe  # noqa: E402
 from bench.disk import summary as disk_summary  # noqa: E402
 from bench.live import GcPauses, proc_cpu_s  # noqa: E402
@@ -312,6 +314,9 @@ class Pace:
 
     def duty(self) -> float:
         return self._s(self.r.uniform(2, 8))
+
+    def walk(self) -> float:  # a relay carrier crosses the room to the next table
+        return self._s(self.r.uniform(8, 25))
 
     def retry(self) -> float:
         return self._s(self.r.uniform(1, 3)) or 0.05
@@ -1040,6 +1045,10 @@ class PartyRun:
             relay = (p.party or {}).get("relay") or {}
             if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
                 self._spawn(p, ("draw", tid), self._duty(p, tid, {"type": "draw_relay_seat"}, "gate"))
+        if phase == "gate":
+            to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
+            if to_table is not None:
+                self._spawn(p, ("deliver", tid), self._deliver(p, to_table))
 
     def _spawn(self, p: Phone, key: tuple, coro) -> None:
         key = (p.name, *key)
@@ -1105,6 +1114,18 @@ class PartyRun:
             return
         await p.act({"type": "trim", "cards": self.r.sample([c["id"] for c in v["hand"]], v["must_trim"])})
 
+    async def _deliver(self, p: Phone, to_table: int) -> None:
+        """The carrier walks the relay gift to the next table, then says so on the phone
+        (a tap whose reply was lost: tap again; a second confirmation changes nothing)."""
+        await asyncio.sleep(self.pace.walk())
+        for _attempt in range(20):
+            try:
+                await asyncio.wait_for(p.command("confirm_delivery", table=to_table), 30)
+                return
+            except (TimeoutError, Offline):
+                await asyncio.sleep(self.pace.retry())
+        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
+
     async def _duty(self, p: Phone, tid: int, action: dict, phase: str) -> None:
         await asyncio.sleep(self.pace.duty())
         await p.act(action)
@@ -1149,6 +1170,8 @@ class PartyRun:
                     continue
             if any(v["view"]["relayed"] for v in views):
                 self.mark("relay_done")
+            if all(v["view"]["relayed"] for v in views):
+                self.mark("walk_over")
 
     # --- trouble --------------------------------------------------------------------------
 
@@ -1777,6 +1800,7 @@ def report(bench: Rehearsal) -> dict:
         "at_gate",
         "relay_open",
         "relay_done",
+        "walk_over",
         "over",
         "result",
     ]
@@ -1789,6 +1813,7 @@ def report(bench: Rehearsal) -> dict:
         "at_gate": "reveal_round_2_to_gate",
         "relay_open": "gate_to_relay_open",
         "relay_done": "relay",
+        "walk_over": "relay_walk",
         "over": "rounds_3_4",
         "result": "result_csv",
     }

@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from relay.services import relay_open, relay_run
+from relay.selectors import delivery_leg
+from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
 from tables import write
 from tables.engine import MalformedActionError, parse_action
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
@@ -37,6 +38,7 @@ from .roles import (
     check_own_seat,
     check_party_command,
     check_table_action,
+    delivery_confirmer,
 )
 
 Args = dict  # a command's parsed arguments, keyword arguments of its service call
@@ -131,6 +133,34 @@ def _check_own_seat(actor: Actor, frame: dict) -> None:
     check_own_guest(actor, frame.get("guest", actor.guest_id))
 
 
+def _delivery_confirmer(actor: Actor, frame: dict) -> str:
+    """Who the sender is for the relay gift walking into the table named (events/roles.py
+    `delivery_confirmer`): only once the relay has run is there a carrier to know."""
+    to_table = _an_id(frame.get("table"), "which table did the gift arrive at?")
+    if actor.role is Role.SPECTATOR or (actor.role is Role.GUEST and actor.table_id is None):
+        raise Forbidden("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
+    leg = delivery_leg(actor.party_id, to_table)
+    if leg is None:
+        if actor.role is Role.HOST:
+            return "host"  # the service says what is wrong (no walk yet, no such table)
+        raise ServiceError("relay_not_run", "no relay gift is walking to that table")
+    return delivery_confirmer(
+        actor, to_table_id=leg.to_table_id, from_table_id=leg.from_table_id, carrier_seat=leg.carrier_seat
+    )
+
+
+def _check_delivery(actor: Actor, frame: dict) -> None:
+    _delivery_confirmer(actor, frame)
+
+
+def _delivery(actor: Actor, frame: dict) -> Args:
+    return {
+        "table_id": frame["table"],
+        "confirmed_by": _delivery_confirmer(actor, frame),
+        "actor_label": actor.label,
+    }
+
+
 def _requested_by(actor: Actor) -> str:
     """Who asked for a hand-over, as SeatHandOver records it."""
     return {Role.HOST: "host", Role.TABLET: f"tablet:{actor.tablet_id}"}.get(actor.role, f"captain:{actor.guest_id}")
@@ -179,6 +209,16 @@ PARTY_COMMANDS: dict[str, Command] = {
         _party("set_captain", lambda a, args: services.party_set_captain(party_id=a.party_id, **args), _guest),
         _party("open_relay", lambda a, _: relay_open(party_id=a.party_id)),
         _party("run_relay", lambda a, _: relay_run(party_id=a.party_id)),
+        _party(
+            "confirm_delivery",
+            lambda a, args: delivery_confirm(party_id=a.party_id, **args),
+            _delivery,
+            _check_delivery,
+        ),
+        _party(
+            "confirm_all_deliveries",
+            lambda a, _: deliveries_confirm_all(party_id=a.party_id, actor_label=a.label),
+        ),
         _party("end", lambda a, _: services.party_end(party_id=a.party_id)),
         _party(
             "pair_tablet",

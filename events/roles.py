@@ -2,10 +2,10 @@
 
 | role      | who                                   | sees                                   | may do |
 |-----------|---------------------------------------|----------------------------------------|--------|
-| host      | holds the party's host secret         | lobby roster (names, labels, online), every table's public view, vault contributors | run the lobby (rename/remove/replace guests, vault gifts, captains, close registration, seat), every captain duty at every table, open and run the relay, end the party |
-| captain   | a seated guest the host made captain  | their own seat view + their table's public view | confirm the round-1 reveal, pass a reaction that waited 60 s, draw the relay seat, hand a seat to a substitute — at their own table only |
+| host      | holds the party's host secret         | lobby roster (names, labels, online), every table's public view, vault contributors | run the lobby (rename/remove/replace guests, vault gifts, captains, close registration, seat), every captain duty at every table, open and run the relay, confirm any relay delivery (or all), end the party |
+| captain   | a seated guest the host made captain  | their own seat view + their table's public view | confirm the round-1 reveal, pass a reaction that waited 60 s, draw the relay seat, confirm the relay gift arriving at their table, hand a seat to a substitute — at their own table only |
 | tablet    | holds a tablet secret the host paired to one table | that table's public view only (never a hand) | the captain's duties at that table, whoever is captain |
-| guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions: play, swipe, regroup, vault, react, trim |
+| guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions: play, swipe, regroup, vault, react, trim; as the relay's carrier, confirm their own delivery |
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
@@ -81,9 +81,13 @@ HOST_COMMANDS = frozenset(
         "end",
         "pair_tablet",
         "revoke_tablet",
+        "confirm_all_deliveries",
     }
 )
 CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
+# The relay's walk: a delivery is confirmed by its carrier, the receiving table's
+# captain or tablet, or the host (delivery_confirmer).
+DELIVERY_COMMANDS = frozenset({"confirm_delivery"})
 # A seated guest's commands about their own seat: consent to a hand-over.
 SEAT_COMMANDS = frozenset({"offer_seat"})
 
@@ -130,6 +134,22 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
             return
         raise Forbidden("only a seated guest can offer their own seat")
     raise Forbidden(f"unknown command {command!r}")
+
+
+def delivery_confirmer(actor: Actor, *, to_table_id: int, from_table_id: int, carrier_seat: int) -> str:
+    """Who `actor` is for the relay gift walking from table `from_table_id` (carried by
+    the guest in seat `carrier_seat` there) to table `to_table_id`: "host", "carrier",
+    "captain" or "tablet" (of the receiving table). Anyone else, a captain of another
+    table included, is refused."""
+    if actor.role is Role.HOST:
+        return "host"
+    if actor.role is Role.GUEST and actor.table_id == from_table_id and actor.seat == carrier_seat:
+        return "carrier"
+    if actor.role is Role.GUEST and actor.captain and actor.table_id == to_table_id:
+        return "captain"
+    if is_tablet_of(actor, to_table_id):
+        return "tablet"
+    raise Forbidden("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
 
 
 def check_own_guest(actor: Actor, guest_id: object) -> None:

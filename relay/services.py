@@ -1,6 +1,7 @@
 """The relay: open it (all tables at the gate), let captains draw seats (a table action,
-see events/play.py), then run it once: every drawn gift moves one table along the
-ring at the same moment, in one transaction, unblockable and with no comeback draw.
+see events/play.py), then run it once: every drawn gift is to move one table along the
+ring, unblockable and with no comeback draw. Running it starts the walk; each table's
+exchange and round 3 wait for its deliveries (below, and docs/RULES.md).
 """
 
 from __future__ import annotations
@@ -49,13 +50,16 @@ def relay_open(*, party_id: int) -> Outcome:
 
 
 def relay_run(*, party_id: int) -> Outcome:
-    """Run the relay exactly once. A second call changes nothing and returns nothing."""
+    """Run the relay exactly once: fix who carries which gift where, and start the walk.
+    No gift changes table here: each table's exchange (and its round 3) waits until its
+    gifts have been delivered (delivery_confirm). A second call changes nothing and
+    returns nothing."""
     with transaction.atomic():
         party = locked_party(party_id)
         relay = Relay.objects.select_for_update().filter(party=party).first()
         if relay is None:
             raise ServiceError("relay_not_open", "open the relay first")
-        if relay.status == Relay.Status.DONE:
+        if relay.status != Relay.Status.OPEN:
             return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
         games = {letter: Game.from_dict(t.state) for letter, t in tables.items()}
@@ -65,36 +69,122 @@ def relay_run(*, party_id: int) -> Outcome:
         ring = relay.ring
         # Each drawn player sends their gift to the next table's drawn seat and receives
         # the previous table's: the gift from ring[i - 1] arrives at ring[i].
-        outgoing = {}
-        for letter in ring:
-            g = games[letter]
-            gift = g.gifts[g.relay_seat]
-            outgoing[letter] = Gift(gift, g.descriptions[gift])
-        messages: list[Message] = []
+        outgoing = {letter: games[letter].gifts[games[letter].relay_seat] for letter in ring}
         result = []
         for i, letter in enumerate(ring):
             source = ring[i - 1]
-            incoming = outgoing[source]
             seat = games[letter].relay_seat
-            outcome = table_act_server(table=tables[letter], engine_action=RelayExchange(incoming), actor_label="relay")
-            messages.extend(outcome.messages)
             guest = Guest.objects.get(table=tables[letter], seat=seat)
             result.append(
                 {
                     "table": letter,
+                    "table_id": tables[letter].pk,
                     "seat": seat,
-                    "guest": guest.name,
-                    "sent": gift_label(outgoing[letter].id),
+                    "guest": guest.name,  # this table's carrier
+                    "sent": gift_label(outgoing[letter]),
+                    "sent_id": outgoing[letter],
                     "sent_to": ring[(i + 1) % len(ring)],
-                    "received": gift_label(incoming.id),
+                    "received": gift_label(outgoing[source]),
+                    "received_id": outgoing[source],
                     "received_from": source,
+                    # The walk: the gift coming in has not arrived yet; round 3 waits.
+                    "arrived_by": None,
+                    "arrived_at": None,
+                    "playing": False,
                 }
             )
-        relay.status = Relay.Status.DONE
+        relay.status = Relay.Status.WALK
         relay.result = result
         relay.run_at = timezone.now()
         relay.save(update_fields=["status", "result", "run_at"])
         party_bump(party)
-        messages.extend(lobby_messages(party))
-        messages.append((party_group(party.pk), {"type": "relay", "relay": relay_json(relay)}))
-        return Outcome(messages=messages)
+        return Outcome(messages=_relay_messages(party, relay))
+
+
+# --- the walk ---------------------------------------------------------------------------
+#
+# After the run every carrier walks their gift to the next table. A delivery is
+# confirmed once, by whoever saw it arrive: the carrier ("I delivered it"), the
+# receiving table's captain or tablet, or the host (who may also confirm them all).
+# A table's round 3 begins, with its relay exchange, when both of its walks are over:
+# the gift coming in has arrived, and its own carrier has delivered the gift going out
+# (so nobody is asked anything while carrying a gift, nor about one not yet there).
+
+
+def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_label: str) -> Outcome:
+    """The gift walking to table `table_id` has arrived. `confirmed_by`: "carrier",
+    "captain", "tablet" or "host" (the command registry decided who may, events/roles.py).
+    Idempotent: a second confirmation changes nothing, data {"duplicate": True}."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        relay = _walking_relay(party)
+        result = [dict(e) for e in relay.result]
+        entry = next((e for e in result if e["table_id"] == table_id), None)
+        if entry is None:
+            raise ServiceError("invalid", "no gift walks to that table")
+        if entry["arrived_by"] is not None:
+            return Outcome({"duplicate": True})
+        _arrive(entry, confirmed_by, actor_label)
+        return _after_arrivals(party, relay, result)
+
+
+def deliveries_confirm_all(*, party_id: int, actor_label: str) -> Outcome:
+    """The host's override: every gift still walking has arrived. Idempotent."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        relay = _walking_relay(party)
+        result = [dict(e) for e in relay.result]
+        waiting = [e for e in result if e["arrived_by"] is None]
+        if not waiting:
+            return Outcome({"duplicate": True})
+        for entry in waiting:
+            _arrive(entry, "host", actor_label)
+        return _after_arrivals(party, relay, result)
+
+
+def _walking_relay(party: Party) -> Relay:
+    relay = Relay.objects.select_for_update().filter(party=party).first()
+    if relay is None or relay.status == Relay.Status.OPEN:
+        raise ServiceError("relay_not_run", "the relay has not run yet: no gift is on its way")
+    return relay
+
+
+def _arrive(entry: dict, confirmed_by: str, actor_label: str) -> None:
+    entry["arrived_by"] = confirmed_by
+    entry["arrived_actor"] = actor_label  # for the audit: exactly who confirmed it
+    entry["arrived_at"] = timezone.now().timestamp()
+
+
+def _after_arrivals(party: Party, relay: Relay, result: list[dict]) -> Outcome:
+    """Start every table whose walks are both over, record the walk, announce it. The
+    caller holds the party's lock and the relay's."""
+    by_letter = {e["table"]: e for e in result}
+    ready = [
+        e for e in result if not e["playing"] and e["arrived_by"] is not None and by_letter[e["sent_to"]]["arrived_by"]
+    ]
+    messages: list[Message] = []
+    if ready:
+        # Lock the tables that start in primary-key order, as every multi-table
+        # transaction does (_tables_locked).
+        starting = Table.objects.select_for_update().filter(party=party, letter__in=[e["table"] for e in ready])
+        tables = {t.letter: t for t in starting.order_by("pk")}
+        for entry in ready:
+            # The gift's secret description, from the table it left (a game keeps the
+            # description of every gift it ever held; that table may be playing on).
+            source = Game.from_dict(Table.objects.get(party=party, letter=entry["received_from"]).state)
+            incoming = Gift(entry["received_id"], source.descriptions[entry["received_id"]])
+            outcome = table_act_server(
+                table=tables[entry["table"]], engine_action=RelayExchange(incoming), actor_label="relay"
+            )
+            messages.extend(outcome.messages)
+            entry["playing"] = True
+    if all(e["playing"] for e in result):
+        relay.status = Relay.Status.DONE
+    relay.result = result
+    relay.save(update_fields=["status", "result"])
+    party_bump(party)
+    return Outcome({"duplicate": False}, messages + _relay_messages(party, relay))
+
+
+def _relay_messages(party: Party, relay: Relay) -> list[Message]:
+    return [*lobby_messages(party), (party_group(party.pk), {"type": "relay", "relay": relay_json(relay)})]

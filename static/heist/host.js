@@ -6,7 +6,7 @@
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
-import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
+import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
@@ -343,8 +343,10 @@ function tile(payload) {
   const guests = guestsAt(letter);
   const offline = guests.filter((g) => !g.online);
   const captain = guests.find((g) => g.captain);
-  const gate = gateStatus(view);
-  const who = waitingFor(view, meta);
+  const walk = view.phase === "gate" ? walkOf(S.party.relay, letter) : null;
+  const gate = walk ? walkStatus(walk) : gateStatus(view);
+  // The host's "Gift arrived" overrides are in the party bar (the tiles keep their size).
+  const who = walk ? { text: walk.arrived ? `Waiting for ${walk.mine.guest} to deliver gift ${walk.mine.sent}` : `Waiting for gift ${walk.mine.received} from ${walk.from.table} (${walk.from.guest})`, since: null } : waitingFor(view, meta);
   const tablets = tabletsAt(meta.id);
   return h("article", {
     class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
@@ -370,6 +372,13 @@ function tile(payload) {
     ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
     : null,
   );
+}
+
+/** A table waiting for its relay walks, in the tiles' words. */
+function walkStatus(walk) {
+  return walk.arrived
+    ? { icon: "◐", text: `Gift ${walk.mine.received} arrived; waiting for its carrier ${walk.mine.guest}`, short: `Gift ${walk.mine.received} is in`, cls: "walking" }
+    : { icon: "⇢", text: `Waiting for gift ${walk.mine.received} from table ${walk.from.table}`, short: "Relay gift on its way", cls: "walking" };
 }
 
 // --- one table's details, on demand ------------------------------------------------------------
@@ -521,10 +530,17 @@ function compactCard(payload) {
   const bySeat = new Map(guests.map((g) => [g.seat, g]));
   const offline = guests.filter((g) => !g.online);
   const captain = guests.find((g) => g.captain);
-  const gate = gateStatus(view);
-  const waiting = new Set(view.window ? view.window.waiting : []);
   const relay = S.party.relay;
+  const walk = view.phase === "gate" ? walkOf(relay, letter) : null;
+  // After the relay ran, a table at the gate waits for its walks (docs/RULES.md).
+  const gate = walk ? { icon: "⇢", text: walkText(relay, letter), cls: "walking" } : gateStatus(view);
+  const waiting = new Set(view.window ? view.window.waiting : []);
   let relayLine = null;
+  if (walk && !walk.arrived) {
+    relayLine = h("p", { class: "relay-line walking" },
+      h("button", { class: "btn small", type: "button", data: { key: `arrived-${meta.id}` }, "aria-label": `Gift ${walk.mine.received} has arrived at table ${letter}`, text: `Gift ${walk.mine.received} arrived`,
+        on: { click: (ev) => giftArrived(walk.mine, ev.currentTarget) } }));
+  }
   if (view.phase === "gate" && relay && relay.status === "open") {
     if (view.relay_seat === null) {
       relayLine = h("p", { class: "relay-line pending" },
@@ -621,7 +637,19 @@ function drawPartyBar() {
       relay.status === "done"
         ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
         : null));
-    if (relay.status === "open") {
+    if (relay.status === "walk") {
+      const count = walkCount(relay);
+      parts.push(
+        h("p", { class: "gate-count walking", role: "status" }, h("span", { "aria-hidden": "true", text: "⇢ " }),
+          `The carriers are walking: ${count.arrived} of ${count.gifts} gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.`),
+        walkList(relay, giftArrived),
+        h("button", {
+          class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
+          on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
+        }, "Every gift has arrived — start round 3 everywhere"),
+        h("details", { class: "relay-details" }, h("summary", { text: "What the relay moves" }), relayResultList(relay)),
+      );
+    } else if (relay.status === "open") {
       const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
       const all = drawn === relay.ring.length;
       parts.push(
@@ -638,6 +666,12 @@ function drawPartyBar() {
   // A refusal stands until the party moves on (its revision changes).
   if (S.partyError && S.partyError.revision === p.revision) parts.push(h("p", { class: "form-error", role: "alert", text: S.partyError.message }));
   render(bar, parts);
+}
+
+/** The host's override for one table: its relay gift has arrived. */
+function giftArrived(entry, button) {
+  S.partyError = null;
+  return busy(button, live.party("confirm_delivery", { table: entry.table_id }));
 }
 
 /** A relay command: its refusal stays in the party bar (and a toast). */

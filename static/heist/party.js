@@ -134,3 +134,61 @@ export function partyResultTables(result) {
     : null;
   return [h("div", { class: "table-scroll" }, keeps), returns ? h("div", { class: "table-scroll" }, returns) : null];
 }
+
+// --- the walk (docs/RULES.md: the relay is a walk) ----------------------------------------------
+
+/** The relay has run and its gifts are (or were) on their way. */
+export function relayRan(relay) {
+  return Boolean(relay && relay.result && relay.status !== "open");
+}
+
+/** Table `letter`'s walks once the relay has run: `mine` (its entry: its carrier, the
+ * gift it sends and the one it gets), `from` (the entry of the table whose carrier
+ * brings its gift), `to` (the table its own carrier walks to), `arrived` (its incoming
+ * gift is confirmed), `delivered` (its own carrier's gift is confirmed at `to`) and
+ * `playing` (both: its round 3 has begun). */
+export function walkOf(relay, letter) {
+  const mine = relayRan(relay) ? relayEntry(relay, letter) : null;
+  if (!mine) return null;
+  const from = relayEntry(relay, mine.received_from);
+  const to = relayEntry(relay, mine.sent_to);
+  return { mine, from, to, arrived: mine.arrived_by !== null && mine.arrived_by !== undefined, delivered: to.arrived_by !== null && to.arrived_by !== undefined, playing: Boolean(mine.playing) };
+}
+
+/** "Waiting for gift 12 from table A (carried by Ann)": what table `letter` waits for. */
+export function walkText(relay, letter) {
+  const w = walkOf(relay, letter);
+  if (!w) return "";
+  if (w.playing) return `Gift ${w.mine.received} arrived from table ${w.from.table}: playing round 3`;
+  if (!w.arrived) return `Waiting for gift ${w.mine.received} from table ${w.from.table} (carried by ${w.from.guest})`;
+  return `Gift ${w.mine.received} arrived; waiting for ${w.mine.guest} to deliver gift ${w.mine.sent} to table ${w.mine.sent_to}`;
+}
+
+/** How many of the relay's gifts have arrived. */
+export function walkCount(relay) {
+  const result = relayRan(relay) ? relay.result : [];
+  return { arrived: result.filter((r) => r.arrived_by !== null && r.arrived_by !== undefined).length, gifts: result.length };
+}
+
+/** One line per table: its walk, for the host and the big screen. `onArrived(entry,
+ * button)`, when given, adds the host's "Gift arrived" override to a table still waiting. */
+export function walkList(relay, onArrived = null) {
+  if (!relayRan(relay)) return null;
+  return h(
+    "ul",
+    { class: "plain walk-list", "aria-label": "The relay's gifts on their way" },
+    relay.result.map((r) => {
+      const w = walkOf(relay, r.table);
+      const cls = w.playing ? "playing" : w.arrived ? "arrived" : "walking";
+      return h("li", { class: `walk ${cls}`, data: { table: r.table, walk: cls } },
+        h("span", { class: "walk-text" },
+          h("span", { "aria-hidden": "true", text: w.playing ? "✓ " : w.arrived ? "◐ " : "⇢ " }),
+          h("strong", { text: `Table ${r.table}: ` }),
+          walkText(relay, r.table)),
+        onArrived && !w.arrived
+          ? h("button", { class: "btn small", type: "button", data: { key: `arrived-${r.table}` }, "aria-label": `Gift ${r.received} has arrived at table ${r.table}`, text: "Gift arrived",
+              on: { click: (ev) => onArrived(r, ev.currentTarget) } })
+          : null);
+    }),
+  );
+}

@@ -4,7 +4,7 @@
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
-import { relayEntry, ringLine } from "./party.js";
+import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
@@ -31,7 +31,6 @@ const S = {
   claims: new Map(), // guest id -> {claim, until}: hand-over codes this captain asked for
   openHandover: false,
   alerted: "", // the prompt we last buzzed for
-  carried: loadJSON(`heist.carried.${app.dataset.code}`) === true, // the relay errand was done
   takesHome: null, // at the end: what this guest takes home besides their gift (the snapshot's takes_home)
 };
 
@@ -273,8 +272,6 @@ function promptFor(view, meta) {
   }
   if (view.phase === "gate") return gatePrompt(view, meta);
   if (view.asked) return reactionPrompt(view, meta, name);
-  const errand = carryPrompt(view, meta);
-  if (errand) return errand; // carry the gift first, then play
   if (view.phase === "reaction" && view.answer) {
     const a = view.answer;
     const card = a.block ? (view.hand.find((c) => c.id === a.card) || { title: "your reaction" }) : null;
@@ -308,6 +305,7 @@ function gatePrompt(view, meta) {
   const p = S.party || {};
   const gate = p.gate || { tables: 1, at_gate: 1 };
   const relay = p.relay;
+  if (relayRan(relay) && walkOf(relay, meta.letter)) return walkPrompt(view, meta, relay);
   const stay = h("p", { text: "Stay in your seat with your gift. One drawn player per table passes their gift to the next table; nobody can block it." });
   if (!relay) {
     const more = gate.tables - gate.at_gate;
@@ -337,50 +335,56 @@ function gatePrompt(view, meta) {
   return prompt("gate", "The relay is open", ...parts);
 }
 
-/** The drawn player's errand right after the relay, before anything else at their
- * table: where their gift goes and what they bring back. */
-function carryPrompt(view, meta) {
-  const relay = S.party && S.party.relay;
-  if (S.carried || !relay || relay.status !== "done" || view.round !== 3) return null;
-  const mine = relayEntry(relay, meta.letter);
-  if (!mine || mine.seat !== view.you) return null;
-  const to = relayEntry(relay, mine.sent_to);
-  const from = relayEntry(relay, mine.received_from);
-  return prompt("carry", `Carry gift ${mine.sent} to table ${mine.sent_to} now`,
-    h("div", { id: "relay-errand", class: "relay-errand" },
-      h("p", { class: "big" }, `Carry gift ${mine.sent} to table ${mine.sent_to}, seat ${to.seat + 1} (${to.guest}).`),
-      h("p", { class: "big" }, `You receive gift ${mine.received} from table ${mine.received_from} (${from.guest}).`),
-      h("p", { class: "hint", text: "Every drawn player swaps at the same moment. Then sit back down: your table plays on." })),
-    h("button", { class: "btn primary big", type: "button", id: "carried", data: { key: "carried" },
-      on: { click: () => {
-        S.carried = true;
-        localStorage.setItem(`heist.carried.${code}`, "true");
-        draw();
-      } } }, `Done: I have gift ${mine.received} — back to the game`));
+/** The walk (docs/RULES.md): each drawn player carries their gift to the next table;
+ * the table plays round 3 once its gift is in and its own carrier has delivered. The
+ * carrier sees where to go first, and the button that says it is done; the others see
+ * what their table waits for; the captain may confirm the gift that arrived. */
+function walkPrompt(view, meta, relay) {
+  const w = walkOf(relay, meta.letter);
+  const carrier = w.mine.seat === view.you;
+  if (carrier && !w.delivered) {
+    return prompt("carry", `Carry gift ${w.mine.sent} to table ${w.mine.sent_to}`,
+      h("p", { class: "carry-to", id: "carry-to" }, `Take gift ${w.mine.sent} to table ${w.mine.sent_to}, seat ${w.to.seat + 1} (${w.to.guest}).`),
+      h("button", { class: "btn primary big", type: "button", id: "delivered", data: { key: "delivered" },
+        on: { click: (ev) => deliver(w.to.table_id, ev.currentTarget, "Saying you delivered it") } }, `I delivered gift ${w.mine.sent}`),
+      h("p", { text: `Then come back to your seat: gift ${w.mine.received} from table ${w.mine.received_from} (carried by ${w.from.guest}) is brought to you. Your table plays round 3 once both gifts are in.` }));
+  }
+  const headline = carrier ? `You delivered gift ${w.mine.sent}: back to your seat` : walkText(relay, meta.letter);
+  const el = prompt("walk", headline,
+    carrier ? h("p", { class: "big", text: walkText(relay, meta.letter) }) : null,
+    !carrier && !w.delivered
+      ? h("p", { text: `${w.mine.guest} (seat ${w.mine.seat + 1}) carries gift ${w.mine.sent} to table ${w.mine.sent_to}; nobody plays until they are back.` })
+      : null,
+    S.me.captain && !w.arrived
+      ? h("button", { class: "btn primary big", type: "button", id: "gift-arrived", data: { key: "gift-arrived" },
+          on: { click: (ev) => deliver(w.mine.table_id, ev.currentTarget, "Confirming the gift") } }, `Gift ${w.mine.received} has arrived`)
+      : null);
+  el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
+  return el;
 }
 
-/** After the relay: the drawn player's errand (where their gift goes, what they get),
- * and for everyone at the table what changed, during round 3. */
+/** A relay gift has arrived at table `tableId` (the carrier's, or the captain's word). */
+function deliver(tableId, button, what) {
+  button.disabled = true;
+  button.dataset.busy = "1";
+  track(live.party("confirm_delivery", { table: tableId }), what).catch(showError).finally(() => {
+    button.disabled = false;
+    delete button.dataset.busy;
+  });
+}
+
+/** In round 3, what the relay changed at this table. */
 function relayPanel(view, meta) {
   const relay = S.party && S.party.relay;
-  if (!relay || relay.status !== "done" || view.phase === "over") return null;
+  if (!relayRan(relay) || view.phase === "over" || view.phase === "gate" || view.round !== 3) return null;
   const mine = relayEntry(relay, meta.letter);
-  if (!mine || view.round !== 3) return null;
-  if (mine.seat === view.you) {
-    if (!S.carried) return null; // the prompt carries the errand until it is done
-    const to = relayEntry(relay, mine.sent_to);
-    const from = relayEntry(relay, mine.received_from);
-    const el = h("section", { class: "panel relay-panel drawn", id: "relay-errand", "aria-labelledby": "relay-h" },
-      h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "The relay: you carry a gift"),
-      h("p", { class: "big" }, `Carry gift ${mine.sent} to table ${mine.sent_to}, seat ${to.seat + 1} (${to.guest}).`),
-      h("p", { class: "big" }, `You receive gift ${mine.received} from table ${mine.received_from} (${from.guest}).`),
-      h("p", { class: "hint", text: "Swap at the same moment as the other tables, then sit back down." }));
-    el.dataset.headline = `Relay: carry gift ${mine.sent} to table ${mine.sent_to}; you receive gift ${mine.received}.`;
-    return el;
-  }
+  if (!mine) return null;
+  const text = mine.seat === view.you
+    ? `You carried gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.`
+    : `${mine.guest} (seat ${mine.seat + 1}) sent gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.`;
   return h("section", { class: "panel relay-panel", id: "relay-errand", "aria-labelledby": "relay-h" },
     h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "The relay ran"),
-    h("p", { text: `${mine.guest} (seat ${mine.seat + 1}) sent gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.` }));
+    h("p", { text }));
 }
 
 // --- captain duties ---------------------------------------------------------------------------
@@ -389,7 +393,8 @@ function captainPanel(view, meta) {
   const pending = [];
   if (view.phase === "reveal") pending.push("Confirm the reveal (the button above) once everyone has unwrapped.");
   if (view.phase === "reaction") pending.push("A reaction nobody answers can be passed after 60 s (the button under Table).");
-  if (view.phase === "gate") pending.push("At the gate: draw the relay seat once the host opens the relay.");
+  if (view.phase === "gate" && relayRan(S.party && S.party.relay)) pending.push("The relay's walk: confirm the gift that arrives at your table (the button above).");
+  else if (view.phase === "gate") pending.push("At the gate: draw the relay seat once the host opens the relay.");
   return h("section", { class: "panel captain-panel", "aria-labelledby": "captain-h" },
     h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), `Captain of table ${meta.letter}`),
     pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: "Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute." }),

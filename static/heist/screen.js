@@ -5,7 +5,7 @@
 // home, paged when it does not fit. Motion only where prefers-reduced-motion allows;
 // nothing flashes.
 import { Live } from "./live.js";
-import { gateProgress, gateSeen, isMultiTable, ringLine } from "./party.js";
+import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
 import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
@@ -60,7 +60,10 @@ function tile(payload) {
   const relay = party.relay;
   let badge = null;
   if (view.phase === "reveal") badge = h("p", { class: "tile-badge reveal", text: "Unwrap your gifts!" });
-  else if (view.phase === "gate") badge = h("p", { class: "tile-badge gate", text: "At the gate" });
+  else if (view.phase === "gate" && walkOf(relay, meta.letter)) {
+    const w = walkOf(relay, meta.letter);
+    badge = h("p", { class: `tile-badge walk ${w.arrived ? "arrived" : "walking"}`, text: w.arrived ? `Gift ${w.mine.received} is here` : `Waiting for gift ${w.mine.received}` });
+  } else if (view.phase === "gate") badge = h("p", { class: "tile-badge gate", text: "At the gate" });
   else if (view.phase === "over") badge = h("p", { class: "tile-badge over", text: "Finished" });
   let relayLine = null;
   if (relay && relay.status === "open" && view.phase === "gate") {
@@ -78,6 +81,12 @@ function tile(payload) {
     badge,
     relayLine,
     view.phase === "over" || view.phase === "gate" ? null : h("p", { class: "tile-status", text: statusLine(view, meta) }));
+}
+
+/** Whether the gift walking to table `letter` has arrived. */
+function arrivedAt(relay, letter) {
+  const w = walkOf(relay, letter);
+  return Boolean(w && w.arrived);
 }
 
 /** A progress bar's fill. Its width is set through the CSSOM: the CSP forbids style
@@ -110,16 +119,18 @@ function drawPartyBar(list) {
       ringLine(relay, "ring big-ring"));
     return;
   }
-  // Done: the gifts move one table along the ring, all at once.
-  const moving = list.some((t) => t.view.round === 3);
+  // The walk: each drawn gift moves one table along the ring, carried by its guest.
+  const walking = relay.status === "walk";
+  const moving = walking || list.some((t) => t.view.round === 3);
+  const count = walkCount(relay);
   render(bar,
-    h("h2", { id: "party-bar-h", text: moving ? "The relay: every drawn gift moves one table along" : "The relay has run" }),
+    h("h2", { id: "party-bar-h", text: walking ? `The relay: ${count.arrived} of ${count.gifts} gifts arrived` : moving ? "The relay: every drawn gift moved one table along" : "The relay has run" }),
     ringLine(relay, "ring big-ring"),
     moving
       ? h("ol", { class: "relay-moves", "aria-label": "Gifts moving" }, relay.result.map((r) =>
           h("li", { class: "move", data: { table: r.table } },
             h("span", { class: "from", text: r.table }),
-            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: "gift-tag moving", text: `gift ${r.sent}` })),
+            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: `gift-tag ${arrivedAt(relay, r.sent_to) ? "arrived" : "moving"}`, text: `gift ${r.sent}` })),
             h("span", { class: "to", text: r.sent_to }),
             h("span", { class: "sr-only", text: `${r.guest} carries gift ${r.sent} from table ${r.table} to table ${r.sent_to}` }))))
       : null);

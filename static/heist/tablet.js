@@ -3,7 +3,7 @@
 // confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a
 // substitute. It never holds a hand: the server sends it the public view only.
 import { Live } from "./live.js";
-import { relayEntry, ringLine } from "./party.js";
+import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
@@ -187,6 +187,8 @@ function dutyPrompt(view, meta) {
       return promptBox("gate", `At the gate: ${gate.at_gate} of ${gate.tables} tables are here`, false,
         h("p", { text: "Every table stops after round 2. When all are here the host opens the relay; then you draw the relay seat here." }));
     }
+    const walk = walkOf(relay, meta.letter);
+    if (walk) return walkPrompt(walk, relay, meta);
     const seat = view.relay_seat;
     if (seat === null || seat === undefined) {
       return promptBox("draw", "Draw the relay seat", true,
@@ -201,7 +203,7 @@ function dutyPrompt(view, meta) {
       h("p", { class: "big" }, `${seatName(meta, seat)} carries gift ${giftLabel(view.seats[seat].gift)} to table ${next} when the host runs the relay.`),
       h("p", { class: "hint", text: "Waiting for the host to run the relay." }));
   }
-  if (relay && relay.status === "done" && view.round === 3 && view.phase !== "over") {
+  if (relayRan(relay) && view.round === 3 && view.phase !== "over") {
     const mine = relayEntry(relay, meta.letter);
     if (mine) {
       return promptBox("relay", "The relay ran", false,
@@ -212,6 +214,29 @@ function dutyPrompt(view, meta) {
   if (view.phase === "over") return promptBox("over", "Game over: everyone keeps the gift in front of them", false);
   return promptBox("watch", statusLine(view, meta), false,
     h("p", { class: "hint", text: "Nothing for the captain to do now. Duties appear here: confirm the reveal, pass a reaction after 60 s, draw the relay seat." }));
+}
+
+/** The relay's walk at this table: the gift it waits for, who carries it, and the
+ * button that says it arrived (docs/RULES.md). */
+function walkPrompt(walk, relay, meta) {
+  const { mine, from } = walk;
+  if (!walk.arrived) {
+    return promptBox("walk", `Waiting for gift ${mine.received} from table ${from.table} (carried by ${from.guest})`, true,
+      h("p", { class: "big" }, `${from.guest} brings gift ${mine.received} to ${mine.guest} (seat ${mine.seat + 1}). When it is here, say so: the table plays round 3 once it is in and ${mine.guest} has delivered gift ${mine.sent} to table ${mine.sent_to}.`),
+      h("button", { class: "btn primary big", type: "button", id: "gift-arrived", data: { key: "gift-arrived" },
+        on: { click: (ev) => arrived(mine.table_id, ev.currentTarget) } }, `Gift ${mine.received} has arrived`));
+  }
+  return promptBox("walk", walkText(relay, meta.letter), false,
+    h("p", { class: "hint", text: `Round 3 starts by itself once ${mine.guest} has delivered gift ${mine.sent} at table ${mine.sent_to}.` }));
+}
+
+function arrived(tableId, button) {
+  button.disabled = true;
+  button.dataset.busy = "1";
+  track(live.party("confirm_delivery", { table: tableId }), "Confirming the gift").catch(showError).finally(() => {
+    button.disabled = false;
+    delete button.dataset.busy;
+  });
 }
 
 function handoverPanel(view, meta) {

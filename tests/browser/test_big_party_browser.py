@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
+from tests.browser.relay_walk import walk_the_relay
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -520,11 +521,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         screen.emulate_media(reduced_motion="reduce")
         assert screen.evaluate(moving) == "none"
         screen.emulate_media(reduced_motion="no-preference")
-        for letter, (page, seat) in phone_at.items():
-            expect(page.locator("#relay-errand")).to_be_visible()
-            if page.locator("#prompt").get_attribute("data-prompt") == "carry":
-                expect(page.locator("#relay-errand")).to_contain_text("Carry gift")
-                page.get_by_role("button", name=re.compile(r"^Done: I have gift")).click()
+        walk_the_relay(
+            db=db, code=code, host=host, screen=screen, tablets=tablets, phone_at=phone_at, bots=bots, at=at, shot=shot
+        )
         lap("relay")
 
         # --- rounds 3-4 ---------------------------------------------------------------------------------

@@ -10,7 +10,8 @@ gift at the vault), table A waits at the gate while B finishes (its phone says s
 the host's early "Open the relay" is refused with the server's words), the host opens
 the relay, the captain taps "Draw the relay seat" on the tablet, table B's captain
 draws over its socket, the host runs the relay and the drawn guest's phone says where
-to carry the gift. Rounds 3-4 finish (the phone at table B uses the vault), the host
+to carry the gift; she says she delivered it, the other carrier too, and then both
+tables play round 3 (the relay is a walk). Rounds 3-4 finish (the phone at table B uses the vault), the host
 sees the result and downloads the CSV, which must match the database.
 
 The party's seed is chosen before seating (the seating and every deal follow from it)
@@ -412,8 +413,8 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
             f"Table B, seat {seat_b + 1}: {name_b} sends gift {gift_b} to table A"
         )
         expect(screen.locator("#party-bar .relay-moves li")).to_have_count(2)
-        after = {letter: game_of(letter).gifts for letter in tables}
-        assert after["A"][seat_a] == before["B"][seat_b] and after["B"][seat_b] == before["A"][seat_a]
+        # The relay is a walk: nothing has moved yet; each table waits for its gifts.
+        assert {letter: game_of(letter).gifts for letter in tables} == before
         shot(host, "party-host-relay")
         shot(screen, "party-screen-relay")
         host.set_viewport_size({"width": 360, "height": 740})  # a host on a phone
@@ -430,20 +431,37 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         other = "B" if letter == "A" else "A"
         mine, theirs = (gift_a, gift_b) if letter == "A" else (gift_b, gift_a)
         their_seat, their_name = (seat_b, name_b) if letter == "A" else (seat_a, name_a)
-        errand = page.locator("#relay-errand")
-        expect(errand).to_contain_text(f"Carry gift {mine} to table {other}, seat {their_seat + 1} ({their_name}).")
-        expect(errand).to_contain_text(f"You receive gift {theirs} from table {other} ({their_name}).")
-        expect(page.locator(".gift-panel .take")).to_contain_text(f"Take gift {theirs}")
-        expect(page.locator(".log-box")).to_contain_text(f"Relay: you received gift {theirs}.")
-        expect(page.locator("#prompt")).to_have_attribute("data-prompt", "carry")  # carry first, then play
+        prompt = page.locator("#prompt")
+        expect(prompt).to_have_attribute("data-prompt", "carry")  # carry first, then play
+        expect(page.locator("#carry-to")).to_have_text(
+            f"Take gift {mine} to table {other}, seat {their_seat + 1} ({their_name})."
+        )
+        expect(prompt).to_contain_text(f"gift {theirs} from table {other} (carried by {their_name})")
         shot(page, "party-phone-relay")
         assert not overflows(page)
-        page.get_by_role("button", name=f"Done: I have gift {theirs} — back to the game").click()
-        expect(page.locator("#prompt")).not_to_have_attribute("data-prompt", "carry")
-        undrawn = phone_at[other][0]
-        expect(undrawn.locator("#relay-errand")).to_contain_text(
-            f"sent gift {theirs} to table {letter} and received gift {mine}"
+        page.get_by_role("button", name=f"I delivered gift {mine}").click()
+        expect(prompt.locator("h2")).to_have_text(f"You delivered gift {mine}: back to your seat")
+        assert {letter: game_of(letter).gifts for letter in tables} == before  # the other gift still walks
+        # The other carrier delivers: from their phone page, or their bot's socket.
+        other_page, other_seat, _ = phone_at[other]
+        if other_seat == predicted[other]:
+            other_page.locator("#delivered").click()
+        else:
+            carrier = bots[at[(other, predicted[other])].pk]
+            reply = carrier.request({"type": "party", "command": "confirm_delivery", "table": tables[letter].pk})
+            assert reply["type"] == "ok", reply
+        expect(prompt).not_to_have_attribute("data-prompt", "walk")
+        after = {letter: game_of(letter).gifts for letter in tables}
+        assert after["A"][seat_a] == before["B"][seat_b] and after["B"][seat_b] == before["A"][seat_a]
+        expect(page.locator(".gift-panel .take")).to_contain_text(f"Take gift {theirs}")
+        expect(page.locator(".log-box")).to_contain_text(f"Relay: you received gift {theirs}.")
+        expect(page.locator("#relay-errand")).to_contain_text(
+            f"You carried gift {mine} to table {other} and received gift {theirs} from table {other}."
         )
+        if other_seat != predicted[other]:
+            expect(other_page.locator("#relay-errand")).to_contain_text(
+                f"sent gift {theirs} to table {letter} and received gift {mine}"
+            )
 
         lap("relay")
         # --- rounds 3-4 -----------------------------------------------------------------------------------

@@ -323,7 +323,9 @@ class Hostile:
                 {"type": "act", "re": f"x{r.randint(0, 10**9)}", "table": c["foreign_table"], "action": action}
             )
         if category == "host_command":
-            command = r.choice([*sorted(HOST_COMMANDS), "hand_over_seat", "end", "__init__", "", "SEAT"])
+            command = r.choice(
+                [*sorted(HOST_COMMANDS), "hand_over_seat", "confirm_delivery", "end", "__init__", "", "SEAT"]
+            )
             args = {
                 k: self.weird_value()
                 for k in r.sample(["guest", "name", "number", "contributor", "description", "table"], r.randint(0, 3))

@@ -25,7 +25,7 @@ from tables.engine import Game, Phase, parse_action, public_view, replay, seat_v
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
-from tests.party.drive import PartyBots, captains, seat_map, table_game, tables_of
+from tests.party.drive import PartyBots, captains, relay_walks, seat_map, table_game, tables_of
 
 from .server import DaphneServer, LivePhone
 
@@ -139,6 +139,15 @@ class LiveParty:
             assert reply["version"] not in self.acked[table_id], reply
         self.acked[table_id].add(reply["version"])
         return wire["type"]
+
+    async def walk(self, *, surely: bool = False) -> None:
+        """Every carrier delivers their relay gift and says so from their own phone."""
+        seats = await seat_map(self.party.pk)
+        for table_id, seat, to_table in await relay_walks(self.party.pk):
+            reply = await self.phones[seats[(table_id, seat)]].command(
+                "confirm_delivery", table=to_table, surely=surely
+            )
+            assert reply["type"] == "ok", reply
 
     async def play_until(
         self, table_id: int, phases: set[Phase], *, max_steps: int = 600, surely: bool = False

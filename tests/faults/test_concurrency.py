@@ -23,6 +23,7 @@ from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase, deck_for, seat_view
 from tables.models import Table
 from tests.party.drive import PartyBots, party_gift_ids, table_game, tables_of
+from tests.story.record import relay_walk
 
 from .party import LiveParty, action_rows, assert_replays, drive_in_process
 from .server import LivePhone
@@ -226,6 +227,7 @@ async def test_a_phone_away_for_ten_minutes_resyncs_in_one_snapshot(server):
     for i, t in enumerate(tables):
         total += (await drive_in_process(t.pk, set(), seed=10 + i))[1]  # the captain's draw
     await sync_to_async(relay_run)(party_id=bots.party.pk)
+    await sync_to_async(relay_walk)(bots.party)
     for i, t in enumerate(tables):
         own = t.pk == guest.table_id  # its own table stops in round 4, mid-game
         total += (

@@ -16,7 +16,7 @@ from events.models import Party
 from relay.models import Relay
 from tables.engine import Phase
 from tables.models import TableAction
-from tests.party.drive import assert_conserved, party_gift_ids, seat_map, table_game
+from tests.party.drive import assert_conserved, party_gift_ids, relay_walks, seat_map, table_game
 
 from .party import LiveParty, assert_replays, drive_in_process, table_row
 
@@ -104,7 +104,7 @@ async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
         server.kill9()
         await _all_closed(lp)
         relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
-        committed_before_restart = relay.status == Relay.Status.DONE
+        committed_before_restart = relay.status == Relay.Status.WALK
         server.start()
         await lp.reconnect_all()
 
@@ -114,7 +114,28 @@ async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
         assert twice["type"] == "ok", twice  # idempotent: changes nothing
 
         relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
-        assert relay.status == Relay.Status.DONE and len(relay.result) == 2
+        assert relay.status == Relay.Status.WALK and len(relay.result) == 2
+
+        # The walk: table A's carrier says "I delivered it", and the server dies right
+        # after the frame leaves. Back up, she taps again: one arrival, whatever happened.
+        (a_table, a_seat, to_b), _ = await relay_walks(lp.party.pk)
+        carrier = lp.phones[(await seat_map(lp.party.pk))[(a_table, a_seat)]]
+        frame = {"type": "party", "command": "confirm_delivery", "table": to_b, "re": "walk-1"}
+        await carrier.ws.send(json.dumps(frame))
+        server.kill9()
+        await _all_closed(lp)
+        relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
+        delivered_before_restart = relay.result[1]["arrived_by"] is not None
+        server.start()
+        await lp.reconnect_all()
+        again = await carrier.command("confirm_delivery", table=to_b)
+        assert again["type"] == "ok" and again["duplicate"] is delivered_before_restart, again
+        twice = await carrier.command("confirm_delivery", table=to_b)
+        assert twice["type"] == "ok" and twice["duplicate"] is True, twice
+        assert [(await table_game(t.pk)).phase for t in tables] == [Phase.GATE, Phase.GATE]  # B's carrier walks
+        await lp.walk()  # B's carrier delivers: both tables play round 3
+        relay = await sync_to_async(Relay.objects.get)(party_id=lp.party.pk)
+        assert relay.status == Relay.Status.DONE
         after = {t.letter: await table_game(t.pk) for t in tables}
         ring = ["A", "B"]
         for i, letter in enumerate(ring):
@@ -141,6 +162,6 @@ async def test_kill9_right_after_run_relay_the_relay_runs_exactly_once(server):
         party = await sync_to_async(Party.objects.get)(pk=lp.party.pk)
         assert party.status == Party.Status.OVER
         await lp.assert_phones_match_db()
-        print(f"relay committed before the crash: {committed_before_restart}")
+        print(f"relay committed before the crash: {committed_before_restart}; delivery: {delivered_before_restart}")
     finally:
         await lp.close()

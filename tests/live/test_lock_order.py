@@ -28,6 +28,7 @@ from tables.engine.bots import bot_action
 from tables.models import Table
 from tables.outcome import Outcome
 from tests import shorthand
+from tests.story.record import relay_walk
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -100,6 +101,7 @@ async def test_a_captains_draw_meeting_the_relay_run_waits_instead_of_deadlockin
     # held the party lock; the run then locked the tables, found both drawn and ran.
     assert not isinstance(results["draw"], Exception), results
     assert isinstance(results["run"], Outcome), results
+    await database_sync_to_async(lambda: relay_walk(Party.objects.get(pk=party_id)))()
     g = Game.from_dict((await database_sync_to_async(Table.objects.get)(pk=table_b)).state)
     assert g.relayed and g.round == 3
 

@@ -9,6 +9,7 @@ import random
 from asgiref.sync import sync_to_async
 
 from events.models import Guest, Party
+from relay.models import Relay
 from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
@@ -35,6 +36,19 @@ def seat_map(party_id: int) -> dict[tuple[int, int], int]:
 @sync_to_async
 def captains(party_id: int) -> dict[int, int]:
     return {g.table_id: g.pk for g in Guest.objects.filter(party_id=party_id, is_captain=True)}
+
+
+@sync_to_async
+def relay_walks(party_id: int) -> list[tuple[int, int, int]]:
+    """The relay's walks, once it has run: (carrier's table, carrier's seat, receiving
+    table) for each gift still on its way (docs/RULES.md, the relay is a walk)."""
+    result = Relay.objects.get(party_id=party_id).result
+    by_letter = {e["table"]: e for e in result}
+    return [
+        (e["table_id"], e["seat"], by_letter[e["sent_to"]]["table_id"])
+        for e in result
+        if by_letter[e["sent_to"]]["arrived_by"] is None
+    ]
 
 
 @sync_to_async
@@ -105,6 +119,13 @@ class PartyBots:
         reply = await phone.act(wire)
         assert reply["type"] == "ok", (wire, reply)
         return wire["type"]
+
+    async def walk(self) -> None:
+        """Every carrier delivers their relay gift and says so from their own phone."""
+        seats = await seat_map(self.party.pk)
+        for table_id, seat, to_table in await relay_walks(self.party.pk):
+            reply = await self.phones[seats[(table_id, seat)]].command("confirm_delivery", table=to_table)
+            assert reply["type"] == "ok", reply
 
     async def play_until(self, table: Table, phases: set[Phase], max_steps: int = 2000) -> None:
         for _ in range(max_steps):

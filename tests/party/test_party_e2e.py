@@ -63,6 +63,10 @@ async def test_thirty_guests_three_tables_gate_relay_to_the_end():
         assert ran["type"] == "ok", ran
         again = await bots.host.command("run_relay")
         assert again["type"] == "ok"  # runs once; the second does nothing
+        # The relay is a walk: no gift has changed table, no round 3 has begun yet.
+        walking = {t.letter: await table_game(t.pk) for t in tables}
+        assert all(g.phase is Phase.GATE and g.gifts == before[letter].gifts for letter, g in walking.items())
+        await bots.walk()  # each carrier: "I delivered it"
         after = {t.letter: await table_game(t.pk) for t in tables}
         ring = ["A", "B", "C"]
         for i, letter in enumerate(ring):

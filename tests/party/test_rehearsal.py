@@ -92,6 +92,8 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     assert result["drops"] == 9, summary
     assert result["ws_close_codes"].get("1006", 0) >= 9, result["ws_close_codes"]
     assert result["actions_by_type"]["draw_relay_seat"] == 3
+    # The relay's walk: the three carriers confirmed their deliveries, then rounds 3-4.
+    assert "relay_walk" in result["phases_s"], result["phases_s"]
     assert result["actions_by_type"]["confirm_reveal"] == 3
     assert result["result_csv_rows"] == [33]  # 30 keeps + 3 vault returns
     # Beside each ack window, the harness's own loop lag and the CPU in use were sampled.

@@ -14,6 +14,7 @@ from tables.engine import Phase
 from tables.models import Table
 from tests import shorthand
 from tests.live.tables import _drive, bot_step
+from tests.story.record import relay_walk
 
 pytestmark = pytest.mark.django_db
 
@@ -45,3 +46,5 @@ def test_opening_and_running_the_relay_each_move_the_party_revision():
     ran = revision()
     assert ran > opened
     assert relay_services.relay_run(party_id=party.pk).messages == [] and revision() == ran  # once only
+    relay_walk(Party.objects.get(pk=party.pk))  # each carrier confirms their delivery
+    assert revision() == ran + 2  # each delivery is a party change too

@@ -7,10 +7,11 @@ from __future__ import annotations
 import random
 
 from events import services
-from events.commands import table_act
+from events.commands import dispatch, table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
+from relay.models import Relay
 from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
@@ -89,14 +90,33 @@ def party_play(party: Party, *, seed: int = 1, until: Phase | None = None) -> No
                     return
                 if not _relay_opened(party):
                     relay_open(party_id=party.pk)
-                elif all(g.relay_seat is not None for g in games.values()):
-                    relay_run(party_id=party.pk)
+                elif Relay.objects.get(party=party).status == Relay.Status.OPEN:
+                    if all(g.relay_seat is not None for g in games.values()):
+                        relay_run(party_id=party.pk)
+                else:
+                    relay_walk(party)
                 continue
             raise AssertionError(f"party stuck: {[g.phase for g in games.values()]}")
     raise AssertionError("party did not finish")
 
 
 def _relay_opened(party: Party) -> bool:
-    from relay.models import Relay
-
     return Relay.objects.filter(party=party).exists()
+
+
+def carrier_of(party: Party, letter: str) -> Guest:
+    """The guest carrying table `letter`'s relay gift (the relay has run)."""
+    entry = next(e for e in Relay.objects.get(party=party).result if e["table"] == letter)
+    return Guest.objects.get(table_id=entry["table_id"], seat=entry["seat"])
+
+
+def relay_walk(party: Party) -> None:
+    """Every carrier confirms, from their own phone, the delivery of their gift (the
+    relay has run): every table then plays round 3."""
+    relay = Relay.objects.get(party=party)
+    by_letter = {e["table"]: e for e in relay.result}
+    for entry in relay.result:
+        to = by_letter[entry["sent_to"]]
+        if to["arrived_by"] is None:
+            actor = guest_actor(carrier_of(party, entry["table"]))
+            dispatch(actor, {"type": "party", "command": "confirm_delivery", "table": to["table_id"]})
