@@ -143,7 +143,8 @@ def test_the_host_downloads_them_with_the_host_secret(client, lobby):
     assert tents.status_code == 409 and tents.json()["error"] == "not_seated"
     bad = client.get(f"/api/parties/{party.code}/printables/menu.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
     assert bad.status_code == 404
-    assert client.get("/api/parties/ZZZZZZ/printables/all.pdf").status_code == 404
+    # A code no party has answers as a real one without the host's secret (issue 29).
+    assert client.get("/api/parties/ZZZZZZ/printables/all.pdf").status_code == 403
     for kind in KINDS[:2]:
         one = client.get(f"/api/parties/{party.code}/printables/{kind}.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
         assert one.status_code == 200
