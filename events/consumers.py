@@ -320,7 +320,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "already", "this connection has already said hello")
             return
         role = frame.get("role")
-        if self.party is None or (self.probation and role == Role.SPECTATOR.value):
+        if self.party is None or (self.probation and (role == Role.SPECTATOR.value or self.party.expired)):
             # On probation (events/gate.py): only a secret is served, and an unknown
             # code answers as a known one does.
             await self._error(re, "rate_limited", "too many attempts from here; wait a few minutes")
