@@ -358,3 +358,31 @@ def test_the_pass_comes_with_every_secret_handed_out(settings):
         for i in range(3)
     ]
     assert [r.status_code for r in statuses] == [201, 201, 429] and f"heist_pass_{code}" in joiner.cookies
+
+
+def test_the_embedded_boxs_local_counts_slide_and_are_exact(settings, monkeypatch):
+    """bin/serve counts in local memory (no Redis): the same sliding log, under a lock."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (50, 600)}
+    now = [1000.0]
+    monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
+    allowed: list[bool] = []
+    lock, start = threading.Lock(), threading.Barrier(20)
+
+    def hits() -> None:
+        start.wait()
+        for _ in range(5):
+            ok = ratelimit.allow("miss", "198.51.100.38")
+            with lock:
+                allowed.append(ok)
+
+    workers = [threading.Thread(target=hits) for _ in range(20)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert allowed.count(True) == 50 and ratelimit.exceeded("miss", "198.51.100.38")
+    now[0] += 599  # still within the window of the first hits
+    assert not ratelimit.allow("miss", "198.51.100.38")
+    now[0] += 2  # they slid out
+    assert ratelimit.allow("miss", "198.51.100.38") and not ratelimit.exceeded("miss", "198.51.100.38")
