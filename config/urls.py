@@ -17,6 +17,7 @@ urlpatterns = [
     path("t/<str:code>/", event_views.tablet_page, name="tablet"),
     path("api/parties/<str:code>/tablets", event_views.tablet_pair_api, name="tablet-pair"),
     path("api/parties/<str:code>/claim", event_views.seat_claim_api, name="seat-claim"),
+    path("api/parties/<str:code>/pass", event_views.pass_renew_api, name="party-pass"),
     path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
     path("printables/deck.pdf", printable_views.deck_download, name="deck-pdf"),

@@ -24,12 +24,13 @@ from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.http.cookie import parse_cookie
 from django.utils import timezone
 
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import acttiming, fanout, fastread, groups, heartbeat, lanes, peers, ratelimit, socket_limits
+from . import acttiming, fanout, fastread, gate, groups, heartbeat, lanes, peers, ratelimit, socket_limits
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -53,6 +54,9 @@ FINISH_SECONDS = 5
 # the screen it is behind (_pong): should the snapshot never come, the screen's safety
 # net is late by this much, never gone.
 SNAPSHOT_DUE_SECONDS = 10.0
+# A socket accepted on probation (events/gate.py) must prove a secret this fast: a
+# phone says hello as soon as its socket opens, and a flood holds its slots briefly.
+PROBATION_HELLO_SECONDS = 3.0
 
 
 class PartyConsumer(AsyncWebsocketConsumer):
@@ -91,6 +95,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self.seat_key = None  # counted in socket_limits.seats once a guest said hello
         self.address = ratelimit.client_address_scope(self.scope)
         self.address_counted = False
+        self.exempt = False
+        self.probation = False
+        self.pass_key = ""
+        self.pass_counted = False
         self.frames = TokenBucket(*settings.FRAME_RATE[:2])
         self.refused_in_a_row = 0
         self.resyncs = TokenBucket(1 / settings.RESYNC_RATE[1], settings.RESYNC_RATE[0])
@@ -109,19 +117,50 @@ class PartyConsumer(AsyncWebsocketConsumer):
         # been sent: its pongs leave out the versions meanwhile (see _pong).
         self.snapshot_due: float | None = None
         code = self.scope["url_route"]["kwargs"]["code"]
+        # A whole party shares the venue's address: the address limits (miss guard,
+        # connect rate, open sockets) apply only to sockets that show no sign of
+        # belonging to the party (events/gate.py). The party's pass, sent with the
+        # handshake, exempts a socket at once; a socket without it that the address
+        # limits would refuse is still accepted "on probation": only a hello with a
+        # valid secret (guest, host, tablet) is served on it, anything else gets
+        # rate_limited and 4429, the same whether its code exists or not. A secret is
+        # never locked out by what else comes from its address.
+        self.exempt = gate.holds_pass(_cookies(self.scope), code)
+        self.probation = False
+        if self.exempt:
+            # Anyone who joined the party holds its pass: its sockets without a secret
+            # are capped per party instead (a big screen or two), not per address.
+            self.pass_key = code.upper()
+            if socket_limits.passes.add(self.pass_key, settings.SOCKET_LIMITS["per_address"]):
+                self.pass_counted = True
+            else:
+                self.exempt = False
         # The rate limit and the party in one trip to the database: in a join burst
         # every trip waits its turn behind hundreds of others.
-        allowed, self.party = await write.run_in_db_thread(_admit)(self.address, code)
-        if not allowed or not socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
-            self.party = None
-            await self.close(code=4429)  # before accept: the handshake is refused
-            return
-        self.address_counted = True
+        allowed, self.party = await write.run_in_db_thread(_admit)(self.address, code, self.exempt)
+        if not self.exempt:
+            if allowed and socket_limits.addresses.add(self.address, settings.SOCKET_LIMITS["per_address"]):
+                self.address_counted = True
+            elif socket_limits.probation.add(self.address, settings.SOCKET_LIMITS["per_address"]):
+                self.probation = True  # counted apart: probation sockets are capped too
+            else:
+                self.party = None
+                await self.close(code=4429)  # before accept: the handshake is refused
+                return
         await self.accept()
+        if self.probation:
+            # Nothing is told before a secret: not even whether the code exists.
+            self.hello_timer = asyncio.ensure_future(self._close_if_silent(PROBATION_HELLO_SECONDS))
+            return
         if self.party is None:
-            await write.run_in_db_thread(ratelimit.allow)("miss", self.address)  # a guessed code
-            await self._error(None, "no_party", "no party has that code")
-            await self.close(code=4404)
+            # A guessed code: one miss, counted before the answer (the miss past the
+            # limit is answered as every other refusal of the guard is).
+            if self.exempt or await write.run_in_db_thread(ratelimit.allow)("miss", self.address):
+                await self._error(None, "no_party", "no party has that code")
+                await self.close(code=4404)
+            else:
+                await self._error(None, "rate_limited", "too many attempts from here; wait a few minutes")
+                await self.close(code=4429)
         elif self.party.expired:
             await self._error(None, "expired", "this party has expired (parties last seven days)")
             await self.close(code=4410)
@@ -139,6 +178,12 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if getattr(self, "address_counted", False):
             socket_limits.addresses.remove(self.address)
             self.address_counted = False
+        if getattr(self, "probation", False):
+            socket_limits.probation.remove(self.address)
+            self.probation = False
+        if getattr(self, "pass_counted", False):
+            socket_limits.passes.remove(self.pass_key)
+            self.pass_counted = False
         if getattr(self, "seat_key", None) is not None:
             socket_limits.seats.remove(self.seat_key, self)
             self.seat_key = None
@@ -198,7 +243,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # phones, pings queued behind hellos set off a storm of reconnects.
             await self._pong()
             return
-        if self.party is None:
+        if self.party is None and not self.probation:
             return
         if kind == "hello":
             self.hello_seen = True  # queued: the silence timer must not close it now
@@ -275,13 +320,34 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "already", "this connection has already said hello")
             return
         role = frame.get("role")
+        if self.party is None or (self.probation and (role == Role.SPECTATOR.value or self.party.expired)):
+            # On probation (events/gate.py): only a secret is served, and an unknown
+            # code answers as a known one does.
+            await self._error(re, "rate_limited", "too many attempts from here; wait a few minutes")
+            await self.close(code=4429)
+            return
         actor, opened = await write.run_in_db_thread(_identify)(
             self.party, role, frame.get("token"), self.channel_name, server_address(self.scope)
         )
+        if actor is None and self.probation:
+            await self._error(re, "rate_limited", "too many attempts from here; wait a few minutes")
+            await self.close(code=4429)
+            return
         if actor is None:
             await self._error(re, "bad_secret", "that secret does not open a seat at this party")
             await self.close(code=4403)
             return
+        if actor.role is not Role.SPECTATOR:
+            # A secret proved: this socket no longer counts against its address.
+            if self.address_counted:
+                socket_limits.addresses.remove(self.address)
+                self.address_counted = False
+            if self.probation:
+                socket_limits.probation.remove(self.address)
+                self.probation = False
+            if self.pass_counted:
+                socket_limits.passes.remove(self.pass_key)
+                self.pass_counted = False
         if actor.role is Role.GUEST:
             for old in socket_limits.seats.add(actor.guest_id, self, settings.SOCKET_LIMITS["per_seat"]):
                 await old._replaced()
@@ -602,8 +668,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
         await self._send({"type": "replaced", "message": "This seat is open on newer screens, so this one stopped."})
         await self.close(code=4409)
 
-    async def _close_if_silent(self):
-        await asyncio.sleep(settings.HELLO_TIMEOUT_SECONDS)
+    async def _close_if_silent(self, seconds: float | None = None):
+        await asyncio.sleep(
+            settings.HELLO_TIMEOUT_SECONDS if seconds is None else min(seconds, settings.HELLO_TIMEOUT_SECONDS)
+        )
         if self.actor is None and not self.hello_seen:
             await self._error(None, "hello_timeout", "say hello within a few seconds of connecting")
             await self.close(code=4408)
@@ -657,11 +725,18 @@ def _may_connect(address: str) -> bool:
     return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
 
 
-def _admit(address: str, code) -> tuple[bool, object]:
-    """A new socket: (may it connect, its party or None), in one database call."""
-    if not _may_connect(address):
-        return False, None
-    return True, party_by_code(code)
+def _admit(address: str, code, exempt: bool) -> tuple[bool, object]:
+    """A new socket: (within its address's limits, its party or None), in one
+    database call. The party is read either way: a socket on probation may still
+    prove a secret of it."""
+    allowed = exempt or _may_connect(address)
+    return allowed, party_by_code(code)
+
+
+def _cookies(scope) -> dict[str, str]:
+    """The cookies sent with the handshake (the party's pass, events/gate.py)."""
+    raw = b"; ".join(v for k, v in scope.get("headers", []) if k == b"cookie")
+    return parse_cookie(raw.decode("latin-1")) if raw else {}
 
 
 def _identify(party, role, token, channel: str, server: str):

@@ -1,9 +1,16 @@
 """Rate limits per client address, counted in the shared cache (Redis in production,
 so both daphne processes count together), and who the client is.
 
-Fixed windows: `allow` counts a hit and says whether the address is still within its
-limit; `exceeded` only looks (the code-guessing guard refuses every party page to an
-address that has guessed too many unknown codes, without counting the page).
+Sliding windows: `allow` records a hit if the key has had fewer than `limit` in the
+last `window` seconds, and says whether it did; `exceeded` only looks (the
+code-guessing guard refuses every party page to an address that has guessed too many
+unknown codes, without counting the page). The fixed windows these replace let a
+burst straddling a window's end take twice the limit (20 new parties in 11 s under a
+limit of 10 per 10 minutes), and their check-then-count let concurrent guesses past
+the miss limit (71 wrong codes answered under a limit of 60): here the check and the
+record are one atomic step (a Lua script in Redis; a lock in a local-memory cache),
+so `limit` means `limit`. A refused hit is not recorded: a flood does not keep
+its sender refused for longer than the window.
 
 The counts go through one cache client per process (`_counter`), not Django's
 `cache`: that one is kept per async context, so every socket (each consumer is a task
@@ -16,11 +23,15 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import threading
 import time
+from collections import deque
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
+from django.core.cache.backends.redis import RedisCache
 from django.core.signals import setting_changed
 
 logger = logging.getLogger(__name__)
@@ -86,38 +97,85 @@ def client_address_scope(scope) -> str:
 
 
 def allow(bucket: str, address: str) -> bool:
-    """Count one hit; False once the address is over its limit for this window. Fails
-    open: with the cache (Redis) down, a join must still work (it needs PostgreSQL
-    only), so the limit is skipped rather than every request refused with a 500."""
+    """Record one hit unless `address` already had its limit of them in the last
+    window; False when refused. Fails open: with the cache (Redis) down, a join must
+    still work (it needs PostgreSQL only), so the limit is skipped rather than every
+    request refused with a 500."""
     try:
-        return _count(bucket, address)
+        return _hit(bucket, address, record=True)
     except Exception:
         logger.warning("rate limit cache unavailable; allowing %s from %s", bucket, address, exc_info=True)
         return True
 
 
 def exceeded(bucket: str, address: str) -> bool:
-    """Whether the address has used up its limit in this window (counts nothing)."""
-    limit, window = settings.RATE_LIMITS[bucket]
+    """Whether the address has used up its limit in the last window (records nothing)."""
     try:
-        return (_counter().get(_key(bucket, address, window)) or 0) >= limit
+        return not _hit(bucket, address, record=False)
     except Exception:
         logger.warning("rate limit cache unavailable; not limiting %s from %s", bucket, address, exc_info=True)
         return False
 
 
-def _key(bucket: str, address: str, window: int) -> str:
-    return f"rl:{bucket}:{address}:{int(time.time() // window)}"
+def _now() -> float:
+    return time.time()  # a function of its own: tests move the clock
 
 
-def _count(bucket: str, address: str) -> bool:
+# KEYS[1]: the sorted set of this key's hits (scored by time). ARGV: now, window,
+# limit, record (1/0), a unique member. Returns 1 when within the limit (and, with
+# record, the hit recorded), 0 when over it.
+_SLIDING = """
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local n = redis.call('ZCARD', key)
+if n >= tonumber(ARGV[3]) then return 0 end
+if ARGV[4] == '1' then
+  redis.call('ZADD', key, now, ARGV[5])
+  redis.call('PEXPIRE', key, math.ceil(window * 1000) + 1000)
+end
+return 1
+"""
+
+_local_lock = threading.Lock()
+_local_hits: dict[str, deque[float]] = {}
+_serial = 0
+
+
+def _hit(bucket: str, address: str, *, record: bool) -> bool:
+    global _serial
     limit, window = settings.RATE_LIMITS[bucket]
-    key = _key(bucket, address, window)
     cache = _counter()
-    if cache.add(key, 1, timeout=window + 1):
+    now = _now()
+    with _local_lock:
+        _serial += 1
+        member = f"{now:.6f}:{_serial}:{threading.get_ident()}"
+    if isinstance(cache, RedisCache):
+        key = cache.make_and_validate_key(f"rl2:{bucket}:{address}")
+        client: Any = cache._cache.get_client(key, write=True)
+        return bool(client.eval(_SLIDING, 1, key, now, window, limit, "1" if record else "0", member))
+    # Local memory (bin/serve's one process): the same log, under a lock.
+    with _local_lock:
+        if _serial % 4096 == 0:  # now and then, forget addresses quiet for an hour
+            for stale in [k for k, v in _local_hits.items() if not v or v[-1] < now - 3600]:
+                del _local_hits[stale]
+        hits = _local_hits.setdefault(f"{bucket}:{address}", deque())
+        while hits and hits[0] <= now - window:
+            hits.popleft()
+        if len(hits) >= limit:
+            return False
+        if record:
+            hits.append(now)
+        elif not hits:
+            _local_hits.pop(f"{bucket}:{address}", None)
         return True
-    try:
-        return cache.incr(key) <= limit
-    except ValueError:  # expired between add and incr: a fresh window
-        cache.add(key, 1, timeout=window + 1)
-        return True
+
+
+def _forget_local(*, setting: str, **kwargs: Any) -> None:
+    if setting in ("CACHES", "RATE_LIMITS"):
+        with _local_lock:
+            _local_hits.clear()
+
+
+setting_changed.connect(_forget_local)

@@ -241,9 +241,21 @@ def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
     return mine
 
 
-def party_result(party: Party) -> dict:
+def told_to_the_room(gift_id: int, game) -> bool:
+    """The one rule of what stays secret, during the party and after it: a gift's
+    description is told to the room once the gift was unwrapped in front of it (the
+    round-1 reveal, taken from the vault, arriving by relay: the game's `open` set).
+    A gift nobody ever unwrapped (a vault gift nobody took) keeps its secret for good,
+    as the story tells it (story/build.py)."""
+    return gift_id in game.open
+
+
+def party_result(party: Party, *, public: bool = False) -> dict:
     """Who leaves with which gift, and where every vault gift goes. Read from the
-    tables' final states (valid at any moment: it is the current holder of each gift)."""
+    tables' final states (valid at any moment: it is the current holder of each gift).
+    `public` (a page anyone with the code may read): descriptions as the room was told
+    them (`told_to_the_room`), even after the end; otherwise (the host's files and
+    dashboard, a guest's own gift) every description once the party is over."""
     guests = {g.pk: g for g in party.guests.all()}
     brought = {g.gift_number: g for g in guests.values()}
     vault_by_id = {v.gift_id: v for v in party.vault_gifts.all()}
@@ -257,7 +269,8 @@ def party_result(party: Party) -> dict:
             source = f"brought by {brought[gift_id].name}" if gift_id in brought else "unknown"
         # The host downloads this mid-party too: a gift still wrapped keeps its secret
         # (the host plays as well, and a projector may show the dashboard).
-        description = game.descriptions.get(gift_id, "") if over or gift_id in game.open else WRAPPED
+        told = told_to_the_room(gift_id, game) or (over and not public)
+        description = game.descriptions.get(gift_id, "") if told else WRAPPED
         return {"gift": gift_label(gift_id), "description": description, "source": source}
 
     keeps, returns = [], []

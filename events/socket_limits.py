@@ -84,4 +84,11 @@ class SeatSockets:
 
 
 seats = SeatSockets()
+# Per address, the open sockets that carry no pass (events/gate.py) and, apart, those
+# accepted on probation because their address is over its limits (they must prove a
+# secret within seconds). A socket that proves a secret leaves both counts.
 addresses = OpenSockets()
+probation = OpenSockets()
+# Per party, the open sockets with its pass that have not proven a secret (yet): a
+# spectator with the pass (the big screen on the host's laptop), or a hello to come.
+passes = OpenSockets()

@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import qrcode
 import qrcode.image.svg
-from django.http import Http404, HttpResponse, JsonResponse
+from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -26,6 +26,7 @@ from tables.errors import Forbidden, ServiceError
 from tables.outcome import Outcome
 
 from . import lobbycast, public_url, ratelimit, services, tablets
+from .gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
 from .groups import send_on_commit
 from .health import health_failures
 from .http import error_response
@@ -78,62 +79,102 @@ def party_create_api(request):
         return error_response(exc)
     code = created["code"]
     public_url.party_announce(request=request, code=code, name=str(data.get("name", "")).strip())
-    return JsonResponse(
+    response = JsonResponse(
         {"code": code, "host_token": created["host_token"], "host_url": reverse("host", args=[code])}, status=201
     )
+    give_pass(response, request, code)
+    return response
 
 
-def _seat_api(request, take_seat: Callable[[dict], Outcome]):
-    """Join and seat claim hand out a seat secret the same way: rate-limited per
-    address, JSON in, the secret only in the response body, messages after commit
-    (a join's: its party's lobby broadcast, shared with the joins beside it)."""
-    address = ratelimit.client_address_http(request)
-    if ratelimit.exceeded("miss", address) or not ratelimit.allow("join", address):
-        return _rate_limited()
+# What a wrong hand-over or pairing code gets, and the same for a code no party has:
+# otherwise the answer would tell which join codes exist.
+BAD_CLAIM = ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
+BAD_PAIRING = ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+
+
+def _seat_api(request, code, take_seat: Callable[[dict], Outcome], *, refused: ServiceError | None = None):
+    """Join and seat claim hand out a seat secret the same way: behind the gate (the
+    join limit per address), JSON in, the secret only in the response body, messages
+    after commit (a join's: its party's lobby broadcast, shared with the joins beside
+    it). `refused`: the one answer for an unknown code and a wrong one-time code."""
     try:
         outcome = take_seat(_json_body(request))
     except ServiceError as exc:
+        if refused is not None and exc.code in ("no_party", refused.code):
+            raise NothingHere(error_response(refused)) from None
         if exc.code == "no_party":
-            ratelimit.allow("miss", address)
+            raise NothingHere(error_response(exc)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)
     data = dict(outcome.data)
     lobby = data.pop("party", None)
     if lobby is not None:
         lobbycast.lobby_announce(lobby)
-    return JsonResponse({**data, "play_url": reverse("play", args=[data["code"]])}, status=201)
+    response = JsonResponse({**data, "play_url": reverse("play", args=[data["code"]])}, status=201)
+    give_pass(response, request, code)
+    return response
 
 
 @csrf_exempt
 @require_POST
+@party_gate(answer="json", bucket="join", holders=False)
 def guest_join_api(request, code):
     return _seat_api(
         request,
+        code,
         lambda data: services.guest_join(code=code, name=data.get("name"), description=data.get("description")),
     )
 
 
 @csrf_exempt
 @require_POST
+@party_gate(answer="json", bucket="join", holders=False)
 def seat_claim_api(request, code):
     """A substitute takes over a seat with the one-time code the host or captain got."""
     return _seat_api(
-        request, lambda data: services.seat_claim(code=code, claim=data.get("claim"), name=data.get("name"))
+        request,
+        code,
+        lambda data: services.seat_claim(code=code, claim=data.get("claim"), name=data.get("name")),
+        refused=BAD_CLAIM,
     )
 
 
 @csrf_exempt
 @require_POST
+@party_gate(answer="json", bucket="join", holders=False)
 def tablet_pair_api(request, code):
     """A captain's tablet trades the host's one-time pairing code for its own secret."""
-    if not ratelimit.allow("join", ratelimit.client_address_http(request)):
-        return _rate_limited()
     try:
         outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
     except ServiceError as exc:
+        if exc.code in ("no_party", BAD_PAIRING.code):
+            raise NothingHere(error_response(BAD_PAIRING)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)
-    return JsonResponse({**outcome.data, "code": code.upper()}, status=201)
+    response = JsonResponse({**outcome.data, "code": code.upper()}, status=201)
+    give_pass(response, request, code)
+    return response
+
+
+# What a renewal without a secret of the party gets, whether the party exists or not.
+NOT_YOURS = Forbidden("that secret opens nothing at a party with this code")
+
+
+@csrf_exempt
+@require_POST
+@party_gate(answer="json", bucket="join")
+def pass_renew_api(request, code):
+    """A device that holds one of the party's secrets (in localStorage) but lost its
+    pass (cookies cleared, or a phone from before passes existed) trades the secret,
+    in the Authorization header, for a new pass. The gate let it through its address's
+    limits because the secret opens the party."""
+    party = party_by_code(code)
+    token = bearer_token(request)
+    if party is None or token is None or not opens_party(party, token):
+        raise NothingHere(error_response(NOT_YOURS))
+    response = HttpResponse(status=204)
+    give_pass(response, request, party.code)
+    return response
 
 
 @require_safe
@@ -141,25 +182,20 @@ def home(request):
     return render(request, "events/home.html")
 
 
-def _party_or_refusal(request, code):
-    """The party a page names, or the response that refuses it. Join codes are short
-    and read aloud, so guessing them is the attack: pages are rate-limited per address,
-    and an address that asked for too many unknown codes gets 429 for every code,
-    existing or not, until its window ends (no answer tells the two apart)."""
-    address = ratelimit.client_address_http(request)
-    if ratelimit.exceeded("miss", address) or not ratelimit.allow("page", address):
-        return None, render(request, "events/slow_down.html", {"code": code}, status=429)
+def _missing(request, code) -> NothingHere:
+    return NothingHere(render(request, "events/missing.html", {"code": code}, status=404))
+
+
+def _page_party(request, code):
+    """The party a page names (behind the gate), or the answer that refuses it."""
     party = party_by_code(code)
     if party is None:
-        ratelimit.allow("miss", address)
-        return None, render(request, "events/missing.html", {"code": code}, status=404)
-    return party, None
+        raise _missing(request, code)
+    return party
 
 
 def _party_page(request, code, template):
-    party, refusal = _party_or_refusal(request, code)
-    if refusal is not None:
-        return refusal
+    party = _page_party(request, code)
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
     # The link and QR code a phone can open (events/public_url.py), and whether none can.
@@ -168,40 +204,45 @@ def _party_page(request, code, template):
 
 
 @require_safe
+@party_gate()
 def host_page(request, code):
     return _party_page(request, code, "events/host.html")
 
 
 @require_safe
+@party_gate()
 def join_page(request, code):
-    party = party_by_code(code)
-    if party is not None and not party.expired and party.status == party.Status.OVER:
-        # A latecomer to a finished party sees who took what home, not a seat offer.
-        return render(request, "events/join.html", {"party": party, "result": party_result(party)})
+    party = _page_party(request, code)
+    if not party.expired and party.status == party.Status.OVER:
+        # A latecomer to a finished party sees who took what home, not a seat offer;
+        # told as the story tells it (a gift never unwrapped keeps its description).
+        return render(request, "events/join.html", {"party": party, "result": party_result(party, public=True)})
     return _party_page(request, code, "events/join.html")
 
 
 @require_safe
+@party_gate()
 def play_page(request, code):
     return _party_page(request, code, "events/play.html")
 
 
 @require_safe
+@party_gate()
 def tablet_page(request, code):
     return _party_page(request, code, "events/tablet.html")
 
 
 @require_safe
+@party_gate()
 def screen_page(request, code):
     return _party_page(request, code, "events/screen.html")
 
 
 @require_safe
+@party_gate()
 def join_qr(request, code):
     """An SVG QR code of the join link (the link holds the code, never a secret)."""
-    party, refusal = _party_or_refusal(request, code)
-    if refusal is not None:
-        return refusal
+    party = _page_party(request, code)
     url = public_url.join_url(request, party.code)
     img = qrcode.make(url, image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2)
     buf = io.BytesIO()
@@ -209,16 +250,19 @@ def join_qr(request, code):
     return HttpResponse(buf.getvalue(), content_type="image/svg+xml")
 
 
+# The CSV's answer without the host's secret, whether the party exists or not.
+HOST_ONLY = Forbidden("only the party's host can download its result")
+
+
+@require_safe
+@party_gate(answer="json")
 def party_result_csv(request, code):
     """The party's result as CSV, for the host only: the host secret comes in the
     Authorization header (the dashboard fetches it and saves the file)."""
     party = party_by_code(code)
-    if party is None:
-        raise Http404("no such party")
-    auth = request.headers.get("Authorization", "")
-    token = auth.removeprefix("Bearer ").strip()
-    if not token or not token_matches(token, party.host_token_hash):
-        return error_response(Forbidden("only the host can download the result"))
+    token = bearer_token(request)
+    if party is None or token is None or not token_matches(token, party.host_token_hash):
+        raise NothingHere(error_response(HOST_ONLY))
     result = party_result(party)
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out))

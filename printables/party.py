@@ -4,7 +4,7 @@
   only: who brought a gift, or what it is, is nobody's business while the game runs);
 - `poster`: the join poster, with the join link's QR code;
 - `tents`: a folding table tent per table: letter, seats, captain (and the captain
-  tablet's pairing QR code once pairing exists: selectors.captain_pairing_url);
+  tablet's pairing QR code, the tablet page: selectors.captain_pairing_url);
 - `slips`: name slips to draw each table's first starter, and with several tables the
   seat slips captains draw for the relay;
 - `scorecard`: the rulebook's scorecard for playing on paper, one per table (a blank

@@ -27,8 +27,7 @@ class TableSheet:
     seats: tuple[SeatLine, ...]
     captain: str | None
     vault: tuple[str, ...]  # labels of this table's vault gifts
-    # The captain's tablet pairing link, for a QR code on the table tent. No pairing
-    # exists yet: the hook stays None until a pairing service provides the URL.
+    # The captain's tablet pairing link, for a QR code on the table tent.
     pairing_url: str | None = None
 
 
@@ -50,11 +49,12 @@ class PartySheets:
         return tuple(t.letter for t in self.tables)
 
 
-def captain_pairing_url(table: Table) -> str | None:
-    """Where a captain's tablet would pair with its table. There is no pairing flow
-    yet (captains use their own phone's seat link); when one exists, return its URL
-    here and the table tent prints it as a QR code."""
-    return None
+def captain_pairing_url(table: Table, *, base_url: str) -> str:
+    """Where a captain's tablet pairs with its table: the party's tablet page, which
+    asks for the host's one-time pairing code (the code itself is never printed: it
+    lasts ten minutes and opens one tablet). This returned None while no pairing flow
+    existed, and nobody wired it up when tablets/pairing (events/tablets.py) came."""
+    return base_url.rstrip("/") + reverse("tablet", args=[table.party.code])
 
 
 def party_sheets(party: Party, *, base_url: str) -> PartySheets:
@@ -77,7 +77,7 @@ def party_sheets(party: Party, *, base_url: str) -> PartySheets:
                 seats=seats,
                 captain=captain,
                 vault=tuple(gift_label(g) for g in start.vault),
-                pairing_url=captain_pairing_url(table),
+                pairing_url=captain_pairing_url(table, base_url=base_url),
             )
         )
     return PartySheets(

@@ -5,10 +5,11 @@ saves the file it fetched."""
 
 from __future__ import annotations
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
 from events import public_url
+from events.gate import NothingHere, bearer_token, party_gate
 from events.http import error_response
 from events.secrets import token_matches
 from events.selectors import party_by_code
@@ -34,14 +35,17 @@ def deck_download(request: HttpRequest) -> HttpResponse:
     return response
 
 
+# The answer without the host's secret, whether the party exists or not (events/gate.py).
+HOST_ONLY = Forbidden("only the party's host can download its printables")
+
+
 @require_safe
+@party_gate(answer="json")
 def party_printables_download(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     party = party_by_code(code)
-    if party is None:
-        raise Http404("no such party")
-    token = request.headers.get("Authorization", "").removeprefix("Bearer ").strip()
-    if not token or not token_matches(token, party.host_token_hash):
-        return error_response(Forbidden("only the host can download the printables"))
+    token = bearer_token(request)
+    if party is None or token is None or not token_matches(token, party.host_token_hash):
+        raise NothingHere(error_response(HOST_ONLY))
     if kind not in PARTY_KINDS:
         refusal = ServiceError("invalid", f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
         return error_response(refusal, status=404)

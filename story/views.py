@@ -1,17 +1,20 @@
 """The story's page, its JSON download and its picture. Anyone with the party's code
 may read them (the join code is what everyone at the party has), and only once the
-party is over: before that the page says so and the downloads answer 409."""
+party is over. Before that, and for a code no party has (or an expired party), they
+give the one same answer (events/gate.py): a story that is not told yet must not tell
+that its party exists."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
+from events.gate import NothingHere, holder, party_gate
 from events.http import error_response
 from events.models import Party
 from events.selectors import party_by_code
@@ -22,24 +25,24 @@ from .selectors import party_story
 from .svg import story_svg
 
 
-def _party(code: str) -> Party:
+def _told(request: HttpRequest, code: str, *, page: bool) -> Party:
+    """The party whose story is told, or the one answer for "no such party" and "not
+    told yet" (the gate counts it as a miss)."""
     party = party_by_code(code)
-    if party is None or party.expired:
-        raise Http404("no such party")
+    if page and party is not None and not party.expired and holder(request):
+        return party  # one of the party's own may see the page wait for the end
+    if party is None or party.expired or party.status != Party.Status.OVER:
+        if page:
+            raise NothingHere(render(request, "events/missing.html", {"code": code, "story": True}, status=404))
+        untold = ServiceError("no_story", "no story with that code: no such party, or its story is not told yet")
+        raise NothingHere(error_response(untold, status=404))
     return party
 
 
-def _not_over() -> JsonResponse:
-    return error_response(ServiceError("not_over", "the story is told once every table has finished"))
-
-
 @require_safe
+@party_gate()
 def story_page(request: HttpRequest, code: str) -> HttpResponse:
-    party = party_by_code(code)
-    if party is None:
-        return render(request, "events/missing.html", {"code": code}, status=404)
-    if party.expired:
-        return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
+    party = _told(request, code, page=True)
     context = {"party": party, "screen": request.GET.get("screen") == "1", "over": party.status == Party.Status.OVER}
     if context["over"]:
         story = party_story(party)
@@ -60,20 +63,18 @@ def _by_round(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @require_safe
+@party_gate(answer="json")
 def story_json(request: HttpRequest, code: str) -> HttpResponse:
-    party = _party(code)
-    if party.status != Party.Status.OVER:
-        return _not_over()
+    party = _told(request, code, page=False)
     response = HttpResponse(json.dumps(party_story(party), indent=1), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}-story.json"'
     return response
 
 
 @require_safe
+@party_gate(answer="json")
 def story_svg_view(request: HttpRequest, code: str) -> HttpResponse:
-    party = _party(code)
-    if party.status != Party.Status.OVER:
-        return _not_over()
+    party = _told(request, code, page=False)
     response = HttpResponse(story_svg(party_story(party)), content_type="image/svg+xml")
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

@@ -20,3 +20,15 @@ DATABASES = {
 
 # No nginx in front of the test server: the app serves /static/ itself.
 SERVE_STATIC = True
+
+# A browser test may lower a limit for its own server (tests/browser/test_venue_browser.py):
+# JSON {"bucket": [count, seconds]}.
+if os.environ.get("HEIST_BROWSER_RATE_LIMITS"):
+    import json
+
+    from .test import RATE_LIMITS
+
+    RATE_LIMITS = {
+        **RATE_LIMITS,
+        **{k: tuple(v) for k, v in json.loads(os.environ["HEIST_BROWSER_RATE_LIMITS"]).items()},
+    }

@@ -13,6 +13,7 @@
 //   drop until its reply arrives (the server applies it once);
 // - a pong naming newer versions than this screen has (broadcasts lost): resync.
 import { banner, newId } from "./ui.js";
+import { keepPass } from "./pass.js";
 
 const PING_MS = 2000;
 const DEAD_AFTER_MS = 4000; // no frame at all for this long: the socket is dead
@@ -84,6 +85,7 @@ export class Live {
       if (document.visibilityState === "visible") this.kick();
     });
     window.addEventListener("pageshow", (e) => { if (e.persisted) this.kick(); });
+    keepPass(this.o.code, this.o.token); // pages and sockets past the venue's shared limits
     this.open();
     return this;
   }

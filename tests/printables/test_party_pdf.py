@@ -143,7 +143,8 @@ def test_the_host_downloads_them_with_the_host_secret(client, lobby):
     assert tents.status_code == 409 and tents.json()["error"] == "not_seated"
     bad = client.get(f"/api/parties/{party.code}/printables/menu.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
     assert bad.status_code == 404
-    assert client.get("/api/parties/ZZZZZZ/printables/all.pdf").status_code == 404
+    # A code no party has answers as a real one without the host's secret (issue 29).
+    assert client.get("/api/parties/ZZZZZZ/printables/all.pdf").status_code == 403
     for kind in KINDS[:2]:
         one = client.get(f"/api/parties/{party.code}/printables/{kind}.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
         assert one.status_code == 200
@@ -170,19 +171,14 @@ def test_bad_command_input_is_a_clear_error(tmp_path, lobby):
     assert not (tmp_path / "x.pdf").exists() and not (tmp_path / "party.pdf").exists()
 
 
-def test_the_tent_prints_a_pairing_qr_code_once_pairing_exists(tmp_path, lobby, monkeypatch):
-    """The hook: no pairing flow exists yet, so tents carry no QR code; a pairing URL
-    from captain_pairing_url is printed as one that scans back to it."""
-    from printables import selectors
-
+def test_the_tent_prints_the_tablet_pairing_qr_code(tmp_path, lobby):
+    """Each table tent carries the QR code of the party's tablet page, where a
+    captain's tablet pairs with the host's one-time code (issue 29: the hook
+    captain_pairing_url returned None after pairing existed, so no tent had one)."""
     party, _ = lobby
     services.party_seat(party_id=party.pk)
-    plain = command_pdf(tmp_path, party.code, "--only", "tents")
-    assert zxingcpp.read_barcodes(render_png(plain, 0, "party-tent-no-pairing", scale=2.0)) == []
-    monkeypatch.setattr(
-        selectors, "captain_pairing_url", lambda table: f"http://partybox.local:8000/pair/{table.letter}/"
-    )
-    paired = command_pdf(tmp_path, party.code, "--only", "tents")
-    found = [r.text for r in zxingcpp.read_barcodes(render_png(paired, 1, "party-tent-paired", scale=2.0))]
-    assert "http://partybox.local:8000/pair/B/" in found
-    assert "Captain's tablet: scan to pair" in pages_text(paired)[1]
+    tents = command_pdf(tmp_path, party.code, "--only", "tents")
+    for page, letter in ((0, "A"), (1, "B")):
+        found = [r.text for r in zxingcpp.read_barcodes(render_png(tents, page, f"party-tent-{letter}", scale=2.0))]
+        assert f"http://partybox.local:8000/t/{party.code}/" in found, (letter, found)
+    assert "Captain's tablet: scan to pair" in pages_text(tents)[1]
