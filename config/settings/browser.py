@@ -20,3 +20,6 @@ DATABASES = {
 
 # No nginx in front of the test server: the app serves /static/ itself.
 SERVE_STATIC = True
+
+# A real server sweeps the step clocks from its loop, as bin/serve does (events/clockloop.py).
+CLOCK_SWEEP_SECONDS = 1.0
