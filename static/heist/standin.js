@@ -43,7 +43,7 @@ export function passableNow(view, meta, now) {
 
 /** The buttons for a turn or a trim whose clock runs (a reaction has windowBox's): each
  * enables when the clock runs out (ui.js startClocks ticks them), with the time left. */
-export function standInBox(view, meta, { onAct, mySeat = null } = {}) {
+export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {}) {
   const step = standIn(view, meta);
   const from = passFrom(view, meta);
   if (!step || step.what === "reaction" || from === null || !meta.step_clock) return null;
@@ -57,7 +57,7 @@ export function standInBox(view, meta, { onAct, mySeat = null } = {}) {
         before: `${step.what === "turn" ? "The turn" : "The discard"} may be played for a quiet guest in `,
         after: server ? "The clock ran out: play it now, or the server will in a moment." : "The clock ran out: you may play it for them." }, text: "" })),
     who.map((seat) => h("button", {
-      class: "btn small standin-pass", type: "button", disabled: true,
+      class: `btn standin-pass ${big ? "primary big" : "small"}`, type: "button", disabled: true,
       data: { openedAt: began, passAfter: meta.step_clock, key: `standin-${meta.id}-${step.what}-${seat}` },
       on: { click: (ev) => onAct && onAct(step.action(seat), ev.currentTarget, `${step.verb} ${seatName(meta, seat)}`) },
     }, `${step.verb} ${seatName(meta, seat)}`, h("span", { class: "pass-hint" }))));

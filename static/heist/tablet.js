@@ -196,7 +196,7 @@ function dutyPrompt(view, meta) {
       h("p", { class: "big", text: quiet.what === "turn"
         ? "Ask them to play. If they cannot, pass the turn for them: they keep their cards."
         : "Ask them to choose. If they cannot, discard at random for them." }),
-      standInBox(view, meta, { onAct: duty }));
+      standInBox(view, meta, { onAct: duty, big: true }));
   }
   if (view.phase === "reaction") {
     return promptBox("reaction", quiet ? `A reaction waits for ${quiet.seats.map((s) => seatName(meta, s)).join(", ")}` : "A reaction is open", Boolean(quiet),
