@@ -25,7 +25,7 @@ from .looping import raise_if_cancelling
 
 log = logging.getLogger(__name__)
 
-_sweeping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future] = weakref.WeakKeyDictionary()
+_sweeping: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Future[None]] = weakref.WeakKeyDictionary()
 
 
 def ensure_sweeping() -> None:
@@ -39,7 +39,7 @@ def ensure_sweeping() -> None:
 
 
 async def _sweep_forever(every: float) -> None:
-    sweep = run_in_db_thread(clock_sweep)
+    sweep = run_in_db_thread(clock_sweep)  # type: ignore[no-untyped-call]  # tables.write is not typed yet
     while True:
         raise_if_cancelling()
         try:

@@ -31,9 +31,7 @@ class Table(models.Model):
         constraints = [models.UniqueConstraint(fields=["party", "letter"], name="one_letter_per_table")]
         indexes = [
             # The clock sweep's search (events/clocks.py): only tables the server plays for.
-            models.Index(
-                fields=["step_due_at"], name="table_step_due", condition=models.Q(step_clock_server=True)
-            ),
+            models.Index(fields=["step_due_at"], name="table_step_due", condition=models.Q(step_clock_server=True)),
         ]
         ordering = ["party", "letter"]
 

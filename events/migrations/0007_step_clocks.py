@@ -4,20 +4,19 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0006_tablet'),
+        ("events", "0006_tablet"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='party',
-            name='step_clock',
+            model_name="party",
+            name="step_clock",
             field=models.PositiveSmallIntegerField(default=120),
         ),
         migrations.AddField(
-            model_name='party',
-            name='step_clock_server',
+            model_name="party",
+            name="step_clock_server",
             field=models.BooleanField(default=False),
         ),
     ]

@@ -4,30 +4,31 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0007_step_clocks'),
-        ('tables', '0001_initial'),
+        ("events", "0007_step_clocks"),
+        ("tables", "0001_initial"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='table',
-            name='step_clock',
+            model_name="table",
+            name="step_clock",
             field=models.PositiveSmallIntegerField(default=0),
         ),
         migrations.AddField(
-            model_name='table',
-            name='step_clock_server',
+            model_name="table",
+            name="step_clock_server",
             field=models.BooleanField(default=False),
         ),
         migrations.AddField(
-            model_name='table',
-            name='step_due_at',
+            model_name="table",
+            name="step_due_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddIndex(
-            model_name='table',
-            index=models.Index(condition=models.Q(('step_clock_server', True)), fields=['step_due_at'], name='table_step_due'),
+            model_name="table",
+            index=models.Index(
+                condition=models.Q(("step_clock_server", True)), fields=["step_due_at"], name="table_step_due"
+            ),
         ),
     ]

@@ -131,10 +131,10 @@ def test_a_guest_who_never_answers_the_table_goes_on_within_the_hosts_clock(asgi
         expect(host.locator("#step-clock")).to_have_value("60")
         expect(host.locator("#step-clock-server")).to_be_checked()
         table_id = _join_and_deal(db, host, code)
-        version, phase, active = db(lambda: table_state(table_id))
+        _version, phase, active = db(lambda: table_state(table_id))
         assert phase == "action"
         # Nobody answers: nobody even has a phone. The turn's clock runs out...
-        v, kind = quiet_guest_step(db, table_id)
+        _v, kind = quiet_guest_step(db, table_id)
         assert kind == "timeout_pass"
         v2, phase2, active2 = db(lambda: table_state(table_id))
         assert phase2 == "action" and active2 == (active + 1) % len(GUESTS)

@@ -363,9 +363,7 @@ class Table:
             out += [(React(s, None), WrongPhaseError), (TimeoutPass(s, window=g.version), E)]
             if ph not in (Phase.ACTION, Phase.TRIM):  # a turn and a trim may be passed too
                 out.append((TimeoutPass(s), WrongPhaseError))
-            elif ph is Phase.ACTION and s != g.active:
-                out.append((TimeoutPass(s), OutOfTurnError))
-            elif ph is Phase.TRIM and s not in g.trims:
+            elif (ph is Phase.ACTION and s != g.active) or (ph is Phase.TRIM and s not in g.trims):
                 out.append((TimeoutPass(s), OutOfTurnError))
         if ph is not Phase.TRIM:
             s = r.randrange(n)

@@ -96,7 +96,7 @@ def test_the_stand_in_for_a_reaction_is_the_clockwise_first_waiting_seats_pass()
     assert stand_in(g) == TimeoutPass(seat=1, window=w.version)
     g, _ = apply(g, React(1, None))
     assert stand_in(g) == TimeoutPass(seat=2, window=w.version)
-    g2, events = apply(g, stand_in(g))
+    _g2, events = apply(g, stand_in(g))
     assert of_type(events, "reaction_timed_out")[0].data == {"seat": 2}
     assert of_type(events, "gifts_moved")  # let happen: the move resolves
 

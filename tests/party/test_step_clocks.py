@@ -73,12 +73,14 @@ def test_the_host_sets_the_clock_at_creation_and_changes_it_for_every_table():
     with pytest.raises(ServiceError) as err:
         from events.commands import dispatch
 
-        dispatch(_captain(table), {"type": "party", "command": "set_clock", "step_clock": 60, "step_clock_server": True})
+        dispatch(
+            _captain(table), {"type": "party", "command": "set_clock", "step_clock": 60, "step_clock_server": True}
+        )
     assert err.value.code == "forbidden"
 
 
 def test_a_quiet_guests_turn_is_passed_by_the_captain_only_once_its_clock_ran_out():
-    party, table = _seated(clock=60, server=False)
+    _party, table = _seated(clock=60, server=False)
     g = table_game(table.pk)
     with pytest.raises(ServiceError) as err:
         table_act(actor=_captain(table), table_id=table.pk, action={"type": "timeout_pass", "seat": g.active})
@@ -106,7 +108,7 @@ def test_with_the_clock_off_a_turn_waits_for_its_guest():
 
 
 def test_the_server_plays_a_due_step_once_and_a_step_not_due_never():
-    party, table = _seated(clock=60, server=True)
+    _party, table = _seated(clock=60, server=True)
     g = table_game(table.pk)
     assert clocks.clock_sweep() == []  # not due yet
     _backdate(table)
@@ -120,7 +122,7 @@ def test_the_server_plays_a_due_step_once_and_a_step_not_due_never():
 
 
 def test_the_server_does_not_play_where_the_host_did_not_choose_it():
-    party, table = _seated(clock=60, server=False)
+    _party, table = _seated(clock=60, server=False)
     _backdate(table)
     assert clocks.clock_sweep() == [] and _clock_actions(table) == []
 
@@ -159,14 +161,14 @@ def test_the_server_lets_a_move_happen_for_every_quiet_seat_of_a_reaction_window
 @pytest.mark.skipif("connection.vendor != 'postgresql'")
 def test_two_concurrent_sweepers_play_a_due_step_exactly_once():
     """Both start at the same instant, each on its own connection, five steps in a row."""
-    party, table = _seated(clock=60, server=True)
+    _party, table = _seated(clock=60, server=True)
     for _ in range(5):
         before = len(_clock_actions(table))
         _backdate(table)
         barrier = threading.Barrier(2)
         results: list = []
 
-        def sweeper():
+        def sweeper(barrier=barrier, results=results):
             try:
                 barrier.wait()
                 results.append(clocks.clock_sweep())
@@ -186,7 +188,7 @@ def test_two_concurrent_sweepers_play_a_due_step_exactly_once():
 def test_a_sweeper_skips_the_table_another_sweeper_is_playing(monkeypatch):
     """While one sweeper holds the claimed row (its transaction open), another finds
     nothing to do instead of waiting; once the first commits, the step is played once."""
-    party, table = _seated(clock=60, server=True)
+    _party, table = _seated(clock=60, server=True)
     _backdate(table)
     claimed, release = threading.Event(), threading.Event()
     real = clocks.table_act_stand_in
@@ -199,6 +201,7 @@ def test_a_sweeper_skips_the_table_another_sweeper_is_playing(monkeypatch):
 
     out: dict = {}
     monkeypatch.setattr(clocks, "table_act_stand_in", slow)
+
     def first():
         try:
             out["first"] = clocks.clock_sweep()
@@ -222,12 +225,14 @@ def test_a_clock_adds_no_query_to_an_action():
     clock on as with it off."""
     counts = []
     for clock in (0, 60):
-        party, table = _seated(clock=clock, server=bool(clock))
+        _party, table = _seated(clock=clock, server=bool(clock))
         g = table_game(table.pk)
         guest = Guest.objects.get(table=table, seat=g.active)
         with CaptureQueriesContext(connection) as ctx:
             table_act(
-                actor=guest_actor(guest), table_id=table.pk, action={"type": "regroup", "cards": []},
+                actor=guest_actor(guest),
+                table_id=table.pk,
+                action={"type": "regroup", "cards": []},
                 expected_version=g.version,
             )
         counts.append(len(ctx.captured_queries))
