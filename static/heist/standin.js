@@ -28,7 +28,7 @@ export function standIn(view, meta) {
   }
   if (view.phase === "reaction" && view.window) {
     const w = view.window;
-    return { what: "reaction", seats: w.waiting, verb: "Let it happen for", action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
+    return { what: "reaction", seats: w.waiting, verb: "Pass for", action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
   }
   return null;
 }

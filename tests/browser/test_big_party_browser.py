@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
+from tests.browser.test_step_clock_browser import quiet_guest_in_big_party
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -526,6 +527,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 expect(page.locator("#relay-errand")).to_contain_text("Carry gift")
                 page.get_by_role("button", name=re.compile(r"^Done: I have gift")).click()
         lap("relay")
+        quiet_guest_in_big_party(db, code=code, table_id=tables["J"])  # J's guest never answers: it goes on
 
         # --- rounds 3-4 ---------------------------------------------------------------------------------
         play_round_robin(sorted(tables))

@@ -205,3 +205,26 @@ def test_the_captains_tablet_and_the_host_are_called_and_the_tablet_plays_it(asg
         assert not errors, errors
     finally:
         db.close()
+
+
+def quiet_guest_in_big_party(db: DbThread, *, code: str, table_id: int) -> tuple[int, str]:
+    """The 100-guest party's quiet guest (tests/browser/test_big_party_browser.py): the
+    host turns on the 60-second clock played by the server, the guest whose step the
+    table waits on never answers, and the table goes on within the clock; then the
+    host's clock is put back as it was. Returns what quiet_guest_step does."""
+    from asgiref.sync import async_to_sync
+
+    from events import groups, services
+    from events.models import Party
+
+    def set_clock(clock: int, server: bool) -> None:
+        party_id = Party.objects.get(code=code).pk
+        out = services.party_set_clock(party_id=party_id, step_clock=clock, step_clock_server=server)
+        async_to_sync(groups.send_safely)(out.messages)  # every screen sees the new clock
+
+    before = db(lambda: Party.objects.values_list("step_clock", "step_clock_server").get(code=code))
+    db(set_clock, 60, True)
+    try:
+        return quiet_guest_step(db, table_id)
+    finally:
+        db(set_clock, *before)
