@@ -52,12 +52,14 @@ def clock_fire_one(*, now: datetime | None = None) -> list[Message] | None:
     """Claim one table whose step ran out and play its stand-in; its messages, or None
     when no table is due (or every due table is being played by another sweeper)."""
     now = now or timezone.now()
+    due = Table.objects.filter(step_clock_server=True, step_due_at__lte=now)
+    if not due.exists():
+        return None  # the usual answer, in one read and no transaction (SQLite: no write lock)
     claimed: tuple[int, int, int] | None = None
     try:
         with transaction.atomic():
             claimed = (
-                Table.objects.select_for_update(skip_locked=True)
-                .filter(step_clock_server=True, step_due_at__lte=now)
+                due.select_for_update(skip_locked=True)
                 .order_by("step_due_at")
                 .values_list("pk", "party_id", "version")
                 .first()
