@@ -239,3 +239,26 @@ def test_a_clock_adds_no_query_to_an_action():
         due = Table.objects.get(pk=table.pk).step_due_at
         assert (due is None) is (clock == 0)
     assert counts[0] == counts[1]
+
+
+def test_the_server_confirms_a_reveal_whose_clock_ran_out_and_discards_a_quiet_trim_at_random():
+    party, table = _seated(n=5, clock=60, server=False)
+    _drive(table.pk, lambda g: g.phase is Phase.REVEAL, seed=4, max_steps=800)
+    services.party_set_clock(party_id=party.pk, step_clock=60, step_clock_server=True)
+    _backdate(table)
+    clocks.clock_fire_one()
+    (row,) = _clock_actions(table)
+    assert row.action == {"type": "confirm_reveal"}
+    g = table_game(table.pk)
+    assert g.round == 2 and g.phase is Phase.ACTION
+    # a trim: the quiet seat's excess goes to the discards at random, and play goes on
+    services.party_set_clock(party_id=party.pk, step_clock=60, step_clock_server=False)
+    t = _drive(table.pk, lambda g: g.phase is Phase.TRIM, seed=5, max_steps=800)
+    services.party_set_clock(party_id=party.pk, step_clock=60, step_clock_server=True)
+    _backdate(table)
+    clocks.clock_sweep()
+    trims = [r for r in _clock_actions(table) if r.version > row.version]
+    assert [r.action["seat"] for r in trims[: len(t.trims)]] == sorted(t.trims)
+    after = table_game(table.pk)
+    for seat in t.trims:
+        assert len(after.hands[seat]) <= 5 + (1 if after.phase is Phase.ACTION and after.active == seat else 0)
