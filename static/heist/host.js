@@ -500,32 +500,35 @@ function drawAlerts() {
 
 const CLOCKS = [[0, "Off"], [60, "60 s"], [120, "2 min"]];
 
-/** The party's step clock, changeable at any time (events/services.py party_set_clock). */
+/** The party's step clock, changeable at any time (events/services.py party_set_clock):
+ * a drop-down in the header line, like the printables, so it never pushes the tables. */
 function drawClockPanel() {
   const p = S.party;
   const panel = document.getElementById("clock-panel");
   panel.hidden = !p || p.status === "over";
   if (panel.hidden) return;
+  const label = (CLOCKS.find(([v]) => v === p.step_clock) || [0, `${p.step_clock} s`])[1];
+  document.getElementById("clock-summary").textContent =
+    `Step clock: ${label}${p.step_clock && p.step_clock_server ? " · the server plays" : ""}`;
   const sig = `${p.step_clock}:${p.step_clock_server}`;
-  if (panel.dataset.sig === sig) return;
-  panel.dataset.sig = sig;
+  const menu = document.getElementById("clock-menu");
+  if (menu.dataset.sig === sig) return;
+  menu.dataset.sig = sig;
   const send = (ev) => {
-    const clock = Number(panel.querySelector("#step-clock").value);
-    const server = panel.querySelector("#step-clock-server").checked;
+    const clock = Number(menu.querySelector("#step-clock").value);
+    const server = menu.querySelector("#step-clock-server").checked;
     busy(ev.currentTarget, live.party("set_clock", { step_clock: clock, step_clock_server: server }));
   };
-  render(panel,
-    h("h2", { id: "clock-h", class: "bar-title", text: "Step clock" }),
+  render(menu,
+    h("p", { class: "hint", text: "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, start round 2." }),
     h("div", { class: "row wrap" },
-      h("label", { for: "step-clock", text: "A quiet guest's turn, reaction, discard or reveal may wait" }),
+      h("label", { for: "step-clock", text: "Step clock" }),
       h("select", { id: "step-clock", data: { key: "step-clock" }, on: { change: send } },
-        CLOCKS.map(([v, label]) => h("option", { value: String(v), selected: v === p.step_clock }, label))),
-      h("span", { class: "check" },
-        h("input", { id: "step-clock-server", type: "checkbox", checked: p.step_clock_server, data: { key: "step-clock-server" }, on: { change: send } }),
-        h("label", { for: "step-clock-server", text: "then the server plays for them" }))),
-    h("p", { class: "hint", text: p.step_clock
-      ? `When it runs out, ${p.step_clock_server ? "the server" : "the table's captain or you"} may play the rules' do-nothing choice: pass the turn, discard at random, let the move happen, start round 2.`
-      : "Off: every step waits for its guest (a reaction may still be passed after 60 s)." }));
+        CLOCKS.map(([v, text]) => h("option", { value: String(v), selected: v === p.step_clock }, text)))),
+    h("div", { class: "check" },
+      h("input", { id: "step-clock-server", type: "checkbox", checked: p.step_clock_server, data: { key: "step-clock-server" }, on: { change: send } }),
+      h("label", { for: "step-clock-server", text: "When it runs out, the server plays for them" })),
+    p.step_clock ? null : h("p", { class: "hint", text: "Off: every step waits for its guest (a reaction may still be passed after 60 s)." }));
 }
 
 // --- several tables ----------------------------------------------------------------------

@@ -61,6 +61,12 @@ def actors_after(table_id: int, version: int) -> list[tuple[int, str, dict]]:
     )
 
 
+def _clock_of(table_id: int) -> tuple[int, bool]:
+    from tables.models import Table
+
+    return Table.objects.values_list("step_clock", "step_clock_server").get(pk=table_id)
+
+
 def wait_until(db: DbThread, probe, what: str, timeout: float = 10.0):
     end = time.monotonic() + timeout
     while True:
@@ -128,6 +134,7 @@ def test_a_guest_who_never_answers_the_table_goes_on_within_the_hosts_clock(asgi
         host = new_page(browser, 1280, 900, errors, "host")
         code = _create(host, asgi_server, clock="60", server=True)
         # the dashboard shows the host's choice, and can change it
+        expect(host.locator("#clock-summary")).to_have_text("Step clock: 60 s · the server plays")
         expect(host.locator("#step-clock")).to_have_value("60")
         expect(host.locator("#step-clock-server")).to_be_checked()
         table_id = _join_and_deal(db, host, code)
@@ -144,6 +151,12 @@ def test_a_guest_who_never_answers_the_table_goes_on_within_the_hosts_clock(asgi
         v3, _ = quiet_guest_step(db, table_id)
         assert v3 == v2 + 1
         host.screenshot(path=str(SHOTS / "step-clock-server-played.png"), full_page=True)
+        # The host changes the clock during play, on the dashboard: every table has it.
+        host.locator("#clock-summary").click()
+        host.locator("#step-clock").select_option("120")
+        expect(host.locator("#clock-summary")).to_have_text("Step clock: 2 min · the server plays")
+        assert wait_until(db, lambda: _clock_of(table_id) == (120, True), "the table's new clock")
+        host.screenshot(path=str(SHOTS / "step-clock-host-menu.png"))
         assert not errors, errors
     finally:
         db.close()
@@ -159,6 +172,7 @@ def test_the_captains_tablet_and_the_host_are_called_and_the_tablet_plays_it(asg
     try:
         host = new_page(browser, 1280, 900, errors, "host")
         code = _create(host, asgi_server, clock="60", server=False)
+        expect(host.locator("#clock-summary")).to_have_text("Step clock: 60 s")
         expect(host.locator("#step-clock")).to_have_value("60")
         expect(host.locator("#step-clock-server")).not_to_be_checked()
         # A test-only short clock, written past the service's choices (off, 60 s, 2 min):
