@@ -8,7 +8,7 @@
 import { Live } from "./live.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
-import { callOnce, passFrom, passableNow } from "./standin.js";
+import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
@@ -493,7 +493,9 @@ function drawAlerts() {
         : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
             on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
   // A pass became possible: call the host once per step (a chime, the focus on its button).
-  for (const a of alerts) if (a.kind === "pass") callOnce(`${a.payload.table.id}:${a.version}`, box);
+  for (const a of alerts) {
+    if (a.kind === "pass" && worthCalling(a.payload.view, a.payload.table)) callOnce(`${a.payload.table.id}:${a.version}`, box);
+  }
 }
 
 // --- the step clock ---------------------------------------------------------------------------

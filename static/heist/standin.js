@@ -65,6 +65,15 @@ export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {
 
 // --- the call ------------------------------------------------------------------------------
 
+/** Whether a pass possible now is worth a call: not when the server plays the step
+ * itself at this very moment (the host chose it), only when a person must act (no
+ * server play, or a reaction's rulebook 60 s before a longer clock). */
+export function worthCalling(view, meta) {
+  if (!meta.step_clock || !meta.step_clock_server || !meta.step_due_at) return true;
+  const from = passFrom(view, meta);
+  return from !== null && from < meta.step_due_at - 1;
+}
+
 let audio = null;
 
 /** Browsers let a page sound only after a tap: the first tap anywhere readies the sound. */

@@ -5,7 +5,7 @@
 import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { callOnce, passableNow, standIn, standInBox } from "./standin.js";
+import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
 import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -171,7 +171,8 @@ function draw() {
   }
   S.duty = headline;
   titleAlert(`Table ${meta.letter} · captain's tablet`, prompt.dataset.urgent === "1" ? headline : null);
-  if (S.passKey) callOnce(S.passKey, prompt); // a quiet guest's step may be played: chime, focus its button
+  // A quiet guest's step may be played: chime, focus its button (unless the server plays it now).
+  if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, prompt);
   document.body.dataset.phase = view.phase;
 }
 
