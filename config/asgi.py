@@ -28,20 +28,17 @@ from config.admission import HttpAdmission  # noqa: E402
 from events.clockloop import ensure_sweeping  # noqa: E402
 
 
-class ClockSweeping:
+class SweepingRouter(ProtocolTypeRouter):
     """The process sweeps the step clocks from its loop once anything connects
     (events/clockloop.py): daphne has no start-up hook, and a restarted server is
     reached again by the screens that reconnect (and by Celery beat in production)."""
 
-    def __init__(self, app):
-        self.app = app
-
     async def __call__(self, scope, receive, send):
         ensure_sweeping()
-        return await self.app(scope, receive, send)
+        return await super().__call__(scope, receive, send)
 
 
-application = ProtocolTypeRouter(
+application = SweepingRouter(
     {
         # At most HTTP_CONCURRENCY requests in Django's threads at once; the rest wait
         # their turn on the loop, not for a pooled connection (config/admission.py).
@@ -54,7 +51,6 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(URLRouter(websocket_urlpatterns)),
     }
 )
-application = ClockSweeping(application)
 
 # autobahn's debug-log arguments made only when logged, and a frame written to its
 # socket at once when nothing waits before it (config/wire.py).
