@@ -4,6 +4,7 @@ the real HTTP endpoints, exactly as the screens do, with faults on request.
 
     .venv/bin/python bench/party.py --guests N [--parties K] [--pace human|fast] [--embedded]
                                     [--fault none|kill-daphne|restart-redis|drop-phones]
+                                    [--quiet N [--quiet-clock S]]
 
 `--guests` is the number of guests of each party (K parties run at once).
 
@@ -39,6 +40,14 @@ captain duties in 2-8 s, a relay carrier's walk across the room 8-25 s, and 10 %
 their socket and reconnect on waking, half freeze and then read what queued up);
 `--think-scale` multiplies every human delay. `fast`: a closed loop, no delays.
 
+Quiet guests (`--quiet N`): N guests of each party (never a captain) stop answering
+once seated, for good: no turn, no reaction, no discard. The party is created with the
+host's 60-second step clock, played by the server (docs/RULES.md, "When a guest does
+not answer"); `--quiet-clock S` shortens it for the bench (written to the table rows,
+as --think-scale shortens the think times). Every table must still finish;
+`clock_passes` counts the steps the server played, by kind, and any request id used
+twice (none: each fires once, whichever daphne's sweep claimed it).
+
 Faults, once per party in round 2 (when a reaction window is open, or at the latest
 by the round's end): `kill-daphne` kill -9 a daphne (the second; with --embedded the
 only one) and restart it on the same port 2 s later; `restart-redis` kill -9 the
@@ -55,6 +64,7 @@ The exit status is 0 when every table finished with 0 lost, 0 stale, 0 5xx and n
 stall. It stops by itself: `--time` (default 1500 s human, 300 s fast) bounds the play, then
 the checks run. The last line of stdout is one JSON object:
   guests, parties, tables, tables_finished, actions (acknowledged, not duplicates),
+  quiet_guests, clock_passes,
   lost (acknowledged actions whose `re` and version are not in the action log),
   phones_stale (screens whose final view or version differ from a fresh snapshot
   from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
@@ -148,6 +158,18 @@ def parse_args(argv=None):
         help="where screens' sockets go: party, the daphne the party's code hashes to (deploy/nginx.conf's "
         "/ws/party/ upstream); spread, the daphne their page came from (least_conn)",
     )
+    p.add_argument(
+        "--quiet",
+        type=int,
+        default=0,
+        help="guests per party who go quiet once seated (never answer again); the party's step clock carries on",
+    )
+    p.add_argument(
+        "--quiet-clock",
+        type=int,
+        default=60,
+        help="the step clock in s (60: the host's shortest; less is written to the table rows, for the bench only)",
+    )
     p.add_argument("--whole", action="store_true", help="screens take every update whole (live.js asks for patches)")
     p.add_argument("--time", type=float, default=0, help="bound on the play in s (0: 1500 human, 300 fast)")
     p.add_argument("--seed", type=int, default=1)
@@ -162,6 +184,8 @@ def parse_args(argv=None):
         p.error("--guests: a party has 2 to 100 guests")
     if a.parties < 1:
         p.error("--parties: at least 1")
+    if not 0 <= a.quiet <= a.guests - 2 * max(1, math.ceil(a.guests / 10)):
+        p.error("--quiet: fewer than the guests (each table keeps its captain and one more who answers)")
     if a.embedded and a.fault == "restart-redis":
         p.error("--fault restart-redis: the embedded stack has no Redis")
     if not a.time:
@@ -473,6 +497,7 @@ class Phone:
         self.name = name
         self.ws = None
         self.ready = False
+        self.quiet = False  # --quiet: never answers once seated
         self.stopped = False
         self.attempt = 0
         self.pending: dict[str, dict] = {}  # re -> {frame, fut, resend, sent_at}
@@ -896,7 +921,13 @@ class PartyRun:
                 srv0.port,
                 "POST",
                 "/api/parties",
-                {"name": f"Rehearsal {self.index + 1}", "budget": "$20", "vault_size": 1},
+                {
+                    "name": f"Rehearsal {self.index + 1}",
+                    "budget": "$20",
+                    "vault_size": 1,
+                    # Quiet guests: the host's shortest clock, and the server plays for them.
+                    **({"step_clock": 60, "step_clock_server": True} if b.args.quiet else {}),
+                },
             )
             if status == 201:
                 break
@@ -938,6 +969,8 @@ class PartyRun:
         self.tables = sorted(tid for _, tid in self.host.views)
         self.mark("seated")
         self.log(f"{len(self.guests)} guests seated at {len(self.tables)} tables")
+        if b.args.quiet:
+            await self._go_quiet()
         # --- play -------------------------------------------------------------------------
         brains = [asyncio.create_task(self._guest_brain(p)) for p in self.guests.values()]
         brains.append(asyncio.create_task(self._host_brain()))
@@ -1017,6 +1050,18 @@ class PartyRun:
 
     # --- the guests -----------------------------------------------------------------------
 
+    async def _go_quiet(self) -> None:
+        """--quiet: that many guests (never a captain: the gate has no clock, it waits
+        for the host and the captains) stop answering for good; the step clock, played
+        by the server, carries their tables on (docs/RULES.md)."""
+        b = self.bench
+        others = [p for p in self.guests.values() if not (p.me or {}).get("captain")]
+        for p in self.r.sample(others, b.args.quiet):
+            p.quiet = True
+        if b.args.quiet_clock != 60:
+            await asyncio.to_thread(b.db_quiet_clock, self.code, b.args.quiet_clock)
+        self.log(f"{b.args.quiet} guests went quiet; step clock {b.args.quiet_clock} s, played by the server")
+
     async def _guest_brain(self, p: Phone) -> None:
         while not p.stopped:
             await p.changed.wait()
@@ -1027,7 +1072,7 @@ class PartyRun:
 
     def _decide(self, p: Phone) -> None:
         payload = p.seat_view()
-        if payload is None:
+        if payload is None or p.quiet:
             return
         v = payload["view"]
         tid = payload["table"]["id"]
@@ -1243,6 +1288,8 @@ class PartyRun:
         stall is reported."""
         # Far longer than a heartbeat (PING_S), so the safety net riding on pings has time.
         stall_after = 60 * self.pace.scale if self.pace.human else 30
+        if self.bench.args.quiet:  # a quiet guest's step waits its whole clock, by design
+            stall_after = max(stall_after, self.bench.args.quiet_clock + 30)
         seen: dict[int, tuple[int, float]] = {}
         while True:
             await asyncio.sleep(2)
@@ -1331,6 +1378,24 @@ class Rehearsal:
                 pk: (version, state.get("phase"))
                 for pk, version, state in Table.objects.filter(pk__in=table_ids).values_list("pk", "version", "state")
             }
+        finally:
+            connection.close()
+
+    def db_quiet_clock(self, code: str, seconds: int) -> None:
+        """--quiet-clock below the host's 60 s: written to the party's table rows, and
+        each table's step waiting now restarts its clock (the bench's time scale)."""
+        from datetime import timedelta
+
+        from django.db import connection
+        from django.utils import timezone
+
+        from tables.models import Table
+
+        try:
+            Table.objects.filter(party__code=code, step_due_at__isnull=False).update(
+                step_clock=seconds, step_due_at=timezone.now() + timedelta(seconds=seconds)
+            )
+            Table.objects.filter(party__code=code).update(step_clock=seconds)
         finally:
             connection.close()
 
@@ -1782,6 +1847,27 @@ def main(argv=None) -> int:
     return 0 if ok else 1
 
 
+def clock_passes(bench: Rehearsal) -> dict:
+    """The steps the server played for quiet guests, by kind, and how many request ids
+    were used twice (none: each fires once, whichever daphne's sweep claimed it)."""
+    from tables.models import TableAction
+
+    codes = [p.code for p in bench.parties if p.code]
+    rows = list(
+        TableAction.objects.filter(table__party__code__in=codes, actor="clock").values_list(
+            "table_id", "client_id", "action"
+        )
+    )
+    kinds: collections.Counter[str] = collections.Counter()
+    for _, _, action in rows:
+        kind = action["type"]
+        if kind == "timeout_pass":
+            kind = "reaction" if "window" in action else "turn_or_trim"
+        kinds[kind] += 1
+    ids = collections.Counter((t, c) for t, c, _ in rows)
+    return {"total": len(rows), "by_kind": dict(kinds), "ids_used_twice": sum(1 for n in ids.values() if n > 1)}
+
+
 def report(bench: Rehearsal) -> dict:
     from tables.models import Table
 
@@ -1845,6 +1931,8 @@ def report(bench: Rehearsal) -> dict:
         "tables": tables,
         "tables_finished": finished,
         "actions": sum(1 for a in acked if not a[3]),
+        "quiet_guests": bench.args.quiet * len(bench.parties),
+        "clock_passes": clock_passes(bench),
         "lost": lost,
         "phones_stale": stale,
         "errors_5xx": s.errors_5xx,

@@ -25,8 +25,20 @@ if settings.SERVE_STATIC:
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
 from config.admission import HttpAdmission  # noqa: E402
+from events.clockloop import ensure_sweeping  # noqa: E402
 
-application = ProtocolTypeRouter(
+
+class SweepingRouter(ProtocolTypeRouter):
+    """The process sweeps the step clocks from its loop once anything connects
+    (events/clockloop.py): daphne has no start-up hook, and a restarted server is
+    reached again by the screens that reconnect (and by Celery beat in production)."""
+
+    async def __call__(self, scope, receive, send):
+        ensure_sweeping()
+        return await super().__call__(scope, receive, send)
+
+
+application = SweepingRouter(
     {
         # At most HTTP_CONCURRENCY requests in Django's threads at once; the rest wait
         # their turn on the loop, not for a pooled connection (config/admission.py).

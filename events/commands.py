@@ -226,6 +226,11 @@ PARTY_COMMANDS: dict[str, Command] = {
             lambda a, f: {"table_id": _an_id(f.get("table"), "which table?"), "origin": f.get("_origin", "")},
         ),
         _party(
+            "set_clock",
+            lambda a, args: services.party_set_clock(party_id=a.party_id, **args),
+            lambda a, f: {"step_clock": f.get("step_clock"), "step_clock_server": f.get("step_clock_server")},
+        ),
+        _party(
             "revoke_tablet",
             lambda a, args: tablets.tablet_revoke(party_id=a.party_id, **args),
             lambda a, f: {"tablet_id": _an_id(f.get("tablet"), "which tablet?")},

@@ -21,6 +21,13 @@ def _expires_at() -> datetime:
     return timezone.now() + PARTY_LIFETIME
 
 
+# A step clock: how long one step (a turn, a reaction, a trim, the reveal) may wait for
+# one guest before the captain and the host may play the rules' do-nothing choice for
+# them (docs/RULES.md, "When a guest does not answer"). 0 is off.
+STEP_CLOCKS = (0, 60, 120)
+DEFAULT_STEP_CLOCK = 120
+
+
 class Party(models.Model):
     class Status(models.TextChoices):
         LOBBY = "lobby", "Guests are joining"
@@ -38,6 +45,8 @@ class Party(models.Model):
     registration_open = models.BooleanField(default=True)
     seating = models.JSONField(null=True, blank=True)  # the recorded seating draw, for audit
     revision = models.PositiveIntegerField(default=1)  # bumped by every party-level change
+    step_clock = models.PositiveSmallIntegerField(default=DEFAULT_STEP_CLOCK)  # STEP_CLOCKS
+    step_clock_server = models.BooleanField(default=False)  # the server plays it when it runs out (opt-in)
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(default=_expires_at, db_index=True)
     ended_at = models.DateTimeField(null=True, blank=True)

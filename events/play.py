@@ -17,7 +17,7 @@ from django.db import OperationalError, transaction
 
 from relay.selectors import relay_is_open
 from tables import loopwrite, write
-from tables.engine import Game, Phase
+from tables.engine import Game, Phase, stand_in
 from tables.engine.actions import Action, DrawRelaySeat
 from tables.errors import ServiceError
 from tables.models import Table
@@ -225,6 +225,31 @@ def table_act_server(*, table: Table, engine_action: Action, actor_label: str) -
     applied = table_apply(locked, engine_action, actor_label=actor_label)
     applied.outcome.messages.extend(party_after_table_change(table=applied.table, game=applied.game))
     return applied.outcome
+
+
+def table_act_stand_in(
+    *, party_id: int, table_id: int, version: int, actor_label: str, now: datetime
+) -> tuple[Outcome, Game | None]:
+    """The server plays the rules' do-nothing choice for the step table `table_id`
+    waits on at `version` (events/clocks.py; the caller holds the transaction and has
+    claimed the row). The request id is the table's and the version's: a second fire
+    for the same step finds it used and does nothing. (Outcome, the new game); the
+    game is None when nothing was done (the table moved on, or waits for nobody)."""
+    client_id = f"clock:{version}"
+    locked = table_lock(table_id=table_id, party_id=party_id, actor_label=actor_label, client_id=client_id)
+    if locked.duplicate is not None or locked.table.version != version:
+        return Outcome({"version": locked.table.version, "duplicate": True}), None
+    action = stand_in(locked.game)
+    if action is None:
+        return Outcome({"version": version, "duplicate": False}), None
+    applied = table_apply(locked, action, actor_label=actor_label, client_id=client_id, now=now)
+    applied.outcome.messages.extend(party_after_table_change(table=applied.table, game=applied.game))
+    return applied.outcome, applied.game
+
+
+def after_table_act(*, party_id: int, outcome: Outcome, game: Game | None) -> Outcome:
+    """After the action's commit: a table that finished may end the party."""
+    return _after(party_id, (outcome, game))
 
 
 def _deadlock_retried(attempt: Callable[[], T]) -> T:

@@ -120,6 +120,8 @@ def _public_fields(
         "budget": party.budget,
         "jokes_welcome": party.jokes_welcome,
         "vault_size": party.vault_size,
+        "step_clock": party.step_clock,
+        "step_clock_server": party.step_clock_server,
         "status": party.status,
         "registration_open": party.registration_open,
         "revision": party.revision,

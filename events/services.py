@@ -16,7 +16,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tables import seating
-from tables.engine import Game, Gift, new_game
+from tables.engine import CLOCKED_PHASES, Game, Gift, new_game
 from tables.errors import ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
@@ -24,7 +24,7 @@ from tables.services import table_messages
 
 from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
 from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump, party_close, tables_still_playing
-from .models import Guest, Party, SeatHandOver, Tablet, VaultGift
+from .models import DEFAULT_STEP_CLOCK, STEP_CLOCKS, Guest, Party, SeatHandOver, Tablet, VaultGift
 from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 
 NAME_MAX = 40
@@ -95,14 +95,25 @@ def _check_text(value: str, what: str) -> None:
 # --- create and join ----------------------------------------------------------------
 
 
-def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> Outcome:
+def party_create(
+    *,
+    name,
+    budget="",
+    jokes_welcome=True,
+    vault_size=0,
+    step_clock=DEFAULT_STEP_CLOCK,
+    step_clock_server=False,
+) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
-    data {"party": id, "code", "host_token"}."""
+    data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
+    for one guest (0 off, 60, 120); `step_clock_server`: the server then plays the
+    rules' do-nothing choice itself (docs/RULES.md)."""
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
         raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
+    _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -113,6 +124,8 @@ def party_create(*, name, budget="", jokes_welcome=True, vault_size=0) -> Outcom
                     budget=budget,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
+                    step_clock=step_clock,
+                    step_clock_server=step_clock_server,
                     seed=secrets.randbits(63),  # the party's one seed: every draw derives from it
                     host_token_hash=token_hash(token),
                 )
@@ -276,6 +289,9 @@ def party_seat(*, party_id: int) -> Outcome:
                 setup=setup,
                 state=game.to_dict(),
                 version=game.version,
+                step_clock=party.step_clock,
+                step_clock_server=party.step_clock_server,
+                step_due_at=_first_due(party.step_clock),
                 roster=[{"guest": g.pk, "name": g.name, "gift_number": g.gift_number} for g in seated],
             )
             for seat, g in enumerate(seated):
@@ -301,6 +317,39 @@ def _setup_gifts(setup: dict) -> dict:
         "vault": [Gift(v["id"], v["description"]) for v in setup["vault"]],
         "gate": setup["gate"],
     }
+
+
+def _check_clock(step_clock, step_clock_server) -> None:
+    if type(step_clock) is not int or step_clock not in STEP_CLOCKS:
+        raise ServiceError("invalid", "the step clock is off, 60 or 120 seconds")
+    if type(step_clock_server) is not bool:
+        raise ServiceError("invalid", "say whether the server plays for a quiet guest (true or false)")
+
+
+def _first_due(step_clock: int):
+    return timezone.now() + timedelta(seconds=step_clock) if step_clock else None
+
+
+def party_set_clock(*, party_id: int, step_clock, step_clock_server) -> Outcome:
+    """The host changes the party's step clock, also during play: every table's clock
+    changes with it, the step waiting now starting afresh (a guest gets the whole new
+    clock from the change). Each table's screens get its new clock."""
+    _check_clock(step_clock, step_clock_server)
+    with transaction.atomic():
+        party = locked_party(party_id)
+        party.step_clock, party.step_clock_server = step_clock, step_clock_server
+        party.save(update_fields=["step_clock", "step_clock_server"])
+        party_bump(party)
+        msgs = lobby_messages(party)
+        now = timezone.now()
+        for table in Table.objects.select_for_update().filter(party=party).order_by("pk"):
+            game = Game.from_dict(table.state)
+            table.step_clock, table.step_clock_server = step_clock, step_clock_server
+            waits = step_clock and game.phase in CLOCKED_PHASES
+            table.step_due_at = now + timedelta(seconds=step_clock) if waits else None  # afresh from the change
+            table.save(update_fields=["step_clock", "step_clock_server", "step_due_at"])
+            msgs += table_messages(table, game, [])
+        return Outcome({"step_clock": step_clock, "step_clock_server": step_clock_server}, msgs)
 
 
 def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:

@@ -1,5 +1,6 @@
 """Background jobs (Celery; config/celery.py autodiscovers this module).
 
+`sweep_clocks` runs every few seconds from beat: the step clocks' server pass.
 `expire_parties` runs hourly from beat (CELERY_BEAT_SCHEDULE in config/settings/base.py):
 rooms expire seven days after creation (rulebook, "Reconnect and host a bigger party").
 Until the sweep deletes it, an expired party is refused everywhere with a clear message
@@ -10,10 +11,13 @@ from __future__ import annotations
 
 import logging
 
+from asgiref.sync import async_to_sync
 from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
+from . import groups
+from .clocks import clock_sweep
 from .models import Party
 
 log = logging.getLogger(__name__)
@@ -31,3 +35,14 @@ def expire_parties() -> int:
     if ids:
         log.info("expired %d part%s", len(ids), "y" if len(ids) == 1 else "ies")
     return len(ids)
+
+
+@shared_task(name="events.tasks.sweep_clocks", ignore_result=True)
+def sweep_clocks() -> int:
+    """Play every quiet guest's step whose clock ran out, where the host chose "the
+    server plays it" (events/clocks.py: claimed with SKIP LOCKED, so this and the
+    daphnes' own sweeps never play one step twice). Returns how many messages went out."""
+    messages = clock_sweep()
+    if messages:
+        async_to_sync(groups.send_safely)(messages)
+    return len(messages)

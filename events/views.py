@@ -30,6 +30,7 @@ from .gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
 from .groups import send_on_commit
 from .health import health_failures
 from .http import error_response
+from .models import DEFAULT_STEP_CLOCK
 from .secrets import token_matches
 from .selectors import party_by_code, party_result
 
@@ -74,6 +75,8 @@ def party_create_api(request):
             budget=data.get("budget", ""),
             jokes_welcome=data.get("jokes_welcome", True),
             vault_size=data.get("vault_size", 0),
+            step_clock=data.get("step_clock", DEFAULT_STEP_CLOCK),
+            step_clock_server=data.get("step_clock_server", False),
         ).data
     except ServiceError as exc:
         return error_response(exc)

@@ -183,7 +183,11 @@ def story_build(
                     }
                 )
             elif t == "reaction_timed_out":
-                line(f"{track.name(v['seat'])} did not answer within 60 s: passed for them.", "pass")
+                line(f"{track.name(v['seat'])} did not answer in time: passed for them.", "pass")
+            elif t == "turn_timed_out":
+                line(f"{track.name(v['seat'])}'s turn ran out: passed for them.", "pass")
+            elif t == "trim_timed_out":
+                line(f"{track.name(v['seat'])}'s discard ran out: discarded at random.", "pass")
             elif t == "drew" and v.get("reason") in ("comeback", "tripwire"):
                 what = "a comeback card" if v["reason"] == "comeback" else f"{v['count']} (TRIPWIRE)"
                 line(f"{track.name(v['seat'])} drew {what}.", "draw")

@@ -16,11 +16,23 @@ class Table(models.Model):
     version = models.PositiveIntegerField(default=1)
     roster = models.JSONField(default=list)  # per seat: {"guest": id, "name": ..., "gift_number": ...}
     window_opened_at = models.DateTimeField(null=True, blank=True)  # for the 60-second pass
+    # The party's step clock, copied here so that an action reads it with the row it
+    # locks (no extra query): seconds a step may wait for one guest (0: off), and
+    # whether the server itself plays the do-nothing choice when it runs out
+    # (events/clocks.py). `step_due_at`: when the step waiting now runs out (None: no
+    # clock, or nobody waited for), written in the action's own statement.
+    step_clock = models.PositiveSmallIntegerField(default=0)
+    step_clock_server = models.BooleanField(default=False)
+    step_due_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["party", "letter"], name="one_letter_per_table")]
+        indexes = [
+            # The clock sweep's search (events/clocks.py): only tables the server plays for.
+            models.Index(fields=["step_due_at"], name="table_step_due", condition=models.Q(step_clock_server=True)),
+        ]
         ordering = ["party", "letter"]
 
     def __str__(self) -> str:

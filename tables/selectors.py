@@ -11,9 +11,8 @@ from django.utils import timezone
 from tables.engine import Event, Game, public_view, seat_view
 from tables.engine import gift_label as gift_label  # re-exported: defined once, in the engine
 
+from .clock import REACTION_TIMEOUT_SECONDS
 from .models import Table
-
-REACTION_TIMEOUT_SECONDS = 60
 
 
 def roster_tag(roster: list) -> str:
@@ -31,6 +30,11 @@ def table_meta(table: Table) -> dict:
         "roster_tag": roster_tag(table.roster),
         "window_opened_at": opened.timestamp() if opened else None,
         "reaction_timeout": REACTION_TIMEOUT_SECONDS,
+        # The step clock (tables/clock.py): seconds per step (0: off), whether the
+        # server plays the do-nothing choice itself, and when the step waiting now runs out.
+        "step_clock": table.step_clock,
+        "step_clock_server": table.step_clock_server,
+        "step_due_at": table.step_due_at.timestamp() if table.step_due_at else None,
         "acted_at": table.updated_at.timestamp(),  # the last action: the host sees an idle table
         "server_time": timezone.now().timestamp(),
     }

@@ -23,11 +23,12 @@ from tables.engine.actions import Action, TimeoutPass
 
 from . import loopwrite, write
 from .broadcast import table_message
+from .clock import pass_from, step_due
 from .errors import ServiceError, engine_rules
 from .groups import Message
 from .models import Table
 from .outcome import Outcome
-from .selectors import REACTION_TIMEOUT_SECONDS, table_meta
+from .selectors import table_meta
 
 # Actions a player takes on their own turn: these carry the version the player saw, and
 # a stale one is refused (the screen was out of date). Reaction answers and trims are
@@ -109,7 +110,8 @@ def table_apply(
     attempt: write.Attempt | None = None,
 ) -> Applied:
     """Apply one action to a locked table and write the new state and its log row.
-    The 60-second pass is enforced by the server clock. Raises Illegal (the rules) or
+    A pass is allowed once the step's clock ran out (tables/clock.py), by the server's
+    clock. Raises Illegal (the rules) or
     ServiceError (too_early); the caller's transaction then rolls back whole."""
     table = locked.table
     new, events, now = _decide(locked, engine_action, now)
@@ -151,24 +153,37 @@ async def table_apply_on_loop(
 
 def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tuple[Game, list[Event], datetime]:
     """The engine's new game and events for the action (nothing written), and the time
-    it is taken at; `locked.table`'s window clock set for the new game."""
+    it is taken at; `locked.table`'s window clock and step clock set for the new game."""
     table, game = locked.table, locked.game
     now = now or timezone.now()
     if isinstance(engine_action, TimeoutPass):
-        opened = table.window_opened_at
-        waited = (now - opened).total_seconds() if opened else 0
-        if game.phase is Phase.REACTION and waited < REACTION_TIMEOUT_SECONDS:
-            raise ServiceError(
-                "too_early",
-                f"this reaction has waited {int(waited)} s; it can be passed after {REACTION_TIMEOUT_SECONDS} s",
-            )
+        _check_ran_out(table, game, now)
     with engine_rules():
         new, events = apply(game, engine_action)
     if any(e.type == "window_opened" for e in events):
         table.window_opened_at = now
     elif new.phase is not Phase.REACTION:
         table.window_opened_at = None
+    if table.step_clock:
+        table.step_due_at = step_due(table, new, events, now)
     return new, events, now
+
+
+def _check_ran_out(table: Table, game: Game, now: datetime) -> None:
+    """A guest's step is passed only once its clock ran out (a reaction also after the
+    rulebook's 60 s); a step with no clock waits for its guest."""
+    since = pass_from(table, game)
+    if since is None:
+        if game.phase in (Phase.ACTION, Phase.TRIM, Phase.REACTION):
+            raise ServiceError("too_early", "this party's step clock is off: this step waits for its guest")
+        return  # nobody's answer is awaited: the engine says why this pass is refused
+    if now < since:
+        if game.phase is Phase.REACTION and table.window_opened_at is not None:
+            began = table.window_opened_at
+        else:
+            began = since - timedelta(seconds=table.step_clock)
+        waited, limit = int((now - began).total_seconds()), round((since - began).total_seconds())
+        raise ServiceError("too_early", f"this step has waited {waited} s; it can be passed after {limit} s")
 
 
 def _applied(table: Table, new: Game, events: list[Event], before: Game) -> Applied:

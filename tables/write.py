@@ -81,7 +81,7 @@ class Attempt:
 
 @dataclass
 class Locked:
-    table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at
+    table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at, the step clock
     game: Game
     duplicate: tuple[int, str] | None  # (version, actor) of an earlier action with this id
 
@@ -99,6 +99,9 @@ class Hot:
     window_opened_at: datetime | None
     updated_at: datetime
     texts: tuple[str, str] | None = None  # SQLite: the state's and the roster's stored text
+    step_clock: int = 0  # the table's step clock (tables/models.py)
+    step_clock_server: bool = False
+    step_due_at: datetime | None = None
 
     def table(self, table_id: int) -> Table:
         return _table(
@@ -109,6 +112,9 @@ class Hot:
             version=self.version,
             window_opened_at=self.window_opened_at,
             updated_at=self.updated_at,
+            step_clock=self.step_clock,
+            step_clock_server=self.step_clock_server,
+            step_due_at=self.step_due_at,
             roster_text=self.texts[1] if self.texts else None,
         )
 
@@ -215,6 +221,7 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at,"
+            f" t.step_clock, t.step_clock_server, t.step_due_at,"
             f" CASE WHEN t.xmin::text = %s AND t.version = %s THEN NULL ELSE t.state END"
             f" FROM {t} t WHERE t.id = %s AND t.party_id = %s FOR UPDATE",
             [hot.xmin if hot else "", hot.version if hot else -1, table_id, party_id],
@@ -230,7 +237,7 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
             done = cur.fetchone()
     if row is None:
         raise NoTable()
-    letter, roster, version, opened, updated, state = row
+    letter, roster, version, opened, updated, clock, clock_server, due, state = row
     table = Table(
         id=table_id,
         party_id=party_id,
@@ -239,6 +246,9 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
         version=version,
         window_opened_at=opened,
         updated_at=updated,
+        step_clock=clock,
+        step_clock_server=clock_server,
+        step_due_at=due,
     )
     if state is None:
         stats["hot"] += 1
@@ -254,7 +264,8 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
     t, a = Table._meta.db_table, TableAction._meta.db_table
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at, t.state, a.version, a.actor"
+            f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at, t.state, a.version, a.actor,"
+            f" t.step_clock, t.step_clock_server, t.step_due_at"
             f" FROM {t} t LEFT JOIN {a} a ON a.table_id = t.id AND a.client_id = %s AND a.client_id <> ''"
             f" WHERE t.id = %s AND t.party_id = %s",
             [client_id, table_id, party_id],
@@ -262,7 +273,7 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
         row = cur.fetchone()
     if row is None:
         raise NoTable()
-    letter, roster, version, opened, updated, state, done_version, done_actor = row
+    letter, roster, version, opened, updated, state, done_version, done_actor, clock, clock_server, due = row
     table = _table(
         id=table_id,
         party_id=party_id,
@@ -271,6 +282,9 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
         version=version,
         window_opened_at=_aware(opened),
         updated_at=_aware(updated),
+        step_clock=clock,
+        step_clock_server=bool(clock_server),
+        step_due_at=_aware(due),
         roster_text=roster,
     )
     done = None if done_version is None else (done_version, done_actor)
@@ -303,7 +317,8 @@ def save(
     now: datetime,
     attempt: Attempt | None = None,
 ) -> None:
-    """Write `new` (table.window_opened_at already set for it) and the action's log row."""
+    """Write `new` (table.window_opened_at and step_due_at already set for it) and the
+    action's log row."""
     attempt = attempt or Attempt()
     attempt.written = True  # from here on, whatever happens, this action is not tried again
     state = new.to_dict()
@@ -314,7 +329,7 @@ def save(
         table.state = state
         table.version = new.version
         table.updated_at = now
-        table.save(update_fields=["state", "version", "window_opened_at", "updated_at"])
+        table.save(update_fields=["state", "version", "window_opened_at", "step_due_at", "updated_at"])
         TableAction.objects.create(
             table=table,
             version=new.version,
@@ -352,11 +367,15 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
     t, a = Table._meta.db_table, TableAction._meta.db_table
     state_text = orjson.dumps(state).decode()
     ops = connection.ops
-    sql = f"UPDATE {t} SET state = %s, version = %s, window_opened_at = %s, updated_at = %s WHERE id = %s AND version = %s"
+    sql = (
+        f"UPDATE {t} SET state = %s, version = %s, window_opened_at = %s, step_due_at = %s, updated_at = %s"
+        f" WHERE id = %s AND version = %s"
+    )
     params = [
         state_text,
         new.version,
         ops.adapt_datetimefield_value(table.window_opened_at),
+        ops.adapt_datetimefield_value(table.step_due_at),
         ops.adapt_datetimefield_value(now),
         table.pk,
         table.version,
@@ -417,6 +436,9 @@ def _written(
         window_opened_at=table.window_opened_at,
         updated_at=now,
         texts=texts,
+        step_clock=table.step_clock,
+        step_clock_server=table.step_clock_server,
+        step_due_at=table.step_due_at,
     )
     table.version, table.updated_at, table.state = new.version, now, state
     table_id = table.pk
@@ -440,7 +462,8 @@ def write_statement(table, new, state, action, actor, client_id, now, attempt) -
     t, a = Table._meta.db_table, TableAction._meta.db_table
     also = attempt.also if attempt.optimistic else None
     sql = (
-        f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, updated_at = %s"
+        f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, step_due_at = %s,"
+        f" updated_at = %s"
         f" WHERE id = %s AND version = %s AND (%s = '' OR xmin::text = %s)"
         f"{f' AND {also.sql}' if also else ''} RETURNING id, xmin::text AS x),"
         f" i AS (INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
@@ -451,6 +474,7 @@ def write_statement(table, new, state, action, actor, client_id, now, attempt) -
         orjson.dumps(state).decode(),
         new.version,
         table.window_opened_at,
+        table.step_due_at,
         now,
         table.pk,
         table.version,
@@ -479,14 +503,14 @@ def warm(*, table_id: int, party_id: int) -> bool:
     t = Table._meta.db_table
     with connection.cursor() as cur:
         cur.execute(
-            f"SELECT xmin::text, version, CAST(state AS TEXT), letter, roster, window_opened_at, updated_at"
-            f" FROM {t} WHERE id = %s AND party_id = %s",
+            f"SELECT xmin::text, version, CAST(state AS TEXT), letter, roster, window_opened_at, updated_at,"
+            f" step_clock, step_clock_server, step_due_at FROM {t} WHERE id = %s AND party_id = %s",
             [table_id, party_id],
         )
         row = cur.fetchone()
     if row is None:
         return False
-    xmin, version, state, letter, roster, opened, updated = row
+    xmin, version, state, letter, roster, opened, updated, clock, clock_server, due = row
     hot = Hot(
         xmin=xmin,
         version=version,
@@ -496,6 +520,9 @@ def warm(*, table_id: int, party_id: int) -> bool:
         roster=_json(roster),
         window_opened_at=opened,
         updated_at=updated,
+        step_clock=clock,
+        step_clock_server=clock_server,
+        step_due_at=due,
     )
     return _remember(table_id, hot, only_if_none=True)  # an action's copy got there first: it is newer
 

@@ -66,3 +66,7 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# The benches' daphnes sweep the step clocks from their loops, as bin/serve's and
+# production's do (events/clockloop.py; the test settings turn it off in-process).
+CLOCK_SWEEP_SECONDS = 1.0

@@ -69,3 +69,7 @@ SOCKET_LIMITS = {"per_seat": 4, "per_address": 10**6}
 # Test bots act in a closed loop, far faster than a person (a whole game in seconds);
 # tests/hardening/test_limits.py sets the production rate to attack it.
 FRAME_RATE = (10**6, 10**6, 10**6)
+
+# In-process socket tests run the ASGI app on each test's own loop: no step-clock sweep
+# there (tests call events/clocks.py themselves). The browser's daphne turns it back on.
+CLOCK_SWEEP_SECONDS = 0

@@ -42,6 +42,8 @@ hostForm.addEventListener("submit", async (ev) => {
         budget: document.getElementById("party-budget").value.trim(),
         jokes_welcome: document.getElementById("party-jokes").checked,
         vault_size: Number(document.getElementById("party-vault").value),
+        step_clock: Number(document.getElementById("party-clock").value),
+        step_clock_server: document.getElementById("party-clock-server").checked,
       }),
     });
     const data = await res.json().catch(() => ({}));

@@ -8,6 +8,7 @@
 import { Live } from "./live.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
@@ -257,6 +258,7 @@ function draw() {
     guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
   );
   drawLobbyStats(p, guests, dups);
+  drawClockPanel();
   const controls = [];
   if (!seated) {
     controls.push(
@@ -450,12 +452,13 @@ function alertsNow() {
   for (const t of sortedTables()) {
     const { view, table: meta } = t;
     const letter = meta.letter;
-    if (view.phase === "reaction" && meta.window_opened_at && view.window) {
-      const waited = now - meta.window_opened_at;
-      if (waited >= (meta.reaction_timeout || 60)) {
-        out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t,
-          text: `Table ${letter}: a reaction has waited ${Math.floor(waited)} s for ${view.window.waiting.map((s) => seatName(meta, s)).join(", ")}` });
-      }
+    const quiet = passableNow(view, meta, now);
+    if (quiet) {
+      // A quiet guest's step ran out (docs/RULES.md): the host may play it for them.
+      const began = quiet.what === "reaction" ? meta.window_opened_at : passFrom(view, meta) - meta.step_clock;
+      const what = { turn: "a turn", trim: "a discard", reaction: "a reaction" }[quiet.what];
+      out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t, step: quiet, version: t.version,
+        text: `Table ${letter}: ${what} has waited ${Math.floor(now - began)} s for ${quiet.seats.map((s) => seatName(meta, s)).join(", ")}` });
     }
     const offline = guestsAt(letter).filter((g) => !g.online);
     if (offline.length) {
@@ -492,12 +495,51 @@ function drawAlerts() {
       h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
       h("span", { class: "alert-text", text: a.text }),
       a.kind === "pass"
-        ? a.payload.view.window.waiting.map((seat) => h("button", {
-            class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}` },
-            on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "timeout_pass", seat, window: a.payload.view.window.version }, { table: a.payload.table.id })) },
-          }, `Pass for ${seatName(a.payload.table, seat)}`))
+        ? a.step.seats.map((seat) => h("button", {
+            class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
+            on: { click: (ev) => busy(ev.currentTarget, live.act(a.step.action(seat), { table: a.payload.table.id })) },
+          }, `${a.step.verb} ${seatName(a.payload.table, seat)}`))
         : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
             on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
+  // A pass became possible: call the host once per step (a chime, the focus on its button).
+  for (const a of alerts) {
+    if (a.kind === "pass" && worthCalling(a.payload.view, a.payload.table)) callOnce(`${a.payload.table.id}:${a.version}`, box);
+  }
+}
+
+// --- the step clock ---------------------------------------------------------------------------
+
+const CLOCKS = [[0, "Off"], [60, "60 s"], [120, "2 min"]];
+
+/** The party's step clock, changeable at any time (events/services.py party_set_clock):
+ * a drop-down in the header line, like the printables, so it never pushes the tables. */
+function drawClockPanel() {
+  const p = S.party;
+  const panel = document.getElementById("clock-panel");
+  panel.hidden = !p || p.status === "over";
+  if (panel.hidden) return;
+  const label = (CLOCKS.find(([v]) => v === p.step_clock) || [0, `${p.step_clock} s`])[1];
+  document.getElementById("clock-summary").textContent =
+    `Step clock: ${label}${p.step_clock && p.step_clock_server ? " · the server plays" : ""}`;
+  const sig = `${p.step_clock}:${p.step_clock_server}`;
+  const menu = document.getElementById("clock-menu");
+  if (menu.dataset.sig === sig) return;
+  menu.dataset.sig = sig;
+  const send = (ev) => {
+    const clock = Number(menu.querySelector("#step-clock").value);
+    const server = menu.querySelector("#step-clock-server").checked;
+    busy(ev.currentTarget, live.party("set_clock", { step_clock: clock, step_clock_server: server }));
+  };
+  render(menu,
+    h("p", { class: "hint", text: "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, start round 2." }),
+    h("div", { class: "row wrap" },
+      h("label", { for: "step-clock", text: "Step clock" }),
+      h("select", { id: "step-clock", data: { key: "step-clock" }, on: { change: send } },
+        CLOCKS.map(([v, text]) => h("option", { value: String(v), selected: v === p.step_clock }, text)))),
+    h("div", { class: "check" },
+      h("input", { id: "step-clock-server", type: "checkbox", checked: p.step_clock_server, data: { key: "step-clock-server" }, on: { change: send } }),
+      h("label", { for: "step-clock-server", text: "When it runs out, the server plays for them" })),
+    p.step_clock ? null : h("p", { class: "hint", text: "Off: every step waits for its guest (a reaction may still be passed after 60 s)." }));
 }
 
 // --- several tables ----------------------------------------------------------------------

@@ -5,6 +5,7 @@
 import { Live } from "./live.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
 import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -103,6 +104,16 @@ function start(token) {
   }).start();
   window.heistLive = live;
   startClocks(() => live.serverNow());
+  // A quiet guest's step clock runs out between messages: redraw when it does.
+  setInterval(() => {
+    if (S.payload && !S.fatal && passKey() !== S.passKey) draw();
+  }, 1000);
+}
+
+/** Which step may be played for its quiet guest now ("" for none). */
+function passKey() {
+  const { view, table: meta } = S.payload;
+  return passableNow(view, meta, live.serverNow()) ? `${meta.id}:${S.payload.version}` : "";
 }
 
 function duty(action, button, what) {
@@ -131,6 +142,7 @@ function draw() {
   }
   if (!S.payload) return;
   const { view, table: meta } = S.payload;
+  S.passKey = passKey();
   const info = tableInfo();
   const prompt = dutyPrompt(view, meta);
   render(root,
@@ -159,6 +171,8 @@ function draw() {
   }
   S.duty = headline;
   titleAlert(`Table ${meta.letter} · captain's tablet`, prompt.dataset.urgent === "1" ? headline : null);
+  // A quiet guest's step may be played: chime, focus its button (unless the server plays it now).
+  if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, prompt);
   document.body.dataset.phase = view.phase;
 }
 
@@ -176,9 +190,18 @@ function dutyPrompt(view, meta) {
       h("button", { class: "btn primary big", type: "button", id: "confirm-reveal", data: { key: "reveal" },
         on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget, "Starting round 2") } }, "Everyone unwrapped — start round 2"));
   }
+  const quiet = S.passKey ? standIn(view, meta) : null;
+  if (quiet && quiet.what !== "reaction") {
+    const who = quiet.seats.map((s) => seatName(meta, s)).join(", ");
+    return promptBox(quiet.what, quiet.what === "turn" ? `${who}'s turn ran out` : `${who} must discard: the clock ran out`, true,
+      h("p", { class: "big", text: quiet.what === "turn"
+        ? "Ask them to play. If they cannot, pass the turn for them: they keep their cards."
+        : "Ask them to choose. If they cannot, discard at random for them." }),
+      standInBox(view, meta, { onAct: duty, big: true }));
+  }
   if (view.phase === "reaction") {
-    return promptBox("reaction", "A reaction is open", false,
-      h("p", { class: "hint", text: "Asked players answer on their phones. After 60 s without an answer you may pass for them." }),
+    return promptBox("reaction", quiet ? `A reaction waits for ${quiet.seats.map((s) => seatName(meta, s)).join(", ")}` : "A reaction is open", Boolean(quiet),
+      h("p", { class: "hint", text: "Asked players answer on their phones. After 60 s without an answer you may let the move happen for them." }),
       windowBox(view, meta, { duty: true, onPass: (_t, seat, button, window) => duty({ type: "timeout_pass", seat, window }, button, `Passing for ${seatName(meta, seat)}`) }));
   }
   if (view.phase === "gate") {
@@ -213,7 +236,16 @@ function dutyPrompt(view, meta) {
   }
   if (view.phase === "over") return promptBox("over", "Game over: everyone keeps the gift in front of them", false);
   return promptBox("watch", statusLine(view, meta), false,
-    h("p", { class: "hint", text: "Nothing for the captain to do now. Duties appear here: confirm the reveal, pass a reaction after 60 s, draw the relay seat." }));
+    h("p", { class: "hint", text: clockHint(meta) }),
+    standInBox(view, meta, { onAct: duty }));
+}
+
+function clockHint(meta) {
+  const clock = meta.step_clock ? `${meta.step_clock === 120 ? "2 min" : `${meta.step_clock} s`}` : null;
+  const then = meta.step_clock_server ? "the server plays it for them (pass, discard at random, let it happen)" : "you may play it for them here";
+  return clock
+    ? `Nothing for the captain to do now. Step clock: ${clock}; when a guest's step runs out, ${then}.`
+    : "Nothing for the captain to do now. Duties appear here: confirm the reveal, pass a reaction after 60 s, draw the relay seat.";
 }
 
 /** The relay's walk at this table: the gift it waits for, who carries it, and the

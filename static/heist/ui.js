@@ -259,7 +259,11 @@ export function describeEvent(e, name) {
     case "gifts_moved":
       return `${e.label}: ` + e.moves.map((m) => `gift ${giftLabel(m.gift)} → ${name(m.to)}`).join(", ") + ".";
     case "reaction_timed_out":
-      return `${N(e.seat)} was passed after 60 s.`;
+      return `${N(e.seat)} did not answer in time: the move was let happen for them.`;
+    case "turn_timed_out":
+      return `${N(e.seat)}'s turn ran out: passed for them.`;
+    case "trim_timed_out":
+      return `${N(e.seat)}'s discard ran out: cards discarded at random.`;
     case "peeked":
       return e.own ? null : `You peeked at gift ${giftLabel(e.gift)}: ${e.description}`;
     case "pickpocketed":

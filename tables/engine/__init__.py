@@ -33,13 +33,14 @@ from .errors import (
     OutOfTurnError,
     WrongPhaseError,
 )
-from .legal import card_targets, playable_cards, reaction_cards, waiting_for
+from .legal import CLOCKED_PHASES, card_targets, playable_cards, reaction_cards, stand_in, waiting_for
 from .rules import HAND_LIMIT, ROUND_NAMES, apply, new_game, replay
 from .state import VAULT_ID_BASE, Direction, Event, Game, Gift, Phase, gift_label
 from .views import public_view, seat_view
 
 __all__ = [
     "CARD_OF",
+    "CLOCKED_PHASES",
     "HAND_LIMIT",
     "ROUND_NAMES",
     "VAULT_ID_BASE",
@@ -82,6 +83,7 @@ __all__ = [
     "replay",
     "rules_for_screens",
     "seat_view",
+    "stand_in",
     "target_count",
     "waiting_for",
 ]

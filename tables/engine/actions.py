@@ -1,8 +1,9 @@
 """The actions a game accepts, as frozen dataclasses, and their wire form.
 
 Player actions carry the acting seat. Authority actions (ConfirmReveal, TimeoutPass,
-DrawRelaySeat, RelayExchange) carry none: who may send them (host, captain) and when
-(the 60-second clock) is decided by the service around the engine, which has no clock.
+DrawRelaySeat, RelayExchange) are sent by the host, a captain or the server: who may
+send them and when (the step clocks) is decided by the services around the engine,
+which has no clock.
 """
 
 from __future__ import annotations
@@ -73,7 +74,10 @@ class Trim:
 
 @dataclass(frozen=True, slots=True)
 class TimeoutPass:
-    """The host (or captain) passes `seat`'s unanswered reaction after 60 seconds."""
+    """The rules' do-nothing choice for `seat`, whose step's clock ran out: its turn
+    passed, its reaction let happen, its trim discarded at random (rules.py). Sent by
+    the host, the captain or the server's clock. `window` names the reaction window
+    it answers (None outside a reaction)."""
 
     seat: int
     window: int | None = None

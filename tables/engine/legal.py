@@ -6,6 +6,7 @@ it to pick legal actions. It only reads the game.
 
 from __future__ import annotations
 
+from .actions import Action, ConfirmReveal, TimeoutPass
 from .cards import REACTION_IDS, Card, Kind, card_of, target_count
 from .state import Game, Phase, open_window
 
@@ -20,6 +21,29 @@ def waiting_for(g: Game) -> tuple[int, ...]:
     if g.phase is Phase.TRIM:
         return tuple(sorted(g.trims))
     return ()
+
+
+# The steps a step clock runs for (docs/RULES.md, "When a guest does not answer"): each
+# waits for one guest's answer, or, for the reveal, for the captain's go-ahead.
+CLOCKED_PHASES = frozenset({Phase.ACTION, Phase.REACTION, Phase.TRIM, Phase.REVEAL})
+
+
+def stand_in(g: Game) -> Action | None:
+    """The rules' do-nothing choice for the step the game waits on now, for the first
+    seat it waits for (clockwise for a reaction, the lowest seat for a trim): a turn
+    passed, a reaction let happen, a trim discarded at random, the reveal confirmed.
+    None when the game waits for nobody a clock may stand in for (the gate, the end)."""
+    if g.phase is Phase.ACTION:
+        return TimeoutPass(seat=g.active)
+    if g.phase is Phase.REACTION:
+        w = open_window(g)
+        waiting = w.waiting()
+        return TimeoutPass(seat=waiting[0], window=w.version) if waiting else None
+    if g.phase is Phase.TRIM:
+        return TimeoutPass(seat=min(g.trims)) if g.trims else None
+    if g.phase is Phase.REVEAL:
+        return ConfirmReveal()
+    return None
 
 
 _OTHERS: dict[tuple[int, int], tuple[int, ...]] = {}

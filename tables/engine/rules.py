@@ -562,11 +562,44 @@ def _react(g: Game, a: React, log: _Log) -> None:
 
 
 def _timeout_pass(g: Game, a: TimeoutPass, log: _Log) -> None:
-    w = _window(g, a.seat, a.window)
-    w.answers[a.seat] = None
-    w.forced = (*w.forced, a.seat)
-    log.emit("reaction_timed_out", seat=a.seat)
-    _resolve_window(g, log)
+    """The rules' do-nothing choice for a guest whose step's clock ran out (docs/RULES.md,
+    "When a guest does not answer"): a turn is passed (a regroup of 0 cards, the
+    rulebook's pass), a reaction is let happen (a pass), a trim discards the excess at
+    random. Who may send it and when is the service's (the clock is not the engine's)."""
+    _check_seat(g, a.seat)
+    if g.phase is Phase.REACTION:
+        w = _window(g, a.seat, a.window)
+        w.answers[a.seat] = None
+        w.forced = (*w.forced, a.seat)
+        log.emit("reaction_timed_out", seat=a.seat)
+        _resolve_window(g, log)
+        return
+    if a.window is not None:
+        # A pass meant for a reaction window must not pass the turn or the trim that
+        # followed it (a late tap on the captain's tablet).
+        raise IllegalActionError("that pass was for a reaction window, which has closed", rule="window")
+    if g.phase is Phase.ACTION:
+        _require_turn(g, a.seat, "pass a turn")
+        # "Regroup: Discard 0 ... Choosing 0 is a pass."
+        log.emit("turn_timed_out", seat=a.seat)
+        log.emit("regrouped", seat=a.seat, count=0, cards=[])
+        _end_action(g, log, a.seat)
+        return
+    if g.phase is Phase.TRIM:
+        excess = g.trims.get(a.seat)
+        if excess is None:
+            raise OutOfTurnError(f"seat {a.seat} has no more than {HAND_LIMIT} cards")
+        # The excess, chosen uniformly at random by the game's own generator: nobody
+        # chooses for the guest, and the choice replays from the seed.
+        hand = list(g.hands[a.seat])
+        chosen = []
+        for _ in range(excess):
+            i, g.rng = _rng.below(g.rng, len(hand))
+            chosen.append(hand.pop(i))
+        log.emit("trim_timed_out", seat=a.seat)
+        _discard_trim(g, a.seat, chosen, excess, log)
+        return
+    raise WrongPhaseError(f"nobody's answer is awaited in the {g.phase.value} phase")
 
 
 def _trim(g: Game, a: Trim, log: _Log) -> None:
@@ -575,10 +608,14 @@ def _trim(g: Game, a: Trim, log: _Log) -> None:
     excess = g.trims.get(a.seat)
     if excess is None:
         raise OutOfTurnError(f"seat {a.seat} has no more than {HAND_LIMIT} cards")
-    _take_cards(g, a.seat, a.cards, excess)
-    g.discards.extend(a.cards)
-    del g.trims[a.seat]
-    log.emit("trimmed", seat=a.seat, cards=list(a.cards))
+    _discard_trim(g, a.seat, a.cards, excess, log)
+
+
+def _discard_trim(g: Game, seat: int, cards: Sequence[int], excess: int, log: _Log) -> None:
+    _take_cards(g, seat, cards, excess)
+    g.discards.extend(cards)
+    del g.trims[seat]
+    log.emit("trimmed", seat=seat, cards=list(cards))
     if not g.trims:
         _advance(g, log)
 

@@ -25,6 +25,7 @@ from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
 from tests.browser.relay_walk import walk_the_relay
+from tests.browser.test_step_clock_browser import quiet_guest_in_big_party
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -525,6 +526,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             db=db, code=code, host=host, screen=screen, tablets=tablets, phone_at=phone_at, bots=bots, at=at, shot=shot
         )
         lap("relay")
+        quiet_guest_in_big_party(db, code=code, table_id=tables["J"])  # J's guest never answers: it goes on
 
         # --- rounds 3-4 ---------------------------------------------------------------------------------
         play_round_robin(sorted(tables))

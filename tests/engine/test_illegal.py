@@ -128,7 +128,7 @@ ACTION_CASES = [
     ("regroup the same card twice", lambda g: Regroup(0, (g.hands[0][0],) * 2), MalformedActionError, "twice"),
     ("vault gift not in vault", lambda g: VaultExchange(0, g.hands[0][:2], 12), IllegalTargetError, "not in the vault"),
     ("react in the action phase", lambda g: React(1, c(g, 1, C.TRIPWIRE)), WrongPhaseError, "reaction"),
-    ("timeout pass in the action phase", lambda g: TimeoutPass(1), WrongPhaseError, "reaction"),
+    ("timeout pass for a seat whose turn it is not", lambda g: TimeoutPass(1), OutOfTurnError, "seat 0's turn"),
     ("trim in the action phase", lambda g: Trim(0, g.hands[0][:2]), WrongPhaseError, "trim"),
     ("confirm reveal in the action phase", lambda g: ConfirmReveal(), WrongPhaseError, "reveal"),
     ("relay draw in the action phase", lambda g: DrawRelaySeat(), WrongPhaseError, "relay"),

@@ -360,7 +360,11 @@ class Table:
             out.append((RelayExchange(Gift(RELAY_BASE - 1, "SECRET-never")), WrongPhaseError))
         if ph is not Phase.REACTION:
             s = r.randrange(n)
-            out += [(React(s, None), WrongPhaseError), (TimeoutPass(s), WrongPhaseError)]
+            out += [(React(s, None), WrongPhaseError), (TimeoutPass(s, window=g.version), E)]
+            if ph not in (Phase.ACTION, Phase.TRIM):  # a turn and a trim may be passed too
+                out.append((TimeoutPass(s), WrongPhaseError))
+            elif (ph is Phase.ACTION and s != g.active) or (ph is Phase.TRIM and s not in g.trims):
+                out.append((TimeoutPass(s), OutOfTurnError))
         if ph is not Phase.TRIM:
             s = r.randrange(n)
             out.append((Trim(s, hands[s][:1]), WrongPhaseError))
