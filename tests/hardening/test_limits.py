@@ -219,7 +219,11 @@ async def test_a_resync_flood_is_served_from_a_cached_snapshot(settings):
 
 
 async def test_a_frame_flood_is_refused_and_then_closed(settings):
-    settings.FRAME_RATE = (10, 20, 50)  # 10 frames/s, bursts of 20, close after 50 refused
+    # Bursts of 20, close after 50 refused in a row. The refill is nearly nil: at 10 frames/s
+    # a loaded machine, handling the 200 frames slowly, refilled tokens mid-flood, a pong
+    # broke the run of refusals and the count to 50 started again (98 refused, seen at load
+    # 13). The refill itself is the token bucket's own test.
+    settings.FRAME_RATE = (0.01, 20, 50)
     party, host_token = await sync_to_async(shorthand.party_create)(name="Frames")
     comm = _comm(party.code)
     assert (await comm.connect())[0]
@@ -231,7 +235,7 @@ async def test_a_frame_flood_is_refused_and_then_closed(settings):
     pongs = [m for m in msgs if m["type"] == "pong"]
     limited = [m for m in msgs if m.get("code") == "rate_limited"]
     assert all(m["re"].startswith("p") for m in limited)  # each refused request is answered
-    assert 19 <= len(pongs) <= 30, len(pongs)  # the burst (hello took one token), plus the refill
+    assert 19 <= len(pongs) <= 20, len(pongs)  # the burst (hello took one token)
     assert len(limited) == 50 and code == 4429, (len(limited), code)
 
 
@@ -259,3 +263,17 @@ async def test_rate_limit_counts_share_one_redis_client_across_sockets():
         assert await as_daphne_starts_it(i)
     opened = server.info("stats")["total_connections_received"] - before
     assert opened <= 1, f"{opened} new Redis connections for 30 sockets' counts"
+
+
+def test_the_frame_bucket_spends_its_burst_then_refills_at_its_rate():
+    """The socket's frame budget (events/socket_limits.TokenBucket) on a clock the test
+    moves: the burst, then nothing, then `rate` frames a second, never above the burst."""
+    from events.socket_limits import TokenBucket
+
+    now = [100.0]
+    bucket = TokenBucket(10, 20, clock=lambda: now[0])
+    assert [bucket.take() for _ in range(21)] == [True] * 20 + [False]
+    now[0] += 0.5  # five frames' worth
+    assert [bucket.take() for _ in range(6)] == [True] * 5 + [False]
+    now[0] += 60  # a long quiet spell refills only up to the burst
+    assert sum(bucket.take() for _ in range(30)) == 20
