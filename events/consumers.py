@@ -29,7 +29,7 @@ from django.utils import timezone
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import acttiming, fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits
+from . import acttiming, fanout, fastread, groups, heartbeat, lanes, ratelimit, socket_limits, stalls
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -144,6 +144,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.seat_key = None
 
     async def disconnect(self, code):
+        stalls.forget(self)
         self._release_slots()
         self.closing = True  # nothing may be sent on this socket any more
         await self._finish_requests()
@@ -167,6 +168,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        stalls.heard(self)  # any frame is a sign of life (a ping every 2 s)
         if not await self._within_frame_rate(text_data):  # first: junk counts too
             return
         if text_data is None:
@@ -295,6 +297,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret_checked = time.monotonic()  # just proven
         if opened is not None:
             await groups.send_safely(opened.messages)
+            stalls.watch(self)  # a guest socket gone quiet shows offline within seconds
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _command(self, frame, re, *, seat_checked_there: bool = False):
@@ -532,6 +535,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 self._queue(self._resubscribe)
         await self._send(pong)
         self._touch()
+
+    async def stalled(self):
+        """No frame for stalls.STALL_SECONDS (a phone pings every 2 s): the line is dead
+        though the socket looks open. The host sees the guest offline now, not when
+        daphne's own ping gives up (37-45 s); the phone has already opened another
+        socket, or will when its line comes back."""
+        if self.closing or self.actor is None:
+            return
+        logger.info("guest %s: socket silent for %.0f s, closed", self.actor.guest_id, stalls.STALL_SECONDS)
+        try:
+            closed = await write.run_in_db_thread(guest_socket_closed)(
+                party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
+            )
+            await groups.send_safely(closed.messages)
+        finally:
+            await self.close(code=4408)  # disconnect() then says the same again: harmless
 
     async def _resubscribe(self):
         self.resubscribing = False
