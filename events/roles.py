@@ -81,6 +81,7 @@ HOST_COMMANDS = frozenset(
         "end",
         "pair_tablet",
         "revoke_tablet",
+        "seat_late_guest",
     }
 )
 CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})
