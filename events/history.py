@@ -9,9 +9,12 @@ them (`substitute`). The result, the CSV and the story read both through here.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from tables.engine import gift_label
 
-from .models import Party, SeatHandOver
+from .models import Guest, Party, SeatHandOver
 
 WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 
@@ -21,7 +24,7 @@ def party_handovers(party: Party) -> list[SeatHandOver]:
     return list(party.handovers.filter(claimed_at__isnull=False).order_by("claimed_at", "pk"))
 
 
-def joined_names(guests, handovers: list[SeatHandOver]) -> dict[int, str]:
+def joined_names(guests: Iterable[Guest], handovers: list[SeatHandOver]) -> dict[int, str]:
     """guest id -> the name the guest joined with. A substitute who claims a seat by
     its hand-over code takes over the leaver's guest row (its secret and name); the
     hand-over's record keeps the leaver's name, and the gift stays theirs."""
@@ -40,7 +43,9 @@ def seat_players(handovers: list[SeatHandOver]) -> dict[tuple[int | None, int], 
     return out
 
 
-def late_arrivals(guests, handovers: list[SeatHandOver], letters: dict[int, str], *, over: bool) -> list[dict]:
+def late_arrivals(
+    guests: Iterable[Guest], handovers: list[SeatHandOver], letters: dict[int, str], *, over: bool
+) -> list[dict[str, Any]]:
     """The late arrivals (docs/RULES.md): each takes their own gift home, and may have
     played a leaver's seat for them (`played_for`)."""
     substituted = {h.substitute_id: h for h in handovers if h.substitute_id is not None}

@@ -36,8 +36,8 @@ class _Watch:
 
     def __init__(self) -> None:
         self.heard: dict[Watched, float] = {}
-        self.sweeper: asyncio.Task | None = None
-        self.closing: set[asyncio.Task] = set()  # held: a task nobody holds may vanish
+        self.sweeper: asyncio.Task[None] | None = None
+        self.closing: set[asyncio.Task[None]] = set()  # held: a task nobody holds may vanish
 
 
 _watches: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Watch] = weakref.WeakKeyDictionary()

@@ -58,7 +58,7 @@ def test_after_the_deal_a_latecomer_registers_as_a_late_arrival_over_http():
 
 
 def test_a_host_who_closed_the_door_before_the_deal_still_keeps_it_closed():
-    party, host_token = shorthand.party_create(name="Door")
+    party, _host_token = shorthand.party_create(name="Door")
     services.party_set_registration(party_id=party.pk, open_=False)
     with pytest.raises(ServiceError) as err:
         shorthand.guest_join(code=party.code, name="Lena", description="a teapot")
@@ -70,7 +70,7 @@ def test_a_late_arrival_plays_a_leavers_seat_and_everyone_leaves_with_one_gift()
     table = Table.objects.get(party=party)
     leaver = Guest.objects.get(table=table, seat=2)
     hand = Game.from_dict(table.state).hands[2]
-    late, late_token, _ = shorthand.guest_join(code=party.code, name="Lena", description="a teapot")
+    late, _late_token, _ = shorthand.guest_join(code=party.code, name="Lena", description="a teapot")
     idle, _, _ = shorthand.guest_join(code=party.code, name="Ike", description="a kite")
 
     # Refused: not a late arrival, a late arrival for nobody, twice.

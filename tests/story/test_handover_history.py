@@ -45,7 +45,7 @@ def handed_over():
 
 
 def test_the_result_and_csv_keep_who_brought_the_gift_and_both_players(handed_over):
-    party, host_token, table, name, gift, at_version = handed_over
+    party, host_token, _table, name, gift, at_version = handed_over
     assert SeatHandOver.objects.get(party=party).table_version == at_version
     result = party_result(party)
     seat = next(r for r in result["keeps"] if r["table"] == "A" and r["seat"] == 1)
@@ -65,7 +65,7 @@ def test_the_result_and_csv_keep_who_brought_the_gift_and_both_players(handed_ov
 
 
 def test_the_story_names_the_leaver_before_the_hand_over_and_the_substitute_after(handed_over):
-    party, _, table, name, gift, at_version = handed_over
+    party, _, table, name, gift, _at_version = handed_over
     story = story_replay(party)
     told = {g["gift"]: g for g in story["gifts"]}
     assert told[gift_label(gift)]["brought_by"] == name
