@@ -5,6 +5,7 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
+import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
@@ -291,6 +292,7 @@ function draw() {
     );
     document.getElementById("vault-form").hidden = seated;
   }
+  drawLatePanel(document.getElementById("late-panel"), p, command);
   drawTables();
   drawResult();
 }
