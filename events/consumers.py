@@ -199,6 +199,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # another, whose hello costs more database work: in a join burst of 1,000
             # phones, pings queued behind hellos set off a storm of reconnects.
             await self._pong()
+            if self.actor is not None and self.actor.role is Role.GUEST:
+                # A screen that pings keeps pinging (every 2 s): gone quiet, it is dead.
+                # One that never pinged (a script, a bot) is not held to it.
+                stalls.pinged(self)
             return
         if self.party is None:
             return
@@ -297,7 +301,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.secret_checked = time.monotonic()  # just proven
         if opened is not None:
             await groups.send_safely(opened.messages)
-            stalls.watch(self)  # a guest socket gone quiet shows offline within seconds
         await self._resync(frame, re)  # joins this screen's groups, then the snapshot
 
     async def _command(self, frame, re, *, seat_checked_there: bool = False):
@@ -537,7 +540,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         self._touch()
 
     async def stalled(self):
-        """No frame for stalls.STALL_SECONDS (a phone pings every 2 s): the line is dead
+        """No frame for stalls.STALL_SECONDS or more (a phone pings every 2 s): the line is dead
         though the socket looks open. The host sees the guest offline now, not when
         daphne's own ping gives up (37-45 s); the phone has already opened another
         socket, or will when its line comes back."""

@@ -153,6 +153,7 @@ def test_the_host_sees_a_stalled_phone_offline_within_ten_seconds(asgi_server, b
         host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
         host.goto(f"{asgi_server}/host/{code}/")
         phones = {}
+        pings: list[str] = []
         for name in ["Ann", "Ben", "Cy"]:  # Ann through the proxy, the others direct
             gid, token, gift_number = seats[name]
             page = phones[name] = new_page(browser, 390, 844, errors, name)
@@ -161,12 +162,21 @@ def test_the_host_sees_a_stalled_phone_offline_within_ten_seconds(asgi_server, b
                 f"localStorage.setItem({json.dumps('heist.seat.' + code)}, {json.dumps(blob)})"
             )
             base = f"http://127.0.0.1:{proxy.port}" if name == "Ann" else asgi_server
+            if name == "Ann":  # her pings, counted: a phone at a party has pinged for a while
+                page.on(
+                    "websocket", lambda ws: ws.on("framesent", lambda p: pings.append(p) if '"ping"' in p else None)
+                )
             page.goto(f"{base}/p/{code}/")
             expect(page.locator("html")).to_have_attribute("data-conn", "online")
         row = {name: host.locator(f"li.guest[data-guest='{seats[name][0]}']") for name in seats}
         for name in seats:
             expect(row[name]).to_contain_text("online")
 
+        # The server knows a socket's heartbeat from its second ping (events/stalls.py).
+        deadline = time.monotonic() + 10
+        while len(pings) < 3:  # Playwright delivers the page's events while it waits
+            assert time.monotonic() < deadline, f"Ann's phone sent {len(pings)} pings in 10 s"
+            phones["Ann"].wait_for_timeout(200)
         proxy.stall()
         stalled = time.monotonic()
         expect(row["Ann"]).to_contain_text("offline", timeout=12000)

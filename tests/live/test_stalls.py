@@ -28,12 +28,19 @@ async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_o
     party, host_token = await sync_to_async(shorthand.party_create)(name="Stalls")
     _q, quiet_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Quiet", description="a mug")
     talker, talk_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Talk", description="a hat")
+    botg, bot_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Bot", description="a pen")
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     quiet, talking = await Phone(party.code).connect(), await Phone(party.code).connect()
-    started = time.monotonic()  # the quiet socket's last frame is its hello, sent after this
     await quiet.hello("guest", quiet_token)
     await talking.hello("guest", talk_token)
+    bot = await Phone(party.code).connect()  # a script that never pings: not watched
+    await bot.hello("guest", bot_token)
+    await quiet.send({"type": "ping"})  # two pings: the quiet socket's heartbeat is known
+    await quiet.until(lambda m: m.get("type") == "pong")
+    started = time.monotonic()  # the quiet socket's last frame is this ping, sent after now
+    await quiet.send({"type": "ping"})
+    await quiet.until(lambda m: m.get("type") == "pong")
     pinging = True
 
     async def ping():
@@ -48,14 +55,21 @@ async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_o
         assert gone["guest"] == _q.pk
         assert stalls.STALL_SECONDS <= took < stalls.STALL_SECONDS + 3 * stalls.SWEEP_SECONDS + 1, took
         assert await quiet.closed() == 4408
-        # Twice the stall time later the pinging guest is still online and watched.
+        # Twice the stall time later the pinging guest is still online and watched, and
+        # the socket that never pinged is still open (it was never held to the heartbeat).
         await asyncio.sleep(2 * stalls.STALL_SECONDS)
-        assert not any(m.get("type") == "presence" and m["guest"] == talker.pk and not m["online"] for m in host.inbox)
+        for still in (talker, botg):
+            assert not any(
+                m.get("type") == "presence" and m["guest"] == still.pk and not m["online"] for m in host.inbox
+            )
         assert stalls.watched() == 1
+        await bot.send({"type": "ping"})
+        assert (await bot.until(lambda m: m.get("type") == "pong"))["type"] == "pong"
     finally:
         pinging = False
         await pinger
     await talking.close()
+    await bot.close()
     await host.close()
 
 
@@ -73,10 +87,12 @@ async def test_one_sweep_watches_a_hundred_sockets_cheaply():
     before = len(asyncio.all_tasks())
     sockets = [Socket() for _ in range(1000)]
     for s in sockets[:100]:
-        stalls.watch(s)
+        stalls.pinged(s)
+        stalls.pinged(s)  # the second ping sets the socket's limit
     assert len(asyncio.all_tasks()) == before + 1  # the one sweep, not a hundred timers
     for s in sockets[100:]:
-        stalls.watch(s)
+        stalls.pinged(s)
+        stalls.pinged(s)
     assert len(asyncio.all_tasks()) == before + 1 and stalls.watched() == 1000
     runs = 200
     t0 = time.perf_counter()
@@ -91,3 +107,32 @@ async def test_one_sweep_watches_a_hundred_sockets_cheaply():
     assert len(stalls.sweep_once(now=late)) == 1000 and stalls.watched() == 0
     await asyncio.sleep(0)
     assert {s.stalls for s in sockets} == {1}
+
+
+async def test_the_limit_follows_each_sockets_own_heartbeat(monkeypatch):
+    """A phone pinging every 2 s is dead after 7 s of silence; a client whose pings
+    come 15 s apart (a throttled hidden page, a test bot) after 3.5 gaps, not 7 s; a
+    socket that pinged once only, after FIRST_LIMIT."""
+
+    class Socket:
+        async def stalled(self):
+            pass
+
+    clock = {"now": 1000.0}
+    monkeypatch.setattr(stalls, "_now", lambda: clock["now"])
+    phone, slow, once = Socket(), Socket(), Socket()
+    stalls.pinged(once)  # one ping tells nothing of its heartbeat: FIRST_LIMIT
+    for t in (0, 2, 4):
+        clock["now"] = 1000.0 + t
+        stalls.pinged(phone)
+    for t in (0, 15):
+        clock["now"] = 1000.0 + t
+        stalls.pinged(slow)
+    assert stalls.sweep_once(now=1004.0 + stalls.STALL_SECONDS - 0.1) == []
+    assert stalls.sweep_once(now=1004.0 + stalls.STALL_SECONDS + 0.1) == [phone]
+    assert stalls.sweep_once(now=1000.0 + stalls.FIRST_LIMIT - 0.1) == []
+    assert stalls.sweep_once(now=1000.0 + stalls.FIRST_LIMIT + 0.1) == [once]
+    assert stalls.sweep_once(now=1015.0 + 15 * stalls.GAPS_ALLOWED - 0.1) == []
+    assert stalls.sweep_once(now=1015.0 + 15 * stalls.GAPS_ALLOWED + 0.1) == [slow]
+    assert stalls.watched() == 0
+    await asyncio.sleep(0)
