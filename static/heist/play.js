@@ -304,10 +304,19 @@ function promptFor(view, meta) {
   if (view.phase === "over") {
     const mine = view.seats[view.you];
     const returns = (S.takesHome || []).filter((r) => r.kind === "vault_return");
+    // A substitute played this seat for the guest who left: its gift goes home with
+    // them; a late arrival keeps their own gift (docs/RULES.md).
+    const keep = (S.takesHome || []).find((r) => r.kind === "keeps");
+    const own = (S.takesHome || []).find((r) => r.kind === "late");
+    const forGuest = keep && keep.guest !== S.me.name ? keep.guest : S.me.playing_for || null;
+    const seatGift = forGuest
+      ? h("li", { class: "big" }, "Gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), ` goes home with ${forGuest}: you played this seat for them.`)
+      : h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : "");
     return prompt("end", "The heist is over",
       h("h3", { text: "You take home" }),
       h("ul", { class: "plain takes-home" },
-        h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
+        seatGift,
+        own ? h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: own.gift }), ": your own gift, from the late-gifts shelf.") : null,
         returns.map((r) => h("li", { class: "big" }, "Also gift ", h("strong", { class: "gift-number", text: r.gift }), `: ${r.description} — the gift you brought, back from the vault.`))),
       S.party && S.party.status === "over"
         ? h("p", { text: "That's everything. Unused cards have no value. Thanks for heisting!" })

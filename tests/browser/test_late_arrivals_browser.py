@@ -88,6 +88,14 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
         expect(third.get_by_role("heading", name="You're not at this table any more")).to_be_visible(timeout=10000)
         expect(third.get_by_role("link", name="Join again")).to_have_count(0)
         expect(third.locator("[role=alert]")).to_contain_text("the gift in front of it at the end is yours")
+        # The game is played out: Lena's phone says whose the seat's gift is, and hers.
+        db(lambda: _play_out(code))
+        expect(late.locator("#prompt")).to_have_attribute("data-prompt", "end", timeout=15000)
+        expect(late.locator("#prompt .takes-home")).to_contain_text(f"goes home with {leaver_name}", timeout=10000)
+        expect(late.locator("#prompt .takes-home")).to_contain_text("Keep gift 5: your own gift")
+        late.screenshot(path=str(SHOTS / "late-substitute-end-390.png"), full_page=True)
+        expect(leaver.locator(".late-arrival")).to_contain_text("the gift in front of your old seat is yours")
+
         assert not errors, errors
     finally:
         db.close()
@@ -113,3 +121,14 @@ def _claim(code: str, guest_id: int) -> None:
     claim = services.seat_hand_over(party_id=party_id, guest_id=guest_id, requested_by="host").data["claim"]
     out = services.seat_claim(code=code, claim=claim, name="Sub Sue")
     send_on_commit(out.messages)  # the broadcasts, as the HTTP view sends them
+
+
+def _play_out(code: str) -> None:
+    """Bots play the party to its end (the screens follow by their heartbeat)."""
+    from events import services
+    from events.models import Party
+    from tests.story.record import party_play
+
+    party = Party.objects.get(code=code)
+    party_play(party, seed=2)
+    services.party_end(party_id=party.pk)
