@@ -493,7 +493,13 @@ def seat_claim(*, code, claim, name) -> Outcome:
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
         table = Table.objects.select_for_update().get(pk=guest.table_id)
         roster = list(table.roster)
-        roster[guest.seat] = {**roster[guest.seat], "name": name}
+        # `played_for`: the guest the seat's gift goes home with (docs/RULES.md), kept
+        # through a chain of substitutes.
+        roster[guest.seat] = {
+            **roster[guest.seat],
+            "name": name,
+            "played_for": roster[guest.seat].get("played_for", leaving),
+        }
         table.roster = roster
         table.save(update_fields=["roster"])
         party_bump(party)
@@ -558,7 +564,12 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
         late.save(update_fields=["table", "seat", "is_captain"])
         roster = list(table.roster)
         # The roster's gift number stays the leaver's: whose gift the seat goes home as.
-        roster[seat] = {**roster[seat], "guest": late.pk, "name": late.name}
+        roster[seat] = {
+            **roster[seat],
+            "guest": late.pk,
+            "name": late.name,
+            "played_for": roster[seat].get("played_for", leaver.name),
+        }
         table.roster = roster
         table.save(update_fields=["roster"])
         SeatHandOver.objects.create(

@@ -93,6 +93,7 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
         expect(late.locator("#prompt")).to_have_attribute("data-prompt", "end", timeout=15000)
         expect(late.locator("#prompt .takes-home")).to_contain_text(f"goes home with {leaver_name}", timeout=10000)
         expect(late.locator("#prompt .takes-home")).to_contain_text("Keep gift 5: your own gift")
+        expect(late.locator(".keeps")).to_contain_text(f"{leaver_name} (played by Lena) keeps")
         late.screenshot(path=str(SHOTS / "late-substitute-end-390.png"), full_page=True)
         expect(leaver.locator(".late-arrival")).to_contain_text("the gift in front of your old seat is yours")
 

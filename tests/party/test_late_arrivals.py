@@ -89,6 +89,7 @@ def test_a_late_arrival_plays_a_leavers_seat_and_everyone_leaves_with_one_gift()
     assert (late.table_id, late.seat) == (table.pk, 2) and leaver.table_id is None
     table.refresh_from_db()
     assert table.roster[2]["guest"] == late.pk and table.roster[2]["name"] == "Lena"
+    assert table.roster[2]["played_for"] == leaver.name  # the table's screens say whose the gift is
     assert table.roster[2]["gift_number"] == leaver.gift_number  # the seat still goes home as the leaver's
     assert Game.from_dict(table.state).hands[2] == hand  # the whole game state, unchanged
     record = SeatHandOver.objects.get(party=party)
