@@ -202,8 +202,12 @@ function guestRow(g, seated, dups = new Set()) {
           ]
         : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
     );
-  } else {
+  } else if (g.table) {
     actions = seatActions(g, `Make ${g.name} the table captain`);
+  } else {
+    // No seat while the tables play: a late arrival (the late-arrivals panel), or a
+    // guest whose seat a late arrival plays for them.
+    actions = h("span", { class: "hint", text: g.played_by ? `left: ${g.played_by} plays the seat for them` : g.late ? "arrived late" : "" });
   }
   return h(
     "li",

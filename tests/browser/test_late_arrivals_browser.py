@@ -66,6 +66,11 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
         panel.screenshot(path=str(SHOTS / "host-late-panel.png"))
         row.get_by_role("button", name="Seat Lena").click()
         expect(row).to_contain_text(f"plays table A, seat 2 for {leaver_name}")
+        expect(host.locator(f"li.guest[data-guest='{leaver_id}']")).to_contain_text(
+            "left: Lena plays the seat for them"
+        )
+        expect(host.locator(f"li.guest[data-guest='{leaver_id}'] button")).to_have_count(0)
+        host.screenshot(path=str(SHOTS / "host-late-seated.png"), full_page=True)
 
         # Her phone shows the seat; the leaver's phone says who plays it for them.
         expect(late.locator("#prompt")).to_be_visible(timeout=10000)
