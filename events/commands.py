@@ -242,6 +242,14 @@ PARTY_COMMANDS: dict[str, Command] = {
             _check_captain,
         ),
         _party(
+            "seat_late_guest",
+            lambda a, args: services.late_guest_seat(party_id=a.party_id, **args),
+            lambda a, f: {
+                "late_guest_id": _an_id(f.get("late_guest"), "which late arrival?"),
+                "guest_id": _an_id(f.get("guest"), "in place of which guest?"),
+            },
+        ),
+        _party(
             "offer_seat",
             lambda a, _: services.seat_offer(party_id=a.party_id, guest_id=a.guest_id),
             check=_check_own_seat,

@@ -30,7 +30,7 @@ from django.utils import timezone
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import acttiming, fanout, fastread, gate, groups, heartbeat, lanes, peers, ratelimit, socket_limits
+from . import acttiming, fanout, fastread, gate, groups, heartbeat, lanes, peers, ratelimit, socket_limits, stalls
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
 from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
@@ -189,6 +189,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             self.seat_key = None
 
     async def disconnect(self, code):
+        stalls.forget(self)
         self._release_slots()
         self.closing = True  # nothing may be sent on this socket any more
         await self._finish_requests()
@@ -212,6 +213,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data=None, bytes_data=None):
+        stalls.heard(self)  # any frame is a sign of life (a ping every 2 s)
         if not await self._within_frame_rate(text_data):  # first: junk counts too
             return
         if text_data is None:
@@ -242,6 +244,10 @@ class PartyConsumer(AsyncWebsocketConsumer):
             # another, whose hello costs more database work: in a join burst of 1,000
             # phones, pings queued behind hellos set off a storm of reconnects.
             await self._pong()
+            if self.actor is not None and self.actor.role is Role.GUEST:
+                # A screen that pings keeps pinging (every 2 s): gone quiet, it is dead.
+                # One that never pinged (a script, a bot) is not held to it.
+                stalls.pinged(self)
             return
         if self.party is None and not self.probation:
             return
@@ -600,6 +606,22 @@ class PartyConsumer(AsyncWebsocketConsumer):
                 self._queue(self._resubscribe)
         await self._send(pong)
         self._touch()
+
+    async def stalled(self):
+        """No frame for stalls.STALL_SECONDS or more (a phone pings every 2 s): the line is dead
+        though the socket looks open. The host sees the guest offline now, not when
+        daphne's own ping gives up (37-45 s); the phone has already opened another
+        socket, or will when its line comes back."""
+        if self.closing or self.actor is None:
+            return
+        logger.info("guest %s: socket silent for %.0f s, closed", self.actor.guest_id, stalls.STALL_SECONDS)
+        try:
+            closed = await write.run_in_db_thread(guest_socket_closed)(
+                party_id=self.actor.party_id, guest_id=self.actor.guest_id, channel=self.channel_name
+            )
+            await groups.send_safely(closed.messages)
+        finally:
+            await self.close(code=4408)  # disconnect() then says the same again: harmless
 
     async def _resubscribe(self):
         self.resubscribing = False

@@ -74,6 +74,9 @@ class Guest(models.Model):
     claim_expires = models.DateTimeField(null=True, blank=True)
     # The guest's own phone offered the seat to a substitute (consent to a hand-over).
     handover_offered_until = models.DateTimeField(null=True, blank=True)
+    # Registered after the deal (docs/RULES.md, "Late arrivals"): no seat of their own;
+    # the host may seat them as a substitute, and they take their own gift home.
+    late = models.BooleanField(default=False)
     sockets = models.IntegerField(default=0)  # open WebSockets, for the host's "disconnected" marks
     last_seen = models.DateTimeField(null=True, blank=True)
 
@@ -148,6 +151,12 @@ class SeatHandOver(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     claimed_at = models.DateTimeField(null=True, blank=True)
     claimed_by = models.CharField(max_length=40, blank=True)  # the substitute's name
+    # The late arrival who took the seat (None: a substitute by hand-over code, who
+    # took over the leaver's guest row).
+    substitute = models.ForeignKey(Guest, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    # The table's version when the substitute took the seat: the story names the leaver
+    # for what happened before it, the substitute after.
+    table_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["created_at", "pk"]

@@ -83,6 +83,7 @@ HOST_COMMANDS = frozenset(
         "revoke_tablet",
         "confirm_all_deliveries",
         "set_clock",
+        "seat_late_guest",
     }
 )
 CAPTAIN_COMMANDS = frozenset({"hand_over_seat"})

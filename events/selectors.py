@@ -14,12 +14,12 @@ from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
 
+from .history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from .models import Guest, Party, Tablet, VaultGift
 from .roles import Actor, Role
 from .secrets import normalize_code, plausible_token, token_hash
 
 ONLINE_GRACE = timedelta(seconds=45)
-WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 
 
 def party_by_code(code) -> Party | None:
@@ -151,6 +151,8 @@ def party_for_host(party: Party, public: dict | None = None, tables: list[Table]
     # Table letters from the public view: joining each row to its table read the whole
     # stored game again for every guest (100 decoded per host update at a full party).
     letters = {t["id"]: t["letter"] for t in out["tables"]}
+    # Who plays whose seat since a late arrival took it (none before the deal).
+    played_by, playing_for = _late_substitutions(party)
     out["guests"] = [
         {
             "id": g.pk,
@@ -160,6 +162,9 @@ def party_for_host(party: Party, public: dict | None = None, tables: list[Table]
             "table": letters.get(g.table_id),
             "seat": g.seat,
             "captain": g.is_captain,
+            "late": g.late,  # registered after the deal (docs/RULES.md)
+            "played_by": played_by.get(g.pk),  # a late arrival plays this guest's seat
+            "playing_for": playing_for.get(g.pk),  # this late arrival plays a leaver's seat
         }
         for g in party.guests.filter(removed_at__isnull=True)
     ]
@@ -190,6 +195,16 @@ def party_for_host(party: Party, public: dict | None = None, tables: list[Table]
     return out
 
 
+def _late_substitutions(party: Party) -> tuple[dict[int, str], dict[int, str]]:
+    """({leaver id: the late arrival playing their seat}, {late arrival id: the leaver})."""
+    if party.status == Party.Status.LOBBY:
+        return {}, {}
+    rows = party.handovers.filter(substitute__isnull=False).values_list(
+        "guest_id", "claimed_by", "substitute_id", "leaving_name"
+    )
+    return {g: by for g, by, _, _ in rows}, {s: name for _, _, s, name in rows}
+
+
 def snapshot_for(actor: Actor) -> dict:
     party = Party.objects.get(pk=actor.party_id)
     if actor.role in (Role.HOST, Role.SPECTATOR):
@@ -217,7 +232,12 @@ def snapshot_for(actor: Actor) -> dict:
         "captain": guest.is_captain,
         "table": guest.table.letter if guest.table_id else None,
         "seat": guest.seat,
+        "late": guest.late,
     }
+    if party.status != Party.Status.LOBBY and (guest.late or guest.table_id is None):
+        played_by, playing_for = _late_substitutions(party)
+        me["played_by"] = played_by.get(guest.pk)  # a leaver: who plays their seat for them
+        me["playing_for"] = playing_for.get(guest.pk)
     out = {"type": "snapshot", "role": "guest", "party": party_public(party), "me": me, "table": None, "public": None}
     if guest.table_id is not None:
         game = table_game(guest.table)
@@ -230,16 +250,15 @@ def snapshot_for(actor: Actor) -> dict:
 
 
 def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
-    """Everything this guest leaves with: the gift in front of them, and their own gift
-    if it ended in a vault (leftover vault gifts return to whoever brought them)."""
+    """Everything this guest leaves with: the gift in front of their seat (or of the
+    seat a substitute played for them), their own gift if it ended in a vault
+    (leftover vault gifts return to whoever brought them), or, arrived late, their own
+    gift."""
     result = party_result(party)
-    mine = [
-        dict(r, kind="keeps")
-        for r in result["keeps"]
-        if r["table"] == (guest.table.letter if guest.table_id else None) and r["seat"] == guest.seat
-    ]
+    mine = [dict(r, kind="keeps") for r in result["keeps"] if r["guest_id"] == guest.pk]
     own = gift_label(guest.gift_number)
     mine += [dict(r, kind="vault_return") for r in result["vault_returns"] if r["gift"] == own]
+    mine += [dict(r, kind="late") for r in result["late"] if r["guest_id"] == guest.pk]
     return mine
 
 
@@ -257,18 +276,29 @@ def party_result(party: Party, *, public: bool = False) -> dict:
     tables' final states (valid at any moment: it is the current holder of each gift).
     `public` (a page anyone with the code may read): descriptions as the room was told
     them (`told_to_the_room`), even after the end; otherwise (the host's files and
-    dashboard, a guest's own gift) every description once the party is over."""
+    dashboard, a guest's own gift) every description once the party is over.
+
+    Everyone who brought a gift leaves with exactly one (docs/RULES.md): the gift in
+    front of the seat they sat down at, even when a substitute played it for them
+    (`played_by` lists everyone who played the seat); a late arrival, their own gift
+    (`late`)."""
     guests = {g.pk: g for g in party.guests.all()}
+    handovers = party_handovers(party)
+    joined = joined_names(guests.values(), handovers)
+    players = seat_players(handovers)
     brought = {g.gift_number: g for g in guests.values()}
     vault_by_id = {v.gift_id: v for v in party.vault_gifts.all()}
 
     over = party.status == Party.Status.OVER
 
+    def bringer(gift_id: int) -> str:
+        return joined[brought[gift_id].pk]
+
     def describe(gift_id: int, game) -> dict:
         if gift_id in vault_by_id:
             source = f"vault gift from {vault_by_id[gift_id].contributor}"
         else:
-            source = f"brought by {brought[gift_id].name}" if gift_id in brought else "unknown"
+            source = f"brought by {bringer(gift_id)}" if gift_id in brought else "unknown"
         # The host downloads this mid-party too: a gift still wrapped keeps its secret
         # (the host plays as well, and a projector may show the dashboard).
         told = told_to_the_room(gift_id, game) or (over and not public)
@@ -276,14 +306,29 @@ def party_result(party: Party, *, public: bool = False) -> dict:
         return {"gift": gift_label(gift_id), "description": description, "source": source}
 
     keeps, returns = [], []
-    for table in party.tables.all():
+    tables = list(party.tables.all())
+    letters = {t.pk: t.letter for t in tables}
+    for table in tables:
         game = table_game(table)
         for seat, gift_id in enumerate(game.gifts):
-            guest = guests[table.roster[seat]["guest"]]
-            keeps.append({"guest": guest.name, "table": table.letter, "seat": seat, **describe(gift_id, game)})
+            entry = table.roster[seat]
+            # The seat's owner brought the gift the seat was dealt with in mind: the
+            # roster's gift number (a late substitute's own gift is not in play).
+            owner = brought.get(entry["gift_number"]) or guests[entry["guest"]]
+            keeps.append(
+                {
+                    "guest": joined[owner.pk],
+                    "guest_id": owner.pk,
+                    "played_by": players.get((table.pk, seat), [joined[owner.pk]]),
+                    "table": table.letter,
+                    "seat": seat,
+                    **describe(gift_id, game),
+                }
+            )
         for gift_id in game.vault:
             # Leftover vault gifts return to whoever contributed them (rulebook).
-            to = vault_by_id[gift_id].contributor if gift_id in vault_by_id else brought[gift_id].name
+            to = vault_by_id[gift_id].contributor if gift_id in vault_by_id else bringer(gift_id)
             returns.append({"table": table.letter, "returns_to": to, **describe(gift_id, game)})
     keeps.sort(key=lambda r: (r["table"], r["seat"]))
-    return {"over": party.status == Party.Status.OVER, "keeps": keeps, "vault_returns": returns}
+    late = late_arrivals(guests.values(), handovers, letters, over=over)
+    return {"over": over, "keeps": keeps, "vault_returns": returns, "late": late}

@@ -29,6 +29,7 @@ from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normali
 
 NAME_MAX = 40
 DESCRIPTION_MAX = 200
+LATE_MAX = 30  # late arrivals a party takes (they wait for a seat or take their gift home)
 
 
 ZWJ = "\u200d"
@@ -147,15 +148,27 @@ def guest_join(*, code, name, description) -> Outcome:
     description = _clean(description, "your gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
         party = locked_party_by_code(code)
-        if not party.registration_open or party.status != Party.Status.LOBBY:
+        # After the deal nobody is turned away: a late arrival registers with their
+        # gift, and the host may seat them in place of a guest who leaves
+        # (late_guest_seat); otherwise they take their own gift home (docs/RULES.md).
+        late = party.status == Party.Status.PLAYING
+        if not late and (not party.registration_open or party.status != Party.Status.LOBBY):
             raise ServiceError("closed", "registration for this party is closed")
-        if party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
+        if late:
+            if party.guests.filter(late=True, removed_at__isnull=True).count() >= LATE_MAX:
+                raise ServiceError("full", f"this party has taken {LATE_MAX} late arrivals already")
+        elif party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
             raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
         name = _distinct_name(party, name)
         token = new_token()
         guest = Guest.objects.create(
-            party=party, name=name, description=description, gift_number=number, token_hash=token_hash(token)
+            party=party,
+            name=name,
+            description=description,
+            gift_number=number,
+            token_hash=token_hash(token),
+            late=late,
         )
         party_bump(party)
         return Outcome({**_seat_data(guest, token, party), "party": party.pk})
@@ -529,7 +542,13 @@ def seat_claim(*, code, claim, name) -> Outcome:
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
         table = Table.objects.select_for_update().get(pk=guest.table_id)
         roster = list(table.roster)
-        roster[guest.seat] = {**roster[guest.seat], "name": name}
+        # `played_for`: the guest the seat's gift goes home with (docs/RULES.md), kept
+        # through a chain of substitutes.
+        roster[guest.seat] = {
+            **roster[guest.seat],
+            "name": name,
+            "played_for": roster[guest.seat].get("played_for", leaving),
+        }
         table.roster = roster
         table.save(update_fields=["roster"])
         party_bump(party)
@@ -537,8 +556,8 @@ def seat_claim(*, code, claim, name) -> Outcome:
             SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
         )
         if record is not None:
-            record.claimed_at, record.claimed_by = timezone.now(), name
-            record.save(update_fields=["claimed_at", "claimed_by"])
+            record.claimed_at, record.claimed_by, record.table_version = timezone.now(), name, table.version
+            record.save(update_fields=["claimed_at", "claimed_by", "table_version"])
         msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
         msgs += lobby_messages(party)
         game = Game.from_dict(table.state)
@@ -555,3 +574,86 @@ def seat_claim(*, code, claim, name) -> Outcome:
             },
         )
         return Outcome(_seat_data(guest, token, party), msgs)
+
+
+# --- a late arrival ----------------------------------------------------------------------
+
+
+def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outcome:
+    """The host seats a late arrival in place of a seated guest who leaves: the late
+    arrival plays that seat, with its whole game state, for the leaver (rulebook: a
+    person may leave by handing their seat and entire game state to a substitute).
+    The leaver takes home the gift in front of the seat at the end; the late arrival,
+    their own gift (docs/RULES.md). Recorded as a hand-over (SeatHandOver.substitute)."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        if party.status != Party.Status.PLAYING:
+            raise ServiceError("not_playing", "a late arrival can take a seat only while the tables play")
+        late = party.guests.filter(pk=late_guest_id, late=True, removed_at__isnull=True).first()
+        if late is None:
+            raise ServiceError("no_guest", "no such late arrival")
+        if late.table_id is not None:
+            raise ServiceError("seated", f"{late.name} already plays a seat")
+        leaver = _lobby_guest(party, guest_id)
+        if leaver.table_id is None:
+            raise ServiceError("not_seated", f"{leaver.name} has no seat to hand over")
+        table = Table.objects.select_for_update().get(pk=leaver.table_id)
+        if Game.from_dict(table.state).phase.value == "over":
+            raise ServiceError("over", f"table {table.letter} has finished")
+        seat, captain = leaver.seat, leaver.is_captain
+        assert seat is not None
+        now = timezone.now()
+        SeatHandOver.objects.filter(guest=leaver, claimed_at__isnull=True).delete()  # a code never used
+        leaver.table, leaver.seat, leaver.is_captain = None, None, False
+        leaver.claim_hash, leaver.claim_expires, leaver.handover_offered_until = "", None, None
+        leaver.save(
+            update_fields=["table", "seat", "is_captain", "claim_hash", "claim_expires", "handover_offered_until"]
+        )
+        late.table, late.seat, late.is_captain = table, seat, captain
+        late.save(update_fields=["table", "seat", "is_captain"])
+        roster = list(table.roster)
+        # The roster's gift number stays the leaver's: whose gift the seat goes home as.
+        roster[seat] = {
+            **roster[seat],
+            "guest": late.pk,
+            "name": late.name,
+            "played_for": roster[seat].get("played_for", leaver.name),
+        }
+        table.roster = roster
+        table.save(update_fields=["roster"])
+        SeatHandOver.objects.create(
+            party=party,
+            guest=leaver,
+            table=table,
+            seat=seat,
+            leaving_name=leaver.name,
+            requested_by="host",
+            reason=SeatHandOver.Reason.HOST,
+            created_at=now,
+            claimed_at=now,
+            claimed_by=late.name,
+            substitute=late,
+            table_version=table.version,
+        )
+        party_bump(party)
+        msgs: list[Message] = [
+            (
+                guest_group(leaver.pk),
+                {"type": "resubscribe"},  # the leaver's phone: no seat now, and why (snapshot)
+            ),
+            (guest_group(late.pk), {"type": "resubscribe"}),  # the late arrival's phone: the seat
+        ]
+        msgs += lobby_messages(party)
+        msgs += table_messages(table, Game.from_dict(table.state), [])
+        msgs += _table_notice(
+            party.pk,
+            table.pk,
+            len(roster),
+            {
+                "kind": "claimed",
+                "table": table.pk,
+                "seat": seat,
+                "message": f"{late.name} (arrived late) took over seat {seat + 1} from {leaver.name}, playing it for them.",
+            },
+        )
+        return Outcome({"guest": late.pk, "table": table.letter, "seat": seat}, msgs)

@@ -269,14 +269,36 @@ def party_result_csv(request, code):
     result = party_result(party)
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out))
-    writer.writerow(["kind", "name", "table", "seat", "gift", "description", "source"])
+    # `name` is who takes the gift home: for a seat a substitute played, the guest
+    # who sat down there (docs/RULES.md); `played by` names everyone who played it.
+    writer.writerow(["kind", "name", "table", "seat", "gift", "description", "source", "played by"])
     for row in result["keeps"]:
         # Seats are numbered from 1 here, as on every screen (the wire form counts from 0).
         seat = row["seat"] + 1
-        writer.writerow(["keeps", row["guest"], row["table"], seat, row["gift"], row["description"], row["source"]])
+        played = ", then ".join(row["played_by"])
+        writer.writerow(
+            ["keeps", row["guest"], row["table"], seat, row["gift"], row["description"], row["source"], played]
+        )
     for row in result["vault_returns"]:
         writer.writerow(
-            ["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"]]
+            ["vault return", row["returns_to"], row["table"], "", row["gift"], row["description"], row["source"], ""]
+        )
+    for row in result["late"]:
+        # A late arrival takes their own gift home, seated as a substitute or not.
+        played = "" if row["played_for"] is None else f"{row['guest']}, for {row['played_for']}"
+        seat = "" if row["seat"] is None else row["seat"] + 1
+        table = row["table"] or ""
+        writer.writerow(
+            [
+                "late arrival keeps own gift",
+                row["guest"],
+                table,
+                seat,
+                row["gift"],
+                row["description"],
+                row["source"],
+                played,
+            ]
         )
     response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}.csv"'

@@ -33,11 +33,26 @@ class GiftOrigin:
     brought_by: str  # the guest who brought it, or the vault gift's contributor
 
 
+@dataclass(frozen=True)
+class HandOver:
+    """A substitute took a seat once the table had reached `version` (None: not known,
+    a hand-over recorded before versions were; told after the game)."""
+
+    version: int | None
+    seat: int
+    leaver: str
+    substitute: str
+
+
 @dataclass
 class TableInput:
     letter: str
-    names: list[str]  # seat -> the name on the roster
+    names: list[str]  # seat -> who sat down there (the leaver, for a seat handed over)
     replay: TableReplay
+    handovers: list[HandOver] = field(default_factory=list)
+    # seat -> who takes its gift home (its first guest, even when a substitute played
+    # it: docs/RULES.md); None: the names above
+    owners: list[str] | None = None
 
 
 @dataclass
@@ -61,7 +76,13 @@ class _Track:
 
 
 def story_build(
-    *, code: str, name: str, tables: list[TableInput], origins: dict[int, GiftOrigin], ring: list[str]
+    *,
+    code: str,
+    name: str,
+    tables: list[TableInput],
+    origins: dict[int, GiftOrigin],
+    ring: list[str],
+    late: list[dict[str, Any]] | None = None,
 ) -> dict[str, Any]:
     journeys: dict[int, list[dict[str, Any]]] = {gid: [] for gid in origins}
     descriptions: dict[int, str] = {}
@@ -71,9 +92,11 @@ def story_build(
     relays: dict[str, dict[str, Any]] = {}
     finals: dict[str, _Track] = {}
     flows: list[dict[str, Any]] = []
+    handovers: list[dict[str, Any]] = []
+    players: dict[tuple[str, int], list[str]] = {}  # (table, seat) -> who played it, in order
 
     for ti in tables:
-        track = _Track(ti.letter, ti.names)
+        track = _Track(ti.letter, list(ti.names))  # a copy: a hand-over renames a seat
         seq = 0
         first: dict[int, int | str] = {}  # gift -> where it was first at this table (seat or "vault")
         left: dict[int, int] = {}  # gift -> the seat it left this table from (the relay)
@@ -88,8 +111,30 @@ def story_build(
         def line(text: str, kind: str) -> None:
             entries.append({"round": track.round, "turn": track.turn, "kind": kind, "text": text})
 
-        events = [*ti.replay.setup_events, *(e for step in ti.replay.steps for e in step.events)]
-        for e in events:
+        def hand_over(h: HandOver) -> None:
+            # From here on the story names the substitute; before, the leaver.
+            track.names[h.seat] = h.substitute
+            players.setdefault((ti.letter, h.seat), [h.leaver]).append(h.substitute)
+            line(f"{h.substitute} took over seat {h.seat + 1} from {h.leaver}.", "handover")
+            handovers.append(
+                {
+                    "table": ti.letter,
+                    "seat": h.seat,
+                    "round": track.round,
+                    "leaver": h.leaver,
+                    "substitute": h.substitute,
+                }
+            )
+
+        # A hand-over at version V came after the action that made V, before the next.
+        pending = sorted(ti.handovers, key=lambda h: (h.version is None, h.version or 0))
+        events = [
+            *((0, e) for e in ti.replay.setup_events),
+            *((step.version, e) for step in ti.replay.steps for e in step.events),
+        ]
+        for version, e in events:
+            while pending and pending[0].version is not None and pending[0].version < version:
+                hand_over(pending.pop(0))
             v = e.view(None)
             if v is None:
                 continue  # private to some seat (dealt hands, peeks): not in the story
@@ -244,6 +289,8 @@ def story_build(
                 )
             elif t == "game_over":
                 line("The last action is done: the game is over.", "round")
+        for h in pending:
+            hand_over(h)
         final = ti.replay.final
         if final is None or track.holders != list(final.gifts) or track.vault != list(final.vault):
             raise ReplayMismatch(f"table {ti.letter}: the story's gift positions differ from the replayed state")
@@ -304,13 +351,26 @@ def story_build(
         )
 
     holder_of: dict[int, dict[str, Any]] = {}
+    owners = {ti.letter: ti.owners or ti.names for ti in tables}
     for letter, track in finals.items():
         for seat, gid in enumerate(track.holders):
-            holder_of[gid] = {"home_with": track.name(seat), "table": letter, "seat": seat, "returned": False}
+            holder_of[gid] = {
+                "home_with": owners[letter][seat],
+                "played_by": players.get((letter, seat), [track.name(seat)]),
+                "table": letter,
+                "seat": seat,
+                "returned": False,
+            }
         for gid in track.vault:
             # Leftover vault gifts return to whoever gave them (a guest's gift left in the
             # vault goes back to its bringer).
-            holder_of[gid] = {"home_with": origins[gid].brought_by, "table": letter, "seat": None, "returned": True}
+            holder_of[gid] = {
+                "home_with": origins[gid].brought_by,
+                "played_by": [],
+                "table": letter,
+                "seat": None,
+                "returned": True,
+            }
 
     gifts_out = []
     for gid, origin in sorted(origins.items(), key=lambda kv: (kv[1].kind != "guest", kv[0])):
@@ -353,6 +413,9 @@ def story_build(
         "closest_escapes": escapes[:ESCAPES_SHOWN],
         "blocked_total": len(escapes),
         "relay": relay_flow,
+        "substitutes": handovers,
+        # Late arrivals' gifts, never in play: each goes home with whoever brought it.
+        "late_gifts": list(late or []),
         "tables": timelines,
         "flows": flows,
     }

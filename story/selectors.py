@@ -6,23 +6,28 @@ from typing import Any
 
 from django.core.cache import cache
 
+from events.history import joined_names, late_arrivals, party_handovers, seat_players
 from events.models import Party
 from relay.models import Relay
 from tables.models import TableAction
 from tables.selectors import gift_label
 
-from .build import GiftOrigin, TableInput, story_build
+from .build import GiftOrigin, HandOver, TableInput, story_build
 from .replay import table_replay
 
 CACHE_SECONDS = 600
 
 
 def party_origins(party: Party) -> dict[int, GiftOrigin]:
-    """Every gift of the party by engine id: who brought it. Guests removed before
-    seating took their gift home; they are not in any game."""
+    """Every gift in play by engine id: who brought it (the name they joined with,
+    whoever played their seat later). Guests removed before seating took their gift
+    home, and late arrivals' gifts never went in: neither is in any game."""
+    guests = list(party.guests.filter(removed_at__isnull=True))
+    joined = joined_names(guests, party_handovers(party))
     out = {}
-    for g in party.guests.filter(removed_at__isnull=True):
-        out[g.gift_number] = GiftOrigin(gift_label(g.gift_number), "guest", g.name)
+    for g in guests:
+        if not g.late:
+            out[g.gift_number] = GiftOrigin(gift_label(g.gift_number), "guest", joined[g.pk])
     for v in party.vault_gifts.all():
         out[v.gift_id] = GiftOrigin(gift_label(v.gift_id), "vault", v.contributor)
     return out
@@ -45,7 +50,33 @@ def story_replay(party: Party) -> dict[str, Any]:
     actions: dict[int, list[TableAction]] = {t.pk: [] for t in tables}
     for row in TableAction.objects.filter(table__party=party).order_by("table_id", "version"):
         actions[row.table_id].append(row)
-    inputs = [TableInput(t.letter, [r["name"] for r in t.roster], table_replay(t, actions[t.pk])) for t in tables]
+    handovers = party_handovers(party)
+    played = seat_players(handovers)
+    guests = list(party.guests.all())
+    joined = joined_names(guests, handovers)
+    by_gift = {g.gift_number: joined[g.pk] for g in guests}
+    inputs = []
+    for t in tables:
+        inputs.append(
+            TableInput(
+                t.letter,
+                # Who sat down at each seat: a seat handed over starts with its leaver.
+                [played.get((t.pk, seat), [r["name"]])[0] for seat, r in enumerate(t.roster)],
+                table_replay(t, actions[t.pk]),
+                [
+                    HandOver(h.table_version, h.seat, h.leaving_name, h.claimed_by)
+                    for h in handovers
+                    if h.table_id == t.pk
+                ],
+                [by_gift.get(r["gift_number"], r["name"]) for r in t.roster],
+            )
+        )
     relay = Relay.objects.filter(party=party).first()
     ring = list(relay.ring) if relay else [t.letter for t in tables]
-    return story_build(code=party.code, name=party.name, tables=inputs, origins=party_origins(party), ring=ring)
+    late = [
+        {"gift": r["gift"], "brought_by": r["guest"], "home_with": r["guest"], "played_for": r["played_for"]}
+        for r in late_arrivals(guests, handovers, {t.pk: t.letter for t in tables}, over=True)
+    ]
+    return story_build(
+        code=party.code, name=party.name, tables=inputs, origins=party_origins(party), ring=ring, late=late
+    )

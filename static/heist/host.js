@@ -5,6 +5,7 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
+import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
@@ -202,8 +203,12 @@ function guestRow(g, seated, dups = new Set()) {
           ]
         : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
     );
-  } else {
+  } else if (g.table) {
     actions = seatActions(g, `Make ${g.name} the table captain`);
+  } else {
+    // No seat while the tables play: a late arrival (the late-arrivals panel), or a
+    // guest whose seat a late arrival plays for them.
+    actions = h("span", { class: "hint", text: g.played_by ? `left: ${g.played_by} plays the seat for them` : g.late ? "arrived late" : "" });
   }
   return h(
     "li",
@@ -293,6 +298,7 @@ function draw() {
     );
     document.getElementById("vault-form").hidden = seated;
   }
+  drawLatePanel(document.getElementById("late-panel"), p, command);
   drawTables();
   drawResult();
 }

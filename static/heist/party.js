@@ -111,7 +111,8 @@ export function partyResultTables(result) {
     h("thead", {}, h("tr", {}, ["Guest", "Table", "Seat", "Keeps", "Description", "Source"].map((c) => h("th", { scope: "col", text: c })))),
     h("tbody", {}, result.keeps.map((r) =>
       h("tr", {},
-        h("th", { scope: "row", text: r.guest }),
+        // A seat a substitute played: it goes home with its guest, and both are named.
+        h("th", { scope: "row", text: (r.played_by || []).length > 1 ? `${r.guest} (played by ${r.played_by.join(", then ")})` : r.guest }),
         h("td", { text: r.table }),
         h("td", { text: String(r.seat + 1) }),
         h("td", {}, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
@@ -132,7 +133,22 @@ export function partyResultTables(result) {
             h("td", { text: r.description })))),
       )
     : null;
-  return [h("div", { class: "table-scroll" }, keeps), returns ? h("div", { class: "table-scroll" }, returns) : null];
+  const late = (result.late || []).length
+    ? h(
+        "table",
+        { class: "result-table late-table" },
+        h("caption", { text: "Late arrivals take their own gift home" }),
+        h("thead", {}, h("tr", {}, ["Guest", "Gift", "Description", "Played"].map((c) => h("th", { scope: "col", text: c })))),
+        h("tbody", {}, result.late.map((r) =>
+          h("tr", {},
+            h("th", { scope: "row", text: r.guest }),
+            h("td", {}, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+            h("td", { text: r.description }),
+            h("td", { text: r.played_for ? `table ${r.table}, seat ${r.seat + 1} for ${r.played_for}` : "—" })))),
+      )
+    : null;
+  return [h("div", { class: "table-scroll" }, keeps), returns ? h("div", { class: "table-scroll" }, returns) : null,
+    late ? h("div", { class: "table-scroll" }, late) : null];
 }
 
 // --- the walk (docs/RULES.md: the relay is a walk) ----------------------------------------------

@@ -57,6 +57,9 @@ function start() {
     },
     onTable(msg) {
       if (!msg.view || msg.view.you === undefined) return; // a captain's public copy: the seat view says it all
+      // Not seated (by the last snapshot): a seat's update still in flight when a late
+      // arrival took this guest's seat; the snapshot that seats this phone brings its view.
+      if (S.me && S.me.seat === null) return;
       S.seat = msg;
       noteEvents(S.logs, msg, msg.view.you);
       draw();
@@ -124,7 +127,7 @@ function draw() {
       h("section", { class: "panel", role: "alert" },
         h("h1", { text: "You're not at this table any more" }),
         h("p", { text: S.fatal }),
-        h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "Join again"))),
+        fatalNext()),
     );
     return;
   }
@@ -212,8 +215,53 @@ function announce(text) {
   region.textContent = text;
 }
 
+/** What is true after losing the seat: joining again only while the lobby is open; once
+ * the cards are dealt the seat plays on for its guest (docs/RULES.md). */
+function fatalNext() {
+  const status = (S.party || {}).status;
+  if (status === "over") {
+    return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "See who took what home"));
+  }
+  if (status === "playing") {
+    return h("p", { class: "hint", text: "The cards are dealt, so you cannot take another seat. If a substitute took yours, "
+      + "they play it for you: the gift in front of it at the end is yours. Ask the host." });
+  }
+  return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "Join again"));
+}
+
+/** An unseated guest while the tables play: a late arrival waiting (or not) for a seat,
+ * or a guest whose seat a late arrival plays for them (docs/RULES.md). */
+function drawNotSeated(p) {
+  const me = S.me;
+  const over = p.status === "over";
+  const lines = me.played_by
+    ? [
+        h("h1", { id: "lobby-h" }, `${me.played_by} plays your seat, ${me.name}`),
+        h("p", { text: over
+          ? "The game is over: the gift in front of your old seat is yours."
+          : "You handed your seat over: a late arrival plays it for you. At the end the gift in front of it is yours." }),
+      ]
+    : [
+        h("h1", { id: "lobby-h" }, `You're registered as a late arrival, ${me.name}`),
+        h("p", { class: "write-number" }, "Write ", h("strong", { class: "gift-number", text: String(me.gift_number) }), " on your gift"),
+        h("p", { text: "and put it on the late-gifts shelf: you take it home at the end." }),
+        h("p", { class: "secret" }, h("span", { class: "hint", text: "Your secret description: " }), me.description),
+        over
+          ? h("p", { text: "The party is over: take your own gift home. Thanks for coming!" })
+          : h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+              "The tables are playing. If a guest has to leave, the host may seat you in their place; this page will show your seat."),
+      ];
+  render(root, h("section", { class: "panel lobby late-arrival", "aria-labelledby": "lobby-h" },
+    h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }), ...lines));
+  announce(me.played_by ? `${me.played_by} plays your seat.` : "Registered as a late arrival.");
+}
+
 function drawLobby() {
   const p = S.party || {};
+  if (p.status && p.status !== "lobby" && (S.me.late || S.me.played_by)) {
+    drawNotSeated(p);
+    return;
+  }
   render(
     root,
     h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
@@ -255,10 +303,19 @@ function promptFor(view, meta) {
   if (view.phase === "over") {
     const mine = view.seats[view.you];
     const returns = (S.takesHome || []).filter((r) => r.kind === "vault_return");
+    // A substitute played this seat for the guest who left: its gift goes home with
+    // them; a late arrival keeps their own gift (docs/RULES.md).
+    const keep = (S.takesHome || []).find((r) => r.kind === "keeps");
+    const own = (S.takesHome || []).find((r) => r.kind === "late");
+    const forGuest = keep && keep.guest !== S.me.name ? keep.guest : S.me.playing_for || null;
+    const seatGift = forGuest
+      ? h("li", { class: "big" }, "Gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), ` goes home with ${forGuest}: you played this seat for them.`)
+      : h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : "");
     return prompt("end", "The heist is over",
       h("h3", { text: "You take home" }),
       h("ul", { class: "plain takes-home" },
-        h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : ""),
+        seatGift,
+        own ? h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: own.gift }), ": your own gift, from the late-gifts shelf.") : null,
         returns.map((r) => h("li", { class: "big" }, "Also gift ", h("strong", { class: "gift-number", text: r.gift }), `: ${r.description} — the gift you brought, back from the vault.`))),
       S.party && S.party.status === "over"
         ? h("p", { text: "That's everything. Unused cards have no value. Thanks for heisting!" })

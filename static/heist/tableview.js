@@ -142,11 +142,13 @@ export function resultList(view, meta, { mySeat = null } = {}) {
       { class: "plain keeps" },
       view.result.map((gift, seat) => {
         const s = view.seats[seat];
+        // A seat a substitute played goes home with the guest who left (docs/RULES.md).
+        const forGuest = meta && meta.roster && meta.roster[seat] && meta.roster[seat].played_for;
         return h(
           "li",
           { class: seat === mySeat ? "me" : "" },
-          h("strong", { text: seatName(meta, seat) }),
-          " keeps ",
+          h("strong", { text: forGuest || seatName(meta, seat) }),
+          forGuest ? ` (played by ${seatName(meta, seat)}) keeps ` : " keeps ",
           h("span", { class: "gift-tag", text: `gift ${giftLabel(gift)}` }),
           s && s.description ? `: ${s.description}` : "",
         );

@@ -22,6 +22,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import shorthand
+from tests.browser.big_party_guests import late_arrival_at_the_end, late_arrival_registers
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
 from tests.browser.relay_walk import walk_the_relay
@@ -527,6 +528,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         )
         lap("relay")
         quiet_guest_in_big_party(db, code=code, table_id=tables["J"])  # J's guest never answers: it goes on
+        late = late_arrival_registers(browser, base, code, errors)  # issue 28.4 (big_party_guests.py)
 
         # --- rounds 3-4 ---------------------------------------------------------------------------------
         play_round_robin(sorted(tables))
@@ -547,6 +549,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             expect(page.locator("#prompt .takes-home li").first).to_contain_text("Keep gift")
             assert not overflows(page), f"{name}'s phone scrolls sideways"
             shot(page, f"phone-end-{name}", full=True)
+        late_arrival_at_the_end(host, late, base, code, host_token)
         a11y.extend(serious_a11y(phones["Quinn"], "phone end at 320 px"))
         a11y.extend(serious_a11y(tablets["B"], "tablet end"))
 

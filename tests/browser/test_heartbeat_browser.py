@@ -125,3 +125,71 @@ def test_resyncs_asked_while_one_is_on_its_way_send_no_more(asgi_server, browser
         assert not errors, errors
     finally:
         db.close()
+
+
+def test_the_host_sees_a_stalled_phone_offline_within_ten_seconds(asgi_server, browser):
+    """The phone's line stalls (a TCP proxy stops forwarding; the socket stays open, as
+    Chromium's offline emulation would not do): the host's dashboard, on its own line,
+    shows the guest offline within 10 s (events/stalls.py), and online again once the
+    line is back and the phone reconnects."""
+    from events import services
+
+    db = DbThread()
+    proxy = StallingProxy(int(asgi_server.rsplit(":", 1)[1]))
+    errors: list[str] = []
+    try:
+
+        def make():
+            party, host_token = shorthand.party_create(name="Stall host")
+            seats = {}
+            for name in ["Ann", "Ben", "Cy"]:
+                guest, token, _ = shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+                seats[name] = (guest.pk, token, guest.gift_number)
+            services.party_seat(party_id=party.pk)
+            return party.code, host_token, seats
+
+        code, host_token, seats = db(make)
+        host = new_page(browser, 1366, 768, errors, "host")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
+        host.goto(f"{asgi_server}/host/{code}/")
+        phones = {}
+        pings: list[str] = []
+        for name in ["Ann", "Ben", "Cy"]:  # Ann through the proxy, the others direct
+            gid, token, gift_number = seats[name]
+            page = phones[name] = new_page(browser, 390, 844, errors, name)
+            blob = json.dumps({"token": token, "guest": gid, "gift_number": gift_number})
+            page.context.add_init_script(
+                f"localStorage.setItem({json.dumps('heist.seat.' + code)}, {json.dumps(blob)})"
+            )
+            base = f"http://127.0.0.1:{proxy.port}" if name == "Ann" else asgi_server
+            if name == "Ann":  # her pings, counted: a phone at a party has pinged for a while
+                page.on(
+                    "websocket", lambda ws: ws.on("framesent", lambda p: pings.append(p) if '"ping"' in p else None)
+                )
+            page.goto(f"{base}/p/{code}/")
+            expect(page.locator("html")).to_have_attribute("data-conn", "online")
+        row = {name: host.locator(f"li.guest[data-guest='{seats[name][0]}']") for name in seats}
+        for name in seats:
+            expect(row[name]).to_contain_text("online")
+
+        # The server knows a socket's heartbeat from its second ping (events/stalls.py).
+        deadline = time.monotonic() + 10
+        while len(pings) < 3:  # Playwright delivers the page's events while it waits
+            assert time.monotonic() < deadline, f"Ann's phone sent {len(pings)} pings in 10 s"
+            phones["Ann"].wait_for_timeout(200)
+        proxy.stall()
+        stalled = time.monotonic()
+        expect(row["Ann"]).to_contain_text("offline", timeout=12000)
+        shown = time.monotonic() - stalled
+        assert shown < 10.0, f"the host saw the stalled phone after {shown:.1f} s"
+        expect(row["Ben"]).not_to_contain_text("offline")
+        host.screenshot(path=str(SHOTS / "host-stalled-phone.png"))
+
+        proxy.resume()
+        expect(phones["Ann"].locator("html")).to_have_attribute("data-conn", "online", timeout=10000)
+        expect(row["Ann"]).not_to_contain_text("offline", timeout=10000)
+        assert not errors, errors
+        print(f"\nthe host saw the stalled phone offline after {shown:.2f} s")
+    finally:
+        proxy.close()
+        db.close()
