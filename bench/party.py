@@ -134,6 +134,9 @@ DEAD_AFTER_S = 4
 PONG_GRACE_S = 0.7
 BACKOFF_BASE_S = 0.3
 BACKOFF_CAP_S = 5.0
+# A daphne's start, first or after a fault: on a 2-core machine shared with other jobs
+# (load 15) importing Django and the apps took over the old 30 s.
+START_TIMEOUT_S = 120
 now = time.monotonic
 
 
@@ -1434,13 +1437,13 @@ class Rehearsal:
             party.log(f"SIGINT daphne :{victim.port}")
             extra["exit_status"] = await asyncio.to_thread(victim.interrupt)
             extra["stopped_s"] = round(now() - t, 1)
-            await asyncio.to_thread(victim.start)
+            await asyncio.to_thread(victim.start, START_TIMEOUT_S)
         elif fault == "kill-daphne":
             # the daphne holding this party's sockets (the second, when they are spread)
             party.log(f"kill -9 daphne :{victim.port}")
             victim.kill9()
             await asyncio.sleep(2)
-            await asyncio.to_thread(victim.start)
+            await asyncio.to_thread(victim.start, START_TIMEOUT_S)
         elif fault == "restart-redis":
             party.log(f"kill -9 redis-server :{self.redis.port}")
             self.redis.kill9()
@@ -1823,7 +1826,7 @@ def main(argv=None) -> int:
             port = free_port()
             servers.append(DaphneServer(env=env, port=port, log_path=tmp / f"daphne-{i + 1}-{port}.log"))
         for s in servers:
-            s.start()
+            s.start(timeout=START_TIMEOUT_S)
         phases["stack_up"] = now() - t
         log(f"stack up in {phases['stack_up']:.1f}s: {result['stack']}, ports {[s.port for s in servers]}")
         bench = Rehearsal(args, servers, redis, db_name, pg_port)
