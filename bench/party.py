@@ -969,6 +969,9 @@ class PartyRun:
             if fault is not None and self.fault_started:
                 # the fault is in, or its convergence is being measured: let it finish
                 await asyncio.wait_for(asyncio.shield(fault), 180)
+            elif fault is not None and b.args.fault != "drop-phones":
+                # a run that asked for a fault and had none proves nothing about it
+                b.harness_errors.append(f"party {self.index}: the game ended before the fault struck")
         finally:
             if fault is not None:
                 brains.append(fault)

@@ -111,6 +111,7 @@ class Service:
     env: dict[str, str] = field(default_factory=dict)
     proc: subprocess.Popen | None = None
     log: Path | None = None
+    last_probe: subprocess.CompletedProcess | None = None
 
     @property
     def image(self) -> str:
@@ -320,7 +321,7 @@ class ComposeStack:
             done = subprocess.run(words, cwd=REPO, env=service.env, capture_output=True, timeout=10)
         except subprocess.TimeoutExpired:
             return False
-        service.last_probe = done  # type: ignore[attr-defined]
+        service.last_probe = done
         return done.returncode == 0
 
     def wait_healthy(self, service: Service, timeout: float) -> None:
@@ -331,7 +332,7 @@ class ComposeStack:
             if self.healthy(service):
                 return
             time.sleep(0.5)
-        probe = getattr(service, "last_probe", None)
+        probe = service.last_probe
         said = (probe.stdout + probe.stderr).decode(errors="replace")[-2000:] if probe else "(never ran)"
         raise AssertionError(
             f"{service.name} not healthy after {timeout}s; probe said:\n{said}\n{self.log_tail(service)}"

@@ -1,7 +1,7 @@
 """Issue 29, "more faults of a real night", each played by the rehearsal (bench/party.py,
 whose bots do what live.js does: reconnect with backoff, resend an unanswered action with
-the same `re`, resync on a gap or a pong that shows newer versions) on a small party at
-fast pace, the fault striking in round 2:
+the same `re`, resync on a gap or a pong that shows newer versions) on a party of one
+full table at fast pace, the fault striking in round 2:
 
 - PostgreSQL restarted (a fast shutdown, 2 s down, the same port) under the
   production-like stack: a private cluster of the run's own (the machine's PostgreSQL is
@@ -36,11 +36,14 @@ REPO = Path(__file__).resolve().parents[2]
 # later without a pong: 50 s). The issue's two minutes is the rehearsal's default
 # (`--sleep 120`); beyond 60 s nothing more expires, and the suite's time is bounded.
 SLEEP_S = 60
+# One full table: at fast pace a 4-guest game went from round 2 to its end so fast
+# that, on a loaded machine, it once ended before the fault struck.
+GUESTS = 10
 
 
 def rehearse(*args: str, timeout: float = 300) -> dict:
     proc = subprocess.run(
-        [sys.executable, str(REPO / "bench" / "party.py"), "--guests", "4", "--pace", "fast", *args],
+        [sys.executable, str(REPO / "bench" / "party.py"), "--guests", str(GUESTS), "--pace", "fast", *args],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -81,8 +84,10 @@ def assert_party_whole(result: dict, fault: str) -> dict:
     assert "aborted" not in result, summary
     assert result["tables_finished"] == result["tables"] == 1, summary
     assert result["lost"] == 0 and result["applied_twice"] == 0, summary
-    assert result["phones_stale"] == 0 and result["screens_checked"] == 5, summary
+    assert result["phones_stale"] == 0 and result["screens_checked"] == GUESTS + 1, summary
+    assert result["harness_errors"] == 0, summary
     assert result["errors_5xx"] == 0 and result["stalls"] == 0, summary
+    assert len(result["faults"]) == 1, summary
     (entry,) = result["faults"]
     assert entry["fault"] == fault, summary
     # it struck mid-game: the table was playing, not over
@@ -104,7 +109,7 @@ def test_the_laptop_asleep_every_phone_converges_within_10_s_of_waking():
     assert entry["down_s"] >= SLEEP_S, entry
     assert entry["converge_s"] <= 10, entry
     # the phones did notice: their sockets went silent and they dropped them
-    assert result["ws_close_codes"].get("1006", 0) >= 5, result["ws_close_codes"]
+    assert result["ws_close_codes"].get("1006", 0) >= GUESTS + 1, result["ws_close_codes"]
 
 
 def test_ctrl_c_and_a_restart_mid_round_the_party_resumes_where_it_was():
@@ -112,4 +117,4 @@ def test_ctrl_c_and_a_restart_mid_round_the_party_resumes_where_it_was():
     entry = assert_party_whole(result, "ctrl-c")
     assert entry["exit_status"] == 0, entry  # a graceful stop, as Ctrl-C in the terminal
     assert entry["converge_s"] <= 10, entry
-    assert result["ws_connects"] >= 2 * 5, result["ws_connects"]  # every screen came back
+    assert result["ws_connects"] >= 2 * (GUESTS + 1), result["ws_connects"]  # every screen came back
