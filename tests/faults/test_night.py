@@ -78,9 +78,13 @@ def assert_party_whole(result: dict, fault: str) -> dict:
             "server_log_samples",
             "lost_samples",
             "harness_error_samples",
+            "errors_5xx_by",
+            "ws_handshake_failures",
+            "ws_close_codes",
             "_log",
         )
     }
+    summary = json.dumps(summary, indent=1)  # a string: pytest shows it whole
     assert "aborted" not in result, summary
     assert result["tables_finished"] == result["tables"] == 1, summary
     assert result["lost"] == 0 and result["applied_twice"] == 0, summary
