@@ -3,7 +3,8 @@
 the real HTTP endpoints, exactly as the screens do, with faults on request.
 
     .venv/bin/python bench/party.py --guests N [--parties K] [--pace human|fast] [--embedded]
-                                    [--fault none|kill-daphne|restart-redis|drop-phones]
+                                    [--fault none|kill-daphne|restart-redis|drop-phones|
+                                             restart-postgres|sleep-laptop|ctrl-c]
                                     [--quiet N [--quiet-clock S]]
 
 `--guests` is the number of guests of each party (K parties run at once).
@@ -53,7 +54,17 @@ by the round's end): `kill-daphne` kill -9 a daphne (the second; with --embedded
 only one) and restart it on the same port 2 s later; `restart-redis` kill -9 the
 private redis-server and restart it on the same port 2 s later (not with --embedded:
 it has no Redis); `drop-phones` 30 % of the phones abort their socket right after
-sending an action (the reply is lost) and reconnect and resend it.
+sending an action (the reply is lost) and reconnect and resend it. The faults of a real
+night (issue 29): `restart-postgres` a fast shutdown of PostgreSQL and a start on the same
+port 2 s later (every session ended; the pools must reconnect; always on a private cluster, the
+shared one is never restarted; not with --embedded); `sleep-laptop` the daphne holding
+the party's sockets (with --embedded, what bin/serve runs) stopped with SIGSTOP for
+`--sleep` seconds (default 120, the host's laptop lid closed) and continued with SIGCONT;
+`ctrl-c` that daphne stopped with SIGINT (Ctrl-C in bin/serve's terminal: a graceful
+shutdown) and started again on the same port. Each fault's entry in `faults` has
+`converge_s`: from the server's return until every screen of the party is connected and
+shows the database's version of every table it reads. Time spent in a fault is not a
+stall for the watchdog.
 
 A watchdog reads the tables' versions from the database: a table that has not moved
 for 60 s (human) or 30 s (fast) is a stall; the phones at that table whose view is
@@ -66,6 +77,8 @@ the checks run. The last line of stdout is one JSON object:
   guests, parties, tables, tables_finished, actions (acknowledged, not duplicates),
   quiet_guests, clock_passes,
   lost (acknowledged actions whose `re` and version are not in the action log),
+  applied_twice (an `re` in the action log more than once), applied_unacked (an `re` in
+  the log that no screen saw acknowledged),
   phones_stale (screens whose final view or version differ from a fresh snapshot
   from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
   handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
@@ -124,7 +137,7 @@ from bench.stack import (  # noqa: E402
 )
 from tables.engine.views import TableCopies  # noqa: E402
 
-FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones")
+FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones", "restart-postgres", "sleep-laptop", "ctrl-c")
 # As static/heist/live.js: a ping every 2 s, a socket silent for 4 s is dead, and a
 # pong showing a newer table version resyncs if still behind 0.7 s later.
 PING_S = 2
@@ -133,6 +146,9 @@ DEAD_AFTER_S = 4
 PONG_GRACE_S = 0.7
 BACKOFF_BASE_S = 0.3
 BACKOFF_CAP_S = 5.0
+# A daphne's start, first or after a fault: on a 2-core machine shared with other jobs
+# (load 15) importing Django and the apps took over the old 30 s.
+START_TIMEOUT_S = 120
 now = time.monotonic
 
 
@@ -144,6 +160,9 @@ def parse_args(argv=None):
     p.add_argument("--think-scale", type=float, default=1.0, help="multiplies every human-pace delay")
     p.add_argument("--embedded", action="store_true", help="bin/serve's stack: one daphne, SQLite, in-memory layer")
     p.add_argument("--fault", choices=FAULTS, default="none")
+    p.add_argument(
+        "--sleep", type=float, default=120, help="--fault sleep-laptop: seconds the daphne stays stopped (SIGSTOP)"
+    )
     p.add_argument(
         "--postgres",
         choices=("shared", "private"),
@@ -188,6 +207,10 @@ def parse_args(argv=None):
         p.error("--quiet: fewer than the guests (each table keeps its captain and one more who answers)")
     if a.embedded and a.fault == "restart-redis":
         p.error("--fault restart-redis: the embedded stack has no Redis")
+    if a.fault == "restart-postgres":
+        if a.embedded:
+            p.error("--fault restart-postgres: the embedded stack has no PostgreSQL")
+        a.postgres = "private"  # the shared server on 5432 is never restarted
     if not a.time:
         a.time = 1500 if a.pace == "human" else 300
     return a
@@ -887,6 +910,7 @@ class PartyRun:
         self.busy: set = set()  # intents in flight or done, per phone
         self.done = asyncio.Event()
         self.fault_done = False
+        self.fault_started = False
         self.tables: list[int] = []
         self.csv_rows: int | None = None
 
@@ -977,11 +1001,18 @@ class PartyRun:
         brains.append(asyncio.create_task(self._watchdog()))
         if b.args.pace == "human":
             brains.append(asyncio.create_task(self._sleepers()))
-        if b.args.fault != "none":
-            brains.append(asyncio.create_task(self._fault()))
+        fault = asyncio.create_task(self._fault()) if b.args.fault != "none" else None
         try:
             await self.done.wait()
+            if fault is not None and self.fault_started:
+                # the fault is in, or its convergence is being measured: let it finish
+                await asyncio.wait_for(asyncio.shield(fault), 180)
+            elif fault is not None and b.args.fault != "drop-phones":
+                # a run that asked for a fault and had none proves nothing about it
+                b.harness_errors.append(f"party {self.index}: the game ended before the fault struck")
         finally:
+            if fault is not None:
+                brains.append(fault)
             for t in brains:
                 t.cancel()
             await asyncio.gather(*brains, return_exceptions=True)
@@ -1293,6 +1324,9 @@ class PartyRun:
         seen: dict[int, tuple[int, float]] = {}
         while True:
             await asyncio.sleep(2)
+            if self.bench.faulting:
+                seen.clear()  # a server stopped or restarting on purpose: its pause is no stall
+                continue
             db = await asyncio.to_thread(self.bench.db_tables, self.tables)
             t = now()
             for tid, (version, phase) in db.items():
@@ -1361,6 +1395,8 @@ class Rehearsal:
         self.cpu: list[tuple[float, float, float]] = []  # (when, harness cores, daphne cores)
         self.fsyncs: list[tuple[float, float]] = []  # (when, ms) of bench/disk.py's flushes
         self.fault_lock = None
+        self.faulting = False  # a fault in progress: the watchdog does not count the time
+        self.pg: PostgresServer | None = None  # the private cluster (--postgres private)
 
     def next_source(self) -> str:
         """A loopback address of its own for each phone (127.0.0.2, ...)."""
@@ -1433,33 +1469,85 @@ class Rehearsal:
 
     async def inject(self, fault: str, party: PartyRun) -> None:
         async with self.fault_lock:
-            t = now()
-            if fault == "kill-daphne":
-                # the daphne holding this party's sockets (the second, when they are spread)
-                victim = party.socket_servers(self.servers[-1])[0]
-                if not victim.running:
-                    return
-                party.log(f"kill -9 daphne :{victim.port}")
-                victim.kill9()
-                await asyncio.sleep(2)
-                await asyncio.to_thread(victim.start)
-            elif fault == "restart-redis":
-                if not self.redis.running:
-                    return
-                party.log(f"kill -9 redis-server :{self.redis.port}")
-                self.redis.kill9()
-                await asyncio.sleep(2)
-                await asyncio.to_thread(self.redis.start)
-            self.stats.faults.append(
-                {
-                    "fault": fault,
-                    "party": party.index,
-                    "at_s": round(t - self.t0, 1),
-                    "down_s": round(now() - t, 1),
-                    "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t))),
-                }
-            )
-            party.log(f"{fault}: back after {now() - t:.1f}s")
+            party.fault_started = True
+            self.faulting = True
+            try:
+                entry = await self._inject(fault, party)
+            finally:
+                self.faulting = False
+            self.stats.faults.append(entry)
+            party.log(f"{fault}: back after {entry['down_s']}s")
+            entry["converge_s"] = round(await self._converged(party), 2)
+            party.log(f"{fault}: every screen converged {entry['converge_s']}s later")
+
+    async def _converged(self, party: PartyRun, timeout: float = 120) -> float:
+        """Seconds until every screen of the party is connected and shows the database's
+        version (read just before) of every table it reads; `timeout` if never."""
+        t = now()
+        phones = [p for p in [party.host, *party.guests.values()] if p is not None]
+        while now() - t < timeout:
+            db = await asyncio.to_thread(self.db_tables, party.tables)
+            behind = [
+                p
+                for p in phones
+                if not p.stopped
+                and (
+                    not p.ready
+                    or any(
+                        (kind, tid) in p.views and p.views[(kind, tid)]["version"] < db[tid][0]
+                        for kind, tid in list(p.views)
+                        if tid in db
+                    )
+                )
+            ]
+            if not behind:
+                return now() - t
+            if int((now() - t) * 10) % 50 == 0:
+                party.log(f"behind the database: {[p.name + (' (connecting)' if not p.ready else '') for p in behind]}")
+            await asyncio.sleep(0.1)
+        return timeout
+
+    async def _inject(self, fault: str, party: PartyRun) -> dict:
+        t = now()
+        # where the tables were when it struck (a fault test checks it was mid-round)
+        extra: dict = {
+            "tables_at": sorted(f"r{v['view']['round']}/{v['view']['phase']}" for v in party.host.views.values())
+        }
+        victim = party.socket_servers(self.servers[-1])[0]
+        if fault == "restart-postgres":
+            party.log(f"restart PostgreSQL :{self.pg.port} (fast shutdown)")
+            await asyncio.to_thread(self.pg.restart, 2)  # down 2 s, as the other restarts
+        elif fault == "sleep-laptop":
+            party.log(f"SIGSTOP daphne :{victim.port} for {self.args.sleep:.0f}s")
+            victim.suspend()
+            try:
+                await asyncio.sleep(self.args.sleep)
+            finally:
+                victim.resume()
+        elif fault == "ctrl-c":
+            party.log(f"SIGINT daphne :{victim.port}")
+            extra["exit_status"] = await asyncio.to_thread(victim.interrupt)
+            extra["stopped_s"] = round(now() - t, 1)
+            await asyncio.to_thread(victim.start, START_TIMEOUT_S)
+        elif fault == "kill-daphne":
+            # the daphne holding this party's sockets (the second, when they are spread)
+            party.log(f"kill -9 daphne :{victim.port}")
+            victim.kill9()
+            await asyncio.sleep(2)
+            await asyncio.to_thread(victim.start, START_TIMEOUT_S)
+        elif fault == "restart-redis":
+            party.log(f"kill -9 redis-server :{self.redis.port}")
+            self.redis.kill9()
+            await asyncio.sleep(2)
+            await asyncio.to_thread(self.redis.start)
+        return {
+            "fault": fault,
+            "party": party.index,
+            "at_s": round(t - self.t0, 1),
+            "down_s": round(now() - t, 1),
+            "at": time.strftime("%H:%M:%S", time.gmtime(time.time() - (now() - t))),
+            **extra,
+        }
 
     async def run(self) -> None:
         # The harness's own collector pauses, reported beside its loop lag: they are
@@ -1650,6 +1738,23 @@ def check_lost(party: PartyRun) -> tuple[int, list]:
     return len(lost), lost[:5]
 
 
+def check_twice(party: PartyRun) -> tuple[int, int]:
+    """(actions in the log more than once, by their `re`; actions in the log with an `re`
+    no screen saw acknowledged): after a fault, a resent action must be acknowledged as a
+    duplicate, never applied again, and an action applied while its reply was lost must
+    still reach its screen as acknowledged."""
+    from tables.models import TableAction
+
+    ids = collections.Counter(
+        (t, cid)
+        for t, cid in TableAction.objects.filter(table_id__in=party.tables)
+        .exclude(client_id="")
+        .values_list("table_id", "client_id")
+    )
+    acked = {(a[0], a[1]) for a in party.acked}
+    return sum(n - 1 for n in ids.values()), sum(1 for key in ids if key not in acked)
+
+
 def check_stale(party: PartyRun) -> tuple[int, int, list]:
     """Screens whose last view (version and content) is not the database's, compared
     with a fresh snapshot from the selector the server uses."""
@@ -1812,11 +1917,12 @@ def main(argv=None) -> int:
             port = free_port()
             servers.append(DaphneServer(env=env, port=port, log_path=tmp / f"daphne-{i + 1}-{port}.log"))
         for s in servers:
-            s.start()
+            s.start(timeout=START_TIMEOUT_S)
         phases["stack_up"] = now() - t
         log(f"stack up in {phases['stack_up']:.1f}s: {result['stack']}, ports {[s.port for s in servers]}")
         bench = Rehearsal(args, servers, redis, db_name, pg_port)
         bench.pg_root = pg.root if pg is not None else None
+        bench.pg = pg
         asyncio.run(bench.run())
         result.update(report(bench))
         result["phases_s"] = {**{k: round(v, 1) for k, v in phases.items()}, **result["phases_s"]}
@@ -1840,6 +1946,7 @@ def main(argv=None) -> int:
         "aborted" not in result
         and result.get("tables_finished") == result.get("tables")
         and result.get("lost") == 0
+        and result.get("applied_twice") == 0
         and result.get("phones_stale") == 0
         and result.get("errors_5xx") == 0
         and result.get("stalls") == 0
@@ -1873,7 +1980,7 @@ def report(bench: Rehearsal) -> dict:
 
     s = bench.stats
     tables = finished = 0
-    lost = stale = screens = 0
+    lost = stale = screens = twice = unacked = 0
     lost_samples, stale_samples, csv = [], [], []
     phases: dict[str, list[float]] = collections.defaultdict(list)
     order = [
@@ -1913,6 +2020,9 @@ def report(bench: Rehearsal) -> dict:
             n, sample = check_lost(party)
             lost += n
             lost_samples += sample
+            n, m = check_twice(party)
+            twice += n
+            unacked += m
             n, checked, sample = check_stale(party)
             stale += n
             screens += checked
@@ -1934,6 +2044,8 @@ def report(bench: Rehearsal) -> dict:
         "quiet_guests": bench.args.quiet * len(bench.parties),
         "clock_passes": clock_passes(bench),
         "lost": lost,
+        "applied_twice": twice,
+        "applied_unacked": unacked,
         "phones_stale": stale,
         "errors_5xx": s.errors_5xx,
         "busy_503": s.busy,

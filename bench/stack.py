@@ -92,6 +92,23 @@ class Killable:
     def running(self) -> bool:
         return self.proc is not None and self.proc.poll() is None
 
+    def suspend(self) -> None:
+        """The laptop asleep: SIGSTOP. The process keeps its sockets but runs nothing; the
+        kernel still accepts connections into its backlog."""
+        assert self.running, "not running"
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def resume(self) -> None:
+        """The laptop awake again: SIGCONT."""
+        os.kill(self.proc.pid, signal.SIGCONT)
+
+    def interrupt(self, timeout: float = 30) -> int:
+        """Ctrl-C in the terminal (bin/serve execs daphne, so daphne gets the SIGINT):
+        wait until it has shut down; its exit status."""
+        assert self.running, "not running"
+        os.kill(self.proc.pid, signal.SIGINT)
+        return self.proc.wait(timeout=timeout)
+
 
 class DaphneServer(Killable):
     """One daphne process serving config.asgi:application on 127.0.0.1:<port>.
@@ -318,3 +335,20 @@ class PostgresServer(Killable):
     def stop(self, grace: float = 20) -> None:
         # runuser forwards SIGTERM to postgres: a fast shutdown of the throwaway cluster
         super().stop(grace=grace)
+
+    def restart(self, down: float = 0) -> float:
+        """`systemctl restart postgresql`: a fast shutdown (every session ended, its open
+        transaction rolled back), `down` seconds with no server, then the same cluster on
+        the same port. Seconds down in all."""
+        t = time.monotonic()
+        subprocess.run(
+            self._as_postgres([str(self.bin / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w"]),
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if self.proc is not None:
+            self.proc.wait(timeout=30)
+        time.sleep(down)
+        self.start()
+        return time.monotonic() - t

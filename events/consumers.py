@@ -50,6 +50,8 @@ REVALIDATE_SECONDS = 10  # how stale a socket's proof of its seat may be for bro
 # clean-up (presence, groups, fan-out) would not run. An act given up on has still
 # committed, or not, in the database; the other screens see it by its version.
 FINISH_SECONDS = 5
+# A request failed in the server (_work): the screen should reconnect and resend.
+SERVER_ERROR_CLOSE = 4011
 # At most this long after a `resubscribe`, pongs wait for its snapshot rather than tell
 # the screen it is behind (_pong): should the snapshot never come, the screen's safety
 # net is late by this much, never gone.
@@ -275,12 +277,16 @@ class PartyConsumer(AsyncWebsocketConsumer):
             except asyncio.CancelledError:
                 raise
             except Exception:
-                # As when the handler ran in the consumer itself: the socket closes with
-                # 1011 and the screen reconnects and resyncs.
+                # The socket closes and the screen reconnects, resends its unanswered
+                # request with the same `re` (applied once) and resyncs. 4011: 1011's
+                # meaning (a server error) in the private range, as daphne (autobahn)
+                # lets an application close only with 1000 or 3000-4999: with 1011 the
+                # close itself raised, the socket stayed open and the request was never
+                # answered (PostgreSQL restarted under an act: the table stalled).
                 logger.exception("socket request failed")
                 self.requests.clear()
                 try:
-                    await self.close(code=1011)
+                    await self.close(code=SERVER_ERROR_CLOSE)
                 except Exception:
                     logger.warning("closing after a failed request failed", exc_info=True)
                 return

@@ -48,6 +48,11 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.headers.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # Before the first that checks the Host (CommonMiddleware): the health probe from
+    # the same box is answered whatever its Host header, as production's ALLOWED_HOSTS
+    # lists only the party's name (config/health.py). The ones above it add their
+    # headers to its answer and never read the Host for /healthz.
+    "config.health.LoopbackHealthMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",

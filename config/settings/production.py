@@ -7,7 +7,9 @@ CELERY_RESULT_BACKEND, DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS,
 DJANGO_DB_POOL_MIN / DJANGO_DB_POOL_MAX / DJANGO_DB_POOL_TIMEOUT (connections per process),
 DJANGO_SECURE_COOKIES (default 1; set 0 only when serving plain HTTP),
 DJANGO_SSL_REDIRECT (default 1), DJANGO_HSTS_SECONDS (default one year),
-TRUSTED_PROXIES (addresses or CIDR ranges whose X-Forwarded-For is believed).
+TRUSTED_PROXIES (addresses or CIDR ranges whose X-Forwarded-For is believed),
+DJANGO_STATIC_ROOT (where collectstatic writes; default staticfiles/ beside manage.py, the
+compose `static` volume).
 DJANGO_SECRET_KEY must be at least 50 characters.
 """
 
@@ -17,7 +19,7 @@ from urllib.parse import unquote, urlsplit
 from django.core.exceptions import ImproperlyConfigured
 
 from .base import *  # noqa: F403
-from .base import env_bool, env_list
+from .base import STATIC_ROOT, env_bool, env_list
 
 DEBUG = False
 
@@ -93,6 +95,10 @@ DATABASES = {
 HTTP_CONCURRENCY = int(
     os.environ.get("HEIST_HTTP_CONCURRENCY") or max(2, DATABASES["default"]["OPTIONS"]["pool"]["max_size"] - 9)
 )
+
+# The compose stack run as processes (tests/test_compose_stack.py) puts the `static`
+# volume in a directory of its own instead of the source tree.
+STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or STATIC_ROOT
 
 REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")
 

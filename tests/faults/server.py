@@ -119,6 +119,9 @@ class LivePhone:
             ping_interval=None,
             max_queue=None,
             compression=None,
+            # a server reached by another name (tests/test_compose_stack.py: TLS through
+            # nginx, the host name mapped to loopback) says how: host, port, ssl
+            **getattr(self.server, "connect_kwargs", {}),
         )
         self.connects += 1
         self.closed = asyncio.Event()
