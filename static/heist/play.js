@@ -530,7 +530,9 @@ function turnPrompt(view, meta, name) {
   else if (ui.mode === "regroup") body = regroupBody(view);
   else if (ui.mode === "vault") body = vaultBody(view);
   else body = playBody(view, meta, name);
-  const el = prompt("turn", "Your turn!", h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), modeField, body);
+  // A card chosen: the decision is that card's (the modes come back when it is tapped again).
+  const deciding = ui.mode === "play" && ui.card !== null;
+  const el = prompt("turn", "Your turn!", deciding ? null : h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), deciding ? null : modeField, body);
   el.dataset.usesHand = "1";
   return el;
 }
@@ -546,8 +548,15 @@ function reasonNotPlayable(card, view) {
 function playBody(view, meta, name) {
   const ui = S.ui;
   const playable = view.playable || {};
-  const cards = h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": "Choose a card to play" },
-    view.hand.map((c) => {
+  // Once a card is chosen only it stays, so what it needs (whom, which way) and the
+  // confirm button follow right under it, on one phone screen; tap it again to go back.
+  // The cards that can be played first: the top of the hand is what shows on a small phone.
+  const canPlay = (c) => Object.prototype.hasOwnProperty.call(playable, String(c.id));
+  const shown = ui.card === null
+    ? [...view.hand.filter(canPlay), ...view.hand.filter((c) => !canPlay(c))]
+    : view.hand.filter((c) => c.id === ui.card);
+  const cards = h("div", { class: `hand pick${ui.card === null ? "" : " chosen"}`, id: "hand", role: "group", "aria-label": "Choose a card to play" },
+    shown.map((c) => {
       const ok = Object.prototype.hasOwnProperty.call(playable, String(c.id));
       const chosen = ui.card === c.id;
       return cardFace(c, {
@@ -557,7 +566,7 @@ function playBody(view, meta, name) {
           data: { cardId: c.id, cardName: c.card, key: `card-${c.id}` },
           on: { click: () => { S.ui = { ...freshUi(), mode: "play", card: chosen ? null : c.id }; draw(); } },
         },
-        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
+        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen · tap to change" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
       });
     }));
   if (ui.card === null) return [cards, h("p", { class: "hint", text: "Tap a card to play it." })];
@@ -576,16 +585,25 @@ function playBody(view, meta, name) {
       CASE_THE_JOINT: "Peek at whose wrapped gift?",
       PICKPOCKET: "Take a random card from whom?",
     }[card.card];
-    parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
+    // One decision at a time: once the players are chosen and the card needs more (a
+    // card to pay with, a direction), they shrink to a line with a Change button.
+    const more = card.card === "YANKEE_HEIST" || card.card === "THREE_GIFT_GRIFT";
+    if (more && ui.targets.length === need) {
+      parts.push(h("p", { class: "chosen-targets" },
+        h("span", { text: `${card.card === "YANKEE_HEIST" ? "Swap with" : "With"} ${ui.targets.map((t) => seatName(meta, t)).join(card.card === "YANKEE_HEIST" ? ", then " : " and ")}` }),
+        h("button", { class: "btn small", type: "button", data: { key: "change-targets" }, disabled: busy(), on: { click: () => { ui.targets = []; draw(); } } }, "Change")));
+    } else {
+      parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
+    }
   }
-  if (card.card === "YANKEE_HEIST") {
+  if (card.card === "YANKEE_HEIST" && ui.targets.length === need) {
     parts.push(h("div", { class: "sub", role: "group", "aria-labelledby": "extra-h" },
       h("h3", { id: "extra-h", text: "Pay with one more card" }),
       h("div", { class: "hand pick mini" }, view.hand.filter((c) => c.id !== card.id).map((c) =>
         cardFace(c, { tag: "button", props: { type: "button", disabled: busy(), "aria-pressed": ui.extra === c.id ? "true" : "false", data: { cardId: c.id, cardName: c.card, key: `extra-${c.id}` }, on: { click: () => { ui.extra = ui.extra === c.id ? null : c.id; draw(); } } },
           extra: h("span", { class: "tick", "aria-hidden": "true", text: ui.extra === c.id ? "✓ pays" : "" }) })))));
   }
-  if (card.card === "THREE_GIFT_GRIFT") {
+  if (card.card === "THREE_GIFT_GRIFT" && ui.targets.length === need) {
     parts.push(directionPicker(view, name));
   }
   const done = ui.targets.length === need && (card.card !== "YANKEE_HEIST" || ui.extra !== null) && (card.card !== "THREE_GIFT_GRIFT" || ui.direction);
@@ -598,7 +616,7 @@ function playBody(view, meta, name) {
       if (card.card === "THREE_GIFT_GRIFT") action.direction = ui.direction;
       send(action, { turn: true });
     } },
-  }, done ? summary : `${summary} — choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
+  }, done ? summary : `Choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
   return parts;
 }
 

@@ -1,0 +1,255 @@
+"""Every phase of a two-table party on the screens it is shown on: the big screen at
+1280x720 and 1920x1080 (text at least 24 px, scaled, nothing that matters cut short, no
+scroll) and two guests' phones at 320x568 and 390x844 (the decision in front of them and
+its confirm button on one screen, without scrolling). Screenshots of every phase go to a
+temporary directory (SCREENS_SHOTS=dir keeps them).
+
+The party is driven in process (the engine's bot through the table service, the
+broadcasts sent as the sockets' would be); the phones act through their screens the
+first time they are asked, and are measured there."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import shorthand
+from tests.browser.helpers import DbThread, new_page
+from tests.browser.screens import in_view, page_height, projector_checked, small_texts, svg_small_texts, truncated
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Jo A.", "Maximiliana Featherstonehaugh", "Tomás", "Bea", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"]
+PHONES = {"Jo A.": (320, 568), "Tomás": (390, 844)}
+
+
+def _send(outcome) -> None:
+    from events.groups import send_on_commit
+
+    send_on_commit(outcome.messages)
+
+
+def _host(party_id: int, command: str) -> None:
+    from events.commands import dispatch
+    from events.roles import Actor, Role
+
+    _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
+
+
+def _bot(table_id: int, r: random.Random) -> None:
+    """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
+    from events.commands import table_act
+    from events.roles import Actor, Role
+    from tables.engine import Game, Phase
+    from tables.models import Table
+    from tests.live.tables import bot_move
+
+    table = Table.objects.get(pk=table_id)
+    if Game.from_dict(table.state).phase is Phase.GATE:
+        actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
+    else:
+        _, actor, wire = bot_move(table_id, r)
+    _send(table_act(actor=actor, table_id=table_id, action=wire))
+
+
+def tap(page: Page, target, label: str) -> None:
+    """A finger's tap where the element shows: it must be on the screen and on top there
+    (not under the sticky confirm button); the page does not scroll for it."""
+    box = target.bounding_box()
+    assert box is not None, f"{label}: nothing to tap"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    size = page.viewport_size
+    assert 0 <= y <= size["height"] and 0 <= x <= size["width"], (
+        f"{label}: {target} is off the screen ({x:.0f}, {y:.0f})"
+    )
+    hit = target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
+    assert hit, f"{label}: {target} is covered at ({x:.0f}, {y:.0f})"
+    page.mouse.click(x, y)
+
+
+def _state(table_id: int):
+    from tables.engine import Game
+    from tables.models import Table
+
+    return Game.from_dict(Table.objects.get(pk=table_id).state)
+
+
+@pytest.fixture
+def shots_dir():
+    keep = os.environ.get("SCREENS_SHOTS")
+    if keep:
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        yield Path(keep)
+        return
+    with tempfile.TemporaryDirectory(prefix="heist-screens-") as d:
+        yield Path(d)
+
+
+def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, shots_dir):
+    from events import services
+    from events.models import Guest, Party
+    from tables.engine import Phase
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    heights: dict[str, list[int]] = {}
+    try:
+
+        def create():
+            party, _ = shorthand.party_create(name="Screens night at the Featherstonehaughs", vault_size=1)
+            Party.objects.filter(pk=party.pk).update(seed=7)
+            seats = {}
+            for name in NAMES:
+                guest, token, _ = shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+                seats[name] = {"token": token, "guest": guest.pk, "gift_number": guest.gift_number}
+            for v in range(2):
+                services.vault_gift_add(party_id=party.pk, contributor="Hal", description=f"vault treat {v + 1}")
+            return party.pk, party.code, seats
+
+        party_id, code, seats = db(create)
+        screen = new_page(browser, 1280, 720, errors, "screen")
+        screen.goto(f"{base}/screen/{code}/")
+        expect(screen.locator("#names .name")).to_have_count(len(NAMES))
+        projector_checked(screen, shots_dir, "screen-1-lobby")
+
+        phones: dict[str, Page] = {}
+        for name, (w, hgt) in PHONES.items():
+            p = phones[name] = new_page(browser, w, hgt, errors, name)
+            p.context.add_init_script(
+                f"localStorage.setItem('heist.seat.{code}', {json.dumps(json.dumps(seats[name]))})"
+            )
+            p.goto(f"{base}/p/{code}/")
+            expect(p.locator(".write-number")).to_be_visible()
+            p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-1-lobby.png"))
+
+        db(_host, party_id, "seat")
+        expect(screen.locator("article.screen-tile")).to_have_count(2)
+        tables = db(
+            lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
+        )
+        where = db(lambda: {g.name: (g.table_id, g.seat) for g in Guest.objects.filter(party_id=party_id)})
+        for p in phones.values():
+            expect(p.locator(".seat-head h1")).to_be_visible()
+        projector_checked(screen, shots_dir, "screen-2-playing")
+
+        rands = {t: random.Random(t) for t in tables}
+        asked_ui: set[tuple[str, str]] = set()  # (phone, prompt kind) measured through the screen
+        seen_phase: set[str] = set()
+
+        def phone_turn(name: str, kind: str) -> None:
+            """The phone's decision and its confirm on one screen, then answered on it."""
+            p = phones[name]
+            w, hgt = PHONES[name]
+            prompt = p.locator(f"#prompt.prompt-{kind}")
+            expect(prompt).to_be_visible()
+            p.wait_for_timeout(400)  # the prompt scrolls itself into view (smoothly, where motion is allowed)
+            heights.setdefault(name, []).append(page_height(p))
+            label = f"{name} at {w}x{hgt}, {kind}"
+            p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-{kind}-asked.png"))
+            assert in_view(p, "#prompt h2"), f"{label}: the prompt's heading is off screen"
+            if kind == "react":
+                assert in_view(p, "#let-it-happen"), f"{label}: 'Let it happen' is off screen"
+                p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-react.png"))
+                p.locator("#let-it-happen").click()
+                return
+            scrolled = p.evaluate("() => scrollY")
+            card = p.locator("#prompt #hand button.card:not([disabled])").first
+            if kind == "turn" and card.count():
+                assert in_view(p, "#prompt #hand button.card:not([disabled])"), f"{label}: no playable card in view"
+                tap(p, card, label)
+                expect(p.locator("#prompt #hand button.card[aria-pressed='true']")).to_have_count(1)
+                # What the card needs next (whom, a card to pay with, a direction), one
+                # choice at a time, each tapped where it is: on the screen, uncovered.
+                choices = "#prompt .targets button[aria-pressed='false'], #prompt .hand.mini button.card[aria-pressed='false'], #prompt .directions label.mode"
+                for _ in range(4):
+                    if not p.locator("#confirm").is_disabled() or not p.locator(choices).count():
+                        break
+                    p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-turn-deciding.png"))
+                    tap(p, p.locator(choices).first, label)
+                    p.wait_for_timeout(50)
+                assert p.evaluate("() => scrollY") == scrolled, f"{label}: the page scrolled"
+                assert in_view(p, "#prompt #hand button.card[aria-pressed='true']"), (
+                    f"{label}: the chosen card is off screen"
+                )
+            assert in_view(p, "#confirm"), f"{label}: the confirm button is off screen"
+            p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-{kind}.png"))
+            if p.locator("#confirm").is_disabled():  # a card this walk could not finish: pass instead
+                p.locator("#prompt #hand button.card[aria-pressed='true']").click()
+                p.locator("label.mode", has_text="Regroup or pass").click()
+            p.locator("#confirm").click()
+
+        def phone_due(tid: int) -> tuple[str, str] | None:
+            g = db(_state, tid)
+            for name in phones:
+                t, seat = where[name]
+                if t != tid:
+                    continue
+                if g.phase is Phase.ACTION and g.active == seat and (name, "turn") not in asked_ui:
+                    return name, "turn"
+                if g.phase is Phase.REACTION and seat in g.pending.window.waiting() and (name, "react") not in asked_ui:
+                    return name, "react"
+            return None
+
+        def drive(stop, shots_at=()) -> None:
+            for _ in range(3000):
+                states = {t: db(_state, t) for t in tables}
+                if all(stop(g) for g in states.values()):
+                    return
+                for phase in shots_at:
+                    if phase not in seen_phase and any(g.phase.value == phase for g in states.values()):
+                        seen_phase.add(phase)
+                        expect(screen.locator(f"article.screen-tile.phase-{phase}").first).to_be_visible()
+                        projector_checked(screen, shots_dir, f"screen-3-{phase}")
+                for t, g in states.items():
+                    if stop(g):
+                        continue
+                    due = phone_due(t)
+                    if due:
+                        asked_ui.add(due)
+                        before = db(_state, t).version
+                        phone_turn(*due)
+                        for _ in range(100):  # the phone's answer lands
+                            if db(_state, t).version > before:
+                                break
+                            screen.wait_for_timeout(50)
+                        continue
+                    db(_bot, t, rands[t])
+            raise AssertionError("the party did not get there")
+
+        drive(lambda g: g.phase is Phase.GATE, shots_at=("reaction", "reveal", "trim"))
+        expect(screen.locator("article.screen-tile.phase-gate")).to_have_count(2)
+        projector_checked(screen, shots_dir, "screen-4-gate")
+        for name, p in phones.items():
+            w, hgt = PHONES[name]
+            p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-gate.png"))
+
+        db(_host, party_id, "open_relay")
+        expect(screen.locator("#party-bar h2")).to_contain_text("The relay")
+        for t in tables:
+            db(_bot, t, rands[t])
+        expect(screen.locator(".tile-relay.drawn")).to_have_count(2)
+        projector_checked(screen, shots_dir, "screen-5-relay-drawn")
+        db(_host, party_id, "run_relay")
+        expect(screen.locator(".relay-moves .move")).to_have_count(2)
+        expect(screen.locator(".tile-head .round-name").first).to_have_text("THE DOUBLE-CROSS")
+        projector_checked(screen, shots_dir, "screen-6-relay-run")
+
+        drive(lambda g: g.phase is Phase.OVER)
+        expect(screen.locator("#end .end-list li").first).to_be_visible()
+        projector_checked(screen, shots_dir, "screen-7-over")
+        for name, p in phones.items():
+            w, hgt = PHONES[name]
+            p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-over.png"))
+        assert asked_ui >= {(n, "turn") for n in phones}, asked_ui
+        print("phone page heights at their decisions:", heights)
+        assert not errors, errors
+    finally:
+        db.close()
