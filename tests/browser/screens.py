@@ -35,7 +35,7 @@ def small_texts(page: Page, min_px: float) -> list[str]:
                 const el = n.parentElement;
                 if (!el || seen.has(el) || !n.textContent.trim()) continue;
                 seen.add(el);
-                if (el.closest('.sr-only, script, style, title, [hidden]')) continue;
+                if (el.closest('.sr-only, script, style, title, [hidden], svg')) continue;  // svg: svg_small_texts
                 const r = el.getBoundingClientRect();
                 if (r.width === 0 || r.height === 0 || r.bottom < 0 || r.top > innerHeight) continue;
                 const px = parseFloat(getComputedStyle(el).fontSize);
@@ -117,3 +117,54 @@ def projector_checked(page: Page, shots: Path, name: str, sizes=((1280, 720), (1
     finally:
         if before:
             page.set_viewport_size(before)
+
+
+def words_broken(page: Page, selector: str) -> list[str]:
+    """Words of the matching visible elements' text that wrap inside themselves ("Gif t"):
+    a word whose range spans two line boxes."""
+    return page.evaluate(
+        """(sel) => {
+            const out = [];
+            for (const el of document.querySelectorAll(sel)) {
+                if (!el.getClientRects().length) continue;
+                const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+                for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+                    const re = /[^\\s-]+/g;  // a break after a hyphen is a break between words
+                    for (let m = re.exec(n.textContent); m; m = re.exec(n.textContent)) {
+                        const r = document.createRange();
+                        r.setStart(n, m.index);
+                        r.setEnd(n, m.index + m[0].length);
+                        const tops = new Set([...r.getClientRects()].filter((q) => q.width > 0).map((q) => Math.round(q.top)));
+                        if (tops.size > 1) out.push(m[0]);
+                    }
+                }
+            }
+            return out;
+        }""",
+        selector,
+    )
+
+
+def slides_checked(page: Page, shots: Path, name: str) -> int:
+    """Every slide of the story's big-screen slideshow at the page's size: it fits its
+    screen, no text (nor chart label) under 24 px scaled, nothing cut short. Steps through
+    them with the arrow key; a screenshot of each. Returns how many there are."""
+    w = page.viewport_size["width"]
+    floor = PROJECTOR_MIN_PX * w / 1280
+    count = int(page.locator("#story").get_attribute("data-slides"))
+    for i in range(count):
+        page.wait_for_function("(i) => document.getElementById('story').dataset.slide === String(i)", arg=i)
+        page.screenshot(path=str(shots / f"{name}-{i + 1:02d}.png"))
+        label = f"{name} slide {i + 1} of {count}"
+        assert fits(page), f"{label}: the page scrolls"
+        over = page.evaluate(
+            "() => [...document.querySelectorAll('.story-slide')].filter((s) => !s.hidden)"
+            ".map((s) => s.scrollHeight > s.clientHeight + 1 || s.scrollWidth > s.clientWidth + 1)"
+        )
+        assert over == [False], f"{label}: the slide overflows ({over})"
+        small = small_texts(page, floor) + svg_small_texts(page, floor)
+        assert not small, f"{label}: text under {floor:.0f} px: {small[:6]}"
+        cut = truncated(page, PROJECTOR_TEXTS)
+        assert not cut, f"{label}: cut short: {cut[:6]}"
+        page.keyboard.press("ArrowRight")
+    return count

@@ -21,7 +21,13 @@ from playwright.sync_api import Page, expect
 
 from tests import shorthand
 from tests.browser.helpers import DbThread, new_page
-from tests.browser.screens import in_view, page_height, projector_checked, small_texts, svg_small_texts, truncated
+from tests.browser.screens import (
+    in_view,
+    page_height,
+    projector_checked,
+    slides_checked,
+    words_broken,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -253,3 +259,45 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
         assert not errors, errors
     finally:
         db.close()
+
+
+def test_the_story_as_slides_on_the_big_screen_and_yours_first_on_a_phone(asgi_server, browser, shots_dir):
+    from events.models import Guest
+    from tests.story.record import party_record_with_tokens
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        party, _, tokens = db(party_record_with_tokens, 12, vault_size=1, seed=5, name="Story night")
+        guest = db(lambda: Guest.objects.get(pk=next(iter(tokens))))
+    finally:
+        db.close()
+    code = party.code
+
+    screen = new_page(browser, 1280, 720, errors, "story screen")
+    screen.goto(f"{base}/story/{code}/?screen=1")
+    count = slides_checked(screen, shots_dir, "story-1280x720")
+    assert count >= 5, count  # highlights, gifts, a picture per table, the tables' rounds
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    screen.reload()
+    slides_checked(screen, shots_dir, "story-1920x1080")
+
+    seat = json.dumps({"token": tokens[guest.pk], "guest": guest.pk, "gift_number": guest.gift_number})
+    for w, hgt in ((320, 568), (390, 844)):
+        phone = new_page(browser, w, hgt, errors, f"story phone {w}")
+        phone.add_init_script(f"localStorage.setItem('heist.seat.{code}', {json.dumps(seat)})")
+        phone.goto(f"{base}/story/{code}/")
+        mine = phone.locator("#my-journey")
+        expect(mine).to_contain_text(f"Your gift: Gift {guest.gift_number}")
+        # Your gift's journey first, on the first screen; the downloads last.
+        assert in_view(phone, "#my-journey h2"), f"{w}x{hgt}: your gift's journey is not on the first screen"
+        order = phone.evaluate("() => [...document.getElementById('story').children].map((e) => e.id || e.className)")
+        assert order.index("my-journey") < order.index("story-highlights") < order.index("story-downloads"), order
+        height = page_height(phone)
+        phone.screenshot(path=str(shots_dir / f"story-phone-{w}x{hgt}.png"), full_page=True)
+        assert height < 6 * hgt, f"{w}x{hgt}: the story is {height} px long"
+        broken = words_broken(phone, "#story h1, #story h2, #story h3, #story summary, #story th")
+        assert not broken, f"{w}x{hgt}: words broken across lines: {broken[:8]}"
+        print(f"story on a phone at {w}x{hgt}: {height} px")
+    assert not errors, errors
