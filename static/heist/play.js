@@ -3,11 +3,12 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
+import { awakeNote, cue, keepAwake } from "./awake.js";
 import { Live } from "./live.js";
 import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
 
 const PARTY_NAME = document.title;
 
@@ -146,6 +147,7 @@ function draw() {
 
   const prompt = promptFor(view, meta);
   const relay = relayPanel(view, meta);
+  keepAwake(view.phase !== "over", draw);
   render(
     root,
     h("header", { class: "seat-head" },
@@ -155,6 +157,7 @@ function draw() {
         h("span", { class: "where" }, "seat ", h("strong", { class: "seat-number", text: String(view.you + 1) }))),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`),
       h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
+    awakeNote(() => draw()),
     relay,
     prompt,
     S.me.captain ? captainPanel(view, meta) : null,
@@ -186,7 +189,7 @@ function alertIfNeeded(prompt, view) {
   if (key === S.alerted) return; // the same prompt, redrawn: no second buzz
   S.alerted = key;
   if (!urgent) return;
-  buzz(kind === "react" ? [250, 120, 250, 120, 250] : [180, 90, 180]);
+  cue(kind === "react" ? "react" : "turn"); // a buzz, or a chime where the phone cannot vibrate
   const heading = prompt.querySelector("h2");
   if (heading && !prompt.contains(document.activeElement)) {
     heading.setAttribute("tabindex", "-1");

@@ -301,3 +301,80 @@ def test_the_story_as_slides_on_the_big_screen_and_yours_first_on_a_phone(asgi_s
         assert not broken, f"{w}x{hgt}: words broken across lines: {broken[:8]}"
         print(f"story on a phone at {w}x{hgt}: {height} px")
     assert not errors, errors
+
+
+# A phone where the page may not hold the screen on (plain HTTP on the LAN is not a secure
+# context) and cannot vibrate (an iPhone); every tone it plays is counted.
+PLAIN_HTTP_IPHONE = """
+Object.defineProperty(window, 'isSecureContext', { value: false });
+delete Navigator.prototype.wakeLock;
+Object.defineProperty(Navigator.prototype, 'vibrate', { value: undefined });
+window.__tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return start.apply(this, a); };
+"""
+
+
+def test_phones_stay_awake_or_say_how_and_call_their_guest(asgi_server, browser, shots_dir):
+    from events.models import Guest
+    from tables.engine import Phase
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        party, _, tokens = db(shorthand.party_seated, name="Awake", guests=3)
+        table = db(lambda: Table.objects.get(party=party).pk)
+        guests = db(lambda: {g.seat: g for g in Guest.objects.filter(party=party)})
+        code = party.code
+
+        def open_phone(seat: int, w: int, hgt: int, script: str = "") -> Page:
+            g = guests[seat]
+            p = new_page(browser, w, hgt, errors, f"seat {seat}")
+            seat_json = json.dumps({"token": tokens[g.pk], "guest": g.pk, "gift_number": g.gift_number})
+            p.context.add_init_script(f"localStorage.setItem('heist.seat.{code}', {json.dumps(seat_json)});{script}")
+            p.goto(f"{base}/p/{code}/")
+            expect(p.locator(".seat-head h1")).to_be_visible()
+            return p
+
+        # Where the browser offers the lock (127.0.0.1 is a secure context), it is taken:
+        # no note. Headless Chromium may refuse it (no permission prompt): then the note.
+        secure = open_phone(0, 390, 844)
+        secure.wait_for_function("() => ['locked', 'refused'].includes(document.body.dataset.wakeLock)")
+        held = secure.evaluate("document.body.dataset.wakeLock")
+        print("wake lock on http://127.0.0.1 in headless Chromium:", held)
+        if held == "locked":
+            expect(secure.locator("#awake-note")).to_have_count(0)
+        else:
+            expect(secure.locator("#awake-note")).to_be_visible()
+
+        # Plain HTTP on an iPhone: no lock to take, so the note says how; OK puts it away for good.
+        phone = open_phone(1, 320, 568, PLAIN_HTTP_IPHONE)
+        expect(phone.locator("body")).to_have_attribute("data-wake-lock", "unsupported")
+        note = phone.locator("#awake-note")
+        expect(note).to_contain_text("Keep your screen on")
+        phone.screenshot(path=str(shots_dir / "phone-320x568-awake-note.png"))
+        note.get_by_role("button", name="OK").click()
+        expect(note).to_have_count(0)
+        phone.reload()
+        expect(phone.locator(".seat-head h1")).to_be_visible()
+        expect(phone.locator("#awake-note")).to_have_count(0)
+
+        # Its guest's first tap unlocks the sound; their turn then chimes (no vibration here).
+        phone.locator(".seat-head").click()
+        assert phone.evaluate("window.__tones") <= 1  # at most the silent unlocking tone
+        rand = random.Random(3)
+        for _ in range(300):
+            g = db(_state, table)
+            if g.phase is Phase.ACTION and g.active == 1:
+                break
+            db(_bot, table, rand)
+        else:
+            raise AssertionError("seat 1 never got a turn")
+        expect(phone.locator("#prompt.prompt-turn")).to_be_visible()
+        expect(phone.locator("body")).to_have_attribute("data-cue-by", "sound")
+        assert phone.evaluate("window.__tones") >= 3, "the turn's two notes after the unlocking tone"
+        assert not errors, errors
+    finally:
+        db.close()
