@@ -6,6 +6,7 @@
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
 import { Live } from "./live.js";
+import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
@@ -52,7 +53,14 @@ function start() {
       draw();
     },
     onNotice(msg) {
-      toast(msg.message, "ok"); // hand-overs at any table, as they happen
+      // hand-overs at any table: an offer stays until handled, the rest are toasts
+      seatNotice(msg, (m, button) => {
+        const t = S.tables.get(m.table);
+        const r = t && t.table.roster[m.seat];
+        if (!r) return;
+        if (document.body.dataset.tables === "many") openDetails(m.table); // the code shows there, by the seat
+        askHandOver(r.guest, button);
+      });
     },
     onPresence(guestId, online) {
       const g = S.party && (S.party.guests || []).find((x) => x.id === guestId);

@@ -378,3 +378,47 @@ def test_phones_stay_awake_or_say_how_and_call_their_guest(asgi_server, browser,
         assert not errors, errors
     finally:
         db.close()
+
+
+def test_a_seat_offer_stays_on_the_tablet_and_the_dashboard_until_handled(asgi_server, browser):
+    from events import services
+    from events.models import Guest
+    from events.tablets import tablet_pair_start
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        party, host_token, _ = db(shorthand.party_seated, name="Offers", guests=4)
+        table = db(lambda: Table.objects.get(party=party).pk)
+        leaver = db(lambda: Guest.objects.get(party=party, seat=2))
+        pairing = db(lambda: tablet_pair_start(party_id=party.pk, table_id=table).data["pairing"])
+        code = party.code
+        host = new_page(browser, 1280, 800, errors, "host")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
+        host.goto(f"{base}/host/{code}/")
+        expect(host.locator("#tables article").first).to_be_visible()
+        tablet = new_page(browser, 820, 1180, errors, "tablet")
+        tablet.goto(f"{base}/t/{code}/#{pairing}")
+        expect(tablet.locator(".tablet-head h1")).to_have_text("Table A")
+
+        db(lambda: _send(services.seat_offer(party_id=party.pk, guest_id=leaver.pk)))
+        offer = f"{leaver.name} (seat 3) offers their seat to a substitute."
+        for page in (host, tablet):
+            expect(page.locator("#offers .offer")).to_contain_text(offer)
+        host.wait_for_timeout(4500)  # longer than a toast lives
+        for page in (host, tablet):
+            expect(page.locator("#offers .offer")).to_be_visible()
+
+        # The tablet dismisses it; the host hands the seat over from it: the code shows by
+        # the guest, and the hand-over ends the offer.
+        tablet.locator("#offers").get_by_role("button", name="Dismiss").click()
+        expect(tablet.locator("#offers .offer")).to_have_count(0)
+        host.locator("#offers").get_by_role("button", name="Hand over seat").click()
+        # (one table: in the guest list; several: in the table's details)
+        expect(host.locator(f"li.guest[data-guest='{leaver.pk}'] .claim")).to_contain_text("Hand-over code")
+        expect(host.locator("#offers .offer")).to_have_count(0)
+        assert not errors, errors
+    finally:
+        db.close()
