@@ -422,3 +422,50 @@ def test_a_seat_offer_stays_on_the_tablet_and_the_dashboard_until_handled(asgi_s
         assert not errors, errors
     finally:
         db.close()
+
+
+def test_the_lobby_says_why_it_cannot_deal_and_fits_a_768px_laptop(asgi_server, browser, shots_dir):
+    from tests.browser.screens import truncated
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    try:
+
+        def create():
+            party, token = shorthand.party_create(name="Vault check", vault_size=1)
+            for name in ("Ann", "Ben", "Cy"):
+                shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+            return party, token
+
+        party, host_token = db(create)
+    finally:
+        db.close()
+    code = party.code
+    host = new_page(browser, 768, 1024, errors, "host")
+    host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
+    host.goto(f"{base}/host/{code}/")
+    deal = host.locator("#deal")
+    expect(deal).to_be_disabled()
+    expect(host.locator("#deal-why")).to_have_text("Add 1 more vault gift first: 0 of 1 needed.")
+    # The vault form's button shows whole, inside its panel, on a 768 px wide tablet and
+    # a 1366x768 laptop (where the dashboard is one screen and the panel scrolls inside).
+    add = host.get_by_role("button", name="Add vault gift")
+    for w, hgt in ((768, 1024), (1366, 768), (1280, 800)):
+        host.set_viewport_size({"width": w, "height": hgt})
+        expect(add).to_be_visible()
+        inside = host.evaluate(
+            """() => { const b = [...document.querySelectorAll('#vault-form button')].find((x) => x.textContent.includes('Add vault gift'));
+                       const p = document.getElementById('vault-panel').getBoundingClientRect(); const r = b.getBoundingClientRect();
+                       return r.left >= p.left && r.right <= p.right + 0.5 && r.top >= p.top && r.bottom <= p.bottom + 0.5
+                           && r.right <= innerWidth && r.bottom <= innerHeight; }"""
+        )
+        host.screenshot(path=str(shots_dir / f"host-{w}x{hgt}-lobby.png"))
+        assert inside, f"the vault button is cut off at {w}x{hgt}"
+        assert not truncated(host, "#vault-form button, #deal, #deal-why"), f"cut short at {w}x{hgt}"
+    host.get_by_label("Contributed by").fill("Hal")
+    host.get_by_label("Secret description").fill("a candle")
+    add.click()
+    expect(deal).to_be_enabled()
+    expect(host.locator("#deal-why")).to_have_count(0)
+    assert not errors, errors
