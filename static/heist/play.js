@@ -9,6 +9,7 @@ import { relayEntry, ringLine } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
 
@@ -454,7 +455,7 @@ function reactionPrompt(view, meta, name) {
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const opened = meta.window_opened_at;
   return prompt("react", "You are asked: block it or let it happen?",
-    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
     opened
       ? h("p", { class: "react-clock" },
           h("span", { data: { openedAt: opened, countdown: meta.reaction_timeout || 60, before: "Answer now: after 60 s the captain may pass for you. Time left: ", after: "Answer now: the captain may pass for you at any moment." }, text: "" }))

@@ -472,7 +472,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         with host.expect_download() as download:
             host.get_by_role("button", name="Download CSV").click()
         assert download.value.suggested_filename == f"yankee-heist-{code}.csv"
-        rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+        rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8-sig").read())))
         assert rows[0] == ["kind", "name", "table", "seat", "gift", "description", "source"]
         keeps = [r for r in rows[1:] if r[0] == "keeps"]
         returns = [r for r in rows[1:] if r[0] == "vault return"]

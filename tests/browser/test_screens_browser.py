@@ -255,6 +255,9 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             w, hgt = PHONES[name]
             p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-over.png"))
         assert asked_ui >= {(n, "turn") for n in phones}, asked_ui
+        # "Jo A." ends the sentences about her with one full stop, never two.
+        for page in (screen, *phones.values()):
+            assert "A.." not in page.inner_text("body"), page
         print("phone page heights at their decisions:", heights)
         assert not errors, errors
     finally:
