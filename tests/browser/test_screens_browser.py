@@ -472,3 +472,71 @@ def test_the_lobby_says_why_it_cannot_deal_and_fits_a_768px_laptop(asgi_server, 
     expect(deal).to_be_enabled()
     expect(host.locator("#deal-why")).to_have_count(0)
     assert not errors, errors
+
+
+def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
+    """A hundred guests at ten tables on the big screen: five tiles a row at 1280x720,
+    still 24 px text, round names and names whole, every phase; the end list paged."""
+    from events import services
+    from events.models import Party
+    from tables.engine import Phase
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    db = DbThread()
+    try:
+
+        def create():
+            party, _ = shorthand.party_create(name="Hundred heist", vault_size=1)
+            Party.objects.filter(pk=party.pk).update(seed=11)
+            for i in range(100):
+                name = "Maximiliana Featherstonehaugh" if i == 7 else "Jo A." if i == 8 else f"Guest {i + 1}"
+                shorthand.guest_join(code=party.code, name=name, description=f"gift of guest {i + 1}")
+            for v in range(10):
+                services.vault_gift_add(party_id=party.pk, contributor="Hal", description=f"vault treat {v + 1}")
+            return party.pk, party.code
+
+        party_id, code = db(create)
+        screen = new_page(browser, 1280, 720, errors, "screen")
+        screen.goto(f"{base}/screen/{code}/")
+        expect(screen.locator("#joined-count")).to_have_text("100")
+        projector_checked(screen, shots_dir, "ten-1-lobby")
+        db(_host, party_id, "seat")
+        expect(screen.locator("article.screen-tile")).to_have_count(10)
+        tables = db(
+            lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
+        )
+        rands = {t: random.Random(t) for t in tables}
+
+        def drive(stop, steps: int) -> None:
+            """Up to `steps` bot actions at every table not yet at `stop`."""
+            for _ in range(steps):
+                moved = False
+                for t in tables:
+                    if not stop(db(_state, t)):
+                        db(_bot, t, rands[t])
+                        moved = True
+                if not moved:
+                    return
+
+        drive(lambda g: g.phase is Phase.GATE, 6)
+        expect(screen.locator(".tile-last").first).to_be_visible()
+        projector_checked(screen, shots_dir, "ten-2-playing")
+        drive(lambda g: g.phase is Phase.GATE, 2000)
+        expect(screen.locator("article.screen-tile.phase-gate")).to_have_count(10)
+        projector_checked(screen, shots_dir, "ten-3-gate")
+        db(_host, party_id, "open_relay")
+        for t in tables:
+            db(_bot, t, rands[t])
+        expect(screen.locator(".tile-relay.drawn")).to_have_count(10)
+        projector_checked(screen, shots_dir, "ten-4-relay-drawn")
+        db(_host, party_id, "run_relay")
+        expect(screen.locator(".relay-moves .move")).to_have_count(10)
+        projector_checked(screen, shots_dir, "ten-5-relay-run")
+        drive(lambda g: g.phase is Phase.OVER, 3000)
+        expect(screen.locator("#end .page-no")).to_contain_text("Page 1 of")
+        projector_checked(screen, shots_dir, "ten-6-over")
+        assert not errors, errors
+    finally:
+        db.close()
