@@ -89,7 +89,7 @@ function tile(payload) {
     badge,
     relayLine,
     ["over", "gate", "reveal"].includes(view.phase) ? null : h("p", { class: "tile-status" }, tileDoing(view, meta)),
-    last ? h("p", { class: "tile-last", text: last }) : null,
+    last ? h("p", { class: "tile-last", data: { optional: "0" }, text: last }) : null,
     // Shown where the tile has room for them (fitTiles drops them otherwise, last first).
     earlier.length ? h("ol", { class: "plain tile-log", data: { optional: "2" }, "aria-label": `Earlier at table ${meta.letter}` }, earlier.map((t) => h("li", { text: t }))) : null,
     tileSeats(view, meta));
@@ -114,8 +114,13 @@ function tileSeats(view, meta) {
 function fitTiles(box) {
   for (const tileEl of box.querySelectorAll(".screen-tile")) {
     const parts = [...tileEl.querySelectorAll("[data-optional]")].sort((a, b) => Number(b.dataset.optional) - Number(a.dataset.optional));
+    const overflows = () => tileEl.scrollHeight > tileEl.clientHeight + 1;
     for (const part of parts) {
-      if (tileEl.scrollHeight <= tileEl.clientHeight + 1) break;
+      if (!overflows()) break;
+      if (part.classList.contains("tile-last")) {
+        part.classList.add("one-line"); // the last move in one line rather than none
+        if (!overflows()) break;
+      }
       part.hidden = true;
     }
   }
