@@ -156,7 +156,15 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             w, hgt = PHONES[name]
             prompt = p.locator(f"#prompt.prompt-{kind}")
             expect(prompt).to_be_visible()
-            p.wait_for_timeout(400)  # the prompt scrolls itself into view (smoothly, where motion is allowed)
+            # The prompt scrolls itself into view (smoothly, where motion is allowed): await it.
+            p.wait_for_function(
+                """() => { const r = document.querySelector('#prompt h2').getBoundingClientRect();
+                           return r.top >= -1 && r.bottom <= innerHeight + 1; }""",
+                timeout=5000,
+            )
+            p.wait_for_function(
+                "() => new Promise((ok) => { const y = scrollY; requestAnimationFrame(() => requestAnimationFrame(() => ok(scrollY === y))); })"
+            )  # and has come to rest
             heights.setdefault(name, []).append(page_height(p))
             label = f"{name} at {w}x{hgt}, {kind}"
             p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-{kind}-asked.png"))
