@@ -21,6 +21,7 @@ from tables.errors import ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_messages
+from tables.words import sentence
 
 from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
 from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump, party_close, tables_still_playing
@@ -570,7 +571,7 @@ def seat_claim(*, code, claim, name) -> Outcome:
                 "kind": "claimed",
                 "table": table.pk,
                 "seat": guest.seat,
-                "message": f"{name} took over seat {guest.seat + 1} from {leaving}.",
+                "message": sentence(f"{name} took over seat {guest.seat + 1} from {leaving}"),
             },
         )
         return Outcome(_seat_data(guest, token, party), msgs)

@@ -300,7 +300,9 @@ def party_result_csv(request, code):
                 played,
             ]
         )
-    response = HttpResponse(out.getvalue(), content_type="text/csv; charset=utf-8")
+    # A byte-order mark first: Excel reads a CSV without one in the system's code page
+    # and shows "TomÃ¡s" for "Tomás".
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}.csv"'
     return response
 

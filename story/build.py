@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tables.engine import ROUND_NAMES, gift_label
+from tables.words import sentence
 
 from .replay import ReplayMismatch, TableReplay
 
@@ -109,7 +110,7 @@ def story_build(
             )
 
         def line(text: str, kind: str) -> None:
-            entries.append({"round": track.round, "turn": track.turn, "kind": kind, "text": text})
+            entries.append({"round": track.round, "turn": track.turn, "kind": kind, "text": sentence(text)})
 
         def hand_over(h: HandOver) -> None:
             # From here on the story names the substitute; before, the leaver.

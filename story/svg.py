@@ -40,12 +40,22 @@ def _pos(cx: float, cy: float, where: int | str, seats: int) -> tuple[float, flo
     return _seat_xy(cx, cy, where, seats, RADIUS - 14)
 
 
-def story_svg(story: dict[str, Any]) -> str:
-    flows = story["flows"]
+# One table on the big screen (the story's slides): a wide cell, so long names fit beside
+# the ring, and labels that read at least 24 px once the picture is fitted to 1280x720.
+SCREEN_CELL_W = 1100
+SCREEN_FONT = 1.8
+
+
+def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
+    """The whole party's picture, or (`table`) one table's, large for the big screen."""
+    flows = [f for f in story["flows"] if table is None or f["table"] == table]
+    big = table is not None
+    k = SCREEN_FONT if big else 1.0
+    cell_w = SCREEN_CELL_W if big else CELL_W
     n = len(flows)
     cols = min(PER_ROW, max(n, 1))
     rows = -(-n // cols) if n else 1
-    width, height = cols * CELL_W, rows * CELL_H + 40
+    width, height = cols * cell_w, rows * CELL_H + (0 if big else 40)
     centers = {}
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
@@ -61,7 +71,7 @@ def story_svg(story: dict[str, Any]) -> str:
     ]
     for i, flow in enumerate(flows):
         row, col = divmod(i, cols)
-        cx, cy = col * CELL_W + CELL_W / 2, row * CELL_H + CELL_H / 2 + 10
+        cx, cy = col * cell_w + cell_w / 2, row * CELL_H + CELL_H / 2 + (30 if big else 10)
         centers[flow["table"]] = (cx, cy, len(flow["seats"]))
         seats = len(flow["seats"])
         out.append(f'<g class="table" data-table="{escape(flow["table"])}">')
@@ -69,15 +79,18 @@ def story_svg(story: dict[str, Any]) -> str:
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{RADIUS}" fill="#f3f6f4" stroke="#0b6e4f" stroke-width="2"/>'
         )
         out.append(
-            f'<text x="{cx:.1f}" y="{cy - RADIUS - 52:.1f}" text-anchor="middle" font-size="20" font-weight="bold" '
+            f'<text x="{cx:.1f}" y="{cy - RADIUS - (70 if big else 52):.1f}" text-anchor="middle" font-size="{20 * k:g}" font-weight="bold" '
             f'fill="#0b6e4f">Table {escape(flow["table"])}</text>'
         )
         if flow["vault"]:
+            vw, vh = (78, 36) if big else (44, 24)
             out.append(
-                f'<rect x="{cx - 22:.1f}" y="{cy - 12:.1f}" width="44" height="24" rx="4" fill="#fff" stroke="#555"/>'
+                f'<rect x="{cx - vw / 2:.1f}" y="{cy - vh / 2:.1f}" width="{vw}" height="{vh}" rx="4" fill="#fff" stroke="#555"/>'
             )
-            out.append(f'<text x="{cx:.1f}" y="{cy + 5:.1f}" text-anchor="middle" font-size="11">vault</text>')
-        for k, g in enumerate(flow["gifts"]):
+            out.append(
+                f'<text x="{cx:.1f}" y="{cy + (8 if big else 5):.1f}" text-anchor="middle" font-size="{13 * k if big else 11:g}">vault</text>'
+            )
+        for i_gift, g in enumerate(flow["gifts"]):
             if g["first"] == g["last"]:
                 continue
             x1, y1 = _pos(cx, cy, g["first"], seats)
@@ -85,7 +98,7 @@ def story_svg(story: dict[str, Any]) -> str:
             # Bend each chord towards the table's centre so arrows between neighbours stay apart.
             mx, my = (x1 + x2) / 2, (y1 + y2) / 2
             qx, qy = mx + (cx - mx) * 0.55, my + (cy - my) * 0.55
-            color = _hue(k)
+            color = _hue(i_gift)
             width_ = 1.5 + min(g["moves"], 6) * 0.5
             out.append(
                 f'<path class="gift-flow" data-gift="{escape(g["gift"])}" d="M{x1:.1f},{y1:.1f} Q{qx:.1f},{qy:.1f} {x2:.1f},{y2:.1f}" '
@@ -94,11 +107,11 @@ def story_svg(story: dict[str, Any]) -> str:
             )
         for seat, name in enumerate(flow["seats"]):
             sx, sy = _seat_xy(cx, cy, seat, seats)
-            lx, ly = _seat_xy(cx, cy, seat, seats, RADIUS + 18)
+            lx, ly = _seat_xy(cx, cy, seat, seats, RADIUS + 18 * k)
             anchor = "middle" if abs(lx - cx) < 20 else ("start" if lx > cx else "end")
             out.append(f'<circle cx="{sx:.1f}" cy="{sy:.1f}" r="6" fill="#0b6e4f"/>')
             out.append(
-                f'<text class="seat" x="{lx:.1f}" y="{ly + 4:.1f}" text-anchor="{anchor}" font-size="13">{escape(name)}</text>'
+                f'<text class="seat" x="{lx:.1f}" y="{ly + 4 * k:.1f}" text-anchor="{anchor}" font-size="{13 * k:g}">{escape(name)}</text>'
             )
         out.append("</g>")
     for r in story["relay"]:
@@ -120,9 +133,10 @@ def story_svg(story: dict[str, Any]) -> str:
             f'<text x="{qx:.1f}" y="{qy:.1f}" text-anchor="middle" font-size="13" font-weight="bold" fill="{RELAY_COLOR}" '
             f'stroke="#fff" stroke-width="3" paint-order="stroke">relay: gift {escape(r["gift"])}</text>'
         )
-    out.append(
-        f'<text x="12" y="{height - 12}" font-size="12" fill="#444">Arrows: where each gift started at a table and where it '
-        f"ended there (thicker: moved more). Dashed: the relay between tables.</text>"
-    )
+    if not big:  # the big screen says it in the page, in its own large text
+        out.append(
+            f'<text x="12" y="{height - 12}" font-size="12" fill="#444">Arrows: where each gift started at a table and where it '
+            f"ended there (thicker: moved more). Dashed: the relay between tables.</text>"
+        )
     out.append("</svg>")
     return "\n".join(out)

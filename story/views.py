@@ -49,6 +49,8 @@ def story_page(request: HttpRequest, code: str) -> HttpResponse:
         context["story"] = story
         # Built by story.svg, which escapes every name and label it writes.
         context["svg"] = mark_safe(story_svg(story))
+        if context["screen"]:  # the big screen's slides: one table's picture each, large
+            context["table_svgs"] = [mark_safe(story_svg(story, table=f["table"])) for f in story["flows"]]
         context["rounds"] = [{"table": t["table"], "rounds": _by_round(t["entries"])} for t in story["tables"]]
     return render(request, "story/story.html", context)
 

@@ -7,6 +7,7 @@
 // functions that draw from it, and `start()` at the bottom.
 import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
+import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
@@ -54,7 +55,14 @@ function start() {
       draw();
     },
     onNotice(msg) {
-      toast(msg.message, "ok"); // hand-overs at any table, as they happen
+      // hand-overs at any table: an offer stays until handled, the rest are toasts
+      seatNotice(msg, (m, button) => {
+        const t = S.tables.get(m.table);
+        const r = t && t.table.roster[m.seat];
+        if (!r) return;
+        if (document.body.dataset.tables === "many") openDetails(m.table); // the code shows there, by the seat
+        askHandOver(r.guest, button);
+      });
     },
     onPresence(guestId, online) {
       const g = S.party && (S.party.guests || []).find((x) => x.id === guestId);
@@ -120,6 +128,23 @@ function duplicateNames(guests) {
   return new Set([...counts].filter(([, n]) => n > 1).map(([k]) => k));
 }
 
+/** Vault gifts the deal needs for this many guests: what the lobby's numbers say. */
+function vaultCount(p, guests) {
+  const tables = Math.max(1, Math.ceil(guests.length / 10));
+  const have = (p.vault_gifts || []).length;
+  const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
+  return { tables, have, need };
+}
+
+/** Why the cards cannot be dealt yet (the vault short or over), or null. */
+function dealBlocked(p, guests) {
+  if (!(p.vault_size > 0) || guests.length < 2) return null;
+  const { have, need } = vaultCount(p, guests);
+  if (have < need) return `Add ${need - have} more vault gift${need - have === 1 ? "" : "s"} first: ${have} of ${need} needed.`;
+  if (have > need) return `Remove ${have - need} vault gift${have - need === 1 ? "" : "s"} first: ${have} for ${need} places.`;
+  return null;
+}
+
 /** Lobby: how many joined, names used twice, vault gifts needed for this many. */
 function drawLobbyStats(p, guests, dups) {
   const box = document.getElementById("lobby-stats");
@@ -128,9 +153,7 @@ function drawLobbyStats(p, guests, dups) {
     return;
   }
   box.hidden = false;
-  const tables = Math.max(1, Math.ceil(guests.length / 10));
-  const have = (p.vault_gifts || []).length;
-  const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
+  const { tables, have, need } = vaultCount(p, guests);
   const items = [
     h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
   ];
@@ -273,9 +296,11 @@ function draw() {
       h("button", {
         class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
         text: guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
-        disabled: guests.length < 2,
+        disabled: guests.length < 2 || Boolean(dealBlocked(p, guests)),
+        "aria-describedby": dealBlocked(p, guests) ? "deal-why" : null,
         on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast("Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
       }),
+      dealBlocked(p, guests) ? h("p", { class: "deal-why", id: "deal-why", role: "status", text: dealBlocked(p, guests) }) : null,
     );
   }
   render(document.getElementById("lobby-controls"), controls);

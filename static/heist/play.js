@@ -3,11 +3,13 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
+import { awakeNote, cue, keepAwake } from "./awake.js";
 import { Live } from "./live.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { storyLink } from "./story-link.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { buzz, cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
 
@@ -148,6 +150,7 @@ function draw() {
 
   const prompt = promptFor(view, meta);
   const relay = relayPanel(view, meta);
+  keepAwake(view.phase !== "over", draw);
   render(
     root,
     h("header", { class: "seat-head" },
@@ -157,6 +160,7 @@ function draw() {
         h("span", { class: "where" }, "seat ", h("strong", { class: "seat-number", text: String(view.you + 1) }))),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`),
       h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
+    awakeNote(() => draw()),
     relay,
     prompt,
     S.me.captain ? captainPanel(view, meta) : null,
@@ -188,7 +192,7 @@ function alertIfNeeded(prompt, view) {
   if (key === S.alerted) return; // the same prompt, redrawn: no second buzz
   S.alerted = key;
   if (!urgent) return;
-  buzz(kind === "react" ? [250, 120, 250, 120, 250] : [180, 90, 180]);
+  cue(kind === "react" ? "react" : "turn"); // a buzz, or a chime where the phone cannot vibrate
   const heading = prompt.querySelector("h2");
   if (heading && !prompt.contains(document.activeElement)) {
     heading.setAttribute("tabindex", "-1");
@@ -513,7 +517,7 @@ function reactionPrompt(view, meta, name) {
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const opened = meta.window_opened_at;
   return prompt("react", "You are asked: block it or let it happen?",
-    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
     opened
       ? h("p", { class: "react-clock" },
           h("span", { data: { openedAt: opened, countdown: meta.reaction_timeout || 60, before: "Answer now: after 60 s the captain may pass for you. Time left: ", after: "Answer now: the captain may pass for you at any moment." }, text: "" }))
@@ -592,7 +596,9 @@ function turnPrompt(view, meta, name) {
   else if (ui.mode === "regroup") body = regroupBody(view);
   else if (ui.mode === "vault") body = vaultBody(view);
   else body = playBody(view, meta, name);
-  const el = prompt("turn", "Your turn!", h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), modeField, body);
+  // A card chosen: the decision is that card's (the modes come back when it is tapped again).
+  const deciding = ui.mode === "play" && ui.card !== null;
+  const el = prompt("turn", "Your turn!", deciding ? null : h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), deciding ? null : modeField, body);
   el.dataset.usesHand = "1";
   return el;
 }
@@ -608,8 +614,15 @@ function reasonNotPlayable(card, view) {
 function playBody(view, meta, name) {
   const ui = S.ui;
   const playable = view.playable || {};
-  const cards = h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": "Choose a card to play" },
-    view.hand.map((c) => {
+  // Once a card is chosen only it stays, so what it needs (whom, which way) and the
+  // confirm button follow right under it, on one phone screen; tap it again to go back.
+  // The cards that can be played first: the top of the hand is what shows on a small phone.
+  const canPlay = (c) => Object.prototype.hasOwnProperty.call(playable, String(c.id));
+  const shown = ui.card === null
+    ? [...view.hand.filter(canPlay), ...view.hand.filter((c) => !canPlay(c))]
+    : view.hand.filter((c) => c.id === ui.card);
+  const cards = h("div", { class: `hand pick${ui.card === null ? "" : " chosen"}`, id: "hand", role: "group", "aria-label": "Choose a card to play" },
+    shown.map((c) => {
       const ok = Object.prototype.hasOwnProperty.call(playable, String(c.id));
       const chosen = ui.card === c.id;
       return cardFace(c, {
@@ -619,7 +632,7 @@ function playBody(view, meta, name) {
           data: { cardId: c.id, cardName: c.card, key: `card-${c.id}` },
           on: { click: () => { S.ui = { ...freshUi(), mode: "play", card: chosen ? null : c.id }; draw(); } },
         },
-        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
+        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen · tap to change" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
       });
     }));
   if (ui.card === null) return [cards, h("p", { class: "hint", text: "Tap a card to play it." })];
@@ -638,16 +651,25 @@ function playBody(view, meta, name) {
       CASE_THE_JOINT: "Peek at whose wrapped gift?",
       PICKPOCKET: "Take a random card from whom?",
     }[card.card];
-    parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
+    // One decision at a time: once the players are chosen and the card needs more (a
+    // card to pay with, a direction), they shrink to a line with a Change button.
+    const more = card.card === "YANKEE_HEIST" || card.card === "THREE_GIFT_GRIFT";
+    if (more && ui.targets.length === need) {
+      parts.push(h("p", { class: "chosen-targets" },
+        h("span", { text: `${card.card === "YANKEE_HEIST" ? "Swap with" : "With"} ${ui.targets.map((t) => seatName(meta, t)).join(card.card === "YANKEE_HEIST" ? ", then " : " and ")}` }),
+        h("button", { class: "btn small", type: "button", data: { key: "change-targets" }, disabled: busy(), on: { click: () => { ui.targets = []; draw(); } } }, "Change")));
+    } else {
+      parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
+    }
   }
-  if (card.card === "YANKEE_HEIST") {
+  if (card.card === "YANKEE_HEIST" && ui.targets.length === need) {
     parts.push(h("div", { class: "sub", role: "group", "aria-labelledby": "extra-h" },
       h("h3", { id: "extra-h", text: "Pay with one more card" }),
       h("div", { class: "hand pick mini" }, view.hand.filter((c) => c.id !== card.id).map((c) =>
         cardFace(c, { tag: "button", props: { type: "button", disabled: busy(), "aria-pressed": ui.extra === c.id ? "true" : "false", data: { cardId: c.id, cardName: c.card, key: `extra-${c.id}` }, on: { click: () => { ui.extra = ui.extra === c.id ? null : c.id; draw(); } } },
           extra: h("span", { class: "tick", "aria-hidden": "true", text: ui.extra === c.id ? "✓ pays" : "" }) })))));
   }
-  if (card.card === "THREE_GIFT_GRIFT") {
+  if (card.card === "THREE_GIFT_GRIFT" && ui.targets.length === need) {
     parts.push(directionPicker(view, name));
   }
   const done = ui.targets.length === need && (card.card !== "YANKEE_HEIST" || ui.extra !== null) && (card.card !== "THREE_GIFT_GRIFT" || ui.direction);
@@ -660,7 +682,7 @@ function playBody(view, meta, name) {
       if (card.card === "THREE_GIFT_GRIFT") action.direction = ui.direction;
       send(action, { turn: true });
     } },
-  }, done ? summary : `${summary} — choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
+  }, done ? summary : `Choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
   return parts;
 }
 

@@ -41,7 +41,10 @@ function draw() {
   const tilesBox = document.getElementById("tables");
   tilesBox.hidden = stage === "lobby" || stage === "over";
   tilesBox.dataset.count = String(list.length);
-  if (!tilesBox.hidden) render(tilesBox, list.map(tile));
+  if (!tilesBox.hidden) {
+    render(tilesBox, list.map(tile));
+    fitTiles(tilesBox);
+  }
   drawPartyBar(list);
   drawEnd(list);
   tickClocks();
@@ -72,15 +75,71 @@ function tile(payload) {
       ? h("p", { class: "tile-relay pending", text: "Captain draws a seat…" })
       : h("p", { class: "tile-relay drawn" }, `${seatName(meta, seat)} carries `, h("span", { class: "gift-tag", text: `gift ${giftLabel(view.seats[seat].gift)}` }));
   }
+  const lines = logs.get(meta.id) || [];
+  const quiet = view.phase === "gate" || view.phase === "over";
+  const last = quiet || !lines.length ? null : lines[lines.length - 1];
+  const earlier = quiet ? [] : lines.slice(-4, -1).reverse();
+  // The round as two lines that wrap whole ("Round 2" / "THE SCRAMBLE"), never cut.
+  const round = view.phase === "over"
+    ? [h("span", { class: "round-no", text: "Game over" })]
+    : [h("span", { class: "round-no", text: `Round ${view.round}` }), h("span", { class: "round-name", text: roundName(view.round) })];
   return h("article", { class: `screen-tile phase-${view.phase}`, "aria-labelledby": `st-${meta.id}`, data: { tableId: meta.id, letter: meta.letter, version: payload.version, phase: view.phase } },
     h("h2", { id: `st-${meta.id}`, class: "tile-head" },
       h("span", { class: "table-letter", text: meta.letter }),
-      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · ${roundName(view.round)}` })),
+      h("span", { class: "round" }, round)),
     h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": `Table ${meta.letter} progress` },
       fill(pct)),
     badge,
     relayLine,
-    view.phase === "over" || view.phase === "gate" ? null : h("p", { class: "tile-status", text: statusLine(view, meta) }));
+    ["over", "gate", "reveal"].includes(view.phase) ? null : h("p", { class: "tile-status" }, tileDoing(view, meta)),
+    last ? h("p", { class: "tile-last", data: { optional: "0" }, text: last }) : null,
+    // Shown where the tile has room for them (fitTiles drops them otherwise, last first).
+    earlier.length ? h("ol", { class: "plain tile-log", data: { optional: "2" }, "aria-label": `Earlier at table ${meta.letter}` }, earlier.map((t) => h("li", { text: t }))) : null,
+    tileSeats(view, meta));
+}
+
+/** Who sits at the table: the one whose turn it is (or who is asked) marked, each with
+ * the gift in front of them. */
+function tileSeats(view, meta) {
+  const asked = new Set(view.window ? view.window.waiting : []);
+  return h("ol", { class: "plain tile-seats", data: { optional: "1" }, "aria-label": `Seats at table ${meta.letter}` },
+    view.seats.map((s) => {
+      const turn = view.active === s.seat && view.phase !== "over";
+      return h("li", { class: turn ? "turn" : asked.has(s.seat) ? "asked" : "" },
+        h("span", { class: "mark-icon", "aria-hidden": "true", text: turn ? "▶" : asked.has(s.seat) ? "?" : "" }),
+        h("span", { class: "seat-who", text: seatName(meta, s.seat) }),
+        " ",
+        h("span", { class: "gift-tag", text: giftLabel(s.gift) }));
+    }));
+}
+
+/** Drop a tile's optional parts, least needed first, until it shows whole. */
+function fitTiles(box) {
+  for (const tileEl of box.querySelectorAll(".screen-tile")) {
+    const parts = [...tileEl.querySelectorAll("[data-optional]")].sort((a, b) => Number(b.dataset.optional) - Number(a.dataset.optional));
+    const overflows = () => tileEl.scrollHeight > tileEl.clientHeight + 1;
+    for (const part of parts) {
+      if (!overflows()) break;
+      if (part.classList.contains("tile-last")) {
+        part.classList.add("one-line"); // the last move in one line rather than none
+        if (!overflows()) break;
+      }
+      part.hidden = true;
+    }
+  }
+}
+
+/** What the table is doing, short enough for a tile: whose turn, who is asked, who
+ * discards (the host's and phones' status line is a whole sentence). */
+function tileDoing(view, meta) {
+  const name = (seat) => seatName(meta, seat);
+  if (view.phase === "action") return [h("span", { "aria-hidden": "true", text: "▶ " }), `${name(view.active)}'s turn`];
+  if (view.phase === "reaction" && view.window) {
+    const w = view.window;
+    return [h("strong", { text: `${name(w.active)} plays ${w.label}` }), h("span", { class: "asking", text: `asking ${w.waiting.map(name).join(", ")}` })];
+  }
+  if (view.phase === "trim") return [h("span", { "aria-hidden": "true", text: "✂ " }), `${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} discard${Object.keys(view.trims).length > 1 ? "" : "s"}`];
+  return statusLine(view, meta);
 }
 
 /** Whether the gift walking to table `letter` has arrived. */
@@ -155,27 +214,43 @@ function drawEnd(list) {
       rows.push({ name: "Back from the vault", letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
     }
   }
-  const perPage = pageSize();
-  const pages = Math.max(1, Math.ceil(rows.length / perPage));
-  endPage = endPage % pages;
-  const show = () => {
-    const chunk = rows.slice(endPage * perPage, (endPage + 1) * perPage);
-    render(box,
-      h("h2", { id: "end-h", text: "Who takes what home" }),
-      pages > 1 ? h("p", { class: "page-no", text: `Page ${endPage + 1} of ${pages}` }) : null,
-      h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
-        h("strong", { text: r.name }), ` (table ${r.letter}) `, h("span", { class: "gift-tag", text: `gift ${r.gift}` }), r.description ? ` ${r.description}` : ""))));
-  };
+  const pages = paginate(box, rows);
+  endPage = endPage % pages.length;
+  const show = () => renderEnd(box, pages[endPage], pages.length);
   show();
-  if (pages > 1) endTimer = setInterval(() => { endPage = (endPage + 1) % pages; show(); }, 12000);
+  if (pages.length > 1) endTimer = setInterval(() => { endPage = (endPage + 1) % pages.length; show(); }, 12000);
 }
 
-/** Rows that fit on one page: three columns on a wide screen, two on a small one. */
-function pageSize() {
-  const cols = window.innerWidth >= 1600 ? 3 : 2;
-  const rowPx = window.innerWidth >= 1600 ? 46 : 38;
-  const free = window.innerHeight - 260;
-  return Math.max(cols, cols * Math.floor(free / rowPx));
+function renderEnd(box, chunk, pages) {
+  render(box,
+    h("h2", { id: "end-h", text: "Who takes what home" }),
+    pages > 1 ? h("p", { class: "page-no", text: `Page ${endPage + 1} of ${pages}` }) : null,
+    h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
+      h("strong", { text: r.name }), ` (table ${r.letter}) `, h("span", { class: "gift-tag", text: `gift ${r.gift}` }), r.description ? ` ${r.description}` : ""))));
+}
+
+/** The rows in pages, measured on the screen itself: each page the most rows that do
+ * not overflow the box (rows wrap rather than cut a name or a gift short). */
+function paginate(box, rows) {
+  const fits = (chunk) => {
+    renderEnd(box, chunk, 2);
+    return box.scrollHeight <= box.clientHeight + 1;
+  };
+  if (fits(rows)) return [rows];
+  const pages = [];
+  let i = 0;
+  while (i < rows.length) {
+    let lo = 1;
+    let hi = rows.length - i;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      if (fits(rows.slice(i, i + mid))) lo = mid;
+      else hi = mid - 1;
+    }
+    pages.push(rows.slice(i, i + lo));
+    i += lo;
+  }
+  return pages;
 }
 
 const live = new Live({

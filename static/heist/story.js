@@ -1,6 +1,167 @@
 // The story page is server-rendered. Before the party is over it only waits: check
 // again every 15 s and show the story once every table has finished.
+//
+// Once it is told: on the big screen (?screen=1) it becomes a slideshow, each slide as
+// much as fits the screen at a size read across the room, advancing on its own (the
+// arrow keys and a click step through it); on a guest's phone their own gift's journey
+// comes first and the long lists fold away, with the downloads last.
+import { h } from "./ui.js";
+
+const SLIDE_SECONDS = 12;
+
 const root = document.getElementById("story");
 if (root && root.dataset.over === "0") {
   setTimeout(() => window.location.reload(), 15_000);
+} else if (root && document.body.classList.contains("story-screen")) {
+  slideshow(root);
+} else if (root) {
+  forAPhone(root);
+}
+
+// --- the big screen --------------------------------------------------------------------------
+
+/** What each section shows, as units that may go to different slides: a unit is a node
+ * and the kind of list it belongs in ("tbody" rows keep their table head). */
+function units(section) {
+  const pick = (sel, wrap = null) => [...section.querySelectorAll(sel)].map((node) => ({ node, wrap }));
+  switch (section.id) {
+    case "story-highlights":
+      return [...pick(".story-card h3, #most-stolen p"), ...pick("#closest-escapes li", "ol"), ...pick("#closest-escapes > p")];
+    case "story-gifts":
+      return pick("tbody tr", "tbody");
+    case "story-picture":
+      // Each table's picture a slide of its own, as large as the screen allows.
+      return [...pick(".story-svg-table").map((u) => ({ ...u, alone: true })), ...pick(".story-legend"), ...pick(".relay-lines li", "ul")];
+    case "story-tables":
+      return [...section.querySelectorAll("details.timeline")].flatMap((d) => [
+        { node: h("h3", { class: "slide-sub", text: d.querySelector("summary").textContent }), wrap: null },
+        ...[...d.querySelectorAll(":scope > h3, li.entry")].map((node) => ({ node, wrap: node.tagName === "LI" ? "ol" : null })),
+      ]);
+    default:
+      return [];
+  }
+}
+
+/** Where a unit goes on a slide: its list (or table body) at the end of the slide, made
+ * if the slide does not end in one; `outer` is what was made (to take back). */
+function container(slide, wrap, section) {
+  const last = slide.lastElementChild;
+  if (wrap === "tbody") {
+    if (last && last.tagName === "TABLE") return { box: last.tBodies[0], outer: null };
+    const table = h("table", { class: "story-table" }, section.querySelector("thead").cloneNode(true), h("tbody"));
+    slide.append(table);
+    return { box: table.tBodies[0], outer: table };
+  }
+  if (wrap === "ol" || wrap === "ul") {
+    if (last && last.tagName === wrap.toUpperCase()) return { box: last, outer: null };
+    const list = h(wrap, { class: "plain slide-list" });
+    slide.append(list);
+    return { box: list, outer: list };
+  }
+  return { box: slide, outer: null };
+}
+
+function slideshow(story) {
+  const deck = h("div", { class: "story-deck", "aria-live": "polite" });
+  const counter = h("p", { class: "slide-no", "aria-hidden": "true", text: "1 / 1" }); // its height counts while measuring
+  story.append(deck, counter);
+  const slides = [];
+  const newSlide = (section, more) => {
+    const title = section.querySelector("h2").textContent;
+    const slide = h("section", { class: "story-slide", "aria-label": title }, h("h2", { text: more ? `${title} (continued)` : title }));
+    for (const s of slides) s.hidden = true; // one slide shown (and measured) at a time
+    deck.append(slide);
+    slides.push(slide);
+    return slide;
+  };
+  const full = (slide) => slide.scrollHeight > slide.clientHeight + 1 || slide.scrollWidth > slide.clientWidth + 1;
+  const sections = [...story.querySelectorAll(":scope > section")];
+  for (const section of sections) section.hidden = true; // the deck takes the whole screen
+  story.querySelector(".story-downloads").hidden = true;
+  for (const section of sections) {
+    const parts = units(section);
+    if (!parts.length) continue;
+    let slide = newSlide(section, false);
+    let count = 0;
+    for (const { node, wrap, alone } of parts) {
+      if (slide === null || (alone && count > 0)) {
+        slide = newSlide(section, slides.length > 0 && slides[slides.length - 1].getAttribute("aria-label") === section.querySelector("h2").textContent);
+        count = 0;
+      }
+      const copy = node.cloneNode(true);
+      const { box, outer } = container(slide, wrap, section);
+      box.append(copy);
+      if (full(slide) && count > 0) {
+        copy.remove();
+        if (outer) outer.remove();
+        slide = newSlide(section, true);
+        container(slide, wrap, section).box.append(copy);
+        count = 0;
+      }
+      count += 1;
+      if (alone) slide = null;
+    }
+  }
+  let at = 0;
+  let timer = null;
+  const show = (i) => {
+    at = (i + slides.length) % slides.length;
+    slides.forEach((s, k) => { s.hidden = k !== at; });
+    counter.textContent = `${at + 1} / ${slides.length}`;
+    story.dataset.slide = String(at);
+    clearTimeout(timer);
+    timer = setTimeout(() => show(at + 1), SLIDE_SECONDS * 1000);
+  };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight" || e.key === " " || e.key === "PageDown") show(at + 1);
+    else if (e.key === "ArrowLeft" || e.key === "PageUp") show(at - 1);
+    else return;
+    e.preventDefault();
+  });
+  deck.addEventListener("click", () => show(at + 1));
+  story.dataset.slides = String(slides.length);
+  show(0);
+}
+
+// --- a guest's phone -------------------------------------------------------------------------
+
+function forAPhone(story) {
+  const seat = readSeat(story.dataset.code);
+  const mine = seat && story.querySelector(`#story-journeys details.journey[data-gift="${CSS.escape(String(seat.gift_number))}"]`);
+  if (mine) {
+    const copy = mine.cloneNode(true);
+    copy.open = true;
+    delete copy.dataset.gift; // the list below keeps the one named by its gift
+    copy.dataset.mine = "";
+    copy.querySelector("summary").prepend("Your gift: ");
+    const section = h("section", { class: "panel", id: "my-journey", "aria-labelledby": "my-journey-h" },
+      h("h2", { id: "my-journey-h", text: "Your gift's journey" }), copy);
+    story.querySelector(".party-title").after(section);
+  }
+  if (!matchMedia("(max-width: 40rem)").matches) return;
+  // A phone: the long lists fold away (a tap opens them), the downloads go last.
+  for (const d of story.querySelectorAll("details.timeline")) d.open = false;
+  const gifts = story.querySelector("#story-gifts .table-scroll");
+  if (gifts) {
+    const rows = gifts.querySelectorAll("tbody tr").length;
+    const fold = h("details", { class: "journey fold" }, h("summary", { text: `Every gift (${rows})` }));
+    gifts.replaceWith(fold);
+    fold.append(gifts);
+  }
+  const journeys = [...story.querySelectorAll("#story-journeys > details.journey")];
+  if (journeys.length > 1) {
+    const fold = h("details", { class: "journey fold" }, h("summary", { text: `Every gift's journey (${journeys.length})` }));
+    journeys[0].before(fold);
+    fold.append(...journeys);
+  }
+  const downloads = story.querySelector(".story-downloads");
+  if (downloads) story.append(downloads);
+}
+
+function readSeat(code) {
+  try {
+    return JSON.parse(localStorage.getItem(`heist.seat.${code}`) || "null");
+  } catch {
+    return null;
+  }
 }

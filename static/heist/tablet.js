@@ -3,6 +3,7 @@
 // confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a
 // substitute. It never holds a hand: the server sends it the public view only.
 import { Live } from "./live.js";
+import { seatNotice } from "./offers.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
@@ -94,7 +95,11 @@ function start(token) {
       draw();
     },
     onNotice(msg) {
-      toast(msg.message, "ok"); // hand-overs at this table: offered, started, claimed
+      // hand-overs at this table: an offer stays until handled, the rest are toasts
+      seatNotice(msg, (m, button) => {
+        const r = S.payload && S.payload.table.roster[m.seat];
+        if (r) handOver(r.guest, button);
+      });
     },
     onFatal(closeCode, message) {
       S.fatal = message;

@@ -1,6 +1,7 @@
 // A table as everyone may see it (the engine's public_view, or a seat view's public
 // part): used by the host dashboard, the big screen and the phones' table overview.
 import { describeEvent, describeMove, giftLabel, h, namer, roundCount, roundName, rules, seatName } from "./ui.js";
+import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PASS_AFTER = 60;
 
@@ -100,7 +101,7 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
   return h(
     "div",
     { class: "window", role: "group", "aria-label": "Reaction window" },
-    h("p", {}, h("strong", { text: `${cap(name(w.active))} plays ${w.label}` }), `: ${describeMove(w.move, gifts, name)}.`),
+    h("p", {}, h("strong", { text: `${cap(name(w.active))} plays ${w.label}` }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
     h(
       "ul",
       { class: "asked-list" },

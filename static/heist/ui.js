@@ -234,8 +234,20 @@ export function describeMove(move, gifts, name) {
   return "rotate gifts: " + move.map(([from, to]) => `${possessive(from)} ${giftOf(from)} goes to ${name(to)}`).join(", ");
 }
 
+/** `text` with exactly one closing mark: "… to Jo A." stays so, never "Jo A.." (a name
+ * may end in a full stop); a sentence without one gets its full stop. */
+export function sentence(text) {
+  const body = text.endsWith(".") && !text.endsWith("...") ? text.slice(0, -1) : text;
+  return /[.!?…]$/.test(body) ? body : `${body}.`;
+}
+
 /** One event as a sentence for the table's log, or null for noise. */
 export function describeEvent(e, name) {
+  const line = eventLine(e, name);
+  return line ? sentence(line) : line;
+}
+
+function eventLine(e, name) {
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const N = (seat) => cap(name(seat));
   switch (e.type) {

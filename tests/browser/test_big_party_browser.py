@@ -510,7 +510,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         expect(tb.locator(".toast.error", has_text="offers it")).to_be_visible()
         offer = bots[leaver.pk].request({"type": "party", "command": "offer_seat"})
         assert offer["type"] == "ok", offer
-        expect(tb.locator(".toast.ok", has_text="offers their seat")).to_be_visible()
+        expect(tb.locator("#offers .offer", has_text="offers their seat")).to_be_visible()
         hand_over.click()
         expect(tb.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{8}$"))
         counts["tablet"] += 1

@@ -381,10 +381,11 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         phone_a.get_by_role("button", name="Offer my seat to a substitute").click()
         expect(phone_a.locator(".toast.ok", has_text="Seat offered")).to_be_visible()
         expect(
-            tablet.locator(".toast.ok", has_text=f"{leaver.name} (seat {phone_at['A'][1] + 1}) offers their seat")
+            tablet.locator("#offers .offer", has_text=f"{leaver.name} (seat {phone_at['A'][1] + 1}) offers their seat")
         ).to_be_visible()
         hand_over.click()
         expect(tablet.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{4,16}$"))
+        expect(tablet.locator("#offers .offer")).to_have_count(0)  # handled: the offer goes
         expect(phone_a.locator(".toast.ok", has_text="handed to a substitute, as they offered")).to_be_visible()
         shot(tablet, "party-captain-tablet")
         assert not small_tap_targets(tablet), small_tap_targets(tablet)
@@ -490,7 +491,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         with host.expect_download() as download:
             host.get_by_role("button", name="Download CSV").click()
         assert download.value.suggested_filename == f"yankee-heist-{code}.csv"
-        rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8").read())))
+        rows = list(csv.reader(io.StringIO(open(download.value.path(), encoding="utf-8-sig").read())))
         assert rows[0] == ["kind", "name", "table", "seat", "gift", "description", "source", "played by"]
         keeps = [r for r in rows[1:] if r[0] == "keeps"]
         returns = [r for r in rows[1:] if r[0] == "vault return"]

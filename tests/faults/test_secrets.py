@@ -348,7 +348,7 @@ def test_formulas_in_names_never_reach_a_spreadsheet_as_formulas():
         assert client.get(url, HTTP_AUTHORIZATION=f"Bearer {wrong}").status_code == 403
     got = client.get(url, HTTP_AUTHORIZATION=f"Bearer {host_token}")
     assert got.status_code == 200
-    rows = list(csv.reader(io.StringIO(got.content.decode())))
+    rows = list(csv.reader(io.StringIO(got.content.decode("utf-8-sig"))))
     cells = [c for row in rows[1:] for c in row]
     assert not [c for c in cells if c[:1] in ("=", "+", "-", "@")], cells
     names = {row[1] for row in rows[1:]}

@@ -35,7 +35,7 @@ def _party():
 def _csv(party, token) -> str:
     got = Client().get(f"/api/parties/{party.code}/result.csv", HTTP_AUTHORIZATION=f"Bearer {token}")
     assert got.status_code == 200
-    return got.content.decode()
+    return got.content.decode("utf-8-sig")
 
 
 async def test_no_host_view_or_file_carries_a_wrapped_description_in_round_one():
