@@ -253,6 +253,22 @@ function paginate(box, rows) {
   return pages;
 }
 
+// One draw per frame, however many updates arrive in it: a draw lays out every tile
+// and fits it (fitTiles measures), and ten tables of fast play send dozens of updates
+// a second; drawn one by one, the screen fell seconds behind the room.
+let drawQueued = false;
+function redraw() {
+  if (drawQueued) return;
+  drawQueued = true;
+  const once = () => {
+    if (!drawQueued) return;
+    drawQueued = false;
+    draw();
+  };
+  requestAnimationFrame(once);
+  setTimeout(once, 250); // a hidden or throttled tab gets no frames: draw anyway
+}
+
 const live = new Live({
   code,
   role: "spectator",
@@ -261,21 +277,21 @@ const live = new Live({
     party = snap.party;
     tables.clear();
     for (const t of snap.tables) tables.set(t.table.id, t);
-    draw();
+    redraw();
   },
   onTable(msg) {
     tables.set(msg.table.id, msg);
     noteEvents(logs, msg);
-    draw();
+    redraw();
   },
   onParty(p) {
     const hadTables = party && party.tables && party.tables.length;
     party = p;
     // Seating makes tables this socket has not seen yet: fetch them.
     if (!hadTables && p.tables && p.tables.length) live.resync();
-    draw();
+    redraw();
   },
 }).start();
 startClocks(() => live.serverNow());
 window.heistLive = live;
-window.addEventListener("resize", () => draw());
+window.addEventListener("resize", () => redraw());

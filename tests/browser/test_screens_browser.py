@@ -254,6 +254,8 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
         projector_checked(screen, shots_dir, "screen-5-relay-drawn")
         db(_host, party_id, "run_relay")
         expect(screen.locator(".relay-moves .move")).to_have_count(2)
+        projector_checked(screen, shots_dir, "screen-6-relay-walk")
+        db(_host, party_id, "confirm_all_deliveries")  # the walk (tests/browser/relay_walk.py has it step by step)
         expect(screen.locator(".tile-head .round-name").first).to_have_text("THE DOUBLE-CROSS")
         projector_checked(screen, shots_dir, "screen-6-relay-run")
 
@@ -542,6 +544,8 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
         projector_checked(screen, shots_dir, "ten-4-relay-drawn")
         db(_host, party_id, "run_relay")
         expect(screen.locator(".relay-moves .move")).to_have_count(10)
+        projector_checked(screen, shots_dir, "ten-5-relay-walk")
+        db(_host, party_id, "confirm_all_deliveries")
         projector_checked(screen, shots_dir, "ten-5-relay-run")
         drive(lambda g: g.phase is Phase.OVER, 3000)
         expect(screen.locator("#end .page-no")).to_contain_text("Page 1 of")

@@ -26,5 +26,5 @@ def test_the_result_csv_starts_with_a_utf8_byte_order_mark():
     assert got.content.startswith(b"\xef\xbb\xbf")
     assert got.content.count(b"\xef\xbb\xbf") == 1  # once, not before every row
     rows = list(csv.DictReader(io.StringIO(got.content.decode("utf-8-sig"))))
-    assert list(rows[0]) == ["kind", "name", "table", "seat", "gift", "description", "source"]
+    assert list(rows[0]) == ["kind", "name", "table", "seat", "gift", "description", "source", "played by"]
     assert {r["name"] for r in rows} == {"Tomás", "Zoë", "Ann"}

@@ -21,7 +21,7 @@ from events.commands import table_act
 from events.models import Guest, Party
 from events.roles import Actor, Role
 from events.selectors import guest_actor
-from relay.services import relay_open, relay_run
+from relay.services import deliveries_confirm_all, relay_open, relay_run
 from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
@@ -94,6 +94,7 @@ def play_recorded_party(clock, guests=12):
     clock.now = max(table_time.values())  # the last table reaches the gate
     clock.wait(SECONDS["relay"])
     relay_run(party_id=party.pk)
+    deliveries_confirm_all(party_id=party.pk, actor_label="host")  # the walk: every gift arrived
     table_time = {t.pk: clock.now for t in tables}
     for t in tables:
         play(t, {Phase.OVER})
