@@ -22,7 +22,12 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import shorthand
-from tests.browser.big_party_guests import late_arrival_at_the_end, late_arrival_registers
+from tests.browser.big_party_guests import (
+    hand_over_kept_at_the_end,
+    late_arrival_at_the_end,
+    late_arrival_registers,
+    substitute_takes_the_seat,
+)
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
 from tests.browser.relay_walk import walk_the_relay
@@ -513,6 +518,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         expect(tb.locator("#offers .offer", has_text="offers their seat")).to_be_visible()
         hand_over.click()
         expect(tb.locator(".captain-panel .claim strong")).to_have_text(re.compile(r"^[A-Z0-9]{8}$"))
+        claim = tb.locator(".captain-panel .claim strong").inner_text()
         counts["tablet"] += 1
         host.locator("#run-relay").click()
         expect(screen.locator("#party-bar .relay-moves li")).to_have_count(10)
@@ -529,6 +535,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         lap("relay")
         quiet_guest_in_big_party(db, code=code, table_id=tables["J"])  # J's guest never answers: it goes on
         late = late_arrival_registers(browser, base, code, errors)  # issue 28.4 (big_party_guests.py)
+        substitute_takes_the_seat(base, code, claim, leaver, bots, lambda gid: WsBot(base, code, f"g{gid}"))
 
         # --- rounds 3-4 ---------------------------------------------------------------------------------
         play_round_robin(sorted(tables))
@@ -550,6 +557,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             assert not overflows(page), f"{name}'s phone scrolls sideways"
             shot(page, f"phone-end-{name}", full=True)
         late_arrival_at_the_end(host, late, base, code, host_token)
+        hand_over_kept_at_the_end(base, code, host_token, leaver)
         a11y.extend(serious_a11y(phones["Quinn"], "phone end at 320 px"))
         a11y.extend(serious_a11y(tablets["B"], "tablet end"))
 

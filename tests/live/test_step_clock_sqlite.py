@@ -6,11 +6,7 @@ and the hot copy path keeps the clock."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.live.embedded import embedded_script_output
 
 SCRIPT = r"""
 import json
@@ -66,19 +62,7 @@ print(json.dumps(out))
 
 
 def test_the_step_clock_on_sqlite(tmp_path):
-    root = Path(__file__).resolve().parents[2]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.bench",
-        "HEIST_BENCH_EMBEDDED": "1",
-        "HEIST_BENCH_SQLITE": str(tmp_path / "heist.sqlite3"),
-        "PYTHONPATH": str(root),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=root, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = embedded_script_output(SCRIPT, tmp_path)
     assert out["seated_due"] is True
     assert 58 <= out["fresh_due_s"] <= 60, out  # the next turn's clock, written with the action
     assert out["not_due_sweep"] == 0 and out["due_sweep_messages"] is True and out["again"] == 0, out

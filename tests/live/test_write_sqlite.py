@@ -7,11 +7,7 @@ rides its seat check in its own write, which applies to nobody else's seat."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from pathlib import Path
+from tests.live.embedded import embedded_script_output
 
 SCRIPT = r"""
 import json, random
@@ -107,19 +103,7 @@ print(json.dumps(out))
 
 
 def test_the_sqlite_write_path(tmp_path):
-    root = Path(__file__).resolve().parents[2]
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.bench",
-        "HEIST_BENCH_EMBEDDED": "1",
-        "HEIST_BENCH_SQLITE": str(tmp_path / "heist.sqlite3"),
-        "PYTHONPATH": str(root),
-    }
-    done = subprocess.run(
-        [sys.executable, "-c", SCRIPT], cwd=root, env=env, capture_output=True, text=True, timeout=300
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out = embedded_script_output(SCRIPT, tmp_path)
     assert out["after_20"]["optimistic"] >= 18, out  # one copy-guarded write per action
     assert out["after_rewrite"]["conflict"] == 1 and out["after_rewrite"]["read"] == 1, out
     assert out["after_rewrite"]["optimistic"] == 0, out
