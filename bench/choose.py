@@ -77,3 +77,16 @@ def carrier_walk(relay: dict | None, letter: str, seat: int) -> int | None:
         return None
     to = by_letter[mine["sent_to"]]
     return None if to.get("arrived_by") is not None else to["table_id"]
+
+
+def arrival_awaited(relay: dict | None, letter: str) -> int | None:
+    """The relay's walk from the receiving end (tablet.js): table `letter`'s id while
+    the gift walking to it has not been confirmed, else None. Its captain confirms the
+    gift when it is put down at the table, whoever carried it (a carrier whose phone is
+    in a pocket still walks)."""
+    if not relay or relay.get("status") != "walk" or not relay.get("result"):
+        return None
+    mine = {e["table"]: e for e in relay["result"]}.get(letter)
+    if mine is None or mine.get("arrived_by") is not None:
+        return None
+    return int(mine["table_id"])

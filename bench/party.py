@@ -122,7 +122,7 @@ import orjson  # noqa: E402
 import websockets  # noqa: E402
 from websockets.asyncio.client import connect as ws_connect  # noqa: E402
 
-from bench.choose import carrier_walk, choose_turn  # noqa: E402
+from bench.choose import arrival_awaited, carrier_walk, choose_turn  # noqa: E402
 from bench.disk import DiskProbe  # noqa: E402
 from bench.disk import summary as disk_summary  # noqa: E402
 from bench.live import GcPauses, proc_cpu_s  # noqa: E402
@@ -1121,6 +1121,10 @@ class PartyRun:
             relay = (p.party or {}).get("relay") or {}
             if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
                 self._spawn(p, ("draw", tid), self._duty(p, tid, {"type": "draw_relay_seat"}, "gate"))
+            if phase == "gate" and self.bench.args.quiet and arrival_awaited(relay, payload["table"]["letter"]):
+                # --quiet: a quiet carrier never taps "delivered"; the gift still arrives,
+                # and the receiving captain confirms it once the walk's time is up.
+                self._spawn(p, ("arrival", tid), self._arrival(p, tid))
         if phase == "gate":
             to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
             if to_table is not None:
@@ -1197,6 +1201,18 @@ class PartyRun:
         for _attempt in range(20):
             try:
                 await asyncio.wait_for(p.command("confirm_delivery", table=to_table), 30)
+                return
+            except (TimeoutError, Offline):
+                await asyncio.sleep(self.pace.retry())
+        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
+
+    async def _arrival(self, p: Phone, tid: int) -> None:
+        """The receiving captain confirms the relay gift put down at the table: after the
+        longest walk, so a carrier who answers is the one who confirms (docs/RULES.md)."""
+        await asyncio.sleep(self.pace._s(25.0) + self.pace.duty() + 1)  # 25 s: walk()'s longest
+        for _attempt in range(20):
+            try:
+                await asyncio.wait_for(p.command("confirm_delivery", table=tid), 30)
                 return
             except (TimeoutError, Offline):
                 await asyncio.sleep(self.pace.retry())
