@@ -542,16 +542,7 @@ def seat_claim(*, code, claim, name) -> Outcome:
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
         table = Table.objects.select_for_update().get(pk=guest.table_id)
-        roster = list(table.roster)
-        # `played_for`: the guest the seat's gift goes home with (docs/RULES.md), kept
-        # through a chain of substitutes.
-        roster[guest.seat] = {
-            **roster[guest.seat],
-            "name": name,
-            "played_for": roster[guest.seat].get("played_for", leaving),
-        }
-        table.roster = roster
-        table.save(update_fields=["roster"])
+        _roster_seat_taken(table, guest.seat, guest_id=guest.pk, name=name, leaving=leaving)
         party_bump(party)
         record = (
             SeatHandOver.objects.filter(guest=guest, claimed_at__isnull=True).order_by("-created_at", "-pk").first()
@@ -560,21 +551,36 @@ def seat_claim(*, code, claim, name) -> Outcome:
             record.claimed_at, record.claimed_by, record.table_version = timezone.now(), name, table.version
             record.save(update_fields=["claimed_at", "claimed_by", "table_version"])
         msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
-        msgs += lobby_messages(party)
-        game = Game.from_dict(table.state)
-        msgs += table_messages(table, game, [])
-        msgs += _table_notice(
-            party.pk,
-            table.pk,
-            len(roster),
-            {
-                "kind": "claimed",
-                "table": table.pk,
-                "seat": guest.seat,
-                "message": sentence(f"{name} took over seat {guest.seat + 1} from {leaving}"),
-            },
+        msgs += _seat_taken_messages(
+            party, table, guest.seat, sentence(f"{name} took over seat {guest.seat + 1} from {leaving}")
         )
         return Outcome(_seat_data(guest, token, party), msgs)
+
+
+def _roster_seat_taken(table: Table, seat: int, *, guest_id: int, name: str, leaving: str) -> None:
+    """The seat's new player in the table's roster. `played_for`: the guest the seat's
+    gift goes home with (docs/RULES.md), kept through a chain of substitutes; the
+    roster's gift number stays the first player's."""
+    roster = list(table.roster)
+    roster[seat] = {
+        **roster[seat],
+        "guest": guest_id,
+        "name": name,
+        "played_for": roster[seat].get("played_for", leaving),
+    }
+    table.roster = roster
+    table.save(update_fields=["roster"])
+
+
+def _seat_taken_messages(party: Party, table: Table, seat: int, message: str) -> list[Message]:
+    """What a seat changing hands tells the room: the lobby, the table's views (with the
+    new name) and a notice to the table's seats, tablets and the host."""
+    msgs = lobby_messages(party)
+    msgs += table_messages(table, Game.from_dict(table.state), [])
+    msgs += _table_notice(
+        party.pk, table.pk, len(table.roster), {"kind": "claimed", "table": table.pk, "seat": seat, "message": message}
+    )
+    return msgs
 
 
 # --- a late arrival ----------------------------------------------------------------------
@@ -612,16 +618,7 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
         )
         late.table, late.seat, late.is_captain = table, seat, captain
         late.save(update_fields=["table", "seat", "is_captain"])
-        roster = list(table.roster)
-        # The roster's gift number stays the leaver's: whose gift the seat goes home as.
-        roster[seat] = {
-            **roster[seat],
-            "guest": late.pk,
-            "name": late.name,
-            "played_for": roster[seat].get("played_for", leaver.name),
-        }
-        table.roster = roster
-        table.save(update_fields=["roster"])
+        _roster_seat_taken(table, seat, guest_id=late.pk, name=late.name, leaving=leaver.name)
         SeatHandOver.objects.create(
             party=party,
             guest=leaver,
@@ -644,17 +641,10 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
             ),
             (guest_group(late.pk), {"type": "resubscribe"}),  # the late arrival's phone: the seat
         ]
-        msgs += lobby_messages(party)
-        msgs += table_messages(table, Game.from_dict(table.state), [])
-        msgs += _table_notice(
-            party.pk,
-            table.pk,
-            len(roster),
-            {
-                "kind": "claimed",
-                "table": table.pk,
-                "seat": seat,
-                "message": f"{late.name} (arrived late) took over seat {seat + 1} from {leaver.name}, playing it for them.",
-            },
+        msgs += _seat_taken_messages(
+            party,
+            table,
+            seat,
+            f"{late.name} (arrived late) took over seat {seat + 1} from {leaver.name}, playing it for them.",
         )
         return Outcome({"guest": late.pk, "table": table.letter, "seat": seat}, msgs)
