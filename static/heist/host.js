@@ -452,7 +452,7 @@ function tabletsPanel(meta) {
           h("span", { text: `✓ Tablet ${i + 1} paired at ${new Date(t.paired_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` }),
           h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": `Unpair tablet ${i + 1} of table ${meta.letter}`,
             on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, "Unpair"))))
-      : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, 60-second pass, relay draw, hand-over) can run on a tablet at the table." }),
+      : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, relay draw and delivery, hand-over) can run on a tablet at the table." }),
     showing
       ? h("div", { class: "pairing", role: "status" },
           h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
