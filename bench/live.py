@@ -369,13 +369,13 @@ def decide_turn(view: dict, r: random.Random, want_window: bool) -> tuple[dict, 
 
 def replay_check(table_id: int, digests: list) -> collections.Counter:
     """Check every recorded message of one table against the table replayed from its log."""
-    from events.services import _setup_gifts
+    from events.services import setup_gifts
     from tables.engine import apply, new_game, parse_action
     from tables.models import Table, TableAction
 
     out = collections.Counter()
     table = Table.objects.get(pk=table_id)
-    game, _ = new_game(seed=table.seed, **_setup_gifts(table.setup))
+    game, _ = new_game(seed=table.seed, **setup_gifts(setup=table.setup))
     actions = {a.version: a.action for a in TableAction.objects.filter(table_id=table_id)}
     events = []
     for d in sorted(digests, key=lambda d: d[1]):
