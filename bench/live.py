@@ -32,7 +32,7 @@ Bounded: `--moves` / `--windows` per table, `--time` hard wall-clock limit (defa
 one-screen summary to stderr.
 
     .venv/bin/python bench/live.py --tables 10 --players 10 --moves 100 --windows 20 \
-        --warmup 5 --out bench/results/live-t10x10.json
+        --warmup 5 --out /tmp/live-t10x10.json
 """
 
 from __future__ import annotations
