@@ -7,26 +7,30 @@ import gc
 import math
 import os
 import time
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 now = time.perf_counter
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-def stats(xs):
+def stats(xs: Sequence[float]) -> dict[str, Any]:
     """boardgame.io bench.js's stats(): nearest-rank on the sorted samples, ms."""
     if not xs:
         return {"n": 0}
     s = sorted(xs)
     n = len(s)
 
-    def q(p):
+    def q(p: float) -> float:
         return s[min(n - 1, math.floor(p * (n - 1) + 0.5))]
 
-    r = lambda v: round(v, 2)  # noqa: E731
+    def r(v: float) -> float:
+        return round(v, 2)
+
     return {"n": n, "p50": r(q(0.5)), "p90": r(q(0.9)), "p99": r(q(0.99)), "max": r(s[-1]), "mean": r(sum(s) / n)}
 
 
-def ms(xs):
+def ms(xs: Iterable[float]) -> list[float]:
     return [x * 1000 for x in xs]
 
 
@@ -85,13 +89,13 @@ class GcPauses:
         self._t = 0.0
         gc.callbacks.append(self._on)
 
-    def _on(self, phase: str, info: dict) -> None:
+    def _on(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._t = now()
         elif self._t:
             self.ms.append((now() - self._t) * 1000)
 
-    def take(self) -> dict:
+    def take(self) -> dict[str, Any]:
         out, self.ms = self.ms, []
         return {**stats(out), "totalMs": round(sum(out), 1)}
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
 
-def summary(result: dict) -> str:
+
+def summary(result: dict[str, Any]) -> str:
     tu = result.get("turns", {})
     wi = result.get("windows", {})
     p = result["params"]
 
-    def pp(s):
+    def pp(s: dict[str, Any] | None) -> str:
         return f"{s.get('p50', '-')} / {s.get('p99', '-')}" if s and s.get("n") else "- / -"
 
     stack = "embedded (SQLite + in-memory layer)" if p["embedded"] else "PostgreSQL + Redis pub/sub"

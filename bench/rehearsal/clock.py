@@ -8,5 +8,5 @@ import time
 now = time.monotonic
 
 
-def log(*parts) -> None:
+def log(*parts: object) -> None:
     print(time.strftime("%H:%M:%S"), *parts, file=sys.stderr, flush=True)

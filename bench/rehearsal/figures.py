@@ -4,24 +4,26 @@ from __future__ import annotations
 
 import collections
 import math
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from bench.disk import summary as disk_summary
 from bench.rehearsal.stats import Stats
 
 
-def percentiles(xs: list[float]) -> dict:
+def percentiles(xs: list[float]) -> dict[str, Any]:
     if not xs:
         return {"n": 0}
     s = sorted(xs)
     n = len(s)
 
-    def q(p):
+    def q(p: float) -> float:
         return round(s[min(n - 1, math.floor(p * (n - 1) + 0.5))] * 1000, 1)
 
     return {"n": n, "p50": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": round(s[-1] * 1000, 1)}
 
 
-def ack_by_window(at: list[float], latencies: list[float], window: float) -> list[dict]:
+def ack_by_window(at: list[float], latencies: list[float], window: float) -> list[dict[str, Any]]:
     """The ack percentiles per `window` seconds of play: whether the tail is spread over
     the whole party or comes at moments (the reveals, the relay)."""
     if not at:
@@ -30,13 +32,13 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
     return [{"from_s": int(k * window), **percentiles(v)} for k, v in sorted(buckets.items())]
 
 
-def server_acks_by_window(logs: list[str], start: float, window: float) -> list[dict]:
+def server_acks_by_window(logs: list[str], start: float, window: float) -> list[dict[str, Any]]:
     """The daphnes' own timing of each act (events/acttiming.py), in windows from `start`
     (a unix time: the harness's first ack, which opens ack_by_30s's first window): the
     server's part of the acks' tail, the database write's part of it, the share of acts
     that took the threads' path, and the worst loop lag and collector pause."""
     acts: list[tuple[float, tuple[float, float, bool]]] = []
-    loops: list[tuple[float, tuple[float, float]]] = []
+    loops: list[tuple[float, tuple[float, float, float]]] = []
     for text in logs:
         for line in text.splitlines():
             if not line.startswith("acttiming "):
@@ -73,9 +75,9 @@ def server_acks_by_window(logs: list[str], start: float, window: float) -> list[
     return rows
 
 
-def by_window(samples, start: float, window: float) -> dict[int, list]:
+def by_window(samples: Iterable[tuple[float, Any]], start: float, window: float) -> dict[int, list[Any]]:
     """(when, value) samples from `start` on, grouped by the `window` they fall in."""
-    buckets: dict[int, list] = collections.defaultdict(list)
+    buckets: dict[int, list[Any]] = collections.defaultdict(list)
     for t, value in samples:
         if t >= start:
             buckets[int((t - start) // window)].append(value)
@@ -87,8 +89,8 @@ def load_by_window(
     lag: list[tuple[float, float]],
     cpu: list[tuple[float, float, float]],
     window: float,
-    fsyncs: list[tuple[float, float]] = (),
-) -> list[dict]:
+    fsyncs: Sequence[tuple[float, float]] = (),
+) -> list[dict[str, Any]]:
     """The harness's loop lag, the CPU in use and the disk's flushes (bench/disk.py), in
     the windows of `ack_by_window` (same start, the same windows): a window whose ack
     p99 is high while the harness loop was late is the harness's tail, and one where
@@ -127,6 +129,3 @@ def broadcast_latencies(stats: Stats) -> list[float]:
         if t0 is not None and t >= t0:
             out.append(t - t0)
     return out
-
-
-# ------------------------------------------------------------------------ main

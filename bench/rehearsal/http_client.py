@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from bench.rehearsal.clock import now
 from bench.rehearsal.stats import Stats
@@ -17,7 +18,15 @@ class Http:
     def __init__(self, stats: Stats):
         self.stats = stats
 
-    async def request(self, port: int, method: str, path: str, body=None, headers=None, source: str = HOST):
+    async def request(
+        self,
+        port: int,
+        method: str,
+        path: str,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        source: str = HOST,
+    ) -> tuple[int | None, Any]:
         """One request; a 503 "busy" (config/admission.py: it never reached the app) is
         waited out and sent again, as the join page and the browser's Refresh do."""
         for _ in range(10):
@@ -28,7 +37,9 @@ class Http:
             await asyncio.sleep(retry_after)
         return status, parsed
 
-    async def _request_once(self, port, method, path, body, headers, source):
+    async def _request_once(
+        self, port: int, method: str, path: str, body: Any, headers: dict[str, str] | None, source: str
+    ) -> tuple[int | None, Any, float | None]:
         data = json.dumps(body).encode() if body is not None else b""
         head = [f"{method} {path} HTTP/1.1", f"Host: {HOST}:{port}", "Connection: close", "Accept: */*"]
         if body is not None:

@@ -12,7 +12,7 @@ DESCRIPTION = (
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones", "restart-postgres", "sleep-laptop", "ctrl-c")
 
 
-def parse_args(argv=None):
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=DESCRIPTION)
     p.add_argument("--guests", type=int, required=True, help="guests per party (2-100)")
     p.add_argument("--parties", type=int, default=1)

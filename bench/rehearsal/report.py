@@ -5,7 +5,7 @@ from __future__ import annotations
 import collections
 import math
 import resource
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bench.disk import summary as disk_summary
 from bench.rehearsal.checks import check_lost, check_stale, check_twice
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from bench.rehearsal.rehearsal import Rehearsal
 
 
-def clock_passes(bench: Rehearsal) -> dict:
+def clock_passes(bench: Rehearsal) -> dict[str, Any]:
     """The steps the server played for quiet guests, by kind, and how many request ids
     were used twice (none: each fires once, whichever daphne's sweep claimed it)."""
     from tables.models import TableAction
@@ -36,7 +36,7 @@ def clock_passes(bench: Rehearsal) -> dict:
     return {"total": len(rows), "by_kind": dict(kinds), "ids_used_twice": sum(1 for n in ids.values() if n > 1)}
 
 
-def report(bench: Rehearsal) -> dict:
+def report(bench: Rehearsal) -> dict[str, Any]:
     from tables.models import Table
 
     s = bench.stats
