@@ -1,8 +1,8 @@
 #!/usr/bin/env python
 """The floor of the chosen server: daphne alone, the same shape as bench/live.py.
 
-    .venv/bin/python bench/floor.py --tables 10 --players 10 --daphnes 2 \
-        --out bench/results/floor-t10x10-d2.json
+    .venv/bin/python bench/floor.py --tables 10 --players 10 --daphnes 1 \
+        --out bench/results/floor.json
 
 N `daphne` processes serve bench/floor_app.py: no Django, no Channels, no database and no
 channel layer. A table is P seat sockets and a host socket (as live.py's), all on one

@@ -2,7 +2,7 @@
 """boardgame.io's own bench and bench/live.py, same shapes, back to back, one table.
 
     .venv/bin/python bench/versus.py [--peer ../shared/peers/boardgameio] [--scratch /tmp/bgio-bench]
-                                     [--shapes t1x10,t10x10,think250,serve] [--out-dir bench/results/versus-...]
+                                     [--shapes t1x10,t10x10,think250,serve] [--out-dir bench/results/versus]
 
 The peer study (boardgame.io 0.50.2: bench.js, server.js, games.js, package.json) is
 copied from `--peer` into `--scratch`, a folder outside this repository, and
@@ -59,7 +59,7 @@ def parse_args(argv=None):
     p.add_argument("--peer", default=str(ROOT.parent / "shared" / "peers" / "boardgameio"), help="the peer study")
     p.add_argument("--scratch", default="/tmp/bgio-bench", help="where boardgame.io is npm-installed")
     p.add_argument("--shapes", default="t1x10,t10x10,think250,serve,t10x10-d2")
-    p.add_argument("--out-dir", default="", help="default bench/results/versus-<UTC time>")
+    p.add_argument("--out-dir", default="", help="default bench/results/versus, the kept baseline")
     p.add_argument("--time", type=int, default=240, help="hard limit per run, s")
     p.add_argument("--daphnes", type=int, default=os.cpu_count() or 2, help="daphnes of the t10x10-d2 shape")
     p.add_argument("--no-bgio", action="store_true", help="only this project's runs (bgio from --bgio-from)")
@@ -187,8 +187,8 @@ def report(out_dir: Path, shapes: list[str]) -> str:
 
 def main(argv=None):
     a = parse_args(argv)
-    stamp = time.strftime("%Y%m%dT%H%MZ", time.gmtime())
-    out_dir = Path(a.out_dir or ROOT / "bench" / "results" / f"versus-{stamp}").resolve()
+    # The kept baseline by default: a run replaces it, and git keeps the earlier ones.
+    out_dir = Path(a.out_dir or ROOT / "bench" / "results" / "versus").resolve()
     out_dir.mkdir(parents=True, exist_ok=True)
     scratch = Path(a.scratch)
     shapes = [s for s in a.shapes.split(",") if s]

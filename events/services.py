@@ -295,7 +295,7 @@ def party_seat(*, party_id: int) -> Outcome:
                 "vault": [{"id": v.gift_id, "description": v.description} for v in vault_gifts],
                 "gate": gate,
             }
-            game, _ = new_game(seed=entry["seed"], **_setup_gifts(setup))
+            game, _ = new_game(seed=entry["seed"], **setup_gifts(setup=setup))
             table = Table.objects.create(
                 party=party,
                 letter=entry["letter"],
@@ -324,7 +324,7 @@ def party_seat(*, party_id: int) -> Outcome:
         return Outcome(messages=[(party_group(party.pk), {"type": "resubscribe"})])
 
 
-def _setup_gifts(setup: dict) -> dict:
+def setup_gifts(*, setup: dict) -> dict:
     """new_game's keyword arguments from a table's stored setup."""
     return {
         "gifts": [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]],

@@ -20,7 +20,7 @@ from events.commands import table_act
 from events.models import Guest
 from events.roles import Actor, Role
 from events.selectors import guest_actor
-from events.services import _setup_gifts
+from events.services import setup_gifts
 from tables.engine import Game, Phase, parse_action, public_view, replay, seat_view
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action
@@ -51,7 +51,7 @@ def replayed(table_id: int) -> tuple[Game, Game]:
     rows = list(TableAction.objects.filter(table=table).order_by("version"))
     first = Game.from_dict(table.state).version - len(rows)
     assert [r.version for r in rows] == list(range(first + 1, first + 1 + len(rows))), "versions not contiguous"
-    game = replay(seed=table.seed, **_setup_gifts(table.setup), actions=[parse_action(r.action) for r in rows])
+    game = replay(seed=table.seed, **setup_gifts(setup=table.setup), actions=[parse_action(r.action) for r in rows])
     return Game.from_dict(table.state), game
 
 

@@ -17,7 +17,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection, transaction
 from events import services
-from events.services import _setup_gifts
+from events.services import setup_gifts
 from tests import shorthand
 from events.models import Guest
 from events.roles import Actor, Role
@@ -51,7 +51,7 @@ out["after_20"] = dict(write.stats)
 t = Table.objects.get(pk=table.pk)
 log = list(TableAction.objects.filter(table=t).order_by("version"))
 out["versions_once"] = [a.version for a in log] == list(range(2, t.version + 1))
-replayed = replay(seed=t.seed, **_setup_gifts(t.setup), actions=[parse_action(a.action) for a in log])
+replayed = replay(seed=t.seed, **setup_gifts(setup=t.setup), actions=[parse_action(a.action) for a in log])
 out["replay_equal"] = replayed.to_dict() == t.state
 g = Game.from_dict(Table.objects.get(pk=table.pk).state)
 g.hands = [tuple(reversed(h)) for h in g.hands]

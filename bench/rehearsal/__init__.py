@@ -1,0 +1,1 @@
+"""The full-size rehearsal behind bench/party.py, one module per part (see bench/README.md)."""

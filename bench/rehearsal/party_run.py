@@ -1,0 +1,508 @@
+"""One party, played as it happens in a room: the host's and the guests' bots, the sleepers,
+the fault's moment and the watchdog."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+from typing import TYPE_CHECKING
+
+from bench.choose import arrival_awaited, carrier_walk, choose_turn
+from bench.rehearsal.clock import log, now
+from bench.rehearsal.phone import Offline, Phone, Refused
+from bench.stack import HOST, DaphneServer, party_server
+
+if TYPE_CHECKING:
+    from bench.rehearsal.rehearsal import Rehearsal
+
+
+class PartyRun:
+    def __init__(self, bench: Rehearsal, index: int):
+        self.bench = bench
+        self.index = index
+        self.stats = bench.stats
+        self.pace = bench.pace
+        self.r = random.Random(bench.args.seed * 1000 + index)
+        self.code: str | None = None
+        self.host_token: str | None = None
+        self.host: Phone | None = None
+        self.guests: dict[int, Phone] = {}  # guest id -> phone
+        self.acked: list[tuple[int, str, int, bool, str]] = []
+        self.fatal: list = []
+        self.phase_t: dict[str, float] = {}
+        self.busy: set = set()  # intents in flight or done, per phone
+        self.done = asyncio.Event()
+        self.fault_done = False
+        self.fault_started = False
+        self.tables: list[int] = []
+        self.csv_rows: int | None = None
+
+    def mark(self, phase: str) -> None:
+        self.phase_t.setdefault(phase, now())
+
+    def stage(self) -> str:
+        """The last phase this party reached (`mark`), to say when something happened."""
+        return max(self.phase_t, key=self.phase_t.__getitem__, default="start")
+
+    def socket_servers(self, page_server: DaphneServer) -> list[DaphneServer]:
+        """The daphnes a screen's socket tries, in order. `--route party` (default, as
+        deploy/nginx.conf routes /ws/party/<code>/): the one the party's code hashes to,
+        so a table's acts and updates stay in one process. `spread`: the one its page
+        came from (the HTTP upstreams' least_conn)."""
+        servers = self.bench.servers
+        first = party_server(servers, self.code) if self.bench.args.route == "party" else page_server
+        return [first, *(s for s in servers if s is not first)]
+
+    def log(self, *parts) -> None:
+        log(f"[party {self.index}{' ' + self.code if self.code else ''}]", *parts)
+
+    async def play(self) -> None:
+        b = self.bench
+        http = b.http
+        srv0 = b.servers[0]
+        self.mark("start")
+        # --- create -----------------------------------------------------------------------
+        await http.request(srv0.port, "GET", "/")
+        for _attempt in range(5):
+            status, body = await http.request(
+                srv0.port,
+                "POST",
+                "/api/parties",
+                {
+                    "name": f"Rehearsal {self.index + 1}",
+                    "budget": "$20",
+                    "vault_size": 1,
+                    # Quiet guests: the host's shortest clock, and the server plays for them.
+                    **({"step_clock": 60, "step_clock_server": True} if b.args.quiet else {}),
+                },
+            )
+            if status == 201:
+                break
+            await asyncio.sleep(self.pace.retry())
+        else:
+            raise RuntimeError(f"could not create a party: {status} {body!r}")
+        self.code, self.host_token = body["code"], body["host_token"]
+        await http.request(srv0.port, "GET", f"/host/{self.code}/")
+        await http.request(srv0.port, "GET", f"/qr/{self.code}.svg")
+        self.host = Phone(
+            self, role="host", token=self.host_token, servers=self.socket_servers(srv0), source=HOST, name="host"
+        )
+        self.host.start()
+        self.mark("created")
+        # --- the join burst ---------------------------------------------------------------
+        window = self.pace.join_window()
+        joins = [self._join(i, self.r.uniform(0, window)) for i in range(b.args.guests)]
+        await asyncio.gather(*joins)
+        await self._until(
+            lambda: all(p.ready for p in self.guests.values()) and self.host.ready, "every phone connected", 60
+        )
+        self.mark("joined")
+        # --- the vault and seating --------------------------------------------------------
+        tables = max(1, math.ceil(len(self.guests) / 10))
+        for n in range(tables):
+            await asyncio.sleep(self.pace.duty() / 4)
+            await self._host_command("add_vault_gift", contributor="Host", description=f"vault gift {n + 1}")
+        self.mark("vault")
+        await asyncio.sleep(self.pace.duty())
+        await self._host_command("seat")
+        await self._until(
+            lambda: (
+                all(p.seat_view() is not None or p.stopped for p in self.guests.values())
+                and len(self.host.views) >= tables
+            ),
+            "every screen seated",
+            60,
+        )
+        self.tables = sorted(tid for _, tid in self.host.views)
+        self.mark("seated")
+        self.log(f"{len(self.guests)} guests seated at {len(self.tables)} tables")
+        if b.args.quiet:
+            await self._go_quiet()
+        # --- play -------------------------------------------------------------------------
+        brains = [asyncio.create_task(self._guest_brain(p)) for p in self.guests.values()]
+        brains.append(asyncio.create_task(self._host_brain()))
+        brains.append(asyncio.create_task(self._watchdog()))
+        if b.args.pace == "human":
+            brains.append(asyncio.create_task(self._sleepers()))
+        fault = asyncio.create_task(self._fault()) if b.args.fault != "none" else None
+        try:
+            await self.done.wait()
+            if fault is not None and self.fault_started:
+                # the fault is in, or its convergence is being measured: let it finish
+                await asyncio.wait_for(asyncio.shield(fault), 180)
+            elif fault is not None and b.args.fault != "drop-phones":
+                # a run that asked for a fault and had none proves nothing about it
+                b.harness_errors.append(f"party {self.index}: the game ended before the fault struck")
+        finally:
+            if fault is not None:
+                brains.append(fault)
+            for t in brains:
+                t.cancel()
+            await asyncio.gather(*brains, return_exceptions=True)
+        # --- the result -------------------------------------------------------------------
+        status, body = await http.request(
+            srv0.port,
+            "GET",
+            f"/api/parties/{self.code}/result.csv",
+            headers={"Authorization": f"Bearer {self.host_token}"},
+        )
+        if status == 200 and isinstance(body, bytes):
+            self.csv_rows = len(body.decode().strip().splitlines()) - 1
+        self.mark("result")
+
+    async def _join(self, i: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        b = self.bench
+        srv = b.servers[i % len(b.servers)]
+        source = b.next_source()
+        http = b.http
+        await http.request(srv.port, "GET", f"/j/{self.code}/", source=source)
+        for attempt in range(6):  # a person taps Join again after an error
+            status, body = await http.request(
+                srv.port,
+                "POST",
+                f"/api/parties/{self.code}/guests",
+                {"name": f"Guest {i + 1}", "description": f"wrapped gift {self.index + 1}.{i + 1}"},
+                source=source,
+            )
+            if status == 201:
+                break
+            await asyncio.sleep(self.pace.retry() + attempt)
+        else:
+            self.log(f"guest {i + 1} could not join: {status} {body!r}")
+            return
+        await http.request(srv.port, "GET", f"/p/{self.code}/", source=source)
+        phone = Phone(
+            self,
+            role="guest",
+            token=body["token"],
+            servers=self.socket_servers(srv),
+            source=source,
+            name=f"guest {i + 1}",
+        )
+        self.guests[body["guest"]] = phone
+        phone.start()
+
+    async def _until(self, pred, what: str, timeout: float) -> None:
+        end = now() + timeout
+        while not pred():
+            if now() > end:
+                raise TimeoutError(f"party {self.code}: timed out waiting for {what}")
+            await asyncio.sleep(0.05)
+
+    async def _host_command(self, command: str, **args) -> dict | None:
+        """The host taps until the command is answered (a dropped reply: tap again)."""
+        for _attempt in range(20):
+            try:
+                return await asyncio.wait_for(self.host.command(command, **args), 30)
+            except (TimeoutError, Offline):
+                await asyncio.sleep(self.pace.retry())
+            except Refused as exc:
+                self.log(f"host {command}: refused {exc.code}: {exc.msg.get('message')}")
+                return None
+        raise RuntimeError(f"host {command}: no answer after 20 taps")
+
+    # --- the guests -----------------------------------------------------------------------
+
+    async def _go_quiet(self) -> None:
+        """--quiet: that many guests (never a captain: the gate has no clock, it waits
+        for the host and the captains) stop answering for good; the step clock, played
+        by the server, carries their tables on (docs/RULES.md)."""
+        b = self.bench
+        others = [p for p in self.guests.values() if not (p.me or {}).get("captain")]
+        for p in self.r.sample(others, b.args.quiet):
+            p.quiet = True
+        if b.args.quiet_clock != 60:
+            await asyncio.to_thread(b.db_quiet_clock, self.code, b.args.quiet_clock)
+        self.log(f"{b.args.quiet} guests went quiet; step clock {b.args.quiet_clock} s, played by the server")
+
+    async def _guest_brain(self, p: Phone) -> None:
+        while not p.stopped:
+            await p.changed.wait()
+            p.changed.clear()
+            if not p.ready or p.frozen is not None:
+                continue
+            self._decide(p)
+
+    def _decide(self, p: Phone) -> None:
+        payload = p.seat_view()
+        if payload is None or p.quiet:
+            return
+        v = payload["view"]
+        tid = payload["table"]["id"]
+        phase = v["phase"]
+        you = v["you"]
+        if phase == "action" and v["active"] == you:
+            self._spawn(p, ("turn", tid, v["version"]), self._turn(p, tid, v["version"]))
+        elif phase == "reaction" and v["asked"]:
+            self._spawn(p, ("react", tid, v["window"]["version"]), self._react(p, tid, v["window"]["version"]))
+        elif phase == "trim" and v["must_trim"]:
+            self._spawn(p, ("trim", tid, v["version"]), self._trim(p, tid, v["version"]))
+        if p.me and p.me.get("captain"):
+            if phase == "reveal":
+                self._spawn(p, ("reveal", tid, v["version"]), self._duty(p, tid, {"type": "confirm_reveal"}, "reveal"))
+            relay = (p.party or {}).get("relay") or {}
+            if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
+                self._spawn(p, ("draw", tid), self._duty(p, tid, {"type": "draw_relay_seat"}, "gate"))
+            if phase == "gate" and self.bench.args.quiet and arrival_awaited(relay, payload["table"]["letter"]):
+                # --quiet: a quiet carrier never taps "delivered"; the gift still arrives,
+                # and the receiving captain confirms it once the walk's time is up.
+                self._spawn(p, ("arrival", tid), self._arrival(p, tid))
+        if phase == "gate":
+            to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
+            if to_table is not None:
+                self._spawn(p, ("deliver", tid), self._deliver(p, to_table))
+
+    def _spawn(self, p: Phone, key: tuple, coro) -> None:
+        key = (p.name, *key)
+        if key in self.busy:
+            coro.close()
+            return
+        self.busy.add(key)
+
+        async def run():
+            try:
+                await coro
+            except Refused as exc:
+                # The screen was out of date (`stale`: a snapshot follows) or the tap
+                # too late: the person looks at the screen again.
+                if exc.code == "stale":
+                    self.busy.discard(key)
+                p.changed.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.bench.harness_errors.append(f"{p.name} {key}: {exc!r}")
+                self.busy.discard(key)
+
+        asyncio.ensure_future(run())
+
+    def _still(self, p: Phone, check) -> bool:
+        payload = p.seat_view()
+        return payload is not None and check(payload["view"])
+
+    async def _turn(self, p: Phone, tid: int, version: int) -> None:
+        await asyncio.sleep(self.pace.think())
+        payload = p.seat_view()
+        if payload is None or payload["version"] != version:
+            p.changed.set()
+            return  # the screen changed under the thumb: look again
+        for attempt in range(4):
+            action = choose_turn(payload["view"], self.r if attempt < 3 else random.Random(0))
+            if attempt == 3:
+                action = {"type": "regroup", "cards": []}  # a pass is always legal
+            try:
+                await p.act(action, version=version)
+                return
+            except Refused as exc:
+                if not exc.code.startswith("illegal."):
+                    raise
+                self.bench.harness_errors.append(f"{p.name}: {action} refused {exc.code}: {exc.msg.get('message')}")
+
+    async def _react(self, p: Phone, tid: int, window: int) -> None:
+        await asyncio.sleep(self.pace.react())
+        payload = p.seat_view()
+        blocks = [c["id"] for c in (payload or {}).get("view", {}).get("hand", []) if c["kind"] == "REACTION"]
+        card = self.r.choice(blocks) if blocks and self.r.random() < 0.4 else None
+        await p.act({"type": "react", "card": card, "window": window})
+
+    async def _trim(self, p: Phone, tid: int, version: int) -> None:
+        await asyncio.sleep(self.pace.trim())
+        payload = p.seat_view()
+        if payload is None:
+            return
+        v = payload["view"]
+        if v["phase"] != "trim" or not v["must_trim"]:
+            p.changed.set()
+            return
+        await p.act({"type": "trim", "cards": self.r.sample([c["id"] for c in v["hand"]], v["must_trim"])})
+
+    async def _deliver(self, p: Phone, to_table: int) -> None:
+        """The carrier walks the relay gift to the next table, then says so on the phone
+        (a tap whose reply was lost: tap again; a second confirmation changes nothing)."""
+        await asyncio.sleep(self.pace.walk())
+        for _attempt in range(20):
+            try:
+                await asyncio.wait_for(p.command("confirm_delivery", table=to_table), 30)
+                return
+            except (TimeoutError, Offline):
+                await asyncio.sleep(self.pace.retry())
+        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
+
+    async def _arrival(self, p: Phone, tid: int) -> None:
+        """The receiving captain confirms the relay gift put down at the table: after the
+        longest walk, so a carrier who answers is the one who confirms (docs/RULES.md)."""
+        await asyncio.sleep(self.pace._s(25.0) + self.pace.duty() + 1)  # 25 s: walk()'s longest
+        for _attempt in range(20):
+            try:
+                await asyncio.wait_for(p.command("confirm_delivery", table=tid), 30)
+                return
+            except (TimeoutError, Offline):
+                await asyncio.sleep(self.pace.retry())
+        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
+
+    async def _duty(self, p: Phone, tid: int, action: dict, phase: str) -> None:
+        await asyncio.sleep(self.pace.duty())
+        await p.act(action)
+
+    # --- the host -------------------------------------------------------------------------
+
+    async def _host_brain(self) -> None:
+        h = self.host
+        multi = len(self.tables) > 1
+        while True:
+            await h.changed.wait()
+            h.changed.clear()
+            if not h.ready:
+                continue
+            views = [h.views.get(("public", t)) for t in self.tables]
+            if any(v is None for v in views):
+                continue
+            phases = [v["view"]["phase"] for v in views]
+            if "reveal" in phases:
+                self.mark("first_reveal")
+            if all(ph == "over" for ph in phases):
+                self.mark("over")
+                self.done.set()
+                return
+            if not multi:
+                continue
+            relay = (h.party or {}).get("relay") or {}
+            if all(ph == "gate" for ph in phases):
+                self.mark("at_gate")
+                if not relay:
+                    await asyncio.sleep(self.pace.duty())
+                    ok = await self._host_command("open_relay")
+                    if ok is not None:
+                        self.mark("relay_open")
+                        h.changed.set()
+                    continue
+                if relay.get("status") == "open" and all(v["view"]["relay_seat"] is not None for v in views):
+                    await asyncio.sleep(self.pace.duty())
+                    ok = await self._host_command("run_relay")
+                    if ok is not None:
+                        self.mark("relay_done")
+                    continue
+            if any(v["view"]["relayed"] for v in views):
+                self.mark("relay_done")
+            if all(v["view"]["relayed"] for v in views):
+                self.mark("walk_over")
+
+    # --- trouble --------------------------------------------------------------------------
+
+    async def _sleepers(self) -> None:
+        """10 % of the phones fall asleep once (screen off in a pocket)."""
+        phones = list(self.guests.values())
+        sleepy = self.r.sample(phones, max(1, len(phones) // 10))
+        await asyncio.gather(
+            *(
+                self._sleep(
+                    p, self.r.uniform(10, 180) * self.pace.scale, self.r.uniform(5, 20) * self.pace.scale, i % 2 == 0
+                )
+                for i, p in enumerate(sleepy)
+            )
+        )
+
+    async def _sleep(self, p: Phone, after: float, length: float, lose_socket: bool) -> None:
+        await asyncio.sleep(after)
+        self.stats.sleeps += 1
+        p.naps += 1
+        try:
+            await self._nap(p, length, lose_socket)
+        finally:
+            p.naps += 1
+
+    async def _nap(self, p: Phone, length: float, lose_socket: bool) -> None:
+        if lose_socket:
+            p.wake.clear()
+            p.abort()
+            try:
+                await asyncio.sleep(length)
+            finally:
+                p.wake.set()  # waking: live.js reconnects at once on visibilitychange
+        else:
+            p.frozen = asyncio.Event()
+            try:
+                await asyncio.sleep(length)
+            finally:
+                frozen, p.frozen = p.frozen, None
+                frozen.set()
+                p.changed.set()
+
+    async def _fault(self) -> None:
+        """Once, in round 2: when a reaction window is open, or at the round's end."""
+        fault = self.bench.args.fault
+        if fault == "drop-phones":
+            await self._until(lambda: self._rounds() and min(self._rounds()) >= 1, "round 1", 3600)
+            for p in self.r.sample(list(self.guests.values()), max(1, len(self.guests) * 3 // 10)):
+                p.drop_next_send = True
+            self.stats.faults.append(
+                {"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)}
+            )
+            return
+        await self._until(lambda: self._rounds() and min(self._rounds()) >= 2, "round 2", 3600)
+        end = now() + 30 * (self.pace.scale if self.pace.human else 0.2)
+        while now() < end:
+            phases = [v["view"]["phase"] for v in self.host.views.values()]
+            if "reaction" in phases:
+                break
+            await asyncio.sleep(0.05)
+        await self.bench.inject(fault, self)
+
+    def _rounds(self) -> list[int]:
+        return [v["view"]["round"] for k, v in self.host.views.items() if k[0] == "public"]
+
+    async def _watchdog(self) -> None:
+        """A table that has not moved for a while: its screens that are behind the
+        database reload (a person with a frozen page does), so the run goes on and the
+        stall is reported."""
+        # Far longer than a heartbeat (PING_S), so the safety net riding on pings has time.
+        stall_after = 60 * self.pace.scale if self.pace.human else 30
+        if self.bench.args.quiet:  # a quiet guest's step waits its whole clock, by design
+            stall_after = max(stall_after, self.bench.args.quiet_clock + 30)
+        seen: dict[int, tuple[int, float]] = {}
+        while True:
+            await asyncio.sleep(2)
+            if self.bench.faulting:
+                seen.clear()  # a server stopped or restarting on purpose: its pause is no stall
+                continue
+            db = await asyncio.to_thread(self.bench.db_tables, self.tables)
+            t = now()
+            for tid, (version, phase) in db.items():
+                if phase in ("over", "gate"):
+                    seen.pop(tid, None)
+                    continue
+                last = seen.get(tid)
+                if last is None or last[0] != version:
+                    seen[tid] = (version, t)
+                    continue
+                if t - last[1] < stall_after:
+                    continue
+                seen[tid] = (version, t)
+                behind = [
+                    p
+                    for p in [*self.guests.values(), self.host]
+                    if any(k[1] == tid and v["version"] < version for k, v in p.views.items())
+                ]
+                last_action = await asyncio.to_thread(self.bench.db_last_action, tid)
+                self.stats.stalls.append(
+                    {
+                        "party": self.index,
+                        "table": tid,
+                        "version": version,
+                        "phase": phase,
+                        "behind": [p.name for p in behind],
+                        "last_action": last_action,
+                    }
+                )
+                self.log(
+                    f"stall: table {tid} at version {version} ({phase}) for {stall_after:.0f}s; {len(behind)} screens behind"
+                )
+                for p in behind:
+                    p.reload()
+                # also let every screen of the table look again
+                for p in self.guests.values():
+                    if p.my_table() == tid:
+                        self.busy = {k for k in self.busy if k[0] != p.name}
+                        p.changed.set()
