@@ -80,7 +80,7 @@ the checks run. The last line of stdout is one JSON object:
   applied_twice (an `re` in the action log more than once), applied_unacked (an `re` in
   the log that no screen saw acknowledged),
   phones_stale (screens whose final view or version differ from a fresh snapshot
-  from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
+  from events.party.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
   handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
   send to `ok`, but an ack a phone read only after it slept is apart, in ack_over_sleep:
   that wait is the pocket's; broadcasts: send to each other screen's table message of
@@ -196,7 +196,7 @@ def parse_args(argv=None):
     p.add_argument(
         "--act-timing",
         action="store_true",
-        help="the daphnes time each act's phases (events/acttiming.py): server_acks_by_30s",
+        help="the daphnes time each act's phases (events/live/acttiming.py): server_acks_by_30s",
     )
     a = p.parse_args(argv)
     if not 2 <= a.guests <= 100:
@@ -238,7 +238,7 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
 
 
 def server_acks_by_window(logs: list[str], start: float, window: float) -> list[dict]:
-    """The daphnes' own timing of each act (events/acttiming.py), in windows from `start`
+    """The daphnes' own timing of each act (events/live/acttiming.py), in windows from `start`
     (a unix time: the harness's first ack, which opens ack_by_30s's first window): the
     server's part of the acks' tail, the database write's part of it, the share of acts
     that took the threads' path, and the worst loop lag and collector pause."""
@@ -1775,8 +1775,8 @@ def check_stale(party: PartyRun) -> tuple[int, int, list]:
     """Screens whose last view (version and content) is not the database's, compared
     with a fresh snapshot from the selector the server uses."""
     from events.models import Guest, Party
-    from events.roles import Actor, Role
-    from events.selectors import guest_actor, snapshot_for
+    from events.party.roles import Actor, Role
+    from events.party.selectors import guest_actor, snapshot_for
 
     def norm(x):
         return json.loads(json.dumps(x))

@@ -71,14 +71,14 @@ def test_the_tree_keeps_every_contract(tmp_path):
         # A table reaching up into the party (an import inside a function counts).
         (
             "tables/selectors.py",
-            "def _party_seat():\n    from events.services import party_seat\n\n    return party_seat",
+            "def _party_seat():\n    from events.party.services import party_seat\n\n    return party_seat",
             {"layers", "tables-below-party"},
         ),
         # The party's reads reaching up into a party service.
         # (and makes a loop: the services read through the selectors)
         (
-            "events/selectors.py",
-            "from events.services import party_seat  # noqa: E402,F401",
+            "events/party/selectors.py",
+            "from events.party.services import party_seat  # noqa: E402,F401",
             {"layers", "acyclic-siblings"},
         ),
         # A service reaching up into the registry.
