@@ -80,7 +80,7 @@ the checks run. The last line of stdout is one JSON object:
   applied_twice (an `re` in the action log more than once), applied_unacked (an `re` in
   the log that no screen saw acknowledged),
   phones_stale (screens whose final view or version differ from a fresh snapshot
-  from events.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
+  from events.party.selectors.snapshot_for), errors_5xx (HTTP answers and WebSocket
   handshakes >= 500), refused_by_code, phases_s (seconds per phase), latency_ms (acks:
   send to `ok`, but an ack a phone read only after it slept is apart, in ack_over_sleep:
   that wait is the pocket's; broadcasts: send to each other screen's table message of

@@ -25,12 +25,12 @@ if settings.SERVE_STATIC:
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
 from config.admission import HttpAdmission  # noqa: E402
-from events.clockloop import ensure_sweeping  # noqa: E402
+from events.live.clockloop import ensure_sweeping  # noqa: E402
 
 
 class SweepingRouter(ProtocolTypeRouter):
     """The process sweeps the step clocks from its loop once anything connects
-    (events/clockloop.py): daphne has no start-up hook, and a restarted server is
+    (events/live/clockloop.py): daphne has no start-up hook, and a restarted server is
     reached again by the screens that reconnect (and by Celery beat in production)."""
 
     async def __call__(self, scope, receive, send):

@@ -17,7 +17,7 @@ Two rules, in one place: every connection daphne accepts is wrapped in a `Door`.
 2. **One address holds at most `per_address` open connections that have not proven a
    party secret.** A whole party comes from one venue NAT address, so a socket that
    said hello with a guest's, tablet's or host's secret stops counting
-   (events/peers.py tells this module). When an address is at its cap, a new
+   (events/access/peers.py tells this module). When an address is at its cap, a new
    connection displaces that address's oldest one still waiting for a request, else its
    oldest WebSocket without a secret (a spectator, or a socket yet to say hello); only
    when every one is a request being served is the new one refused. So someone on the
@@ -44,7 +44,7 @@ from twisted.internet.protocol import connectionDone
 from twisted.protocols.policies import ProtocolWrapper
 from twisted.python import failure
 
-from events import peers
+from events.access import peers
 
 DAPHNE_VERSION = "4.2.3"
 TWISTED_VERSION = "26.10.0"

@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from events import views
+from events.web import views
 
 HEALTH_PATH = "/healthz"
 # The view itself (its checks, its answer), typed for this strictly checked module.

@@ -4,7 +4,7 @@ On a phone "localhost" is the phone: guests reach the laptop only by its address
 the venue's Wi-Fi (or the host's hotspot). `bin/serve` runs `python -m config.lan`
 once before daphne starts: it finds the addresses, prints the one phones open (and
 its QR code) in the terminal, and hands them to daphne in `HEIST_LAN_ADDRESSES`,
-which the embedded settings allow as hosts and `events/public_url.py` puts in every
+which the embedded settings allow as hosts and `events/party/public_url.py` puts in every
 link and QR code a phone or tablet is given.
 
 `HEIST_LAN_ADDRESSES` set by hand (comma-separated, even empty) is taken as it is and

@@ -1,7 +1,7 @@
 from django.urls import path
 from django.views.generic import TemplateView
 
-from events import views as event_views
+from events.web import views as event_views
 from printables import views as printable_views
 from story import views as story_views
 

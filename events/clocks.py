@@ -6,7 +6,7 @@ passed, the reaction let happen, the trim discarded at random, the reveal confir
 
 Durable: the deadline is the table row's `step_due_at`, written in the action's own
 statement, so it survives any restart; nothing is held in one process's memory. Any
-process may sweep (each daphne's loop, events/clockloop.py; Celery beat in production,
+process may sweep (each daphne's loop, events/live/clockloop.py; Celery beat in production,
 events/tasks.py): `clock_sweep` claims one due table at a time with `SELECT ... FOR
 UPDATE SKIP LOCKED` (two sweepers never take the same table; one waits for nobody),
 and plays it through the table's normal action path, in that transaction, with the

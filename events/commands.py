@@ -7,7 +7,7 @@ A screen sends two kinds of command frame (docs/PROTOCOL.md):
 
 `dispatch` runs either the same way: find the command (a table action by its action
 type, a party command by name), ask the role table whether this actor may send it
-(events/roles.py), parse and type-check its arguments (here, and nowhere else; the
+(events/party/roles.py), parse and type-check its arguments (here, and nowhere else; the
 engine parses an action's own fields), call its service, and return the service's
 Outcome. Transports (the socket, and in-process callers such as the tests) do nothing
 else: they authenticate, call `dispatch`, reply with `Outcome.data` and send
@@ -19,17 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from relay.selectors import delivery_leg
-from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
-from tables import write
-from tables.engine import MalformedActionError, parse_action
-from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
-from tables.outcome import Outcome
-from tables.services import TURN_ACTIONS
-
-from . import play, services, tablets
-from .models import Guest
-from .roles import (
+from events.party import services, tablets
+from events.party.roles import (
     DUTY_ACTIONS,
     SEAT_ACTIONS,
     Actor,
@@ -40,6 +31,16 @@ from .roles import (
     check_table_action,
     delivery_confirmer,
 )
+from relay.selectors import delivery_leg
+from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
+from tables import write
+from tables.engine import MalformedActionError, parse_action
+from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
+from tables.outcome import Outcome
+from tables.services import TURN_ACTIONS
+
+from . import play
+from .models import Guest
 
 Args = dict  # a command's parsed arguments, keyword arguments of its service call
 
@@ -134,7 +135,7 @@ def _check_own_seat(actor: Actor, frame: dict) -> None:
 
 
 def _delivery_confirmer(actor: Actor, frame: dict) -> str:
-    """Who the sender is for the relay gift walking into the table named (events/roles.py
+    """Who the sender is for the relay gift walking into the table named (events/party/roles.py
     `delivery_confirmer`): only once the relay has run is there a carrier to know."""
     to_table = _an_id(frame.get("table"), "which table did the gift arrive at?")
     if actor.role is Role.SPECTATOR or (actor.role is Role.GUEST and actor.table_id is None):

@@ -27,17 +27,20 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.http.cookie import parse_cookie
 from django.utils import timezone
 
+from events.access import gate, peers, ratelimit
+from events.broadcast import groups
+from events.live import acttiming, fastread, heartbeat, lanes, socket_limits, stalls
+from events.live.presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
+from events.live.socket_limits import TokenBucket
+from events.party.roles import Actor, Role, groups_for
+from events.party.secrets import token_hash
+from events.party.selectors import actor_for, party_by_code, snapshot_for
 from tables import loopwrite, write
 from tables.errors import ServiceError
 
-from . import acttiming, fanout, fastread, gate, groups, heartbeat, lanes, peers, ratelimit, socket_limits, stalls
+from . import fanout
 from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
 from .models import Guest, Tablet
-from .presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
-from .roles import Actor, Role, groups_for
-from .secrets import token_hash
-from .selectors import actor_for, party_by_code, snapshot_for
-from .socket_limits import TokenBucket
 
 logger = logging.getLogger(__name__)
 
@@ -56,7 +59,7 @@ SERVER_ERROR_CLOSE = 4011
 # the screen it is behind (_pong): should the snapshot never come, the screen's safety
 # net is late by this much, never gone.
 SNAPSHOT_DUE_SECONDS = 10.0
-# A socket accepted on probation (events/gate.py) must prove a secret this fast: a
+# A socket accepted on probation (events/access/gate.py) must prove a secret this fast: a
 # phone says hello as soon as its socket opens, and a flood holds its slots briefly.
 PROBATION_HELLO_SECONDS = 3.0
 
@@ -121,7 +124,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
         code = self.scope["url_route"]["kwargs"]["code"]
         # A whole party shares the venue's address: the address limits (miss guard,
         # connect rate, open sockets) apply only to sockets that show no sign of
-        # belonging to the party (events/gate.py). The party's pass, sent with the
+        # belonging to the party (events/access/gate.py). The party's pass, sent with the
         # handshake, exempts a socket at once; a socket without it that the address
         # limits would refuse is still accepted "on probation": only a hello with a
         # valid secret (guest, host, tablet) is served on it, anything else gets
@@ -333,7 +336,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             return
         role = frame.get("role")
         if self.party is None or (self.probation and (role == Role.SPECTATOR.value or self.party.expired)):
-            # On probation (events/gate.py): only a secret is served, and an unknown
+            # On probation (events/access/gate.py): only a secret is served, and an unknown
             # code answers as a known one does.
             await self._error(re, "rate_limited", "too many attempts from here; wait a few minutes")
             await self.close(code=4429)
@@ -762,7 +765,7 @@ def _admit(address: str, code, exempt: bool) -> tuple[bool, object]:
 
 
 def _cookies(scope) -> dict[str, str]:
-    """The cookies sent with the handshake (the party's pass, events/gate.py)."""
+    """The cookies sent with the handshake (the party's pass, events/access/gate.py)."""
     raw = b"; ".join(v for k, v in scope.get("headers", []) if k == b"cookie")
     return parse_cookie(raw.decode("latin-1")) if raw else {}
 

@@ -73,13 +73,13 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
-from events import groups
-from events.looping import raise_if_cancelling
+from events.broadcast import groups
+from events.broadcast.looping import raise_if_cancelling
 from tables.broadcast import fan_group, texts
 
 logger = logging.getLogger(__name__)
 
-_STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.groups.seat_group / table_group
+_STREAM = re.compile(r"^t(\d+)\.(?:s(\d+)|pub)$")  # events.broadcast.groups.seat_group / table_group
 HERE_SECONDS = 10.0  # how often a process says again that it has sockets at a table
 REMOTE_SECONDS = 3 * HERE_SECONDS + 5  # another process is counted as there this long after it last said so
 

@@ -94,7 +94,7 @@ class Guest(models.Model):
 
 
 class GuestSocket(models.Model):
-    """One open guest WebSocket, for presence (events/presence.py): rows of a process
+    """One open guest WebSocket, for presence (events/live/presence.py): rows of a process
     that died are recognised and dropped, where a counter stayed high."""
 
     guest = models.ForeignKey(Guest, on_delete=models.CASCADE, related_name="open_sockets")

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 from django.db import OperationalError, transaction
 
+from events.party.lobby import party_after_table_change, party_close_if_over
 from relay.selectors import relay_is_open
 from tables import loopwrite, write
 from tables.engine import Game, Phase, stand_in
@@ -23,8 +24,6 @@ from tables.errors import ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_apply, table_apply_on_loop, table_lock
-
-from .lobby import party_after_table_change, party_close_if_over
 
 DEADLOCK_RETRIES = 3
 T = TypeVar("T")

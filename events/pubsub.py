@@ -32,7 +32,7 @@ import uuid
 from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
 from channels_redis.utils import _close_redis, _wrap_close
 
-from events.looping import raise_if_cancelling
+from events.broadcast.looping import raise_if_cancelling
 
 logger = logging.getLogger(__name__)
 

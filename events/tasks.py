@@ -16,7 +16,8 @@ from celery import shared_task
 from django.db import transaction
 from django.utils import timezone
 
-from . import groups
+from events.broadcast import groups
+
 from .clocks import clock_sweep
 from .models import Party
 

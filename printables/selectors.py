@@ -53,7 +53,7 @@ def captain_pairing_url(table: Table, *, base_url: str) -> str:
     """Where a captain's tablet pairs with its table: the party's tablet page, which
     asks for the host's one-time pairing code (the code itself is never printed: it
     lasts ten minutes and opens one tablet). This returned None while no pairing flow
-    existed, and nobody wired it up when tablets/pairing (events/tablets.py) came."""
+    existed, and nobody wired it up when tablets/pairing (events/party/tablets.py) came."""
     return base_url.rstrip("/") + reverse("tablet", args=[table.party.code])
 
 

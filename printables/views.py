@@ -8,11 +8,11 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.views.decorators.http import require_safe
 
-from events import public_url
-from events.gate import NothingHere, bearer_token, party_gate
-from events.http import error_response
-from events.secrets import token_matches
-from events.selectors import party_by_code
+from events.access.gate import NothingHere, bearer_token, party_gate
+from events.party import public_url
+from events.party.secrets import token_matches
+from events.party.selectors import party_by_code
+from events.web.http import error_response
 from tables.errors import Forbidden, ServiceError
 
 from .party import KINDS, NotAvailable
@@ -35,7 +35,7 @@ def deck_download(request: HttpRequest) -> HttpResponse:
     return response
 
 
-# The answer without the host's secret, whether the party exists or not (events/gate.py).
+# The answer without the host's secret, whether the party exists or not (events/access/gate.py).
 HOST_ONLY = Forbidden("only the party's host can download its printables")
 
 
@@ -50,7 +50,7 @@ def party_printables_download(request: HttpRequest, code: str, kind: str) -> Htt
         refusal = ServiceError("invalid", f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
         return error_response(refusal, status=404)
     kinds = KINDS if kind == "all" else (kind,)
-    base_url = public_url.base_url(request)  # the address phones open (events/public_url.py)
+    base_url = public_url.base_url(request)  # the address phones open (events/party/public_url.py)
     try:
         data = party_printables(party=party, base_url=base_url, kinds=kinds)
     except NotAvailable as exc:

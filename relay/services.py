@@ -9,9 +9,9 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from events.groups import Message, party_group
-from events.lobby import lobby_messages, locked_party, party_bump
+from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
+from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.play import table_act_server
 from tables.engine import Game, Gift, Phase
 from tables.engine.actions import RelayExchange
@@ -113,7 +113,7 @@ def relay_run(*, party_id: int) -> Outcome:
 
 def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_label: str) -> Outcome:
     """The gift walking to table `table_id` has arrived. `confirmed_by`: "carrier",
-    "captain", "tablet" or "host" (the command registry decided who may, events/roles.py).
+    "captain", "tablet" or "host" (the command registry decided who may, events/party/roles.py).
     Idempotent: a second confirmation changes nothing, data {"duplicate": True}."""
     with transaction.atomic():
         party = locked_party(party_id)

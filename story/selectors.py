@@ -6,8 +6,8 @@ from typing import Any
 
 from django.core.cache import cache
 
-from events.history import joined_names, late_arrivals, party_handovers, seat_players
 from events.models import Party
+from events.party.history import joined_names, late_arrivals, party_handovers, seat_players
 from relay.models import Relay
 from tables.models import TableAction
 from tables.selectors import gift_label

@@ -1,7 +1,7 @@
 """The story's page, its JSON download and its picture. Anyone with the party's code
 may read them (the join code is what everyone at the party has), and only once the
 party is over. Before that, and for a code no party has (or an expired party), they
-give the one same answer (events/gate.py): a story that is not told yet must not tell
+give the one same answer (events/access/gate.py): a story that is not told yet must not tell
 that its party exists."""
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ from django.shortcuts import render
 from django.utils.safestring import mark_safe
 from django.views.decorators.http import require_safe
 
-from events.gate import NothingHere, holder, party_gate
-from events.http import error_response
+from events.access.gate import NothingHere, holder, party_gate
 from events.models import Party
-from events.selectors import party_by_code
+from events.party.selectors import party_by_code
+from events.web.http import error_response
 from tables.engine import ROUND_NAMES
 from tables.errors import ServiceError
 

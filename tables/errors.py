@@ -5,11 +5,11 @@ sender. Defined here, low, so every layer above the engine may raise and catch i
 | class        | code                | raised by |
 |--------------|---------------------|-----------|
 | ServiceError | the service's own ("stale", "no_party", "invalid", ...) | services, the command registry |
-| Forbidden    | "forbidden"         | the role table (events/roles.py) |
+| Forbidden    | "forbidden"         | the role table (events/party/roles.py) |
 | Illegal      | "illegal.<rule>"    | the engine's IllegalActionError, wrapped where the engine is called (`engine_rules`) |
 
 Each transport maps the family once: the socket to an `error` frame
-(events/consumers.py `_error_frame`), HTTP to a status and JSON (events/http.py).
+(events/consumers.py `_error_frame`), HTTP to a status and JSON (events/web/http.py).
 """
 
 from __future__ import annotations

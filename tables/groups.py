@@ -1,7 +1,7 @@
 """A table's channel groups and the message type every service returns.
 
 Each seat has its own group (that seat's private view) and the table a public one (the
-view with no hand in it). The party's groups (events/groups.py) are named there; these
+view with no hand in it). The party's groups (events/broadcast/groups.py) are named there; these
 are here so a table can address its screens without knowing the party.
 """
 

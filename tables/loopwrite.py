@@ -1,6 +1,6 @@
 """A table action's optimistic write sent from the event loop itself (PostgreSQL).
 
-Why: a socket's act used to cross to a thread of its own (events/lanes.py), check a
+Why: a socket's act used to cross to a thread of its own (events/live/lanes.py), check a
 connection out of Django's pool, run the one statement of tables/write.py through
 Django's cursor, give the connection back and cross back to the loop. The statement
 was a third of the database call's time; the rest was the hops, the pool, Django's

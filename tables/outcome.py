@@ -3,7 +3,7 @@
 `Outcome(data, messages)`: `data` is what changed, for the sender's reply (JSON
 values only: the socket replies `{"type": "ok", "re": ..., **data}`, the HTTP views
 answer with it); `messages` are the (group, payload) pairs to send to the screens once
-the transaction that produced them has committed (events/groups.py sends them).
+the transaction that produced them has committed (events/broadcast/groups.py sends them).
 """
 
 from __future__ import annotations

@@ -71,10 +71,10 @@ def _close_the_sync_to_async_threads_connection():
     from django.db import connections
 
     SyncToAsync.single_thread_executor.submit(connections.close_all).result()
-    # The lanes' own threads (events/lanes.py: the pongs' reads, the acts): a read a
+    # The lanes' own threads (events/live/lanes.py: the pongs' reads, the acts): a read a
     # pong stopped waiting for may still be running; this waits for it, then closes
     # each thread's connection.
-    from events import lanes
+    from events.live import lanes
 
     lanes.close_connections()
     # The acts' connections of the test's event loop (tables/loopwrite.py), gone with it.

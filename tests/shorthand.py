@@ -3,8 +3,8 @@ Outcome (tables/outcome.py) whose data names the row it made; the tests want the
 
 from __future__ import annotations
 
-from events import services
 from events.models import Guest, Party
+from events.party import services
 from tables.outcome import Outcome
 
 

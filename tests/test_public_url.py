@@ -1,5 +1,5 @@
 """Every link and QR code a phone, a tablet or the big screen is given names an address
-phones can open (events/public_url.py), whatever address the laptop's browser used."""
+phones can open (events/party/public_url.py), whatever address the laptop's browser used."""
 
 import io
 import logging
@@ -9,7 +9,7 @@ import qrcode
 import qrcode.image.svg
 from django.test import Client
 
-from events import public_url, tablets
+from events.party import public_url, tablets
 from tests import shorthand
 from tests.printables.pdfcheck import open_pdf
 

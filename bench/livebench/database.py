@@ -49,8 +49,8 @@ def django_setup(env: dict):
 
 def create_game(players: int, label: str) -> dict:
     """One party of `players` guests, seated (one table), through the services."""
-    from events import services
     from events.models import Guest, Party
+    from events.party import services
     from tables.models import Table
 
     created = services.party_create(name=f"Bench {label}").data
@@ -69,7 +69,7 @@ def create_game(players: int, label: str) -> dict:
 
 def replay_check(table_id: int, digests: list) -> collections.Counter:
     """Check every recorded message of one table against the table replayed from its log."""
-    from events.services import setup_gifts
+    from events.party.services import setup_gifts
     from tables.engine import apply, new_game, parse_action
     from tables.models import Table, TableAction
 

@@ -45,8 +45,8 @@ def check_stale(party: PartyRun) -> tuple[int, int, list]:
     """Screens whose last view (version and content) is not the database's, compared
     with a fresh snapshot from the selector the server uses."""
     from events.models import Guest, Party
-    from events.roles import Actor, Role
-    from events.selectors import guest_actor, snapshot_for
+    from events.party.roles import Actor, Role
+    from events.party.selectors import guest_actor, snapshot_for
 
     def norm(x):
         return json.loads(json.dumps(x))

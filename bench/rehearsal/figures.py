@@ -33,7 +33,7 @@ def ack_by_window(at: list[float], latencies: list[float], window: float) -> lis
 
 
 def server_acks_by_window(logs: list[str], start: float, window: float) -> list[dict[str, Any]]:
-    """The daphnes' own timing of each act (events/acttiming.py), in windows from `start`
+    """The daphnes' own timing of each act (events/live/acttiming.py), in windows from `start`
     (a unix time: the harness's first ack, which opens ack_by_30s's first window): the
     server's part of the acks' tail, the database write's part of it, the share of acts
     that took the threads' path, and the worst loop lag and collector pause."""

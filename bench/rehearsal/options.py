@@ -56,7 +56,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--act-timing",
         action="store_true",
-        help="the daphnes time each act's phases (events/acttiming.py): server_acks_by_30s",
+        help="the daphnes time each act's phases (events/live/acttiming.py): server_acks_by_30s",
     )
     a = p.parse_args(argv)
     if not 2 <= a.guests <= 100:

@@ -106,7 +106,7 @@ HTTP_ADMISSION_WAIT = 20.0  # seconds in line before a plain 503 "busy" with Ret
 
 # PostgreSQL: a table action's one optimistic statement is sent from the event loop on
 # connections of its own (tables/loopwrite.py), at most this many per process, outside
-# Django's pool; 0 sends every act through the threads (events/lanes.py) instead.
+# Django's pool; 0 sends every act through the threads (events/live/lanes.py) instead.
 ACTS_ON_LOOP_CONNECTIONS = int(os.environ.get("HEIST_ACTS_ON_LOOP_CONNECTIONS", "4"))
 
 # How long a thread may hold the interpreter lock while another waits for it, in the
@@ -148,7 +148,7 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-clocks": {"task": "events.tasks.sweep_clocks", "schedule": 5.0},
 }
 # How often each server process sweeps the step clocks from its event loop
-# (events/clockloop.py); 0 turns it off. A pass fires at most this late.
+# (events/live/clockloop.py); 0 turns it off. A pass fires at most this late.
 CLOCK_SWEEP_SECONDS = 1.0
 
 LOGGING = {
@@ -158,7 +158,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": os.environ.get("DJANGO_LOG_LEVEL", "INFO")},
 }
 
-# The address phones open (events/public_url.py): every join link, QR code and pairing
+# The address phones open (events/party/public_url.py): every join link, QR code and pairing
 # link uses it when set ("https://heist.example.org", or "http://partybox.local:8000").
 # Production sets it. Unset, a link uses the address the page was asked for, except
 # that a page asked for as localhost/127.0.0.1 names the first LAN address instead.
@@ -176,7 +176,7 @@ LAN_ADDRESSES: list[str] | None = None
 # every connection daphne sees there comes from nginx's one address.
 FRONT_DOOR: dict[str, float] | None = None
 
-# Rate limits per client address (events/ratelimit.py). Generous: a whole party may
+# Rate limits per client address (events/access/ratelimit.py). Generous: a whole party may
 # share one venue Wi-Fi address, and 100 guests joining in a minute is a good party.
 RATE_LIMITS = {
     "join": (150, 60),  # joins and seat claims by code: (count, seconds)
@@ -189,7 +189,7 @@ RATE_LIMITS = {
     "miss": (60, 600),
 }
 # Client addresses (or CIDR ranges) of reverse proxies whose X-Forwarded-For is
-# believed (events/ratelimit.py); from anyone else the header is ignored. Production
+# believed (events/access/ratelimit.py); from anyone else the header is ignored. Production
 # reads TRUSTED_PROXIES from the environment (compose: nginx's fixed address).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 

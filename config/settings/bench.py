@@ -24,7 +24,7 @@ if os.environ.get("HEIST_BENCH_EMBEDDED") == "1":
             "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA journal_mode=WAL;"},
         }
     }
-    CHANNEL_LAYERS = {"default": {"BACKEND": "events.locallayer.LocalChannelLayer"}}
+    CHANNEL_LAYERS = {"default": {"BACKEND": "events.broadcast.locallayer.LocalChannelLayer"}}
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 else:
     DATABASES = {
@@ -68,5 +68,5 @@ LOGGING = {
 }
 
 # The benches' daphnes sweep the step clocks from their loops, as bin/serve's and
-# production's do (events/clockloop.py; the test settings turn it off in-process).
+# production's do (events/live/clockloop.py; the test settings turn it off in-process).
 CLOCK_SWEEP_SECONDS = 1.0

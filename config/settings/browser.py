@@ -33,5 +33,5 @@ if os.environ.get("HEIST_BROWSER_RATE_LIMITS"):
         **{k: tuple(v) for k, v in json.loads(os.environ["HEIST_BROWSER_RATE_LIMITS"]).items()},
     }
 
-# A real server sweeps the step clocks from its loop, as bin/serve does (events/clockloop.py).
+# A real server sweeps the step clocks from its loop, as bin/serve does (events/live/clockloop.py).
 CLOCK_SWEEP_SECONDS = 1.0

@@ -84,7 +84,7 @@ DATABASES = {
     }
 }
 
-CHANNEL_LAYERS = {"default": {"BACKEND": "events.locallayer.LocalChannelLayer"}}
+CHANNEL_LAYERS = {"default": {"BACKEND": "events.broadcast.locallayer.LocalChannelLayer"}}
 
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

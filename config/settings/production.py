@@ -90,7 +90,7 @@ DATABASES = {
 # Requests beyond this wait their turn on the loop (config/admission.py), leaving the
 # sockets' threads their connections: the sockets' database calls run on the event
 # loop's thread pool (tables/write.run_in_db_thread; min(32, cores + 4) threads, 6 on
-# two cores) and on the lanes' own threads (events/lanes.py: 1 for pongs, 2 for acts),
+# two cores) and on the lanes' own threads (events/live/lanes.py: 1 for pongs, 2 for acts),
 # and 9 leaves that room.
 HTTP_CONCURRENCY = int(
     os.environ.get("HEIST_HTTP_CONCURRENCY") or max(2, DATABASES["default"]["OPTIONS"]["pool"]["max_size"] - 9)

@@ -542,7 +542,7 @@ function drawAlerts() {
 
 const CLOCKS = [[0, "Off"], [60, "60 s"], [120, "2 min"]];
 
-/** The party's step clock, changeable at any time (events/services.py party_set_clock):
+/** The party's step clock, changeable at any time (events/party/services.py party_set_clock):
  * a drop-down in the header line, like the printables, so it never pushes the tables. */
 function drawClockPanel() {
   const p = S.party;

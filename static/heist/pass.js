@@ -1,4 +1,4 @@
-// The party's pass (events/gate.py): a cookie the server sets whenever it hands out
+// The party's pass (events/access/gate.py): a cookie the server sets whenever it hands out
 // one of the party's secrets. It lets this device's pages and sockets through limits
 // that the venue's shared address may have run into. A device that holds a secret in
 // localStorage but no pass (cookies cleared) trades the secret for a new one.

@@ -163,7 +163,7 @@ def predict(
     plan: list[dict], guests: dict[int, dict], vault: dict[int, dict], phones: set[int], vault_round: dict
 ) -> dict:
     """Replay rounds 1-2 of `plan` (tables.seating.seating_plan) with the policy, as
-    events.services.party_seat deals it; return each table's drawn relay seat."""
+    events.party.services.party_seat deals it; return each table's drawn relay seat."""
     drawn = {}
     for entry in plan:
         seated = [guests[gid] for gid in entry["guests"]]

@@ -45,8 +45,8 @@ NO_VAULT = 0  # the phones never cash in at the vault here (tests/browser/test_p
 def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
     from django.utils import timezone
 
-    from events import services
     from events.models import Guest, Party
+    from events.party import services
     from tables.engine import Game, Phase, action_to_dict
     from tables.models import Table
     from tables.seating import seating_plan

@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pending(asgi_server, browser):
-    from events import services
+    from events.party import services
     from tables.engine import Game
     from tables.models import Table
 
@@ -130,9 +130,9 @@ def test_resyncs_asked_while_one_is_on_its_way_send_no_more(asgi_server, browser
 def test_the_host_sees_a_stalled_phone_offline_within_ten_seconds(asgi_server, browser):
     """The phone's line stalls (a TCP proxy stops forwarding; the socket stays open, as
     Chromium's offline emulation would not do): the host's dashboard, on its own line,
-    shows the guest offline within 10 s (events/stalls.py), and online again once the
+    shows the guest offline within 10 s (events/live/stalls.py), and online again once the
     line is back and the phone reconnects."""
-    from events import services
+    from events.party import services
 
     db = DbThread()
     proxy = StallingProxy(int(asgi_server.rsplit(":", 1)[1]))
@@ -172,7 +172,7 @@ def test_the_host_sees_a_stalled_phone_offline_within_ten_seconds(asgi_server, b
         for name in seats:
             expect(row[name]).to_contain_text("online")
 
-        # The server knows a socket's heartbeat from its second ping (events/stalls.py).
+        # The server knows a socket's heartbeat from its second ping (events/live/stalls.py).
         deadline = time.monotonic() + 10
         while len(pings) < 3:  # Playwright delivers the page's events while it waits
             assert time.monotonic() < deadline, f"Ann's phone sent {len(pings)} pings in 10 s"

@@ -110,7 +110,7 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
 def _third(code: str) -> tuple[int, str, int]:
     """Seat 3's guest, with a fresh secret for the test's phone (the stored one is a digest)."""
     from events.models import Guest
-    from events.secrets import new_token, token_hash
+    from events.party.secrets import new_token, token_hash
 
     g = Guest.objects.get(party__code=code, seat=2, table__isnull=False)
     token = new_token()
@@ -119,9 +119,9 @@ def _third(code: str) -> tuple[int, str, int]:
 
 
 def _claim(code: str, guest_id: int) -> None:
-    from events import services
-    from events.groups import send_on_commit
+    from events.broadcast.groups import send_on_commit
     from events.models import Guest
+    from events.party import services
 
     party_id = Guest.objects.get(pk=guest_id).party_id
     claim = services.seat_hand_over(party_id=party_id, guest_id=guest_id, requested_by="host").data["claim"]
@@ -131,8 +131,8 @@ def _claim(code: str, guest_id: int) -> None:
 
 def _play_out(code: str) -> None:
     """Bots play the party to its end (the screens follow by their heartbeat)."""
-    from events import services
     from events.models import Party
+    from events.party import services
     from tests.story.record import party_play
 
     party = Party.objects.get(code=code)

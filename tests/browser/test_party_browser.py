@@ -49,9 +49,9 @@ def gift_of(i: int, name: str) -> str:
 
 
 def test_two_table_party_with_the_relay(asgi_server, browser):
-    from events.lobbycast import lobby_announce
     from events.models import Guest, Party, VaultGift
-    from events.selectors import party_result
+    from events.party.lobbycast import lobby_announce
+    from events.party.selectors import party_result
     from tables.engine import Game, Phase, action_to_dict
     from tables.models import Table
     from tables.seating import seating_plan

@@ -20,11 +20,11 @@ SEED = 5
 
 def _three_tables_walking():
     """21 guests at three tables at the gate, the relay opened, drawn and run."""
-    from events import services
     from events.commands import table_act
     from events.models import Guest, Party
-    from events.roles import Actor, Role
-    from events.tablets import tablet_pair_start
+    from events.party import services
+    from events.party.roles import Actor, Role
+    from events.party.tablets import tablet_pair_start
     from relay.models import Relay
     from relay.services import relay_open, relay_run
     from tables.engine import Phase

@@ -36,14 +36,14 @@ PHONES = {"Jo A.": (320, 568), "Tomás": (390, 844)}
 
 
 def _send(outcome) -> None:
-    from events.groups import send_on_commit
+    from events.broadcast.groups import send_on_commit
 
     send_on_commit(outcome.messages)
 
 
 def _host(party_id: int, command: str) -> None:
     from events.commands import dispatch
-    from events.roles import Actor, Role
+    from events.party.roles import Actor, Role
 
     _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
 
@@ -51,7 +51,7 @@ def _host(party_id: int, command: str) -> None:
 def _bot(table_id: int, r: random.Random) -> None:
     """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
     from events.commands import table_act
-    from events.roles import Actor, Role
+    from events.party.roles import Actor, Role
     from tables.engine import Game, Phase
     from tables.models import Table
     from tests.live.tables import bot_move
@@ -98,8 +98,8 @@ def shots_dir():
 
 
 def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, shots_dir):
-    from events import services
     from events.models import Guest, Party
+    from events.party import services
     from tables.engine import Phase
     from tables.models import Table
 
@@ -400,9 +400,9 @@ def test_phones_stay_awake_or_say_how_and_call_their_guest(asgi_server, browser,
 
 
 def test_a_seat_offer_stays_on_the_tablet_and_the_dashboard_until_handled(asgi_server, browser):
-    from events import services
     from events.models import Guest
-    from events.tablets import tablet_pair_start
+    from events.party import services
+    from events.party.tablets import tablet_pair_start
     from tables.models import Table
 
     base = asgi_server
@@ -493,8 +493,8 @@ def test_the_lobby_says_why_it_cannot_deal_and_fits_a_768px_laptop(asgi_server, 
 def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
     """A hundred guests at ten tables on the big screen: five tiles a row at 1280x720,
     still 24 px text, round names and names whole, every phase; the end list paged."""
-    from events import services
     from events.models import Party
+    from events.party import services
     from tables.engine import Phase
     from tables.models import Table
 

@@ -102,7 +102,7 @@ def _create(host: Page, base: str, *, clock: str, server: bool) -> str:
 
 
 def _join_and_deal(db: DbThread, host: Page, code: str) -> int:
-    from events.lobbycast import lobby_announce
+    from events.party.lobbycast import lobby_announce
 
     def join():
         for name in GUESTS:
@@ -163,8 +163,8 @@ def test_a_guest_who_never_answers_the_table_goes_on_within_the_hosts_clock(asgi
 
 
 def test_the_captains_tablet_and_the_host_are_called_and_the_tablet_plays_it(asgi_server, browser):
-    from events import tablets
     from events.models import Party
+    from events.party import tablets
     from tables.models import Table
 
     errors: list[str] = []
@@ -228,8 +228,9 @@ def quiet_guest_in_big_party(db: DbThread, *, code: str, table_id: int) -> tuple
     host's clock is put back as it was. Returns what quiet_guest_step does."""
     from asgiref.sync import async_to_sync
 
-    from events import groups, services
+    from events.broadcast import groups
     from events.models import Party
+    from events.party import services
 
     def set_clock(clock: int, server: bool) -> None:
         party_id = Party.objects.get(code=code).pk

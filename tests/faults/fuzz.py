@@ -17,7 +17,7 @@ import string
 
 from channels.testing import WebsocketCommunicator
 
-from events.roles import DUTY_ACTIONS, HOST_COMMANDS, SEAT_ACTIONS
+from events.party.roles import DUTY_ACTIONS, HOST_COMMANDS, SEAT_ACTIONS
 from tests.live.clients import ConsumerEnded, next_output
 
 MAX_FRAME = 4096

@@ -15,12 +15,12 @@ import random
 
 from asgiref.sync import sync_to_async
 
-from events import groups
+from events.broadcast import groups
 from events.commands import table_act
 from events.models import Guest
-from events.roles import Actor, Role
-from events.selectors import guest_actor
-from events.services import setup_gifts
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
+from events.party.services import setup_gifts
 from tables.engine import Game, Phase, parse_action, public_view, replay, seat_view
 from tables.engine.actions import action_to_dict
 from tables.engine.bots import bot_action

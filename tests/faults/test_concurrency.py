@@ -16,9 +16,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from events import services
 from events.models import Guest, Party
-from events.selectors import party_for_host
+from events.party import services
+from events.party.selectors import party_for_host
 from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase, deck_for, seat_view
 from tables.models import Table

@@ -11,8 +11,8 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import services
 from events.models import Party
+from events.party import services
 from relay.models import Relay
 from tables.engine import Phase
 from tables.models import TableAction

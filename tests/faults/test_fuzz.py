@@ -20,9 +20,9 @@ from asgiref.sync import sync_to_async
 from django.db import connection, connections
 
 from config.asgi import application
-from events import services
 from events.models import Guest, Party
-from events.selectors import guest_actor
+from events.party import services
+from events.party.selectors import guest_actor
 from tables.engine import Phase
 from tables.models import Table
 from tests import shorthand

@@ -1,7 +1,7 @@
 """Presence after a kill -9: the dead process never closed its sockets. A counter
 (+1 on hello, -1 on close) stayed high, so a guest who came back and then left still
 showed online, and one who never came back showed online until their marks expired.
-Presence is one row per socket (events/presence.py): the restarted process drops the
+Presence is one row per socket (events/live/presence.py): the restarted process drops the
 rows of the dead one on its address."""
 
 from __future__ import annotations

@@ -22,10 +22,10 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from events import secrets as heist_secrets
-from events import services
 from events.models import Guest, Party
-from events.selectors import actor_for
+from events.party import secrets as heist_secrets
+from events.party import services
+from events.party.selectors import actor_for
 from tables.models import Table
 from tests import shorthand
 

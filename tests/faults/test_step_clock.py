@@ -12,7 +12,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.utils import timezone
 
-from events import services
+from events.party import services
 from tables.engine import Game
 from tables.models import Table, TableAction
 from tests import shorthand

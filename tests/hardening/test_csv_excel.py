@@ -10,7 +10,7 @@ import io
 import pytest
 from django.test import Client
 
-from events import services
+from events.party import services
 from tests import shorthand
 
 pytestmark = [pytest.mark.django_db]

@@ -136,10 +136,10 @@ def test_the_largest_snapshot_of_a_full_party_fits_the_message_limit():
     descriptions, seated and at the end, must stay far below it."""
     import json as _json
 
-    from events import services
     from events.models import Party
-    from events.roles import Actor, Role
-    from events.selectors import snapshot_for
+    from events.party import services
+    from events.party.roles import Actor, Role
+    from events.party.selectors import snapshot_for
 
     party, _ = shorthand.party_create(name="N" * 80, vault_size=3)
     for i in range(100):

@@ -1,4 +1,4 @@
-"""Every route that takes a party's code goes through the one gate (events/gate.py):
+"""Every route that takes a party's code goes through the one gate (events/access/gate.py):
 the same existence, miss and page rules (issue 29). The URL configuration is walked,
 so a route added tomorrow without the gate fails here; a synthetic configuration with
 a planted route shows that it does."""
@@ -13,7 +13,7 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, path
 
 from config import urls as real_urls
-from events.gate import GATED
+from events.access.gate import GATED
 from tests import shorthand
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
@@ -88,7 +88,7 @@ def test_every_route_that_takes_a_code_goes_through_the_gate(settings):
 
 def leak(request, code):
     """A route planted without the gate: it tells which codes exist."""
-    from events.selectors import party_by_code
+    from events.party.selectors import party_by_code
 
     return HttpResponse(status=200 if party_by_code(code) else 404)
 

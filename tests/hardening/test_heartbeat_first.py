@@ -15,7 +15,8 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import consumers, heartbeat
+from events import consumers
+from events.live import heartbeat
 from events.models import Party
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
@@ -208,7 +209,7 @@ async def test_a_closing_socket_gives_up_on_a_stuck_request_and_still_cleans_up(
 async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(monkeypatch):
     """The close waits for the hello in hand; the seat slot that hello took is given
     back too, or the per-seat cap would count a socket that is gone."""
-    from events import socket_limits
+    from events.live import socket_limits
     from events.models import GuestSocket
 
     party, _ = await sync_to_async(shorthand.party_create)(name="Late hello")
@@ -230,7 +231,7 @@ async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(mon
 
 async def test_an_act_is_answered_while_hellos_fill_the_sockets_threads(monkeypatch):
     """A table playing while other guests still join: its acts run on threads of their
-    own (events/lanes.py), not behind the newcomers' hellos in the loop's pool."""
+    own (events/live/lanes.py), not behind the newcomers' hellos in the loop's pool."""
     s, g, phone, wire = await _first_move("Busy")
     real = consumers._identify
 

@@ -15,7 +15,8 @@ from channels.testing import WebsocketCommunicator
 from django.test import Client
 
 from config.asgi import application
-from events import ratelimit, socket_limits
+from events.access import ratelimit
+from events.live import socket_limits
 from events.models import Party
 from tests import shorthand
 from tests.live.clients import Phone, next_output
@@ -266,9 +267,9 @@ async def test_rate_limit_counts_share_one_redis_client_across_sockets():
 
 
 def test_the_frame_bucket_spends_its_burst_then_refills_at_its_rate():
-    """The socket's frame budget (events/socket_limits.TokenBucket) on a clock the test
+    """The socket's frame budget (events/live/socket_limits.TokenBucket) on a clock the test
     moves: the burst, then nothing, then `rate` frames a second, never above the burst."""
-    from events.socket_limits import TokenBucket
+    from events.live.socket_limits import TokenBucket
 
     now = [100.0]
     bucket = TokenBucket(10, 20, clock=lambda: now[0])

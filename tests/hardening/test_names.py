@@ -9,8 +9,8 @@ import json
 import pytest
 from django.test import Client
 
-from events import services
 from events.models import Guest
+from events.party import services
 from tables.errors import ServiceError
 from tests import shorthand
 

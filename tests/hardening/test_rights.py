@@ -11,8 +11,8 @@ from asgiref.sync import sync_to_async
 from django.test import Client
 from django.utils import timezone
 
-from events import services
 from events.models import Guest, SeatHandOver
+from events.party import services
 from tables.models import Table
 from tests import shorthand
 from tests.live.clients import Phone

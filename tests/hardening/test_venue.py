@@ -16,9 +16,9 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from config.asgi import application
-from events import ratelimit
+from events.access import ratelimit
 from events.models import Party
-from events.secrets import CODE_ALPHABET
+from events.party.secrets import CODE_ALPHABET
 from tables.selectors import table_game
 from tests import shorthand
 from tests.live.clients import next_output
@@ -29,7 +29,7 @@ VENUE = "198.51.100.29"  # the venue's NAT: every phone at the party
 
 
 def _pass_cookie(code: str) -> str:
-    from events.gate import give_pass
+    from events.access.gate import give_pass
 
     response = HttpResponse()
     give_pass(response, RequestFactory().get("/"), code)
@@ -343,7 +343,7 @@ def test_the_pass_comes_with_every_secret_handed_out(settings):
     # A pass is signed: a made-up one is no pass.
     forged = Client(REMOTE_ADDR="198.51.100.36")
     forged.cookies[f"heist_pass_{code}"] = f"{code}:forged"
-    from events.gate import holds_pass
+    from events.access.gate import holds_pass
 
     assert not holds_pass({f"heist_pass_{code}": f"{code}:forged"}, code)
     assert holds_pass({f"heist_pass_{code}": created.cookies[f"heist_pass_{code}"].value}, code.lower())

@@ -11,8 +11,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from events import services
 from events.models import Party
+from events.party import services
 from tables.engine import Game
 from tables.models import Table
 from tests import shorthand

@@ -33,6 +33,9 @@ CONTRACTS = {
     "layers": "Layers, top to bottom",
     "tables-below-party": "A table knows nothing of the party",
     "pure-engine": "The rules engine is pure",
+    "pure-simulator": "The simulator is pure",
+    "simulated-play-without-io": "A simulated game touches no clock",
+    "transports-on-top": "Nothing imports a transport",
     "acyclic-siblings": "No import cycle between sibling modules",
 }
 
@@ -71,20 +74,30 @@ def test_the_tree_keeps_every_contract(tmp_path):
         # A table reaching up into the party (an import inside a function counts).
         (
             "tables/selectors.py",
-            "def _party_seat():\n    from events.services import party_seat\n\n    return party_seat",
+            "def _party_seat():\n    from events.party.services import party_seat\n\n    return party_seat",
             {"layers", "tables-below-party"},
         ),
         # The party's reads reaching up into a party service.
         # (and makes a loop: the services read through the selectors)
         (
-            "events/selectors.py",
-            "from events.services import party_seat  # noqa: E402,F401",
+            "events/party/selectors.py",
+            "from events.party.services import party_seat  # noqa: E402,F401",
             {"layers", "acyclic-siblings"},
         ),
         # A service reaching up into the registry.
         ("relay/services.py", "from events.commands import dispatch  # noqa: E402,F401", {"layers"}),
-        # The engine importing Django.
-        ("tables/engine/rng.py", "import django  # noqa: E402,F401", {"pure-engine"}),
+        # The engine importing Django (and through it, the simulator).
+        ("tables/engine/rng.py", "import django  # noqa: E402,F401", {"pure-engine", "pure-simulator"}),
+        # The engine reading the clock (and through it, a simulated game).
+        ("tables/engine/rng.py", "import time  # noqa: E402,F401", {"pure-engine", "simulated-play-without-io"}),
+        # A simulated game writing a file.
+        ("tables/simulate/play.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        # The party's rules reaching a transport (a management command).
+        (
+            "events/party/timing.py",
+            "def _simulate():\n    from tables.management.commands import simulate\n\n    return simulate",
+            {"layers", "transports-on-top"},
+        ),
     ],
 )
 def test_a_reversed_import_breaks_a_contract(tmp_path, module, code, broken):

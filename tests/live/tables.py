@@ -14,11 +14,11 @@ from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 
-from events import services
 from events.commands import table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from tables.engine import Card, Game, Phase, card_of, deck_for
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action

@@ -1,10 +1,10 @@
-"""events/acttiming.py: with HEIST_ACT_TIMING on, each acknowledged act leaves one line
+"""events/live/acttiming.py: with HEIST_ACT_TIMING on, each acknowledged act leaves one line
 of its phases (bench/party.py --act-timing reads them back); a client cannot forge its
 arrival time; off, nothing is written."""
 
 import pytest
 
-from events import acttiming
+from events.live import acttiming
 from tests.live.tables import connect, game_of, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]

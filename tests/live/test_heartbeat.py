@@ -1,5 +1,5 @@
 """The versions a `pong` carries come from one database read per party at a time
-(events/heartbeat.py): every phone pings every 2 s, and a read per ping saturated the
+(events/live/heartbeat.py): every phone pings every 2 s, and a read per ping saturated the
 database thread under load (pongs late, phones reconnecting, a whole party stopped)."""
 
 import asyncio
@@ -7,9 +7,10 @@ import asyncio
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import heartbeat, services
+from events.live import heartbeat
 from events.models import Party
-from events.roles import Actor, Role
+from events.party import services
+from events.party.roles import Actor, Role
 from tests import shorthand
 
 

@@ -1,4 +1,4 @@
-"""The laptop stack's channel layer (events/locallayer.py): Channels' in-memory layer
+"""The laptop stack's channel layer (events/broadcast/locallayer.py): Channels' in-memory layer
 without the walk over every channel on every call, the deep copies and the task per
 group member; same expiry and capacity rules."""
 
@@ -9,8 +9,8 @@ import asyncio
 import pytest
 from channels.exceptions import ChannelFull
 
-from events import locallayer
-from events.locallayer import LocalChannelLayer
+from events.broadcast import locallayer
+from events.broadcast.locallayer import LocalChannelLayer
 
 
 async def test_a_group_message_reaches_every_member_once_as_its_own_copy():
@@ -60,4 +60,4 @@ async def test_expired_messages_and_their_channels_are_still_cleaned(monkeypatch
 def test_the_laptop_settings_use_it():
     from config.settings import embedded
 
-    assert embedded.CHANNEL_LAYERS["default"]["BACKEND"] == "events.locallayer.LocalChannelLayer"
+    assert embedded.CHANNEL_LAYERS["default"]["BACKEND"] == "events.broadcast.locallayer.LocalChannelLayer"

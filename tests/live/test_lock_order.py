@@ -17,11 +17,11 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 import relay.services as relay_services
-from events import services
 from events.commands import table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from tables.engine import Game, Phase
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action

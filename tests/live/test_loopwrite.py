@@ -15,8 +15,10 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from events import lanes, play, services
+from events import play
 from events.commands import dispatch_act_on_loop
+from events.live import lanes
+from events.party import services
 from tables import loopwrite, write
 from tables.engine import Phase
 from tables.engine.actions import parse_action
@@ -41,7 +43,7 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 @pytest.fixture
 def acts_on_threads(monkeypatch):
-    """Counts the acts that went to the acts' threads (events/lanes.py)."""
+    """Counts the acts that went to the acts' threads (events/live/lanes.py)."""
     calls = []
     real = lanes.run_in
 

@@ -1,5 +1,5 @@
 """A guest socket that goes quiet (no ping, no frame, still open) is closed and its
-guest shown offline on the host's dashboard within seconds (events/stalls.py), while a
+guest shown offline on the host's dashboard within seconds (events/live/stalls.py), while a
 socket that keeps pinging stays; the watch is one sweep per loop, whatever the party's
 size, and costs well under a millisecond per sweep."""
 
@@ -11,7 +11,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import stalls
+from events.live import stalls
 from tests import shorthand
 from tests.live.clients import Phone
 

@@ -12,7 +12,7 @@ from django.test.utils import CaptureQueriesContext
 
 from events.commands import table_act
 from events.models import Guest
-from events.selectors import guest_actor
+from events.party.selectors import guest_actor
 from tables import write
 from tables.engine import Game
 from tables.engine.actions import action_to_dict

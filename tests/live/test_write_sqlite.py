@@ -16,12 +16,12 @@ django.setup()
 from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection, transaction
-from events import services
-from events.services import setup_gifts
+from events.party import services
+from events.party.services import setup_gifts
 from tests import shorthand
 from events.models import Guest
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from tables import write
 from tables.engine import Game, replay
 from tables.engine.actions import action_to_dict, parse_action

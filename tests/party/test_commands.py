@@ -9,12 +9,11 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import services
 from events.commands import PARTY_COMMANDS, TABLE_ACTIONS, dispatch
 from events.consumers import _error_frame
-from events.http import error_response
 from events.models import Party
-from events.roles import (
+from events.party import services
+from events.party.roles import (
     CAPTAIN_COMMANDS,
     DELIVERY_COMMANDS,
     DUTY_ACTIONS,
@@ -25,6 +24,7 @@ from events.roles import (
     Actor,
     Role,
 )
+from events.web.http import error_response
 from tables import engine
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
 from tables.models import Table

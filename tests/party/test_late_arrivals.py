@@ -15,10 +15,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from events import services
 from events.models import Guest, Party, SeatHandOver
-from events.roles import Actor, Role
-from events.selectors import party_result, snapshot_for
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import party_result, snapshot_for
 from story.selectors import story_replay
 from tables.engine import Game
 from tables.errors import ServiceError

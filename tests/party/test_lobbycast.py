@@ -1,5 +1,5 @@
 """A join's lobby broadcast is read after its commit, once for the joins that commit
-while the one before it is being read (events/lobbycast.py)."""
+while the one before it is being read (events/party/lobbycast.py)."""
 
 import threading
 import time
@@ -7,8 +7,8 @@ import time
 import pytest
 from django.db import connections
 
-from events import lobbycast
 from events.models import Guest
+from events.party import lobbycast
 from tests import shorthand
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -89,8 +89,8 @@ def test_a_lobbys_public_view_is_one_read_and_says_what_the_full_one_would(djang
     """Before seating there are no tables, captains, tablets or relay: the public view
     of a lobby is read in one query (every hello and join broadcast reads it), and
     after seating the full reads give the same fields."""
-    from events import services
-    from events.selectors import party_public
+    from events.party import services
+    from events.party.selectors import party_public
 
     party, _ = shorthand.party_create(name="Lobby")
     for name in ("Cy", "Ann", "Bo"):

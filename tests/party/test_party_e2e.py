@@ -6,7 +6,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from events.models import Guest, Party
-from events.selectors import party_result
+from events.party.selectors import party_result
 from relay.models import Relay
 from tables.engine import Game, Phase
 from tests.party.drive import PartyBots, assert_conserved, party_gift_ids, table_game, tables_of
@@ -107,7 +107,7 @@ async def test_thirty_guests_three_tables_gate_relay_to_the_end():
 
 
 async def bots_host_command(bots, command, **args):
-    from events import services
+    from events.party import services
 
     if command == "add_vault_gift":
         return await sync_to_async(services.vault_gift_add)(party_id=bots.party.pk, **args)

@@ -64,9 +64,9 @@ def test_a_ping_refreshes_its_row_and_counts_only_live_sockets():
 
     from django.utils import timezone
 
+    from events.live.presence import presence_close, presence_seen
     from events.models import Guest, GuestSocket
-    from events.presence import presence_close, presence_seen
-    from events.selectors import ONLINE_GRACE
+    from events.party.selectors import ONLINE_GRACE
 
     party, _ = shorthand.party_create(name="Rows")
     guest, _, _ = shorthand.guest_join(code=party.code, name="Ann", description="a scarf")

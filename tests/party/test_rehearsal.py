@@ -30,8 +30,8 @@ from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
 from bench.party import Phone, Stats, check_lost, check_stale, load_by_window, server_acks_by_window
 from events.models import Guest
-from events.roles import Actor, Role
-from events.selectors import guest_actor, snapshot_for
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor, snapshot_for
 from tables.engine import Game, Gift, Phase, apply, new_game, parse_action, seat_view
 from tests.party.drive import PartyBots, tables_of
 
@@ -82,8 +82,10 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     # A string, so pytest prints it whole (a dict's repr is cut at 240 characters), with
     # the run's own log lines about stalls and drops.
     told = "\n".join(
-        [json.dumps(summary, default=str)]
-        + [line for line in proc.stderr.splitlines() if "stall" in line or "drop" in line][-40:]
+        [
+            json.dumps(summary, default=str),
+            *[line for line in proc.stderr.splitlines() if "stall" in line or "drop" in line][-40:],
+        ]
     )
     assert "aborted" not in result, (summary, proc.stderr[-3000:])
     assert result["guests"] == 30 and result["tables"] == 3
@@ -217,7 +219,7 @@ def test_the_bots_turn_chooser_makes_only_legal_moves_from_the_seat_view():
 @pytest.mark.stack
 async def test_the_oracles_count_lost_actions_and_stale_screens():
     bots = await PartyBots.create(12, seed=3)
-    from events import services
+    from events.party import services
 
     await sync_to_async(services.party_seat)(party_id=bots.party.pk)
     tables = [t.pk for t in await tables_of(bots.party.pk)]

@@ -8,8 +8,8 @@ import random
 import pytest
 
 import relay.services as relay_services
-from events import services
 from events.models import Party
+from events.party import services
 from tables.engine import Phase
 from tables.models import Table
 from tests import shorthand

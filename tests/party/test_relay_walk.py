@@ -12,11 +12,11 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from events import services
 from events.commands import PARTY_COMMANDS, dispatch, table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor, party_result
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor, party_result
 from relay.models import Relay
 from relay.services import delivery_confirm, relay_open, relay_run
 from story.selectors import story_replay

@@ -12,11 +12,12 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events import clocks, play, services
+from events import clocks, play
 from events.commands import table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from tables.engine import Game, Phase
 from tables.errors import ServiceError
 from tables.models import Table, TableAction

@@ -9,9 +9,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
-from events import groups, tablets
+from events.broadcast import groups
 from events.models import Guest, SeatHandOver, Tablet
-from events.roles import Actor, Role, groups_for
+from events.party import tablets
+from events.party.roles import Actor, Role, groups_for
 from tables.engine import Phase
 from tests import shorthand
 from tests.live.clients import Phone
@@ -210,9 +211,9 @@ async def test_the_host_revokes_a_tablet_even_if_the_broadcast_is_lost():
 def test_a_guest_whose_own_gift_ends_in_a_vault_takes_it_home_too():
     """The end screen lists everything a guest takes home: the gift in front of them
     and, if the gift they brought ended in a vault, that one as well."""
-    from events import services
     from events.models import Party
-    from events.selectors import guest_actor, snapshot_for
+    from events.party import services
+    from events.party.selectors import guest_actor, snapshot_for
     from tables.models import Table
 
     party, _ = shorthand.party_create(name="Vault end", vault_size=1)

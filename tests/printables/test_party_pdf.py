@@ -7,8 +7,8 @@ import zxingcpp
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from events import services
 from events.models import Guest
+from events.party import services
 from printables.party import KINDS
 from tests.printables.pdfcheck import assert_fonts_embedded, open_pdf, render_png
 from tests.story.record import party_lobby

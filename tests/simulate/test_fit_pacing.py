@@ -16,11 +16,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from events import services
 from events.commands import table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from relay.services import deliveries_confirm_all, relay_open, relay_run
 from tables.engine import Game, Phase
 from tables.engine.actions import action_to_dict

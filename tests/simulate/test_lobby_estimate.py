@@ -2,7 +2,7 @@
 
 import pytest
 
-from events.selectors import party_for_host
+from events.party.selectors import party_for_host
 from tables.simulate.lobby import party_length_estimate
 from tables.simulate.lobby_estimates import MINUTES
 from tables.simulate.runner import estimate_table

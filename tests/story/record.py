@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import random
 
-from events import services
 from events.commands import dispatch, table_act
 from events.models import Guest, Party
-from events.roles import Actor, Role
-from events.selectors import guest_actor
+from events.party import services
+from events.party.roles import Actor, Role
+from events.party.selectors import guest_actor
 from relay.models import Relay
 from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase

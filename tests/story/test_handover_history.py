@@ -12,9 +12,9 @@ import io
 import pytest
 from django.test import Client
 
-from events import services
 from events.models import Guest, Party, SeatHandOver
-from events.selectors import party_result
+from events.party import services
+from events.party.selectors import party_result
 from story.selectors import story_replay
 from tables.engine import Game, Phase
 from tables.models import Table

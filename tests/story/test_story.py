@@ -152,7 +152,7 @@ def test_a_tampered_log_is_refused_not_told(recorded):
 
 def test_only_the_party_only_at_the_end(client):
     party, _, _ = party_lobby(4, name="Early birds")
-    from events import services
+    from events.party import services
 
     services.party_seat(party_id=party.pk)
     from tables.engine import Phase
@@ -167,7 +167,7 @@ def test_only_the_party_only_at_the_end(client):
         early, none = client.get(f"/story/{party.code}/{download}"), client.get(f"/story/ZZZZZZ/{download}")
         assert early.status_code == none.status_code == 404 and early.content == none.content
     # One of the party's own (its pass) sees the page wait for the end.
-    from events.gate import give_pass
+    from events.access.gate import give_pass
 
     cookie = HttpResponse()
     give_pass(cookie, RequestFactory().get("/"), party.code)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.timing import party_clock_fit
+from events.party.timing import party_clock_fit
 
 
 class Command(BaseCommand):

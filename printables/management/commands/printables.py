@@ -8,7 +8,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from events.selectors import party_by_code
+from events.party.selectors import party_by_code
 from printables.party import KINDS, NotAvailable
 from printables.services import deck_pdf_cached, party_printables
 

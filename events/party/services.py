@@ -1,9 +1,9 @@
 """Party writes: create, join, the host's lobby commands, seating, hand-over and the
 end. Keyword-only `<entity>_<verb>` functions; each runs in one transaction under the
-party's row lock (events/lobby.py) and returns an Outcome: the data for the sender's
-reply and the messages to send after commit (tables/outcome.py, events/groups.py).
+party's row lock (events/party/lobby.py) and returns an Outcome: the data for the sender's
+reply and the messages to send after commit (tables/outcome.py, events/broadcast/groups.py).
 Who may call each is the command registry's business (events/commands.py); the
-consequences of a table action for the party are in events/play.py and events/lobby.py."""
+consequences of a table action for the party are in events/play.py and events/party/lobby.py."""
 
 from __future__ import annotations
 
@@ -15,6 +15,17 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from events.broadcast.groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
+from events.models import DEFAULT_STEP_CLOCK, STEP_CLOCKS, Guest, Party, SeatHandOver, Tablet, VaultGift
+from events.party.lobby import (
+    lobby_messages,
+    locked_party,
+    locked_party_by_code,
+    party_bump,
+    party_close,
+    tables_still_playing,
+)
+from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from tables import seating
 from tables.engine import CLOCKED_PHASES, Game, Gift, new_game
 from tables.errors import ServiceError
@@ -22,11 +33,6 @@ from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_messages
 from tables.words import sentence
-
-from .groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
-from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump, party_close, tables_still_playing
-from .models import DEFAULT_STEP_CLOCK, STEP_CLOCKS, Guest, Party, SeatHandOver, Tablet, VaultGift
-from .secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 
 NAME_MAX = 40
 DESCRIPTION_MAX = 200
@@ -141,7 +147,7 @@ def guest_join(*, code, name, description) -> Outcome:
     """A guest joins with the code: their gift gets the next label number. data: the
     seat's secret (returned once), what the screens show of the guest (_seat_data) and
     the party's id. No messages: the lobby's broadcast is read after the commit, once
-    for all the joins of a burst (events/lobbycast.lobby_announce), not under the lock."""
+    for all the joins of a burst (events/party/lobbycast.lobby_announce), not under the lock."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
         raise ServiceError("bad_code", "that is not a join code (six letters and digits)")

@@ -17,11 +17,10 @@ import weakref
 
 from django.conf import settings
 
+from events import fanout
+from events.broadcast.looping import raise_if_cancelling
+from events.clocks import clock_sweep
 from tables.write import run_in_db_thread
-
-from . import fanout
-from .clocks import clock_sweep
-from .looping import raise_if_cancelling
 
 log = logging.getLogger(__name__)
 

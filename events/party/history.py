@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from events.models import Guest, Party, SeatHandOver
 from tables.engine import gift_label
-
-from .models import Guest, Party, SeatHandOver
 
 WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 

@@ -84,7 +84,7 @@ class SeatSockets:
 
 
 seats = SeatSockets()
-# Per address, the open sockets that carry no pass (events/gate.py) and, apart, those
+# Per address, the open sockets that carry no pass (events/access/gate.py) and, apart, those
 # accepted on probation because their address is over its limits (they must prove a
 # secret within seconds). A socket that proves a secret leaves both counts.
 addresses = OpenSockets()

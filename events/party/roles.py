@@ -20,10 +20,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from events.broadcast import groups
 from tables.errors import Forbidden
 from tables.models import Table
-
-from . import groups
 
 
 class Role(enum.Enum):
@@ -65,7 +64,7 @@ SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
 DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
 SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
 
-# Party commands (events/services.py) by who may send them.
+# Party commands (events/party/services.py) by who may send them.
 HOST_COMMANDS = frozenset(
     {
         "rename_guest",

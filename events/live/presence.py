@@ -25,11 +25,10 @@ import uuid
 from django.db import connection, transaction
 from django.utils import timezone
 
+from events.broadcast.groups import Message, host_group
+from events.models import Guest, GuestSocket
+from events.party.selectors import ONLINE_GRACE
 from tables.outcome import Outcome
-
-from .groups import Message, host_group
-from .models import Guest, GuestSocket
-from .selectors import ONLINE_GRACE
 
 PROCESS = uuid.uuid4().hex  # this process, for its rows
 _claimed: set[str] = set()  # server addresses whose dead rows this process cleared

@@ -37,10 +37,10 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from . import ratelimit
-from .models import Guest, Party, Tablet
-from .secrets import normalize_code, plausible_token, token_hash, token_matches
-from .selectors import party_by_code
+from events.access import ratelimit
+from events.models import Guest, Party, Tablet
+from events.party.secrets import normalize_code, plausible_token, token_hash, token_matches
+from events.party.selectors import party_by_code
 
 PASS_SALT = "heist.party-pass"
 PASS_MAX_AGE = 8 * 24 * 3600  # a party lasts seven days

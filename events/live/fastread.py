@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.db import connection
 
-from .models import Guest
+from events.models import Guest
 
 _SEAT_ROW = None
 

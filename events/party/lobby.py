@@ -1,7 +1,7 @@
 """The party's row lock, its broadcasts, and what table changes mean for the party.
 
 The lowest of the party-level services: the lobby, seating, tablets, the relay and
-table actions (events/services.py, events/tablets.py, relay/services.py,
+table actions (events/party/services.py, events/party/tablets.py, relay/services.py,
 events/play.py) all lock the party and announce its changes through here.
 """
 
@@ -11,13 +11,12 @@ from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from events.broadcast.groups import Message, host_group, party_group
+from events.models import Party
+from events.party.selectors import party_for_host, party_public
 from tables.engine import Game, Phase
 from tables.errors import ServiceError
 from tables.models import Table
-
-from .groups import Message, host_group, party_group
-from .models import Party
-from .selectors import party_for_host, party_public
 
 
 def locked_party(party_id: int) -> Party:

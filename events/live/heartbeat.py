@@ -20,11 +20,10 @@ from __future__ import annotations
 import asyncio
 import time
 
+from events.live import lanes
+from events.models import Party
+from events.party.roles import Actor, Role
 from tables.models import Table
-
-from . import lanes
-from .models import Party
-from .roles import Actor, Role
 
 # Shorter than a heartbeat (2 s): a pong is never more than this behind the database,
 # and screens recheck 0.7 s after a pong before they resync.
@@ -70,7 +69,7 @@ async def party_versions(party_id: int) -> dict:
 
 
 def _in_heartbeat_thread(fn):
-    """`fn` on the heartbeat's own thread (events/lanes.py)."""
+    """`fn` on the heartbeat's own thread (events/live/lanes.py)."""
     return lanes.run_in("heartbeat", fn)
 
 

@@ -25,9 +25,9 @@ import threading
 
 from asgiref.sync import async_to_sync
 
-from .groups import Message, send_safely
-from .lobby import lobby_messages
-from .models import Party
+from events.broadcast.groups import Message, send_safely
+from events.models import Party
+from events.party.lobby import lobby_messages
 
 logger = logging.getLogger(__name__)
 

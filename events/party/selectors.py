@@ -7,17 +7,16 @@ from datetime import timedelta
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
+from events.models import Guest, Party, Tablet, VaultGift
+from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
+from events.party.roles import Actor, Role
+from events.party.secrets import normalize_code, plausible_token, token_hash
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
 from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
-
-from .history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
-from .models import Guest, Party, Tablet, VaultGift
-from .roles import Actor, Role
-from .secrets import normalize_code, plausible_token, token_hash
 
 ONLINE_GRACE = timedelta(seconds=45)
 

@@ -22,17 +22,17 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from events.access import ratelimit
+from events.access.gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
+from events.broadcast.groups import send_on_commit
+from events.models import DEFAULT_STEP_CLOCK
+from events.party import lobbycast, public_url, services, tablets
+from events.party.secrets import token_matches
+from events.party.selectors import party_by_code, party_result
+from events.web.health import health_failures
+from events.web.http import error_response
 from tables.errors import Forbidden, ServiceError
 from tables.outcome import Outcome
-
-from . import lobbycast, public_url, ratelimit, services, tablets
-from .gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
-from .groups import send_on_commit
-from .health import health_failures
-from .http import error_response
-from .models import DEFAULT_STEP_CLOCK
-from .secrets import token_matches
-from .selectors import party_by_code, party_result
 
 MAX_BODY = 4096
 
@@ -201,7 +201,7 @@ def _party_page(request, code, template):
     party = _page_party(request, code)
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
-    # The link and QR code a phone can open (events/public_url.py), and whether none can.
+    # The link and QR code a phone can open (events/party/public_url.py), and whether none can.
     links = {"join_url": public_url.join_url(request, party.code), "lan_missing": public_url.lan_missing(request)}
     return render(request, template, {"party": party, **links})
 

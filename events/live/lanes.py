@@ -5,7 +5,7 @@ event loop's thread pool: min(32, cores + 4) threads, 6 on two cores
 (tables/write.run_in_db_thread). In a join burst that pool holds hundreds of hellos and
 snapshots, and whatever else waits there waits behind all of them:
 
-- `heartbeat`: a pong's versions read (events/heartbeat.py). Queued behind hellos, a
+- `heartbeat`: a pong's versions read (events/live/heartbeat.py). Queued behind hellos, a
   phone's ping went unanswered for 4 s and the phone reconnected: a storm.
 - `acts`: a table action (an `act` frame). A table already playing while other parties
   still joined had its acts acknowledged after the newcomers' hellos.

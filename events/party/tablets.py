@@ -1,9 +1,9 @@
 """Captains' tablets: the host pairs a tablet to a table, the tablet trades the one-time
 code for its own secret, the host may revoke it. Keyword-only `tablet_<verb>` services,
-one transaction each, returning the messages to send after commit (events/groups.py).
+one transaction each, returning the messages to send after commit (events/broadcast/groups.py).
 
 A tablet sees its table's public view only (never a hand: it joins no seat group) and
-does the captain's duties at that table (events/roles.py)."""
+does the captain's duties at that table (events/party/roles.py)."""
 
 from __future__ import annotations
 
@@ -16,15 +16,14 @@ import qrcode.image.svg
 from django.db import transaction
 from django.utils import timezone
 
+from events.broadcast.groups import tablet_group
+from events.models import Tablet
+from events.party.lobby import lobby_messages, locked_party, locked_party_by_code, party_bump
+from events.party.public_url import base_url_for_origin
+from events.party.secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
 from tables.errors import ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
-
-from .groups import tablet_group
-from .lobby import lobby_messages, locked_party, locked_party_by_code, party_bump
-from .models import Tablet
-from .public_url import base_url_for_origin
-from .secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
 
 PAIRING_MINUTES = 10
 

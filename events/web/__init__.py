@@ -1,0 +1,1 @@
+"""HTTP: the views, the error family's one HTTP mapping, and what /healthz checks."""
