@@ -11,13 +11,14 @@ import sys
 import tomllib
 
 import pytest
+from channels.layers import InMemoryChannelLayer
 from channels_redis import pubsub
 from daphne import http_protocol
 from daphne import server as daphne_server
 from twisted.internet import _newtls, tcp
 
 from config import front_door, patches
-from config.patches import autobahn, channels_redis, daphne, twisted
+from config.patches import autobahn, channels, channels_redis, daphne, twisted
 from config.patches.pins import PatchRefused, Pin, digest
 
 # --- pinned to what is installed, and to pyproject.toml -------------------------------------
@@ -41,9 +42,9 @@ def test_the_pins_are_pyproject_tomls(repo_root):
 
 def test_one_pin_per_library_and_module():
     pins = patches.pins()
-    assert len({pin.library for pin in pins}) == len({pin.patch for pin in pins}) == len(pins) == 4
+    assert len({pin.library for pin in pins}) == len({pin.patch for pin in pins}) == len(pins) == 5
     modules = {p.name for p in pkgutil.iter_modules(patches.__path__)}
-    assert modules == {"pins", "twisted", "autobahn", "daphne", "channels_redis"}
+    assert modules == {"pins", "twisted", "autobahn", "daphne", "channels_redis", "channels"}
 
 
 def test_every_pinned_name_resolves_and_is_recorded_as_a_digest():
@@ -86,6 +87,8 @@ def _changed(monkeypatch, owner, name):
         (daphne_server.Server, "run", daphne),
         (pubsub.RedisSingleShardConnection, "_do_receiving", channels_redis),
         (pubsub.RedisPubSubChannelLayer, "_get_layer", channels_redis),
+        (InMemoryChannelLayer, "_clean_expired", channels),
+        (InMemoryChannelLayer, "receive", channels),
     ],
 )
 def test_a_changed_function_is_refused_before_anything_is_patched(monkeypatch, owner, name, module):

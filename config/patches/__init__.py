@@ -4,7 +4,9 @@
 - autobahn.py: debug-log arguments built only when a line is logged;
 - daphne.py: the HTTP factory daphne's server builds (bin/serve's front door only);
 - channels_redis.py: the pub/sub channel layer that survives a Redis restart (settings
-  name its class, so it applies where it is imported: the import checks its pin).
+  name its class, so it applies where it is imported: the import checks its pin);
+- channels.py: the pin of Channels' in-memory layer, which events/locallayer.py (the
+  laptop stack's layer) overrides.
 
 Each module pins the version it was written for and a digest of the source of what it
 replaces or relies on (pins.py). `apply()`, called by config/asgi.py in the daphne
@@ -26,18 +28,19 @@ __all__ = ["PatchRefused", "apply", "check", "pins"]
 
 
 def pins() -> tuple[Pin, ...]:
-    from config.patches import autobahn, channels_redis, daphne, twisted
+    from config.patches import autobahn, channels, channels_redis, daphne, twisted
 
-    return (twisted.PIN, autobahn.PIN, daphne.PIN, channels_redis.PIN)
+    return (twisted.PIN, autobahn.PIN, daphne.PIN, channels_redis.PIN, channels.PIN)
 
 
 def check(*, http_factory: type | None = None) -> list[str]:
     """What differs from what the patches `apply` would apply were written against
-    (empty: nothing). The channel layer's pin is checked too, whoever names it, so a
-    server with a changed channels-redis stops at start-up, not at its first socket."""
-    from config.patches import autobahn, channels_redis, twisted
+    (empty: nothing). The channel layers' pins are checked too, whichever settings
+    name, so a server with a changed channels or channels-redis stops at start-up, not
+    at its first socket."""
+    from config.patches import autobahn, channels, channels_redis, twisted
 
-    found = [*twisted.problems(), *autobahn.problems(), *channels_redis.PIN.problems()]
+    found = [*twisted.problems(), *autobahn.problems(), *channels_redis.PIN.problems(), *channels.problems()]
     if http_factory is not None:
         from config.patches import daphne
 
