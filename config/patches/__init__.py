@@ -22,6 +22,8 @@ installs Twisted's asyncio reactor, which only a daphne process may do.
 
 from __future__ import annotations
 
+from django.conf import settings
+
 from config.patches.pins import PatchRefused, Pin, refuse
 
 __all__ = ["PatchRefused", "apply", "check", "pins"]
@@ -35,12 +37,18 @@ def pins() -> tuple[Pin, ...]:
 
 def check(*, http_factory: type | None = None) -> list[str]:
     """What differs from what the patches `apply` would apply were written against
-    (empty: nothing). The channel layers' pins are checked too, whichever settings
-    name, so a server with a changed channels or channels-redis stops at start-up, not
-    at its first socket."""
-    from config.patches import autobahn, channels, channels_redis, twisted
+    (empty: nothing). The channel layer's pin is checked too, so a server with a changed
+    channels or channels-redis stops at start-up, not at its first socket; channels-redis
+    only where settings name its layer (importing it took about a second here, which
+    bin/serve, on the in-memory layer, need not pay)."""
+    from config.patches import autobahn, channels, twisted
 
-    found = [*twisted.problems(), *autobahn.problems(), *channels_redis.PIN.problems(), *channels.problems()]
+    found = [*twisted.problems(), *autobahn.problems(), *channels.problems()]
+    layer = str(settings.CHANNEL_LAYERS["default"]["BACKEND"])
+    if layer.startswith(f"{__name__}.channels_redis."):
+        from config.patches import channels_redis
+
+        found += channels_redis.PIN.problems()
     if http_factory is not None:
         from config.patches import daphne
 
