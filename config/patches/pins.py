@@ -13,8 +13,9 @@ import hashlib
 import importlib.metadata
 import inspect
 import pkgutil
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import ModuleType
 
 
 class PatchRefused(RuntimeError):
@@ -22,9 +23,9 @@ class PatchRefused(RuntimeError):
     start with the patch half-right, nor silently without it."""
 
 
-def digest(obj: object) -> str:
+def digest(obj: ModuleType | type | Callable[..., object]) -> str:
     """The digest a Pin records for `obj` (a function, a class or a module)."""
-    return hashlib.sha256(inspect.getsource(obj).encode()).hexdigest()[:16]  # type: ignore[arg-type]
+    return hashlib.sha256(inspect.getsource(obj).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
