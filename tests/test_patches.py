@@ -158,3 +158,16 @@ def test_digest_is_of_the_source():
         return 2
 
     assert digest(a) != digest(b) and digest(a) == digest(a)
+
+
+def test_daphnes_process_does_not_start_with_a_changed_twisted():
+    """config/asgi.py, what daphne loads, refuses before it patches anything."""
+    code = (
+        "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings.test';"
+        "import importlib.metadata as m; real = m.version;"
+        "m.version = lambda d: '0.0.1' if d == 'Twisted' else real(d);"
+        "import config.asgi"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert "PatchRefused: third-party patches (config/patches/) cannot apply: Twisted 0.0.1 is installed" in out.stderr

@@ -1,4 +1,4 @@
-"""autobahn, patched: its debug-log arguments built only when a line is logged.
+"""autobahn 26.11.1, patched: its debug-log arguments built only when a line is logged.
 
 autobahn logs each frame it writes, and each connection it opens, at debug level, and
 builds the arguments first, whether or not debug is on: `hltype(self.sendData)`,
