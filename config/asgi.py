@@ -52,15 +52,17 @@ application = SweepingRouter(
     }
 )
 
-# autobahn's debug-log arguments made only when logged, and a frame written to its
-# socket at once when nothing waits before it (config/wire.py).
-from config import wire  # noqa: E402
+# The patches of third-party libraries (config/patches/): autobahn's debug-log arguments
+# made only when logged, and a frame written to its socket at once when nothing waits
+# before it. Refused, and the process stopped, when a library differs from its pin.
+from config import patches  # noqa: E402
 
-wire.install()
+patches.apply()
 
 if settings.FRONT_DOOR:
     # bin/serve faces the LAN directly: a whole request within a few seconds, and a cap
-    # per address on connections without a secret (config/front_door.py).
+    # per address on connections without a secret (config/front_door.py; its patch of
+    # daphne goes through config/patches/ too).
     from config import front_door
 
     front_door.install(

@@ -24,30 +24,25 @@ Two rules, in one place: every connection daphne accepts is wrapped in a `Door`.
    party's Wi-Fi holding connections open never locks a phone out: the phone's new
    connection displaces theirs, and once it proves its secret nothing displaces it.
 
-Version-pinned: it subclasses daphne's HTTPFactory and WebRequest and relies on
-Twisted's ProtocolWrapper hand-off in `WebRequest.process` (tests/test_front_door.py
-fails when daphne or Twisted changes). `install()` is called by config/asgi.py, in
-bin/serve's daphne only.
+It subclasses daphne's HTTPFactory and WebRequest, relies on daphne's ProtocolWrapper
+hand-off in `WebRequest.process`, and has daphne's server build its factory: that patch,
+and the pins of daphne and Twisted it was written for, are config/patches/daphne.py's
+and config/patches/twisted.py's (tests/test_patches.py fails when either changes).
+`install()` is called by config/asgi.py, in bin/serve's daphne only.
 """
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Hashable
 from typing import Any
 
-import daphne  # type: ignore[import-untyped]
-import twisted
-from daphne import http_protocol
-from daphne import server as daphne_server
+from daphne import http_protocol  # type: ignore[import-untyped]
 from twisted.internet.protocol import connectionDone
 from twisted.protocols.policies import ProtocolWrapper
 from twisted.python import failure
 
+from config import patches
 from events.access import peers
-
-DAPHNE_VERSION = "4.2.3"
-TWISTED_VERSION = "26.10.0"
 
 WAITING = "waiting"  # for a whole request: the clock runs
 SERVING = "serving"  # a request arrived and is being answered
@@ -57,6 +52,7 @@ VOUCHED = "vouched"  # proved a party secret: not counted, never displaced
 ABORT_AFTER_SECONDS = 1.0  # from a close to a reset, for a peer that does not read
 
 _factories: list[FrontDoorFactory] = []  # daphne makes one per process
+_listening = False  # to events/access/peers.py's vouches
 
 
 class OpenConnections:
@@ -243,40 +239,12 @@ def _vouch(host: str, port: int) -> None:
         factory.vouch(host, port)
 
 
-def check_versions() -> list[str]:
-    """What differs from the daphne and Twisted this was written against."""
-    problems = []
-    if daphne.__version__ != DAPHNE_VERSION:
-        problems.append(f"daphne {daphne.__version__}, written for {DAPHNE_VERSION}")
-    if twisted.__version__ != TWISTED_VERSION:
-        problems.append(f"Twisted {twisted.__version__}, written for {TWISTED_VERSION}")
-    return problems
-
-
-def check_shape() -> list[str]:
-    """What this relies on in daphne's code, checked before it is changed."""
-    problems = []
-    if daphne_server.HTTPFactory is not http_protocol.HTTPFactory and not issubclass(
-        daphne_server.HTTPFactory, FrontDoorFactory
-    ):
-        problems.append("daphne.server.HTTPFactory is not daphne's own")
-    if "HTTPFactory(self)" not in inspect.getsource(daphne_server.Server.run):
-        problems.append("daphne's Server.run no longer builds HTTPFactory(self)")
-    process = inspect.getsource(http_protocol.WebRequest.process)
-    if "isinstance(transport, ProtocolWrapper)" not in process or "transport.wrappedProtocol = protocol" not in process:
-        problems.append("daphne's WebRequest.process no longer hands a ProtocolWrapper's protocol over")
-    if "protocol.requestFactory = WebRequest" not in inspect.getsource(http_protocol.HTTPFactory.buildProtocol):
-        problems.append("daphne's HTTPFactory.buildProtocol no longer sets requestFactory")
-    return problems
-
-
 def install(*, request_seconds: float, per_address: int) -> None:
     """Put every connection of this daphne process behind a Door (once)."""
-    problems = check_shape()
-    if problems:
-        raise RuntimeError("config/front_door.py cannot install: " + "; ".join(problems))
+    global _listening
+    patches.apply(http_factory=FrontDoorFactory)  # refuses on a changed daphne or Twisted
     FrontDoorFactory.request_seconds = request_seconds
     FrontDoorFactory.per_address = per_address
-    if daphne_server.HTTPFactory is not FrontDoorFactory:
-        daphne_server.HTTPFactory = FrontDoorFactory
+    if not _listening:
         peers.listen(_vouch)
+        _listening = True

@@ -32,8 +32,8 @@ def test_database_is_postgresql():
 
 async def test_redis_channel_layer_group_round_trip():
     layer = get_channel_layer()
-    # channels-redis's pub/sub layer, through events/pubsub.py (reliable resubscription)
-    assert isinstance(layer, RedisPubSubChannelLayer) and type(layer).__module__ == "events.pubsub"
+    # channels-redis's pub/sub layer, through config/patches/channels_redis.py (reliable resubscription)
+    assert isinstance(layer, RedisPubSubChannelLayer) and type(layer).__module__ == "config.patches.channels_redis"
     group = f"stack-{uuid.uuid4().hex}"
     channel = await layer.new_channel()
     await layer.group_add(group, channel)

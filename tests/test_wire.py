@@ -1,6 +1,6 @@
-"""config/wire.py: what daphne's WebSocket stack no longer does for every frame (build
-debug-log arguments nobody reads, wait a loop turn to write), and that what it sends
-is still exactly what was written, in order."""
+"""config/patches/twisted.py and autobahn.py: what daphne's WebSocket stack no longer
+does for every frame (build debug-log arguments nobody reads, wait a loop turn to
+write), and that what it sends is still exactly what was written, in order."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from autobahn.twisted import websocket as autobahn_twisted
 from autobahn.websocket import protocol as autobahn_protocol
 from twisted.internet import tcp
 
-from config import wire
+from config import patches
 
 
 class Reactor:
@@ -67,16 +67,16 @@ def test_daphnes_process_installs_it():
     also freezes the collector and sets the switch interval: not in this one)."""
     code = (
         "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings.test';"
-        "import config.asgi, config.wire; from twisted.internet import tcp;"
+        "import config.asgi, config.patches.twisted; from twisted.internet import tcp;"
         "from autobahn.websocket import protocol; from autobahn import util;"
-        "print(tcp.Connection.write is config.wire.write, protocol.hltype is not util.hltype)"
+        "print(tcp.Connection.write is config.patches.twisted.write, protocol.hltype is not util.hltype)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert out.stdout.split() == ["True", "True"], out
 
 
 def test_a_write_with_nothing_waiting_reaches_the_socket_at_once():
-    wire.install()
+    patches.apply()
     conn, peer, reactor = _connection()
     conn.write(b"frame one")
     conn.write(b"frame two")
@@ -85,7 +85,7 @@ def test_a_write_with_nothing_waiting_reaches_the_socket_at_once():
 
 
 def test_what_the_socket_does_not_take_is_buffered_and_bytes_keep_their_order():
-    wire.install()
+    patches.apply()
     conn, peer, reactor = _connection()
     big = bytes(range(256)) * 4096  # 1 MiB: far more than the socket takes at once
     conn.write(b"head:")
@@ -105,7 +105,7 @@ def test_what_the_socket_does_not_take_is_buffered_and_bytes_keep_their_order():
 
 
 def test_a_write_to_a_dead_socket_is_left_to_twisted_to_report():
-    wire.install()
+    patches.apply()
     conn, peer, reactor = _connection()
     peer.close()
     conn.write(b"x" * 10)
@@ -123,7 +123,7 @@ def test_a_write_to_a_dead_socket_is_left_to_twisted_to_report():
 
 
 def test_autobahn_debug_arguments_are_made_only_when_a_line_is_logged(monkeypatch):
-    wire.install()
+    patches.apply()
     calls = []
     real_style = click.style
     monkeypatch.setattr(click, "style", lambda *a, **k: calls.append(a) or real_style(*a, **k))

@@ -45,7 +45,7 @@ else:
         DATABASES["default"]["OPTIONS"] = {}
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
+            "BACKEND": "config.patches.channels_redis.ResilientPubSubChannelLayer",
             "CONFIG": {"hosts": [REDIS_URL], "prefix": PREFIX},
         }
     }

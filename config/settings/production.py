@@ -107,7 +107,7 @@ REDIS_URL = os.environ.get("REDIS_URL", "redis://redis:6379/0")
 # the PubSub layer lost none and was faster in a burst test (see README).
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
+        "BACKEND": "config.patches.channels_redis.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": os.environ.get("CHANNELS_PREFIX", "heist")},
     }
 }

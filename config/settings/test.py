@@ -2,9 +2,9 @@
 
 pytest-django creates and drops the test database (test_<HEIST_TEST_DB>, default
 test_heist) through the postgres user (trust auth). The channel layer is the same
-pub/sub layer as production (events/pubsub.py); Redis pub/sub channels are global across
-logical databases, so every run gets its own prefix and concurrent runs never see
-each other's messages.
+pub/sub layer as production (config/patches/channels_redis.py); Redis pub/sub channels
+are global across logical databases, so every run gets its own prefix and concurrent
+runs never see each other's messages.
 """
 
 import os
@@ -42,7 +42,7 @@ REDIS_URL = os.environ.get("HEIST_TEST_REDIS_URL", "redis://127.0.0.1:6379/")
 
 CHANNEL_LAYERS = {
     "default": {
-        "BACKEND": "events.pubsub.ResilientPubSubChannelLayer",
+        "BACKEND": "config.patches.channels_redis.ResilientPubSubChannelLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": f"heist-test-{TEST_RUN_ID}"},
     }
 }

@@ -14,7 +14,8 @@ a full channel refuses more) but:
 - never caps the process-wide fan-out channel (events/fanout.py, names "fan.…"): a
   table update dropped for a full queue would reach none of that process's sockets.
 
-Settings name it as `events.broadcast.locallayer.LocalChannelLayer`.
+Settings name it as `events.broadcast.locallayer.LocalChannelLayer`. It relies on channels'
+private state: config/patches/channels.py pins the channels it was written for.
 """
 
 from __future__ import annotations

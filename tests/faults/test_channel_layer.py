@@ -1,4 +1,4 @@
-"""The channel layer (events/pubsub.py) against a private Redis that dies and returns.
+"""The channel layer (config/patches/channels_redis.py) against a private Redis that dies and returns.
 
 channels-redis 4.3.0's pub/sub layer sometimes came back from a Redis restart with a
 subscriber connection that held no subscription, silently: no broadcast reached the
@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from events.pubsub import PROBE_EVERY, PROBE_GRACE, ResilientPubSubChannelLayer
+from config.patches.channels_redis import PROBE_EVERY, PROBE_GRACE, ResilientPubSubChannelLayer
 
 pytestmark = [pytest.mark.stack]
 

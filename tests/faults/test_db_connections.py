@@ -129,7 +129,8 @@ def test_production_settings_use_the_pool_and_the_resilient_channel_layer(repo_r
     assert conn_max_age == 0
     assert health_checks is False
     assert options["pool"] == {"min_size": 2, "max_size": 20, "timeout": 10.0}
-    assert layer == settings.CHANNEL_LAYERS["default"]["BACKEND"] == "events.pubsub.ResilientPubSubChannelLayer"
+    resilient = "config.patches.channels_redis.ResilientPubSubChannelLayer"
+    assert layer == settings.CHANNEL_LAYERS["default"]["BACKEND"] == resilient
 
 
 def _pooled_backends() -> set[int]:

@@ -50,7 +50,7 @@ async def test_redis_restart_mid_party_loses_no_action_and_every_phone_converges
 
         private_redis.start()
         # Every phone converges within 5 s of Redis returning, in every run: the layer
-        # resubscribes (events/pubsub.py), and a phone whose broadcasts were lost sees
+        # resubscribes (config/patches/channels_redis.py), and a phone whose broadcasts were lost sees
         # newer versions in its next pong (a beat a second here) and resyncs.
         for p in lp.all():
             p.start_heartbeat(1.0)

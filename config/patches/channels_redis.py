@@ -1,4 +1,4 @@
-"""channels-redis's pub/sub channel layer, made to survive a Redis restart.
+"""channels-redis 4.3.0, patched: its pub/sub channel layer, made to survive a Redis restart.
 
 channels-redis 4.3.0 leaves reconnection to redis-py's PubSub, whose reconnect path
 (re-subscribe from a connect callback, on the same Connection object the reader task is
@@ -20,7 +20,12 @@ recovery instead:
 
 Messages published while a process is not subscribed are lost, as before; screens
 notice by version gaps or by the versions in `pong` (docs/PROTOCOL.md) and resync.
-Settings name it as `events.pubsub.ResilientPubSubChannelLayer`, with the same CONFIG.
+Settings name it as `config.patches.channels_redis.ResilientPubSubChannelLayer`, with
+channels-redis's own CONFIG. The shard connection overrides channels-redis's private
+methods and reads its private state (`_pubsub`, `_redis`, `_lock`, `_subscribed_to`,
+`_receive_task`, the loop layer's `_shards`), so the whole layer lives here, with the
+pin of what it was written against; importing this module refuses (PatchRefused) when
+channels-redis differs, so any process that names the layer stops at its first use.
 """
 
 from __future__ import annotations
@@ -28,11 +33,41 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
+from typing import Any
 
-from channels_redis.pubsub import RedisPubSubChannelLayer, RedisPubSubLoopLayer, RedisSingleShardConnection
-from channels_redis.utils import _close_redis, _wrap_close
+from channels_redis.pubsub import (  # type: ignore[import-untyped]
+    RedisPubSubChannelLayer,
+    RedisPubSubLoopLayer,
+    RedisSingleShardConnection,
+)
+from channels_redis.utils import _close_redis, _wrap_close  # type: ignore[import-untyped]
 
+from config.patches.pins import Pin, refuse
 from events.broadcast.looping import raise_if_cancelling
+
+PIN = Pin(
+    library="channels-redis",
+    version="4.3.0",
+    patch="config/patches/channels_redis.py",
+    sources={
+        # overridden
+        "channels_redis.pubsub:RedisSingleShardConnection.__init__": "9c8f408acb4c2d7b",
+        "channels_redis.pubsub:RedisSingleShardConnection.subscribe": "173a8f40b17e4e28",
+        "channels_redis.pubsub:RedisSingleShardConnection.unsubscribe": "e2b9f0f1ff880674",
+        "channels_redis.pubsub:RedisSingleShardConnection._do_receiving": "a822736dcb875e43",
+        "channels_redis.pubsub:RedisSingleShardConnection._receive_message": "2f5f46af28e8ed76",
+        "channels_redis.pubsub:RedisSingleShardConnection._ensure_receiver": "dd56277da120f858",
+        "channels_redis.pubsub:RedisPubSubLoopLayer.__init__": "fd9d37e275298a58",
+        "channels_redis.pubsub:RedisPubSubChannelLayer._get_layer": "1862b87a25ac72b2",
+        # relied on: they share the shard's private state, or are called by name
+        "channels_redis.pubsub:RedisSingleShardConnection.publish": "5a18093dbcb440f5",
+        "channels_redis.pubsub:RedisSingleShardConnection.flush": "d122fe3f4578cb1c",
+        "channels_redis.pubsub:RedisSingleShardConnection._ensure_redis": "ba228d3cee7116dc",
+        "channels_redis.pubsub:RedisPubSubLoopLayer._get_shard": "9c655ee12ccbc91e",
+        "channels_redis.utils:_close_redis": "43dd22ff14690901",
+        "channels_redis.utils:_wrap_close": "3d610af1683772a9",
+    },
+)
 
 logger = logging.getLogger(__name__)
 
@@ -43,8 +78,15 @@ RETRY_MAX = 0.5  # Redis is polled at least twice a second while it is down
 CLOSE_TIMEOUT = 1.0
 
 
-class ResilientShardConnection(RedisSingleShardConnection):
-    def __init__(self, host, channel_layer):
+class ResilientShardConnection(RedisSingleShardConnection):  # type: ignore[misc]
+    # channels-redis's own state (RedisSingleShardConnection.__init__), as used here
+    _redis: Any
+    _pubsub: Any
+    _receive_task: asyncio.Future[None] | None
+    _subscribed_to: set[str]
+    _lock: asyncio.Lock
+
+    def __init__(self, host: Any, channel_layer: Any) -> None:
         super().__init__(host, channel_layer)
         self.broken = False
         self.rebuilds = 0  # for tests and logs
@@ -55,7 +97,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
 
     # --- what callers see -------------------------------------------------------------
 
-    async def subscribe(self, channel):
+    async def subscribe(self, channel: str) -> None:
         try:
             await super().subscribe(channel)
         except Exception:
@@ -65,7 +107,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
             self.broken = True
         self._ensure_receiver()
 
-    async def unsubscribe(self, channel):
+    async def unsubscribe(self, channel: str) -> None:
         try:
             await super().unsubscribe(channel)
         except Exception:
@@ -74,13 +116,13 @@ class ResilientShardConnection(RedisSingleShardConnection):
             self.broken = True
             self._subscribed_to.discard(channel)
 
-    def _ensure_receiver(self):
+    def _ensure_receiver(self) -> None:
         if self._receive_task is None or self._receive_task.done():
             self._receive_task = asyncio.ensure_future(self._do_receiving())
 
     # --- the reader ---------------------------------------------------------------------
 
-    async def _do_receiving(self):
+    async def _do_receiving(self) -> None:
         delay = RETRY_MIN
         while True:
             raise_if_cancelling()
@@ -112,7 +154,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
         names = {*layer.channels, *layer.groups}
         return {n for n in names if layer._get_shard(n) is self} | {self.probe_channel}
 
-    async def _rebuild(self):
+    async def _rebuild(self) -> None:
         """A fresh connection subscribed to everything wanted; raises if Redis is down."""
         async with self._lock:
             old_redis, old_pubsub = self._redis, self._pubsub
@@ -128,7 +170,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
             self.rebuilds += 1
         logger.warning("channel layer subscriber restored: %d channels", len(wanted))
 
-    async def _probe(self):
+    async def _probe(self) -> None:
         loop = asyncio.get_running_loop()
         now = loop.time()
         if self.probe_channel not in self._subscribed_to:
@@ -146,7 +188,7 @@ class ResilientShardConnection(RedisSingleShardConnection):
             await self._redis.publish(self.probe_channel, b"probe")
         self._probe_sent = now
 
-    def _receive_message(self, message):
+    def _receive_message(self, message: dict[str, Any] | None) -> None:
         if message is not None:
             name = message["channel"]
             if isinstance(name, bytes):
@@ -157,8 +199,8 @@ class ResilientShardConnection(RedisSingleShardConnection):
         super()._receive_message(message)
 
 
-async def _close_quietly(pubsub, redis) -> None:
-    closing = []
+async def _close_quietly(pubsub: Any, redis: Any) -> None:
+    closing: list[Any] = []
     if pubsub is not None:
         closing.append(pubsub.aclose())
     if redis is not None:
@@ -171,16 +213,24 @@ async def _close_quietly(pubsub, redis) -> None:
             pass  # it is being replaced because it failed
 
 
-class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):
-    def __init__(self, *args, **kwargs):
+class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+    _shards: list[ResilientShardConnection]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._shards = [ResilientShardConnection(shard.host, self) for shard in self._shards]
 
 
-class ResilientPubSubChannelLayer(RedisPubSubChannelLayer):
-    def _get_layer(self):
+class ResilientPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+    def _get_layer(self) -> ResilientPubSubLoopLayer:
         loop = asyncio.get_running_loop()
         if loop not in self._layers:
             self._layers[loop] = ResilientPubSubLoopLayer(*self._args, **self._kwargs, channel_layer=self)
             _wrap_close(self, loop)
-        return self._layers[loop]
+        layer: ResilientPubSubLoopLayer = self._layers[loop]
+        return layer
+
+
+# The layer exists only through this import: a process that names it refuses to go on
+# with a channels-redis it was not written for.
+refuse(PIN.problems())
