@@ -1,13 +1,15 @@
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, ClassVar
 
 from channels.layers import ChannelLayer
 
+# ASGI as django-stubs declares it (django.core.handlers.asgi), so Django's handler, the
+# routers and the consumers' apps stand in for one another.
 _Scope = dict[str, Any]
 _Message = dict[str, Any]
-_Receive = Callable[[], Awaitable[_Message]]
-_Send = Callable[[_Message], Awaitable[None]]
-_ASGIApp = Callable[[_Scope, _Receive, _Send], Awaitable[None]]
+_Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+_Send = Callable[[Mapping[str, Any]], Awaitable[None]]
+_ASGIApp = Callable[[_Scope, _Receive, _Send], Awaitable[Any]]
 
 def get_handler_name(message: _Message) -> str: ...
 
