@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -39,7 +40,7 @@ ZWJ = "\u200d"
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
-def _clean(value, what: str, limit: int) -> str:
+def _clean(value: object, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
         raise ServiceError("invalid", f"{what} is required")
     _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
@@ -74,7 +75,8 @@ def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> s
     (compared case-insensitively), cut to fit NAME_MAX."""
     taken = {
         n.casefold()
-        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)
+        # django-stubs refuses None in a pk lookup; Django reads it as IS NULL (no pk is).
+        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)  # type: ignore[misc]
     }
     if name.casefold() not in taken:
         return name
@@ -99,12 +101,12 @@ def _check_text(value: str, what: str) -> None:
 
 def party_create(
     *,
-    name,
-    budget="",
-    jokes_welcome=True,
-    vault_size=0,
-    step_clock=DEFAULT_STEP_CLOCK,
-    step_clock_server=False,
+    name: object,
+    budget: object = "",
+    jokes_welcome: object = True,
+    vault_size: object = 0,
+    step_clock: object = DEFAULT_STEP_CLOCK,
+    step_clock_server: object = False,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
@@ -115,7 +117,7 @@ def party_create(
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
         raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
-    _check_clock(step_clock, step_clock_server)
+    step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -137,7 +139,7 @@ def party_create(
     raise ServiceError("busy", "could not allocate a join code; try again")
 
 
-def guest_join(*, code, name, description) -> Outcome:
+def guest_join(*, code: object, name: object, description: object) -> Outcome:
     """A guest joins with the code: their gift gets the next label number. data: the
     seat's secret (returned once), what the screens show of the guest (_seat_data) and
     the party's id. No messages: the lobby's broadcast is read after the commit, once
@@ -175,7 +177,7 @@ def guest_join(*, code, name, description) -> Outcome:
         return Outcome({**_seat_data(guest, token, party), "party": party.pk})
 
 
-def _seat_data(guest: Guest, token: str, party: Party) -> dict:
+def _seat_data(guest: Guest, token: str, party: Party) -> dict[str, Any]:
     return {
         "guest": guest.pk,
         "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
@@ -195,7 +197,7 @@ def _lobby_guest(party: Party, guest_id: int) -> Guest:
     return guest
 
 
-def guest_rename(*, party_id: int, guest_id: int, name) -> Outcome:
+def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
     name = _clean(name, "a name", NAME_MAX)
     with transaction.atomic():
         party = locked_party(party_id)
@@ -223,7 +225,7 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         return Outcome(messages=msgs)
 
 
-def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
+def vault_gift_add(*, party_id: int, contributor: object, description: object) -> Outcome:
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
@@ -324,7 +326,7 @@ def party_seat(*, party_id: int) -> Outcome:
         return Outcome(messages=[(party_group(party.pk), {"type": "resubscribe"})])
 
 
-def _setup_gifts(setup: dict) -> dict:
+def _setup_gifts(setup: dict[str, Any]) -> dict[str, Any]:
     """new_game's keyword arguments from a table's stored setup."""
     return {
         "gifts": [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]],
@@ -333,22 +335,24 @@ def _setup_gifts(setup: dict) -> dict:
     }
 
 
-def _check_clock(step_clock, step_clock_server) -> None:
+def _check_clock(step_clock: object, step_clock_server: object) -> tuple[int, bool]:
+    """The step clock as sent, checked: (seconds, whether the server plays)."""
     if type(step_clock) is not int or step_clock not in STEP_CLOCKS:
         raise ServiceError("invalid", "the step clock is off, 60 or 120 seconds")
     if type(step_clock_server) is not bool:
         raise ServiceError("invalid", "say whether the server plays for a quiet guest (true or false)")
+    return step_clock, step_clock_server
 
 
-def _first_due(step_clock: int):
+def _first_due(step_clock: int) -> datetime | None:
     return timezone.now() + timedelta(seconds=step_clock) if step_clock else None
 
 
-def party_set_clock(*, party_id: int, step_clock, step_clock_server) -> Outcome:
+def party_set_clock(*, party_id: int, step_clock: object, step_clock_server: object) -> Outcome:
     """The host changes the party's step clock, also during play: every table's clock
     changes with it, the step waiting now starting afresh (a guest gets the whole new
     clock from the change). Each table's screens get its new clock."""
-    _check_clock(step_clock, step_clock_server)
+    step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     with transaction.atomic():
         party = locked_party(party_id)
         party.step_clock, party.step_clock_server = step_clock, step_clock_server
@@ -412,7 +416,7 @@ HANDOVER_OFFLINE = timedelta(minutes=2)
 OFFER_LIFETIME = timedelta(minutes=10)
 
 
-def _table_notice(party_id: int, table_id: int, seats: int, notice: dict) -> list[Message]:
+def _table_notice(party_id: int, table_id: int, seats: int, notice: dict[str, Any]) -> list[Message]:
     """A notice every seat at the table sees (the captain among them), the table's
     paired tablets, and the host. Not the table's public group: a captain's socket is
     in it too and would see it twice."""
@@ -432,9 +436,11 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
             raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        assert guest.seat is not None  # a seated guest has both, written together
         guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
         guest.save(update_fields=["handover_offered_until"])
         seats = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        assert seats is not None  # the guest's table (a foreign key)
         notice = {
             "kind": "offer",
             "table": guest.table_id,
@@ -445,7 +451,7 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
         return Outcome({"minutes": minutes}, _table_notice(party.pk, guest.table_id, len(seats), notice))
 
 
-def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
+def _hand_over_reason(guest: Guest, requested_by: str, now: datetime) -> SeatHandOver.Reason:
     if requested_by == "host":
         return SeatHandOver.Reason.HOST
     if requested_by == f"captain:{guest.pk}":
@@ -474,6 +480,7 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
             raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+        assert guest.seat is not None  # a seated guest has both, written together
         now = timezone.now()
         reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
@@ -504,14 +511,16 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
             "by": "host" if requested_by == "host" else "captain",
             "message": f"{guest.name}'s seat (seat {guest.seat + 1}) is being handed to a substitute, {why}.",
         }
-        seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
+        roster = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        assert roster is not None  # the guest's table (a foreign key)
+        seats = len(roster)
         return Outcome(
             {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
             _table_notice(party.pk, guest.table_id, seats, notice),
         )
 
 
-def seat_claim(*, code, claim, name) -> Outcome:
+def seat_claim(*, code: object, claim: object, name: object) -> Outcome:
     """The substitute takes the seat: a new secret, the new name on the roster; the
     leaving guest's device loses the seat."""
     code = normalize_code(code) if isinstance(code, str) else None
@@ -541,6 +550,9 @@ def seat_claim(*, code, claim, name) -> Outcome:
         token = new_token()
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
+        # A claim code is given for a seated guest's seat only (seat_hand_over), and
+        # dropped when the seat goes another way (late_guest_seat).
+        assert guest.table_id is not None and guest.seat is not None
         table = Table.objects.select_for_update().get(pk=guest.table_id)
         _roster_seat_taken(table, guest.seat, guest_id=guest.pk, name=name, leaving=leaving)
         party_bump(party)

@@ -72,8 +72,9 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
         )
 
 
-def tablet_pair(*, code, pairing) -> Outcome:
-    """The tablet trades the one-time code for its own secret (returned once)."""
+def tablet_pair(*, code: object, pairing: object) -> Outcome:
+    """The tablet trades the one-time code for its own secret (returned once). Both
+    come from the request's JSON as they are: anything, checked here."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
         raise ServiceError("bad_code", "that is not a join code")
