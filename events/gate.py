@@ -37,6 +37,8 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
+from tables.errors import ErrorCode
+
 from . import ratelimit
 from .models import Guest, Party, Tablet
 from .secrets import normalize_code, plausible_token, token_hash, token_matches
@@ -132,7 +134,7 @@ def slow_down(request: HttpRequest, code: str, answer: str) -> HttpResponse:
     """The one 429 of the miss and page limits: the same for every code."""
     if answer == "json":
         response: HttpResponse = JsonResponse(
-            {"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429
+            {"error": ErrorCode.RATE_LIMITED, "message": "too many attempts from here; wait a minute"}, status=429
         )
     else:
         response = render(request, "events/slow_down.html", {"code": code}, status=429)

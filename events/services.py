@@ -18,7 +18,7 @@ from django.utils import timezone
 
 from tables import seating
 from tables.engine import CLOCKED_PHASES, Game, Gift, new_game
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_messages
@@ -42,14 +42,14 @@ BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 def _clean(value: object, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError("invalid", f"{what} is required")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is required")
     _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
     value = " ".join(_visible(unicodedata.normalize("NFKC", value)).split())
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_GLYPHS for c in value):
         # Only invisible or combining characters: it would show as a blank name tag.
-        raise ServiceError("invalid", f"{what} is required (visible letters, please)")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is required (visible letters, please)")
     if len(value) > limit:
-        raise ServiceError("invalid", f"{what} is at most {limit} characters")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is at most {limit} characters")
     return value
 
 
@@ -85,7 +85,7 @@ def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> s
         candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
         if candidate.casefold() not in taken:
             return candidate
-    raise ServiceError("invalid", "that name is taken; pick another")
+    raise ServiceError(ErrorCode.INVALID, "that name is taken; pick another")
 
 
 def _check_text(value: str, what: str) -> None:
@@ -93,7 +93,7 @@ def _check_text(value: str, what: str) -> None:
     surrogate (the write would fail as a server error), and control characters have no
     business on a name tag, a screen or a CSV cell."""
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ServiceError("invalid", f"{what} contains characters that cannot be shown")
+        raise ServiceError(ErrorCode.INVALID, f"{what} contains characters that cannot be shown")
 
 
 # --- create and join ----------------------------------------------------------------
@@ -116,7 +116,7 @@ def party_create(
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
-        raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
+        raise ServiceError(ErrorCode.INVALID, "the vault holds 0 to 3 gifts per table")
     step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
@@ -136,7 +136,7 @@ def party_create(
             return Outcome({"party": party.pk, "code": party.code, "host_token": token})
         except IntegrityError:
             continue
-    raise ServiceError("busy", "could not allocate a join code; try again")
+    raise ServiceError(ErrorCode.BUSY, "could not allocate a join code; try again")
 
 
 def guest_join(*, code: object, name: object, description: object) -> Outcome:
@@ -146,7 +146,7 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
     for all the joins of a burst (events/lobbycast.lobby_announce), not under the lock."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code (six letters and digits)")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code (six letters and digits)")
     name = _clean(name, "your name", NAME_MAX)
     description = _clean(description, "your gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
@@ -156,12 +156,12 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
         # (late_guest_seat); otherwise they take their own gift home (docs/RULES.md).
         late = party.status == Party.Status.PLAYING
         if not late and (not party.registration_open or party.status != Party.Status.LOBBY):
-            raise ServiceError("closed", "registration for this party is closed")
+            raise ServiceError(ErrorCode.CLOSED, "registration for this party is closed")
         if late:
             if party.guests.filter(late=True, removed_at__isnull=True).count() >= LATE_MAX:
-                raise ServiceError("full", f"this party has taken {LATE_MAX} late arrivals already")
+                raise ServiceError(ErrorCode.FULL, f"this party has taken {LATE_MAX} late arrivals already")
         elif party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
-            raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
+            raise ServiceError(ErrorCode.FULL, f"this party is full ({seating.MAX_GUESTS} guests)")
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
         name = _distinct_name(party, name)
         token = new_token()
@@ -193,7 +193,7 @@ def _seat_data(guest: Guest, token: str, party: Party) -> dict[str, Any]:
 def _lobby_guest(party: Party, guest_id: int) -> Guest:
     guest = party.guests.filter(pk=guest_id, removed_at__isnull=True).first()
     if guest is None:
-        raise ServiceError("no_guest", "no such guest")
+        raise ServiceError(ErrorCode.NO_GUEST, "no such guest")
     return guest
 
 
@@ -203,7 +203,7 @@ def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
-            raise ServiceError("seated", "guests are seated; hand the seat over instead")
+            raise ServiceError(ErrorCode.SEATED, "guests are seated; hand the seat over instead")
         guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
         party_bump(party)
@@ -216,7 +216,7 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "guests are seated; a gift cannot leave mid-game")
+            raise ServiceError(ErrorCode.SEATED, "guests are seated; a gift cannot leave mid-game")
         guest.removed_at = timezone.now()
         guest.save(update_fields=["removed_at"])
         party_bump(party)
@@ -231,7 +231,7 @@ def vault_gift_add(*, party_id: int, contributor: object, description: object) -
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "vault gifts are added before seating")
+            raise ServiceError(ErrorCode.SEATED, "vault gifts are added before seating")
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
         party_bump(party)
@@ -242,10 +242,10 @@ def vault_gift_remove(*, party_id: int, number: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "vault gifts are fixed once the party is seated")
+            raise ServiceError(ErrorCode.SEATED, "vault gifts are fixed once the party is seated")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
-            raise ServiceError("invalid", "no such vault gift")
+            raise ServiceError(ErrorCode.INVALID, "no such vault gift")
         party_bump(party)
         return Outcome(messages=lobby_messages(party))
 
@@ -254,7 +254,7 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "the party is already seated")
+            raise ServiceError(ErrorCode.SEATED, "the party is already seated")
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
         party_bump(party)
@@ -269,10 +269,10 @@ def party_seat(*, party_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "this party is already seated")
+            raise ServiceError(ErrorCode.SEATED, "this party is already seated")
         guests = list(party.guests.filter(removed_at__isnull=True))
         if len(guests) < 2:
-            raise ServiceError("too_few", "at least 2 guests are needed to play")
+            raise ServiceError(ErrorCode.TOO_FEW, "at least 2 guests are needed to play")
         vault = list(party.vault_gifts.all())
         try:
             plan = seating.seating_plan(
@@ -282,7 +282,7 @@ def party_seat(*, party_id: int) -> Outcome:
                 vault_size=party.vault_size,
             )
         except ValueError as exc:
-            raise ServiceError("seating", str(exc)) from None
+            raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
         gate = len(plan) > 1  # several tables meet at the gate after round 2
@@ -338,9 +338,9 @@ def _setup_gifts(setup: dict[str, Any]) -> dict[str, Any]:
 def _check_clock(step_clock: object, step_clock_server: object) -> tuple[int, bool]:
     """The step clock as sent, checked: (seconds, whether the server plays)."""
     if type(step_clock) is not int or step_clock not in STEP_CLOCKS:
-        raise ServiceError("invalid", "the step clock is off, 60 or 120 seconds")
+        raise ServiceError(ErrorCode.INVALID, "the step clock is off, 60 or 120 seconds")
     if type(step_clock_server) is not bool:
-        raise ServiceError("invalid", "say whether the server plays for a quiet guest (true or false)")
+        raise ServiceError(ErrorCode.INVALID, "say whether the server plays for a quiet guest (true or false)")
     return step_clock, step_clock_server
 
 
@@ -375,7 +375,7 @@ def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "captains are chosen among seated guests")
+            raise ServiceError(ErrorCode.NOT_SEATED, "captains are chosen among seated guests")
         old = list(Guest.objects.filter(table_id=guest.table_id, is_captain=True).exclude(pk=guest.pk))
         Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
@@ -397,11 +397,12 @@ def party_end(*, party_id: int) -> Outcome:
         if party.status == Party.Status.OVER:
             return Outcome({"status": Party.Status.OVER.value})
         if party.status == Party.Status.LOBBY:
-            raise ServiceError("not_over", "the party has not started; seat the guests first")
+            raise ServiceError(ErrorCode.NOT_OVER, "the party has not started; seat the guests first")
         playing = tables_still_playing(party)
         if playing:
             raise ServiceError(
-                "not_over", f"still playing: table {', '.join(playing)}; the party ends when every table has finished"
+                ErrorCode.NOT_OVER,
+                f"still playing: table {', '.join(playing)}; the party ends when every table has finished",
             )
         return Outcome({"status": Party.Status.OVER.value}, party_close(party))
 
@@ -435,7 +436,7 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
         assert guest.seat is not None  # a seated guest has both, written together
         guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
         guest.save(update_fields=["handover_offered_until"])
@@ -462,7 +463,7 @@ def _hand_over_reason(guest: Guest, requested_by: str, now: datetime) -> SeatHan
         return SeatHandOver.Reason.OFFLINE
     ago = int((now - guest.last_seen).total_seconds())
     raise ServiceError(
-        "seat_in_use",
+        ErrorCode.SEAT_IN_USE,
         f"{guest.name}'s phone was online {ago} s ago. A seat in use can be handed over only when "
         f"its guest offers it (“Offer my seat” on their phone), after "
         f"{int(HANDOVER_OFFLINE.total_seconds() // 60)} minutes offline, or by the host.",
@@ -479,7 +480,7 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
         assert guest.seat is not None  # a seated guest has both, written together
         now = timezone.now()
         reason = _hand_over_reason(guest, requested_by, now)
@@ -525,25 +526,25 @@ def seat_claim(*, code: object, claim: object, name: object) -> Outcome:
     leaving guest's device loses the seat."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
     name = _clean(name, "your name", NAME_MAX)
     if not isinstance(claim, str) or not 4 <= len(claim) <= 16:
-        raise ServiceError("bad_claim", "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
     claim = claim.strip().upper()
     if any(c not in CODE_ALPHABET for c in claim):  # codes come from this alphabet only
-        raise ServiceError("bad_claim", "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
     digest = token_hash(claim)
     with transaction.atomic():
         party = Party.objects.select_for_update().filter(code=code).first()
         if party is None:
-            raise ServiceError("no_party", "no party has that code")
+            raise ServiceError(ErrorCode.NO_PARTY, "no party has that code")
         guest = (
             Guest.objects.select_for_update()
             .filter(party=party, claim_hash=digest, claim_expires__gt=timezone.now(), removed_at__isnull=True)
             .first()
         )
         if guest is None:
-            raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
+            raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
         old_group = guest_group(guest.pk)
         leaving = guest.name
         name = _distinct_name(party, name, guest_id=guest.pk)
@@ -607,18 +608,18 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.PLAYING:
-            raise ServiceError("not_playing", "a late arrival can take a seat only while the tables play")
+            raise ServiceError(ErrorCode.NOT_PLAYING, "a late arrival can take a seat only while the tables play")
         late = party.guests.filter(pk=late_guest_id, late=True, removed_at__isnull=True).first()
         if late is None:
-            raise ServiceError("no_guest", "no such late arrival")
+            raise ServiceError(ErrorCode.NO_GUEST, "no such late arrival")
         if late.table_id is not None:
-            raise ServiceError("seated", f"{late.name} already plays a seat")
+            raise ServiceError(ErrorCode.SEATED, f"{late.name} already plays a seat")
         leaver = _lobby_guest(party, guest_id)
         if leaver.table_id is None:
-            raise ServiceError("not_seated", f"{leaver.name} has no seat to hand over")
+            raise ServiceError(ErrorCode.NOT_SEATED, f"{leaver.name} has no seat to hand over")
         table = Table.objects.select_for_update().get(pk=leaver.table_id)
         if Game.from_dict(table.state).phase.value == "over":
-            raise ServiceError("over", f"table {table.letter} has finished")
+            raise ServiceError(ErrorCode.OVER, f"table {table.letter} has finished")
         seat, captain = leaver.seat, leaver.is_captain
         assert seat is not None
         now = timezone.now()

@@ -16,7 +16,7 @@ import qrcode.image.svg
 from django.db import transaction
 from django.utils import timezone
 
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 
@@ -46,7 +46,7 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
         party = locked_party(party_id)
         table = Table.objects.filter(pk=table_id, party=party).first()
         if table is None:
-            raise ServiceError("no_table", "no such table at this party")
+            raise ServiceError(ErrorCode.NO_TABLE, "no such table at this party")
         code = new_claim_code()
         tablet = Tablet.objects.create(
             party=party,
@@ -77,12 +77,12 @@ def tablet_pair(*, code: object, pairing: object) -> Outcome:
     come from the request's JSON as they are: anything, checked here."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
     if not isinstance(pairing, str) or not 4 <= len(pairing.strip()) <= 16:
-        raise ServiceError("bad_pairing", "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
     pairing = pairing.strip().upper().replace(" ", "").replace("-", "")
     if any(c not in CODE_ALPHABET for c in pairing):
-        raise ServiceError("bad_pairing", "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
     with transaction.atomic():
         party = locked_party_by_code(code)
         tablet = (
@@ -97,7 +97,7 @@ def tablet_pair(*, code: object, pairing: object) -> Outcome:
             .first()
         )
         if tablet is None:
-            raise ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+            raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
         token = new_token()
         tablet.token_hash = token_hash(token)
         tablet.pairing_hash, tablet.pairing_expires = "", None  # one time only
@@ -115,7 +115,7 @@ def tablet_revoke(*, party_id: int, tablet_id: int) -> Outcome:
         party = locked_party(party_id)
         tablet = Tablet.objects.filter(pk=tablet_id, party=party, revoked_at__isnull=True).first()
         if tablet is None:
-            raise ServiceError("invalid", "no such tablet")
+            raise ServiceError(ErrorCode.INVALID, "no such tablet")
         tablet.revoked_at = timezone.now()
         tablet.pairing_hash, tablet.pairing_expires = "", None
         tablet.save(update_fields=["revoked_at", "pairing_hash", "pairing_expires"])

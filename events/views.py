@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from tables.errors import Forbidden, ServiceError
+from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
 from . import lobbycast, public_url, ratelimit, services, tablets
@@ -50,18 +50,18 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > MAX_BODY:
-        raise ServiceError("too_large", "request too large")
+        raise ServiceError(ErrorCode.TOO_LARGE, "request too large")
     try:
         data = json.loads(request.body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
-        raise ServiceError("malformed", "send a JSON object") from None
+        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object") from None
     if not isinstance(data, dict):
-        raise ServiceError("malformed", "send a JSON object")
+        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object")
     return data
 
 
 def _rate_limited(message: str = "too many attempts from here; wait a minute") -> JsonResponse:
-    return error_response(ServiceError("rate_limited", message))
+    return error_response(ServiceError(ErrorCode.RATE_LIMITED, message))
 
 
 @csrf_exempt
@@ -92,8 +92,8 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
 
 # What a wrong hand-over or pairing code gets, and the same for a code no party has:
 # otherwise the answer would tell which join codes exist.
-BAD_CLAIM = ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
-BAD_PAIRING = ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+BAD_CLAIM = ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
+BAD_PAIRING = ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
 
 
 def _seat_api(
@@ -110,9 +110,9 @@ def _seat_api(
     try:
         outcome = take_seat(_json_body(request))
     except ServiceError as exc:
-        if refused is not None and exc.code in ("no_party", refused.code):
+        if refused is not None and exc.code in (ErrorCode.NO_PARTY, refused.code):
             raise NothingHere(error_response(refused)) from None
-        if exc.code == "no_party":
+        if exc.code == ErrorCode.NO_PARTY:
             raise NothingHere(error_response(exc)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)
@@ -157,7 +157,7 @@ def tablet_pair_api(request: HttpRequest, code: str) -> JsonResponse:
     try:
         outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
     except ServiceError as exc:
-        if exc.code in ("no_party", BAD_PAIRING.code):
+        if exc.code in (ErrorCode.NO_PARTY, BAD_PAIRING.code):
             raise NothingHere(error_response(BAD_PAIRING)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)

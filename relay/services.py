@@ -17,7 +17,7 @@ from events.models import Guest, Party
 from events.play import table_act_server
 from tables.engine import Game, Gift, Phase
 from tables.engine.actions import RelayExchange
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.selectors import gift_label
@@ -41,10 +41,10 @@ def relay_open(*, party_id: int) -> Outcome:
             return Outcome()
         tables = _tables_locked(party)
         if len(tables) < 2:
-            raise ServiceError("no_relay", "the relay needs at least two tables")
+            raise ServiceError(ErrorCode.NO_RELAY, "the relay needs at least two tables")
         waiting = [t.letter for t in tables if t.state["phase"] != Phase.GATE.value]
         if waiting:
-            raise ServiceError("gate_closed", f"still playing round 2: table {', '.join(waiting)}")
+            raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing round 2: table {', '.join(waiting)}")
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
         party_bump(party)  # a screen that missed this broadcast sees it in its next pong
@@ -60,7 +60,7 @@ def relay_run(*, party_id: int) -> Outcome:
         party = locked_party(party_id)
         relay = Relay.objects.select_for_update().filter(party=party).first()
         if relay is None:
-            raise ServiceError("relay_not_open", "open the relay first")
+            raise ServiceError(ErrorCode.RELAY_NOT_OPEN, "open the relay first")
         if relay.status != Relay.Status.OPEN:
             return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
@@ -69,7 +69,7 @@ def relay_run(*, party_id: int) -> Outcome:
         drawn = {letter: seat for letter, seat in seats.items() if seat is not None}
         undrawn = [letter for letter in relay.ring if letter not in drawn]
         if undrawn:
-            raise ServiceError("not_drawn", f"captains still to draw: table {', '.join(undrawn)}")
+            raise ServiceError(ErrorCode.NOT_DRAWN, f"captains still to draw: table {', '.join(undrawn)}")
         ring = relay.ring
         # Each drawn player sends their gift to the next table's drawn seat and receives
         # the previous table's: the gift from ring[i - 1] arrives at ring[i].
@@ -125,7 +125,7 @@ def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_l
         result = [dict(e) for e in _walk(relay)]
         entry = next((e for e in result if e["table_id"] == table_id), None)
         if entry is None:
-            raise ServiceError("invalid", "no gift walks to that table")
+            raise ServiceError(ErrorCode.INVALID, "no gift walks to that table")
         if entry["arrived_by"] is not None:
             return Outcome({"duplicate": True})
         _arrive(entry, confirmed_by, actor_label)
@@ -149,7 +149,7 @@ def deliveries_confirm_all(*, party_id: int, actor_label: str) -> Outcome:
 def _walking_relay(party: Party) -> Relay:
     relay = Relay.objects.select_for_update().filter(party=party).first()
     if relay is None or relay.status == Relay.Status.OPEN:
-        raise ServiceError("relay_not_run", "the relay has not run yet: no gift is on its way")
+        raise ServiceError(ErrorCode.RELAY_NOT_RUN, "the relay has not run yet: no gift is on its way")
     return relay
 
 
