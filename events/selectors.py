@@ -35,7 +35,7 @@ def actor_for(*, party: Party, role: str, token: object) -> Actor | None:
     """Authenticate a hello frame. None for a wrong or forged secret."""
     if role == "spectator":
         return Actor(Role.SPECTATOR, party.pk)
-    if not isinstance(token, str) or not plausible_token(token):  # (plausible: a str)
+    if not isinstance(token, str) or not plausible_token(token):  # (isinstance: for mypy)
         return None
     digest = token_hash(token)
     if role == "host":
