@@ -17,6 +17,15 @@ page and its script treat that as "busy, try again" (static/heist/join.js).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+# ASGI as django-stubs declares it for Django's handler (django.core.handlers.asgi), and
+# stubs/channels for its routers and consumers.
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[Mapping[str, Any]]]
+Send = Callable[[Mapping[str, Any]], Awaitable[None]]
+App = Callable[[Scope, Receive, Send], Awaitable[Any]]
 
 BUSY_JSON = b'{"error": "busy", "message": "The party host is busy; try again in a moment"}'
 # A page (the join link, the phone screen) reloads itself after Retry-After: the browser
@@ -30,7 +39,7 @@ BUSY_HTML = (
 
 class HttpAdmission:
     def __init__(
-        self, app, *, limit: int, wait: float = 20.0, retry_after: int = 2, exempt: tuple[str, ...] = ()
+        self, app: App, *, limit: int, wait: float = 20.0, retry_after: int = 2, exempt: tuple[str, ...] = ()
     ) -> None:
         self.app = app
         self.exempt = exempt  # path prefixes that borrow no connection (static files)
@@ -50,7 +59,7 @@ class HttpAdmission:
             semaphore = self._semaphores[loop] = asyncio.Semaphore(self.limit)
         return semaphore
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         if scope["type"] != "http" or scope["path"].startswith(self.exempt):
             return await self.app(scope, receive, send)
         semaphore = self._semaphore()
@@ -66,7 +75,7 @@ class HttpAdmission:
             semaphore.release()
 
 
-async def _busy(scope, send, retry_after: int) -> None:
+async def _busy(scope: Scope, send: Send, retry_after: int) -> None:
     seconds = str(retry_after).encode()
     headers = [(b"retry-after", seconds), (b"cache-control", b"no-store")]
     if scope["path"].startswith("/api/"):

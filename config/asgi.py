@@ -3,6 +3,7 @@
 import gc
 import os
 import sys
+from typing import Any
 
 from django.core.asgi import get_asgi_application
 
@@ -24,7 +25,7 @@ if settings.SERVE_STATIC:
 
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
-from config.admission import HttpAdmission  # noqa: E402
+from config.admission import HttpAdmission, Receive, Scope, Send  # noqa: E402
 from events.live.clockloop import ensure_sweeping  # noqa: E402
 
 
@@ -33,7 +34,7 @@ class SweepingRouter(ProtocolTypeRouter):
     (events/live/clockloop.py): daphne has no start-up hook, and a restarted server is
     reached again by the screens that reconnect (and by Celery beat in production)."""
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         ensure_sweeping()
         return await super().__call__(scope, receive, send)
 

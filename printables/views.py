@@ -13,7 +13,7 @@ from events.party import public_url
 from events.party.secrets import token_matches
 from events.party.selectors import party_by_code
 from events.web.http import error_response
-from tables.errors import Forbidden, ServiceError
+from tables.errors import ErrorCode, Forbidden, ServiceError
 
 from .party import KINDS, NotAvailable
 from .services import deck_pdf_cached, party_printables
@@ -47,12 +47,12 @@ def party_printables_download(request: HttpRequest, code: str, kind: str) -> Htt
     if party is None or token is None or not token_matches(token, party.host_token_hash):
         raise NothingHere(error_response(HOST_ONLY))
     if kind not in PARTY_KINDS:
-        refusal = ServiceError("invalid", f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
+        refusal = ServiceError(ErrorCode.INVALID, f"no printable {kind!r}: choose from {', '.join(PARTY_KINDS)}")
         return error_response(refusal, status=404)
     kinds = KINDS if kind == "all" else (kind,)
     base_url = public_url.base_url(request)  # the address phones open (events/party/public_url.py)
     try:
         data = party_printables(party=party, base_url=base_url, kinds=kinds)
     except NotAvailable as exc:
-        return error_response(ServiceError("not_seated", str(exc)))
+        return error_response(ServiceError(ErrorCode.NOT_SEATED, str(exc)))
     return _pdf(data, f"yankee-heist-{party.code}-{kind}.pdf")

@@ -4,11 +4,12 @@ carries the gift walking into a table."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from .models import Relay
 
 
-def relay_json(relay: Relay | None) -> dict | None:
+def relay_json(relay: Relay | None) -> dict[str, Any] | None:
     if relay is None:
         return None
     return {"status": relay.status, "ring": relay.ring, "result": relay.result}

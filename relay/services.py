@@ -6,6 +6,8 @@ exchange and round 3 wait for its deliveries (below, and docs/RULES.md).
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 from django.db import transaction
 from django.utils import timezone
 
@@ -15,7 +17,7 @@ from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.play import table_act_server
 from tables.engine import Game, Gift, Phase
 from tables.engine.actions import RelayExchange
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.selectors import gift_label
@@ -39,10 +41,10 @@ def relay_open(*, party_id: int) -> Outcome:
             return Outcome()
         tables = _tables_locked(party)
         if len(tables) < 2:
-            raise ServiceError("no_relay", "the relay needs at least two tables")
+            raise ServiceError(ErrorCode.NO_RELAY, "the relay needs at least two tables")
         waiting = [t.letter for t in tables if t.state["phase"] != Phase.GATE.value]
         if waiting:
-            raise ServiceError("gate_closed", f"still playing round 2: table {', '.join(waiting)}")
+            raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing round 2: table {', '.join(waiting)}")
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
         party_bump(party)  # a screen that missed this broadcast sees it in its next pong
@@ -58,22 +60,24 @@ def relay_run(*, party_id: int) -> Outcome:
         party = locked_party(party_id)
         relay = Relay.objects.select_for_update().filter(party=party).first()
         if relay is None:
-            raise ServiceError("relay_not_open", "open the relay first")
+            raise ServiceError(ErrorCode.RELAY_NOT_OPEN, "open the relay first")
         if relay.status != Relay.Status.OPEN:
             return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
         games = {letter: Game.from_dict(t.state) for letter, t in tables.items()}
-        undrawn = [letter for letter in relay.ring if games[letter].relay_seat is None]
+        seats = {letter: games[letter].relay_seat for letter in relay.ring}
+        drawn = {letter: seat for letter, seat in seats.items() if seat is not None}
+        undrawn = [letter for letter in relay.ring if letter not in drawn]
         if undrawn:
-            raise ServiceError("not_drawn", f"captains still to draw: table {', '.join(undrawn)}")
+            raise ServiceError(ErrorCode.NOT_DRAWN, f"captains still to draw: table {', '.join(undrawn)}")
         ring = relay.ring
         # Each drawn player sends their gift to the next table's drawn seat and receives
         # the previous table's: the gift from ring[i - 1] arrives at ring[i].
-        outgoing = {letter: games[letter].gifts[games[letter].relay_seat] for letter in ring}
+        outgoing = {letter: games[letter].gifts[drawn[letter]] for letter in ring}
         result = []
         for i, letter in enumerate(ring):
             source = ring[i - 1]
-            seat = games[letter].relay_seat
+            seat = drawn[letter]
             guest = Guest.objects.get(table=tables[letter], seat=seat)
             result.append(
                 {
@@ -118,10 +122,10 @@ def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_l
     with transaction.atomic():
         party = locked_party(party_id)
         relay = _walking_relay(party)
-        result = [dict(e) for e in relay.result]
+        result = [dict(e) for e in _walk(relay)]
         entry = next((e for e in result if e["table_id"] == table_id), None)
         if entry is None:
-            raise ServiceError("invalid", "no gift walks to that table")
+            raise ServiceError(ErrorCode.INVALID, "no gift walks to that table")
         if entry["arrived_by"] is not None:
             return Outcome({"duplicate": True})
         _arrive(entry, confirmed_by, actor_label)
@@ -133,7 +137,7 @@ def deliveries_confirm_all(*, party_id: int, actor_label: str) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         relay = _walking_relay(party)
-        result = [dict(e) for e in relay.result]
+        result = [dict(e) for e in _walk(relay)]
         waiting = [e for e in result if e["arrived_by"] is None]
         if not waiting:
             return Outcome({"duplicate": True})
@@ -145,17 +149,22 @@ def deliveries_confirm_all(*, party_id: int, actor_label: str) -> Outcome:
 def _walking_relay(party: Party) -> Relay:
     relay = Relay.objects.select_for_update().filter(party=party).first()
     if relay is None or relay.status == Relay.Status.OPEN:
-        raise ServiceError("relay_not_run", "the relay has not run yet: no gift is on its way")
+        raise ServiceError(ErrorCode.RELAY_NOT_RUN, "the relay has not run yet: no gift is on its way")
     return relay
 
 
-def _arrive(entry: dict, confirmed_by: str, actor_label: str) -> None:
+def _walk(relay: Relay) -> list[dict[str, Any]]:
+    """The walk's entries: a relay past OPEN holds them (relay_run wrote its `result`)."""
+    return cast("list[dict[str, Any]]", relay.result)
+
+
+def _arrive(entry: dict[str, Any], confirmed_by: str, actor_label: str) -> None:
     entry["arrived_by"] = confirmed_by
     entry["arrived_actor"] = actor_label  # for the audit: exactly who confirmed it
     entry["arrived_at"] = timezone.now().timestamp()
 
 
-def _after_arrivals(party: Party, relay: Relay, result: list[dict]) -> Outcome:
+def _after_arrivals(party: Party, relay: Relay, result: list[dict[str, Any]]) -> Outcome:
     """Start every table whose walks are both over, record the walk, announce it. The
     caller holds the party's lock and the relay's."""
     by_letter = {e["table"]: e for e in result}

@@ -19,7 +19,7 @@ from events.models import Party
 from events.party.selectors import party_by_code
 from events.web.http import error_response
 from tables.engine import ROUND_NAMES
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 
 from .selectors import party_story
 from .svg import story_svg
@@ -34,7 +34,9 @@ def _told(request: HttpRequest, code: str, *, page: bool) -> Party:
     if party is None or party.expired or party.status != Party.Status.OVER:
         if page:
             raise NothingHere(render(request, "events/missing.html", {"code": code, "story": True}, status=404))
-        untold = ServiceError("no_story", "no story with that code: no such party, or its story is not told yet")
+        untold = ServiceError(
+            ErrorCode.NO_STORY, "no story with that code: no such party, or its story is not told yet"
+        )
         raise NothingHere(error_response(untold, status=404))
     return party
 

@@ -17,11 +17,12 @@ version before resyncs, as on any gap.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import orjson
 
-from tables.engine import Game, public_view
+from tables.engine import Event, Game, public_view
 from tables.engine.views import seat_private, view_patch
 
 from .groups import Message
@@ -38,7 +39,9 @@ def dumps(value: Any) -> str:
     return orjson.dumps(value, option=OPTS).decode()
 
 
-def table_message(table_id: int, game: Game, events, meta: dict, before: Game | None = None) -> Message:
+def table_message(
+    table_id: int, game: Game, events: Sequence[Event], meta: dict[str, Any], before: Game | None = None
+) -> Message:
     """The one channel-layer message of a table at this version: (group, message).
     `before`: the game this version was made from (committed: a locked row, or this
     process's copy of it), for the patch; None (a new roster, a first deal): no patch."""
@@ -70,7 +73,7 @@ def table_message(table_id: int, game: Game, events, meta: dict, before: Game | 
     return fan_group(table_id), fan
 
 
-def texts(message: dict, *, patched: bool = False) -> tuple[str, list[str]]:
+def texts(message: dict[str, Any], *, patched: bool = False) -> tuple[str, list[str]]:
     """The public text and each seat's text of a fan message: whole, or (`patched`, and
     the message has one) as a patch of the version before."""
     head = message.get("patch") if patched else None

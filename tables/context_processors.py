@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import HttpRequest
+
 from tables.engine import rules_for_screens
 
 # The engine's rules do not change while the process runs: computed once.
 _RULES = rules_for_screens()
 
 
-def screen_rules(request) -> dict[str, Any]:
+def screen_rules(request: HttpRequest) -> dict[str, Any]:
     return {"screen_rules": _RULES}

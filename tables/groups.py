@@ -7,7 +7,9 @@ are here so a table can address its screens without knowing the party.
 
 from __future__ import annotations
 
-Message = tuple[str, dict]  # (group name, payload)
+from typing import Any
+
+Message = tuple[str, dict[str, Any]]  # (group name, payload)
 
 
 def seat_group(table_id: int, seat: int) -> str:

@@ -9,11 +9,12 @@ the transaction that produced them has committed (events/broadcast/groups.py sen
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from .groups import Message
 
 
 @dataclass
 class Outcome:
-    data: dict = field(default_factory=dict)
+    data: dict[str, Any] = field(default_factory=dict)
     messages: list[Message] = field(default_factory=list)

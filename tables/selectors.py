@@ -4,6 +4,8 @@ view functions only (tables/engine/views.py), decorated with names and labels.""
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
+from typing import Any
 
 import orjson
 from django.utils import timezone
@@ -15,13 +17,13 @@ from .clock import REACTION_TIMEOUT_SECONDS
 from .models import Table
 
 
-def roster_tag(roster: list) -> str:
+def roster_tag(roster: list[Any]) -> str:
     """A short name for this roster: a patch (tables/broadcast.py) leaves the roster out
     and carries its tag, so a screen that missed a new roster knows it and resyncs."""
     return format(zlib.crc32(orjson.dumps(roster)), "08x")
 
 
-def table_meta(table: Table) -> dict:
+def table_meta(table: Table) -> dict[str, Any]:
     opened = table.window_opened_at
     return {
         "id": table.pk,
@@ -41,8 +43,8 @@ def table_meta(table: Table) -> dict:
 
 
 def table_payload(
-    table: Table, game: Game, seat: int | None, events: list[Event] = (), meta: dict | None = None
-) -> dict:
+    table: Table, game: Game, seat: int | None, events: Sequence[Event] = (), meta: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """One socket's update: its view of the table at this version, and the events of
     the action that produced it that this audience may see. `meta` (table_meta) may be
     passed in when one action builds a payload for every seat."""

@@ -21,6 +21,8 @@ quickly either: it would hang just as long as the request's own query.
 from __future__ import annotations
 
 import select
+from collections.abc import Callable
+from typing import Any
 
 import psycopg
 from django.db.backends.base.base import NO_DB_ALIAS
@@ -28,7 +30,7 @@ from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
 
-def check_connection(conn) -> None:
+def check_connection(conn: psycopg.Connection[Any]) -> None:
     """Return quietly if `conn` may be lent out; raise if it is gone."""
     if conn.closed:
         raise psycopg.OperationalError("the connection is closed")
@@ -41,8 +43,13 @@ def check_connection(conn) -> None:
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
+    # Django's own (5.1+), missing from django-stubs' DatabaseWrapper: declared for mypy
+    # only (annotations, no values: Django's stay in place).
+    _connection_pools: dict[str, ConnectionPool[Any]]
+    _configure_connection: Callable[[psycopg.Connection[Any]], None]
+
     @property
-    def pool(self):
+    def pool(self) -> ConnectionPool[Any] | None:
         """Django's pool (the same options, OPTIONS["pool"]), checked by
         `check_connection`. Django passes a `check` of its own (its empty query, or none
         without CONN_HEALTH_CHECKS), so the pool is made here."""
@@ -51,7 +58,8 @@ class DatabaseWrapper(base.DatabaseWrapper):
             return None
         if self.alias not in self._connection_pools:
             if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
-                return super().pool  # Django refuses that combination, and says why
+                # Django refuses that combination, and says why. (django-stubs lacks `pool`.)
+                return super().pool  # type: ignore[misc,no-any-return]
             kwargs = self.get_connection_params()
             kwargs["autocommit"] = True  # as Django: it sets the mode it wants on checkout
             pool = ConnectionPool(

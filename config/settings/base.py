@@ -1,7 +1,9 @@
 """Settings shared by every environment; the other modules import * from here."""
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
@@ -9,7 +11,7 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
-def env_list(name, default=()):
+def env_list(name: str, default: Iterable[str] = ()) -> list[str]:
     """A comma-separated environment variable as a list, blanks dropped."""
     raw = os.environ.get(name)
     if raw is None:
@@ -17,7 +19,7 @@ def env_list(name, default=()):
     return [item.strip() for item in raw.split(",") if item.strip()]
 
 
-def env_bool(name, default):
+def env_bool(name: str, default: bool) -> bool:
     raw = os.environ.get(name)
     if raw is None:
         return default
@@ -25,7 +27,7 @@ def env_bool(name, default):
 
 
 DEBUG = False
-ALLOWED_HOSTS = []
+ALLOWED_HOSTS: list[str] = []
 
 INSTALLED_APPS = [
     "daphne",  # first: its runserver replaces Django's with the ASGI one
@@ -93,7 +95,7 @@ USE_TZ = True
 
 STATIC_URL = "/static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT: str | Path = BASE_DIR / "staticfiles"  # production.py may name another (a str)
 # Serve /static/ from the ASGI app itself (config/asgi.py). On for the embedded box,
 # which runs daphne with nothing in front; off in production, where nginx serves it.
 SERVE_STATIC = False
@@ -151,7 +153,7 @@ CELERY_BEAT_SCHEDULE = {
 # (events/live/clockloop.py); 0 turns it off. A pass fires at most this late.
 CLOCK_SWEEP_SECONDS = 1.0
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},

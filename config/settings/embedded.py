@@ -30,7 +30,7 @@ VAR_DIR = Path(os.environ.get("HEIST_VAR_DIR") or BASE_DIR / "var")
 VAR_DIR.mkdir(exist_ok=True)
 
 
-def _secret_key():
+def _secret_key() -> str:
     """A key kept in var/ so sessions survive restarts of the same install."""
     if os.environ.get("DJANGO_SECRET_KEY"):
         return os.environ["DJANGO_SECRET_KEY"]

@@ -14,6 +14,7 @@ DJANGO_SECRET_KEY must be at least 50 characters.
 """
 
 import os
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from django.core.exceptions import ImproperlyConfigured
@@ -24,14 +25,14 @@ from .base import STATIC_ROOT, env_bool, env_list
 DEBUG = False
 
 
-def _require(name):
+def _require(name: str) -> str:
     value = os.environ.get(name)
     if not value:
         raise ImproperlyConfigured(f"Set the {name} environment variable.")
     return value
 
 
-def _postgres_from_env():
+def _postgres_from_env() -> dict[str, str]:
     url = os.environ.get("DATABASE_URL")
     if url:
         parts = urlsplit(url)
@@ -69,7 +70,7 @@ CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 # daphne's 4 for the acts sent from its event loop (ACTS_ON_LOOP_CONNECTIONS,
 # tables/loopwrite.py), + Celery (2 workers, a connection each while a task runs) +
 # migrations and psql stay near 55.
-DATABASES = {
+DATABASES: dict[str, dict[str, Any]] = {
     "default": {
         "ENGINE": "config.postgresql",  # Django's, with a cheaper pool check
         **_postgres_from_env(),

@@ -9,6 +9,7 @@ runs never see each other's messages.
 
 import os
 import uuid
+from typing import Any
 
 from .base import *  # noqa: F403
 from .base import RATE_LIMITS
@@ -19,7 +20,7 @@ ALLOWED_HOSTS = ["testserver", "localhost", "127.0.0.1", "[::1]"]
 
 TEST_RUN_ID = os.environ.get("HEIST_TEST_RUN_ID") or uuid.uuid4().hex[:12]
 
-DATABASES = {
+DATABASES: dict[str, dict[str, Any]] = {
     "default": {
         "ENGINE": "config.postgresql",  # Django's, with a cheaper pool check
         # One database per run (pytest-django makes test_<NAME>): several runs on one

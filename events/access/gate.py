@@ -41,6 +41,7 @@ from events.access import ratelimit
 from events.models import Guest, Party, Tablet
 from events.party.secrets import normalize_code, plausible_token, token_hash, token_matches
 from events.party.selectors import party_by_code
+from tables.errors import ErrorCode
 
 PASS_SALT = "heist.party-pass"
 PASS_MAX_AGE = 8 * 24 * 3600  # a party lasts seven days
@@ -132,7 +133,7 @@ def slow_down(request: HttpRequest, code: str, answer: str) -> HttpResponse:
     """The one 429 of the miss and page limits: the same for every code."""
     if answer == "json":
         response: HttpResponse = JsonResponse(
-            {"error": "rate_limited", "message": "too many attempts from here; wait a minute"}, status=429
+            {"error": ErrorCode.RATE_LIMITED, "message": "too many attempts from here; wait a minute"}, status=429
         )
     else:
         response = render(request, "events/slow_down.html", {"code": code}, status=429)

@@ -33,6 +33,7 @@ from django.core.cache import caches
 from django.core.cache.backends.base import BaseCache
 from django.core.cache.backends.redis import RedisCache
 from django.core.signals import setting_changed
+from django.http import HttpRequest
 
 logger = logging.getLogger(__name__)
 
@@ -48,7 +49,7 @@ def _counter() -> BaseCache:
     return _shared
 
 
-def _forget_counter(*, setting: str, **kwargs) -> None:
+def _forget_counter(*, setting: str, **kwargs: Any) -> None:
     global _shared
     if setting == "CACHES":  # tests that swap the cache get a client of the new one
         _shared = None
@@ -85,11 +86,11 @@ def _client(peer: str, forwarded: str) -> str:
     return hops[0] if hops else peer
 
 
-def client_address_http(request) -> str:
+def client_address_http(request: HttpRequest) -> str:
     return _client(request.META.get("REMOTE_ADDR", "unknown"), request.headers.get("X-Forwarded-For", ""))
 
 
-def client_address_scope(scope) -> str:
+def client_address_scope(scope: dict[str, Any]) -> str:
     client = scope.get("client")
     peer = client[0] if client else "unknown"
     forwarded = ",".join(v.decode("latin-1") for k, v in scope.get("headers", []) if k == b"x-forwarded-for")
@@ -153,7 +154,8 @@ def _hit(bucket: str, address: str, *, record: bool) -> bool:
         member = f"{now:.6f}:{_serial}:{threading.get_ident()}"
     if isinstance(cache, RedisCache):
         key = cache.make_and_validate_key(f"rl2:{bucket}:{address}")
-        client: Any = cache._cache.get_client(key, write=True)
+        # Django's RedisCache keeps its client in `_cache`; django-stubs leaves it out.
+        client: Any = cache._cache.get_client(key, write=True)  # type: ignore[attr-defined]
         return bool(client.eval(_SLIDING, 1, key, now, window, limit, "1" if record else "0", member))
     # Local memory (bin/serve's one process): the same log, under a lock.
     with _local_lock:

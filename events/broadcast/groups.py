@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from typing import Any
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -53,7 +54,7 @@ def tablet_group(tablet_id: int) -> str:
     return f"tab{tablet_id}"
 
 
-def encode(payload: dict) -> dict:
+def encode(payload: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer message for one screen payload: its JSON text, encoded once
     here rather than by every receiving socket (and cheaper for msgpack to carry than
     the nested dict), with its `kind` for the consumer to act on. A table's update
@@ -69,11 +70,11 @@ async def send(messages: list[Message]) -> None:
     last phone at a table wait for all the others. Messages to the same group keep
     their order (sent one after another)."""
     layer = get_channel_layer()
-    by_group: dict[str, list[dict]] = {}
+    by_group: dict[str, list[dict[str, Any]]] = {}
     for group, payload in messages:
         by_group.setdefault(group, []).append(payload)
 
-    async def to_group(group: str, payloads: list[dict]) -> None:
+    async def to_group(group: str, payloads: list[dict[str, Any]]) -> None:
         for payload in payloads:
             await layer.group_send(group, encode(payload))
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from channels.exceptions import ChannelFull
 from channels.layers import InMemoryChannelLayer
@@ -30,23 +31,23 @@ CLEAN_EVERY = 1.0
 
 
 class LocalChannelLayer(InMemoryChannelLayer):
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._cleaned = 0.0
 
-    def get_capacity(self, channel):
+    def get_capacity(self, channel: str) -> int:
         if channel.startswith("fan."):
             return 0  # asyncio.Queue(maxsize=0): unbounded
         return super().get_capacity(channel)
 
-    def _clean_expired(self):
+    def _clean_expired(self) -> None:
         now = time.monotonic()
         if now - self._cleaned < CLEAN_EVERY:
             return
         self._cleaned = now
         super()._clean_expired()
 
-    def _put(self, channel: str, message: dict) -> None:
+    def _put(self, channel: str, message: dict[str, Any]) -> None:
         queue = self.channels.get(channel)
         if queue is None:
             queue = self.channels[channel] = asyncio.Queue(maxsize=self.get_capacity(channel))
@@ -55,13 +56,13 @@ class LocalChannelLayer(InMemoryChannelLayer):
         except asyncio.QueueFull:
             raise ChannelFull(channel) from None
 
-    async def send(self, channel, message):
+    async def send(self, channel: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "message is not a dict"
         self.require_valid_channel_name(channel)
         assert "__asgi_channel__" not in message
         self._put(channel, message)
 
-    async def group_send(self, group, message):
+    async def group_send(self, group: str, message: dict[str, Any]) -> None:
         assert isinstance(message, dict), "Message is not a dict"
         self.require_valid_group_name(group)
         self._clean_expired()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from django.db.models.fields.json import KT
 from django.utils import timezone
@@ -14,6 +15,7 @@ from events.party.secrets import normalize_code, plausible_token, token_hash
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
+from tables.engine import Game
 from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
@@ -21,18 +23,18 @@ from tables.simulate.lobby import party_length_estimate
 ONLINE_GRACE = timedelta(seconds=45)
 
 
-def party_by_code(code) -> Party | None:
+def party_by_code(code: object) -> Party | None:
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
         return None
     return Party.objects.filter(code=code).first()
 
 
-def actor_for(*, party: Party, role: str, token) -> Actor | None:
+def actor_for(*, party: Party, role: str, token: object) -> Actor | None:
     """Authenticate a hello frame. None for a wrong or forged secret."""
     if role == "spectator":
         return Actor(Role.SPECTATOR, party.pk)
-    if not plausible_token(token):
+    if not isinstance(token, str) or not plausible_token(token):  # (isinstance: for mypy)
         return None
     digest = token_hash(token)
     if role == "host":
@@ -63,7 +65,7 @@ def guest_actor(guest: Guest) -> Actor:
     )
 
 
-def is_online(guest: Guest, now=None) -> bool:
+def is_online(guest: Guest, now: datetime | None = None) -> bool:
     now = now or timezone.now()
     return guest.sockets > 0 and guest.last_seen is not None and now - guest.last_seen < ONLINE_GRACE
 
@@ -78,7 +80,7 @@ def _table_rows(party: Party, tables: list[Table] | None) -> list[tuple[Table, s
     return [(t, t.phase) for t in rows]
 
 
-def party_public(party: Party, tables: list[Table] | None = None) -> dict:
+def party_public(party: Party, tables: list[Table] | None = None) -> dict[str, Any]:
     """What every screen of the party sees of it. `tables`: its tables, when the caller
     has read them whole anyway."""
     if party.status == Party.Status.LOBBY:
@@ -111,7 +113,7 @@ def _public_fields(
     paired: set[int],
     relay: Relay | None,
     guest_count: int,
-) -> dict:
+) -> dict[str, Any]:
     at_gate = sum(1 for _, phase in rows if phase == "gate")
     return {
         "code": party.code,
@@ -142,7 +144,9 @@ def _public_fields(
     }
 
 
-def party_for_host(party: Party, public: dict | None = None, tables: list[Table] | None = None) -> dict:
+def party_for_host(
+    party: Party, public: dict[str, Any] | None = None, tables: list[Table] | None = None
+) -> dict[str, Any]:
     """The host's view of the party: the public one (`public`, when the caller has it
     already) and the roster, vault, tablets and result."""
     now = timezone.now()
@@ -185,7 +189,12 @@ def party_for_host(party: Party, public: dict | None = None, tables: list[Table]
         []  # a tablet pairs with a table, and a lobby has none yet
         if party.status == Party.Status.LOBBY
         else [
-            {"id": t.pk, "table": t.table_id, "letter": letters[t.table_id], "paired_at": t.paired_at.timestamp()}
+            {
+                "id": t.pk,
+                "table": t.table_id,
+                "letter": letters[t.table_id],
+                "paired_at": cast(datetime, t.paired_at).timestamp(),  # paired: the filter
+            }
             for t in Tablet.objects.filter(party=party, revoked_at__isnull=True, paired_at__isnull=False)
         ]
     )
@@ -204,7 +213,7 @@ def _late_substitutions(party: Party) -> tuple[dict[int, str], dict[int, str]]:
     return {g: by for g, by, _, _ in rows}, {s: name for _, _, s, name in rows}
 
 
-def snapshot_for(actor: Actor) -> dict:
+def snapshot_for(actor: Actor) -> dict[str, Any]:
     party = Party.objects.get(pk=actor.party_id)
     if actor.role in (Role.HOST, Role.SPECTATOR):
         rows = list(party.tables.all())
@@ -214,7 +223,7 @@ def snapshot_for(actor: Actor) -> dict:
         return {"type": "snapshot", "role": "spectator", "party": party_public(party, rows), "tables": tables}
     if actor.role is Role.TABLET:
         # The table's public payload only: a tablet never receives a hand.
-        table = Table.objects.get(pk=actor.table_id)
+        table = Table.objects.get(pk=cast(int, actor.table_id))  # a tablet's actor has its table
         return {
             "type": "snapshot",
             "role": "tablet",
@@ -222,14 +231,14 @@ def snapshot_for(actor: Actor) -> dict:
             "tablet": {"id": actor.tablet_id, "table": table.pk, "letter": table.letter},
             "table": table_payload(table, table_game(table), None),
         }
-    guest = Guest.objects.select_related("table").get(pk=actor.guest_id)
+    guest = Guest.objects.select_related("table").get(pk=cast(int, actor.guest_id))  # the rest: guests
     me = {
         "id": guest.pk,
         "name": guest.name,
         "gift_number": guest.gift_number,
         "description": guest.description,  # their own: they wrote it
         "captain": guest.is_captain,
-        "table": guest.table.letter if guest.table_id else None,
+        "table": guest.table.letter if guest.table is not None else None,  # (selected with the guest)
         "seat": guest.seat,
         "late": guest.late,
     }
@@ -237,8 +246,15 @@ def snapshot_for(actor: Actor) -> dict:
         played_by, playing_for = _late_substitutions(party)
         me["played_by"] = played_by.get(guest.pk)  # a leaver: who plays their seat for them
         me["playing_for"] = playing_for.get(guest.pk)
-    out = {"type": "snapshot", "role": "guest", "party": party_public(party), "me": me, "table": None, "public": None}
-    if guest.table_id is not None:
+    out: dict[str, Any] = {
+        "type": "snapshot",
+        "role": "guest",
+        "party": party_public(party),
+        "me": me,
+        "table": None,
+        "public": None,
+    }
+    if guest.table is not None:
         game = table_game(guest.table)
         out["table"] = table_payload(guest.table, game, guest.seat)
         if guest.is_captain:
@@ -248,7 +264,7 @@ def snapshot_for(actor: Actor) -> dict:
     return out
 
 
-def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
+def guest_takes_home(party: Party, guest: Guest) -> list[dict[str, Any]]:
     """Everything this guest leaves with: the gift in front of their seat (or of the
     seat a substitute played for them), their own gift if it ended in a vault
     (leftover vault gifts return to whoever brought them), or, arrived late, their own
@@ -261,7 +277,7 @@ def guest_takes_home(party: Party, guest: Guest) -> list[dict]:
     return mine
 
 
-def told_to_the_room(gift_id: int, game) -> bool:
+def told_to_the_room(gift_id: int, game: Game) -> bool:
     """The one rule of what stays secret, during the party and after it: a gift's
     description is told to the room once the gift was unwrapped in front of it (the
     round-1 reveal, taken from the vault, arriving by relay: the game's `open` set).
@@ -270,7 +286,7 @@ def told_to_the_room(gift_id: int, game) -> bool:
     return gift_id in game.open
 
 
-def party_result(party: Party, *, public: bool = False) -> dict:
+def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     """Who leaves with which gift, and where every vault gift goes. Read from the
     tables' final states (valid at any moment: it is the current holder of each gift).
     `public` (a page anyone with the code may read): descriptions as the room was told
@@ -293,7 +309,7 @@ def party_result(party: Party, *, public: bool = False) -> dict:
     def bringer(gift_id: int) -> str:
         return joined[brought[gift_id].pk]
 
-    def describe(gift_id: int, game) -> dict:
+    def describe(gift_id: int, game: Game) -> dict[str, Any]:
         if gift_id in vault_by_id:
             source = f"vault gift from {vault_by_id[gift_id].contributor}"
         else:
@@ -304,7 +320,8 @@ def party_result(party: Party, *, public: bool = False) -> dict:
         description = game.descriptions.get(gift_id, "") if told else WRAPPED
         return {"gift": gift_label(gift_id), "description": description, "source": source}
 
-    keeps, returns = [], []
+    keeps: list[dict[str, Any]] = []
+    returns: list[dict[str, Any]] = []
     tables = list(party.tables.all())
     letters = {t.pk: t.letter for t in tables}
     for table in tables:

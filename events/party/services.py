@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import secrets
 import unicodedata
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -28,7 +29,7 @@ from events.party.lobby import (
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from tables import seating
 from tables.engine import CLOCKED_PHASES, Game, Gift, new_game
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_messages
@@ -45,16 +46,16 @@ ZWJ = "\u200d"
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
-def _clean(value, what: str, limit: int) -> str:
+def _clean(value: object, what: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError("invalid", f"{what} is required")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is required")
     _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
     value = " ".join(_visible(unicodedata.normalize("NFKC", value)).split())
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_GLYPHS for c in value):
         # Only invisible or combining characters: it would show as a blank name tag.
-        raise ServiceError("invalid", f"{what} is required (visible letters, please)")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is required (visible letters, please)")
     if len(value) > limit:
-        raise ServiceError("invalid", f"{what} is at most {limit} characters")
+        raise ServiceError(ErrorCode.INVALID, f"{what} is at most {limit} characters")
     return value
 
 
@@ -80,7 +81,8 @@ def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> s
     (compared case-insensitively), cut to fit NAME_MAX."""
     taken = {
         n.casefold()
-        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)
+        # django-stubs refuses None in a pk lookup; Django reads it as IS NULL (no pk is).
+        for n in party.guests.filter(removed_at__isnull=True).exclude(pk=guest_id).values_list("name", flat=True)  # type: ignore[misc]
     }
     if name.casefold() not in taken:
         return name
@@ -89,7 +91,7 @@ def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> s
         candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
         if candidate.casefold() not in taken:
             return candidate
-    raise ServiceError("invalid", "that name is taken; pick another")
+    raise ServiceError(ErrorCode.INVALID, "that name is taken; pick another")
 
 
 def _check_text(value: str, what: str) -> None:
@@ -97,7 +99,7 @@ def _check_text(value: str, what: str) -> None:
     surrogate (the write would fail as a server error), and control characters have no
     business on a name tag, a screen or a CSV cell."""
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ServiceError("invalid", f"{what} contains characters that cannot be shown")
+        raise ServiceError(ErrorCode.INVALID, f"{what} contains characters that cannot be shown")
 
 
 # --- create and join ----------------------------------------------------------------
@@ -105,12 +107,12 @@ def _check_text(value: str, what: str) -> None:
 
 def party_create(
     *,
-    name,
-    budget="",
-    jokes_welcome=True,
-    vault_size=0,
-    step_clock=DEFAULT_STEP_CLOCK,
-    step_clock_server=False,
+    name: object,
+    budget: object = "",
+    jokes_welcome: object = True,
+    vault_size: object = 0,
+    step_clock: object = DEFAULT_STEP_CLOCK,
+    step_clock_server: object = False,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
@@ -120,8 +122,8 @@ def party_create(
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
-        raise ServiceError("invalid", "the vault holds 0 to 3 gifts per table")
-    _check_clock(step_clock, step_clock_server)
+        raise ServiceError(ErrorCode.INVALID, "the vault holds 0 to 3 gifts per table")
+    step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -140,17 +142,17 @@ def party_create(
             return Outcome({"party": party.pk, "code": party.code, "host_token": token})
         except IntegrityError:
             continue
-    raise ServiceError("busy", "could not allocate a join code; try again")
+    raise ServiceError(ErrorCode.BUSY, "could not allocate a join code; try again")
 
 
-def guest_join(*, code, name, description) -> Outcome:
+def guest_join(*, code: object, name: object, description: object) -> Outcome:
     """A guest joins with the code: their gift gets the next label number. data: the
     seat's secret (returned once), what the screens show of the guest (_seat_data) and
     the party's id. No messages: the lobby's broadcast is read after the commit, once
     for all the joins of a burst (events/party/lobbycast.lobby_announce), not under the lock."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code (six letters and digits)")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code (six letters and digits)")
     name = _clean(name, "your name", NAME_MAX)
     description = _clean(description, "your gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
@@ -160,12 +162,12 @@ def guest_join(*, code, name, description) -> Outcome:
         # (late_guest_seat); otherwise they take their own gift home (docs/RULES.md).
         late = party.status == Party.Status.PLAYING
         if not late and (not party.registration_open or party.status != Party.Status.LOBBY):
-            raise ServiceError("closed", "registration for this party is closed")
+            raise ServiceError(ErrorCode.CLOSED, "registration for this party is closed")
         if late:
             if party.guests.filter(late=True, removed_at__isnull=True).count() >= LATE_MAX:
-                raise ServiceError("full", f"this party has taken {LATE_MAX} late arrivals already")
+                raise ServiceError(ErrorCode.FULL, f"this party has taken {LATE_MAX} late arrivals already")
         elif party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
-            raise ServiceError("full", f"this party is full ({seating.MAX_GUESTS} guests)")
+            raise ServiceError(ErrorCode.FULL, f"this party is full ({seating.MAX_GUESTS} guests)")
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
         name = _distinct_name(party, name)
         token = new_token()
@@ -181,7 +183,7 @@ def guest_join(*, code, name, description) -> Outcome:
         return Outcome({**_seat_data(guest, token, party), "party": party.pk})
 
 
-def _seat_data(guest: Guest, token: str, party: Party) -> dict:
+def _seat_data(guest: Guest, token: str, party: Party) -> dict[str, Any]:
     return {
         "guest": guest.pk,
         "name": guest.name,  # as the screens show it (normalised, " (2)" if taken)
@@ -197,17 +199,17 @@ def _seat_data(guest: Guest, token: str, party: Party) -> dict:
 def _lobby_guest(party: Party, guest_id: int) -> Guest:
     guest = party.guests.filter(pk=guest_id, removed_at__isnull=True).first()
     if guest is None:
-        raise ServiceError("no_guest", "no such guest")
+        raise ServiceError(ErrorCode.NO_GUEST, "no such guest")
     return guest
 
 
-def guest_rename(*, party_id: int, guest_id: int, name) -> Outcome:
+def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
     name = _clean(name, "a name", NAME_MAX)
     with transaction.atomic():
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
-            raise ServiceError("seated", "guests are seated; hand the seat over instead")
+            raise ServiceError(ErrorCode.SEATED, "guests are seated; hand the seat over instead")
         guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
         party_bump(party)
@@ -220,7 +222,7 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "guests are seated; a gift cannot leave mid-game")
+            raise ServiceError(ErrorCode.SEATED, "guests are seated; a gift cannot leave mid-game")
         guest.removed_at = timezone.now()
         guest.save(update_fields=["removed_at"])
         party_bump(party)
@@ -229,13 +231,13 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         return Outcome(messages=msgs)
 
 
-def vault_gift_add(*, party_id: int, contributor, description) -> Outcome:
+def vault_gift_add(*, party_id: int, contributor: object, description: object) -> Outcome:
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "vault gifts are added before seating")
+            raise ServiceError(ErrorCode.SEATED, "vault gifts are added before seating")
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
         party_bump(party)
@@ -246,10 +248,10 @@ def vault_gift_remove(*, party_id: int, number: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "vault gifts are fixed once the party is seated")
+            raise ServiceError(ErrorCode.SEATED, "vault gifts are fixed once the party is seated")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
-            raise ServiceError("invalid", "no such vault gift")
+            raise ServiceError(ErrorCode.INVALID, "no such vault gift")
         party_bump(party)
         return Outcome(messages=lobby_messages(party))
 
@@ -258,7 +260,7 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "the party is already seated")
+            raise ServiceError(ErrorCode.SEATED, "the party is already seated")
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
         party_bump(party)
@@ -273,10 +275,10 @@ def party_seat(*, party_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError("seated", "this party is already seated")
+            raise ServiceError(ErrorCode.SEATED, "this party is already seated")
         guests = list(party.guests.filter(removed_at__isnull=True))
         if len(guests) < 2:
-            raise ServiceError("too_few", "at least 2 guests are needed to play")
+            raise ServiceError(ErrorCode.TOO_FEW, "at least 2 guests are needed to play")
         vault = list(party.vault_gifts.all())
         try:
             plan = seating.seating_plan(
@@ -286,7 +288,7 @@ def party_seat(*, party_id: int) -> Outcome:
                 vault_size=party.vault_size,
             )
         except ValueError as exc:
-            raise ServiceError("seating", str(exc)) from None
+            raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
         gate = len(plan) > 1  # several tables meet at the gate after round 2
@@ -330,7 +332,7 @@ def party_seat(*, party_id: int) -> Outcome:
         return Outcome(messages=[(party_group(party.pk), {"type": "resubscribe"})])
 
 
-def setup_gifts(*, setup: dict) -> dict:
+def setup_gifts(*, setup: dict[str, Any]) -> dict[str, Any]:
     """new_game's keyword arguments from a table's stored setup."""
     return {
         "gifts": [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]],
@@ -339,22 +341,24 @@ def setup_gifts(*, setup: dict) -> dict:
     }
 
 
-def _check_clock(step_clock, step_clock_server) -> None:
+def _check_clock(step_clock: object, step_clock_server: object) -> tuple[int, bool]:
+    """The step clock as sent, checked: (seconds, whether the server plays)."""
     if type(step_clock) is not int or step_clock not in STEP_CLOCKS:
-        raise ServiceError("invalid", "the step clock is off, 60 or 120 seconds")
+        raise ServiceError(ErrorCode.INVALID, "the step clock is off, 60 or 120 seconds")
     if type(step_clock_server) is not bool:
-        raise ServiceError("invalid", "say whether the server plays for a quiet guest (true or false)")
+        raise ServiceError(ErrorCode.INVALID, "say whether the server plays for a quiet guest (true or false)")
+    return step_clock, step_clock_server
 
 
-def _first_due(step_clock: int):
+def _first_due(step_clock: int) -> datetime | None:
     return timezone.now() + timedelta(seconds=step_clock) if step_clock else None
 
 
-def party_set_clock(*, party_id: int, step_clock, step_clock_server) -> Outcome:
+def party_set_clock(*, party_id: int, step_clock: object, step_clock_server: object) -> Outcome:
     """The host changes the party's step clock, also during play: every table's clock
     changes with it, the step waiting now starting afresh (a guest gets the whole new
     clock from the change). Each table's screens get its new clock."""
-    _check_clock(step_clock, step_clock_server)
+    step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     with transaction.atomic():
         party = locked_party(party_id)
         party.step_clock, party.step_clock_server = step_clock, step_clock_server
@@ -377,7 +381,7 @@ def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "captains are chosen among seated guests")
+            raise ServiceError(ErrorCode.NOT_SEATED, "captains are chosen among seated guests")
         old = list(Guest.objects.filter(table_id=guest.table_id, is_captain=True).exclude(pk=guest.pk))
         Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
@@ -399,11 +403,12 @@ def party_end(*, party_id: int) -> Outcome:
         if party.status == Party.Status.OVER:
             return Outcome({"status": Party.Status.OVER.value})
         if party.status == Party.Status.LOBBY:
-            raise ServiceError("not_over", "the party has not started; seat the guests first")
+            raise ServiceError(ErrorCode.NOT_OVER, "the party has not started; seat the guests first")
         playing = tables_still_playing(party)
         if playing:
             raise ServiceError(
-                "not_over", f"still playing: table {', '.join(playing)}; the party ends when every table has finished"
+                ErrorCode.NOT_OVER,
+                f"still playing: table {', '.join(playing)}; the party ends when every table has finished",
             )
         return Outcome({"status": Party.Status.OVER.value}, party_close(party))
 
@@ -418,7 +423,7 @@ HANDOVER_OFFLINE = timedelta(minutes=2)
 OFFER_LIFETIME = timedelta(minutes=10)
 
 
-def _table_notice(party_id: int, table_id: int, seats: int, notice: dict) -> list[Message]:
+def _table_notice(party_id: int, table_id: int, seats: int, notice: dict[str, Any]) -> list[Message]:
     """A notice every seat at the table sees (the captain among them), the table's
     paired tablets, and the host. Not the table's public group: a captain's socket is
     in it too and would see it twice."""
@@ -437,10 +442,12 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
+        assert guest.seat is not None  # a seated guest has both, written together
         guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
         guest.save(update_fields=["handover_offered_until"])
         seats = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        assert seats is not None  # the guest's table (a foreign key)
         notice = {
             "kind": "offer",
             "table": guest.table_id,
@@ -451,7 +458,7 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
         return Outcome({"minutes": minutes}, _table_notice(party.pk, guest.table_id, len(seats), notice))
 
 
-def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
+def _hand_over_reason(guest: Guest, requested_by: str, now: datetime) -> SeatHandOver.Reason:
     if requested_by == "host":
         return SeatHandOver.Reason.HOST
     if requested_by == f"captain:{guest.pk}":
@@ -462,7 +469,7 @@ def _hand_over_reason(guest: Guest, requested_by: str, now) -> str:
         return SeatHandOver.Reason.OFFLINE
     ago = int((now - guest.last_seen).total_seconds())
     raise ServiceError(
-        "seat_in_use",
+        ErrorCode.SEAT_IN_USE,
         f"{guest.name}'s phone was online {ago} s ago. A seat in use can be handed over only when "
         f"its guest offers it (“Offer my seat” on their phone), after "
         f"{int(HANDOVER_OFFLINE.total_seconds() // 60)} minutes offline, or by the host.",
@@ -479,7 +486,8 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is None:
-            raise ServiceError("not_seated", "only a seated guest's seat can be handed over")
+            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
+        assert guest.seat is not None  # a seated guest has both, written together
         now = timezone.now()
         reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
@@ -510,43 +518,48 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
             "by": "host" if requested_by == "host" else "captain",
             "message": f"{guest.name}'s seat (seat {guest.seat + 1}) is being handed to a substitute, {why}.",
         }
-        seats = len(Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first())
+        roster = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        assert roster is not None  # the guest's table (a foreign key)
+        seats = len(roster)
         return Outcome(
             {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
             _table_notice(party.pk, guest.table_id, seats, notice),
         )
 
 
-def seat_claim(*, code, claim, name) -> Outcome:
+def seat_claim(*, code: object, claim: object, name: object) -> Outcome:
     """The substitute takes the seat: a new secret, the new name on the roster; the
     leaving guest's device loses the seat."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
     name = _clean(name, "your name", NAME_MAX)
     if not isinstance(claim, str) or not 4 <= len(claim) <= 16:
-        raise ServiceError("bad_claim", "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
     claim = claim.strip().upper()
     if any(c not in CODE_ALPHABET for c in claim):  # codes come from this alphabet only
-        raise ServiceError("bad_claim", "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
     digest = token_hash(claim)
     with transaction.atomic():
         party = Party.objects.select_for_update().filter(code=code).first()
         if party is None:
-            raise ServiceError("no_party", "no party has that code")
+            raise ServiceError(ErrorCode.NO_PARTY, "no party has that code")
         guest = (
             Guest.objects.select_for_update()
             .filter(party=party, claim_hash=digest, claim_expires__gt=timezone.now(), removed_at__isnull=True)
             .first()
         )
         if guest is None:
-            raise ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
+            raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
         old_group = guest_group(guest.pk)
         leaving = guest.name
         name = _distinct_name(party, name, guest_id=guest.pk)
         token = new_token()
         guest.name, guest.token_hash, guest.claim_hash, guest.claim_expires = name, token_hash(token), "", None
         guest.save(update_fields=["name", "token_hash", "claim_hash", "claim_expires"])
+        # A claim code is given for a seated guest's seat only (seat_hand_over), and
+        # dropped when the seat goes another way (late_guest_seat).
+        assert guest.table_id is not None and guest.seat is not None
         table = Table.objects.select_for_update().get(pk=guest.table_id)
         _roster_seat_taken(table, guest.seat, guest_id=guest.pk, name=name, leaving=leaving)
         party_bump(party)
@@ -601,18 +614,18 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.PLAYING:
-            raise ServiceError("not_playing", "a late arrival can take a seat only while the tables play")
+            raise ServiceError(ErrorCode.NOT_PLAYING, "a late arrival can take a seat only while the tables play")
         late = party.guests.filter(pk=late_guest_id, late=True, removed_at__isnull=True).first()
         if late is None:
-            raise ServiceError("no_guest", "no such late arrival")
+            raise ServiceError(ErrorCode.NO_GUEST, "no such late arrival")
         if late.table_id is not None:
-            raise ServiceError("seated", f"{late.name} already plays a seat")
+            raise ServiceError(ErrorCode.SEATED, f"{late.name} already plays a seat")
         leaver = _lobby_guest(party, guest_id)
         if leaver.table_id is None:
-            raise ServiceError("not_seated", f"{leaver.name} has no seat to hand over")
+            raise ServiceError(ErrorCode.NOT_SEATED, f"{leaver.name} has no seat to hand over")
         table = Table.objects.select_for_update().get(pk=leaver.table_id)
         if Game.from_dict(table.state).phase.value == "over":
-            raise ServiceError("over", f"table {table.letter} has finished")
+            raise ServiceError(ErrorCode.OVER, f"table {table.letter} has finished")
         seat, captain = leaver.seat, leaver.is_captain
         assert seat is not None
         now = timezone.now()

@@ -21,7 +21,7 @@ from events.models import Tablet
 from events.party.lobby import lobby_messages, locked_party, locked_party_by_code, party_bump
 from events.party.public_url import base_url_for_origin
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_token, normalize_code, token_hash
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 
@@ -45,7 +45,7 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
         party = locked_party(party_id)
         table = Table.objects.filter(pk=table_id, party=party).first()
         if table is None:
-            raise ServiceError("no_table", "no such table at this party")
+            raise ServiceError(ErrorCode.NO_TABLE, "no such table at this party")
         code = new_claim_code()
         tablet = Tablet.objects.create(
             party=party,
@@ -71,16 +71,17 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
         )
 
 
-def tablet_pair(*, code, pairing) -> Outcome:
-    """The tablet trades the one-time code for its own secret (returned once)."""
+def tablet_pair(*, code: object, pairing: object) -> Outcome:
+    """The tablet trades the one-time code for its own secret (returned once). Both
+    come from the request's JSON as they are: anything, checked here."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError("bad_code", "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
     if not isinstance(pairing, str) or not 4 <= len(pairing.strip()) <= 16:
-        raise ServiceError("bad_pairing", "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
     pairing = pairing.strip().upper().replace(" ", "").replace("-", "")
     if any(c not in CODE_ALPHABET for c in pairing):
-        raise ServiceError("bad_pairing", "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
     with transaction.atomic():
         party = locked_party_by_code(code)
         tablet = (
@@ -95,7 +96,7 @@ def tablet_pair(*, code, pairing) -> Outcome:
             .first()
         )
         if tablet is None:
-            raise ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+            raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
         token = new_token()
         tablet.token_hash = token_hash(token)
         tablet.pairing_hash, tablet.pairing_expires = "", None  # one time only
@@ -113,7 +114,7 @@ def tablet_revoke(*, party_id: int, tablet_id: int) -> Outcome:
         party = locked_party(party_id)
         tablet = Tablet.objects.filter(pk=tablet_id, party=party, revoked_at__isnull=True).first()
         if tablet is None:
-            raise ServiceError("invalid", "no such tablet")
+            raise ServiceError(ErrorCode.INVALID, "no such tablet")
         tablet.revoked_at = timezone.now()
         tablet.pairing_hash, tablet.pairing_expires = "", None
         tablet.save(update_fields=["revoked_at", "pairing_hash", "pairing_expires"])

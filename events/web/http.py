@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from django.http import JsonResponse
 
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 
-# Codes with their own status; every other refusal is a bad request.
-STATUS = {
-    "forbidden": 403,
-    "no_party": 404,
-    "expired": 410,
-    "closed": 409,
-    "full": 409,
-    "not_over": 409,
-    "not_seated": 409,
-    "too_large": 413,
-    "rate_limited": 429,
+# Codes with their own status; every other refusal is a bad request. (Keyed by members
+# of a StrEnum: a code read as a plain string finds its entry all the same.)
+STATUS: dict[str, int] = {
+    ErrorCode.FORBIDDEN: 403,
+    ErrorCode.NO_PARTY: 404,
+    ErrorCode.EXPIRED: 410,
+    ErrorCode.CLOSED: 409,
+    ErrorCode.FULL: 409,
+    ErrorCode.NOT_OVER: 409,
+    ErrorCode.NOT_SEATED: 409,
+    ErrorCode.TOO_LARGE: 413,
+    ErrorCode.RATE_LIMITED: 429,
 }
 
 

@@ -12,11 +12,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
 
 import qrcode
 import qrcode.image.svg
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
@@ -25,20 +26,20 @@ from django.views.decorators.http import require_POST, require_safe
 from events.access import ratelimit
 from events.access.gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
 from events.broadcast.groups import send_on_commit
-from events.models import DEFAULT_STEP_CLOCK
+from events.models import DEFAULT_STEP_CLOCK, Party
 from events.party import lobbycast, public_url, services, tablets
 from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
-from tables.errors import Forbidden, ServiceError
+from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
 MAX_BODY = 4096
 
 
 @require_safe
-def healthz(request):
+def healthz(request: HttpRequest) -> JsonResponse:
     """Health probe for compose, nginx and the test servers: 503 when PostgreSQL or
     Redis is unreachable, so a process that cannot serve a party says so."""
     failed = health_failures()
@@ -47,25 +48,25 @@ def healthz(request):
     return JsonResponse({"ok": True})
 
 
-def _json_body(request) -> dict:
+def _json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > MAX_BODY:
-        raise ServiceError("too_large", "request too large")
+        raise ServiceError(ErrorCode.TOO_LARGE, "request too large")
     try:
         data = json.loads(request.body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
-        raise ServiceError("malformed", "send a JSON object") from None
+        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object") from None
     if not isinstance(data, dict):
-        raise ServiceError("malformed", "send a JSON object")
+        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object")
     return data
 
 
-def _rate_limited(message="too many attempts from here; wait a minute") -> JsonResponse:
-    return error_response(ServiceError("rate_limited", message))
+def _rate_limited(message: str = "too many attempts from here; wait a minute") -> JsonResponse:
+    return error_response(ServiceError(ErrorCode.RATE_LIMITED, message))
 
 
 @csrf_exempt
 @require_POST
-def party_create_api(request):
+def party_create_api(request: HttpRequest) -> JsonResponse:
     if not ratelimit.allow("create", ratelimit.client_address_http(request)):
         return _rate_limited("too many new parties from here; wait a few minutes")
     try:
@@ -91,11 +92,17 @@ def party_create_api(request):
 
 # What a wrong hand-over or pairing code gets, and the same for a code no party has:
 # otherwise the answer would tell which join codes exist.
-BAD_CLAIM = ServiceError("bad_claim", "that hand-over code is not valid (or has expired)")
-BAD_PAIRING = ServiceError("bad_pairing", "that pairing code is not valid (or was used, or has expired)")
+BAD_CLAIM = ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
+BAD_PAIRING = ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
 
 
-def _seat_api(request, code, take_seat: Callable[[dict], Outcome], *, refused: ServiceError | None = None):
+def _seat_api(
+    request: HttpRequest,
+    code: str,
+    take_seat: Callable[[dict[str, Any]], Outcome],
+    *,
+    refused: ServiceError | None = None,
+) -> JsonResponse:
     """Join and seat claim hand out a seat secret the same way: behind the gate (the
     join limit per address), JSON in, the secret only in the response body, messages
     after commit (a join's: its party's lobby broadcast, shared with the joins beside
@@ -103,9 +110,9 @@ def _seat_api(request, code, take_seat: Callable[[dict], Outcome], *, refused: S
     try:
         outcome = take_seat(_json_body(request))
     except ServiceError as exc:
-        if refused is not None and exc.code in ("no_party", refused.code):
+        if refused is not None and exc.code in (ErrorCode.NO_PARTY, refused.code):
             raise NothingHere(error_response(refused)) from None
-        if exc.code == "no_party":
+        if exc.code == ErrorCode.NO_PARTY:
             raise NothingHere(error_response(exc)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)
@@ -121,7 +128,7 @@ def _seat_api(request, code, take_seat: Callable[[dict], Outcome], *, refused: S
 @csrf_exempt
 @require_POST
 @party_gate(answer="json", bucket="join", holders=False)
-def guest_join_api(request, code):
+def guest_join_api(request: HttpRequest, code: str) -> JsonResponse:
     return _seat_api(
         request,
         code,
@@ -132,7 +139,7 @@ def guest_join_api(request, code):
 @csrf_exempt
 @require_POST
 @party_gate(answer="json", bucket="join", holders=False)
-def seat_claim_api(request, code):
+def seat_claim_api(request: HttpRequest, code: str) -> JsonResponse:
     """A substitute takes over a seat with the one-time code the host or captain got."""
     return _seat_api(
         request,
@@ -145,12 +152,12 @@ def seat_claim_api(request, code):
 @csrf_exempt
 @require_POST
 @party_gate(answer="json", bucket="join", holders=False)
-def tablet_pair_api(request, code):
+def tablet_pair_api(request: HttpRequest, code: str) -> JsonResponse:
     """A captain's tablet trades the host's one-time pairing code for its own secret."""
     try:
         outcome = tablets.tablet_pair(code=code, pairing=_json_body(request).get("pairing"))
     except ServiceError as exc:
-        if exc.code in ("no_party", BAD_PAIRING.code):
+        if exc.code in (ErrorCode.NO_PARTY, BAD_PAIRING.code):
             raise NothingHere(error_response(BAD_PAIRING)) from None
         return error_response(exc)
     send_on_commit(outcome.messages)
@@ -166,7 +173,7 @@ NOT_YOURS = Forbidden("that secret opens nothing at a party with this code")
 @csrf_exempt
 @require_POST
 @party_gate(answer="json", bucket="join")
-def pass_renew_api(request, code):
+def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     """A device that holds one of the party's secrets (in localStorage) but lost its
     pass (cookies cleared, or a phone from before passes existed) trades the secret,
     in the Authorization header, for a new pass. The gate let it through its address's
@@ -181,15 +188,15 @@ def pass_renew_api(request, code):
 
 
 @require_safe
-def home(request):
+def home(request: HttpRequest) -> HttpResponse:
     return render(request, "events/home.html")
 
 
-def _missing(request, code) -> NothingHere:
+def _missing(request: HttpRequest, code: str) -> NothingHere:
     return NothingHere(render(request, "events/missing.html", {"code": code}, status=404))
 
 
-def _page_party(request, code):
+def _page_party(request: HttpRequest, code: str) -> Party:
     """The party a page names (behind the gate), or the answer that refuses it."""
     party = party_by_code(code)
     if party is None:
@@ -197,7 +204,7 @@ def _page_party(request, code):
     return party
 
 
-def _party_page(request, code, template):
+def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
     party = _page_party(request, code)
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
@@ -208,13 +215,13 @@ def _party_page(request, code, template):
 
 @require_safe
 @party_gate()
-def host_page(request, code):
+def host_page(request: HttpRequest, code: str) -> HttpResponse:
     return _party_page(request, code, "events/host.html")
 
 
 @require_safe
 @party_gate()
-def join_page(request, code):
+def join_page(request: HttpRequest, code: str) -> HttpResponse:
     party = _page_party(request, code)
     if not party.expired and party.status == party.Status.OVER:
         # A latecomer to a finished party sees who took what home, not a seat offer;
@@ -225,25 +232,25 @@ def join_page(request, code):
 
 @require_safe
 @party_gate()
-def play_page(request, code):
+def play_page(request: HttpRequest, code: str) -> HttpResponse:
     return _party_page(request, code, "events/play.html")
 
 
 @require_safe
 @party_gate()
-def tablet_page(request, code):
+def tablet_page(request: HttpRequest, code: str) -> HttpResponse:
     return _party_page(request, code, "events/tablet.html")
 
 
 @require_safe
 @party_gate()
-def screen_page(request, code):
+def screen_page(request: HttpRequest, code: str) -> HttpResponse:
     return _party_page(request, code, "events/screen.html")
 
 
 @require_safe
 @party_gate()
-def join_qr(request, code):
+def join_qr(request: HttpRequest, code: str) -> HttpResponse:
     """An SVG QR code of the join link (the link holds the code, never a secret)."""
     party = _page_party(request, code)
     url = public_url.join_url(request, party.code)
@@ -259,7 +266,7 @@ HOST_ONLY = Forbidden("only the party's host can download its result")
 
 @require_safe
 @party_gate(answer="json")
-def party_result_csv(request, code):
+def party_result_csv(request: HttpRequest, code: str) -> HttpResponse:
     """The party's result as CSV, for the host only: the host secret comes in the
     Authorization header (the dashboard fetches it and saves the file)."""
     party = party_by_code(code)
@@ -307,12 +314,18 @@ def party_result_csv(request, code):
     return response
 
 
+class _RowWriter(Protocol):
+    """What _SafeWriter needs of a csv.writer."""
+
+    def writerow(self, row: Iterable[Any], /) -> Any: ...
+
+
 class _SafeWriter:
     """Guests type the names: a cell starting with = + - @ would run as a formula in a
     spreadsheet (CSV injection), so such cells are prefixed with a quote."""
 
-    def __init__(self, writer):
+    def __init__(self, writer: _RowWriter) -> None:
         self.writer = writer
 
-    def writerow(self, row):
+    def writerow(self, row: Iterable[Any]) -> None:
         self.writer.writerow(["'" + c if isinstance(c, str) and c[:1] in ("=", "+", "-", "@") else c for c in row])

@@ -4,7 +4,9 @@ python manage.py printables party --code ABC123 --out party.pdf [--only labels,t
 
 from __future__ import annotations
 
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -16,7 +18,7 @@ from printables.services import deck_pdf_cached, party_printables
 class Command(BaseCommand):
     help = "Write the print-and-play deck, or one party's printables, as a PDF (US Letter, print at 100 %)."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("what", choices=["deck", "party"])
         parser.add_argument("--out", required=True, help="the PDF file to write")
         parser.add_argument("--code", help="the party's join code (party only)")
@@ -31,7 +33,9 @@ class Command(BaseCommand):
             help="party only: scheme and host guests' phones reach (for the join QR code)",
         )
 
-    def handle(self, *args, what, out, code, only, base_url, **options):
+    def handle(
+        self, *args: Any, what: str, out: str, code: str | None, only: str, base_url: str, **options: Any
+    ) -> None:
         if what == "deck":
             data = deck_pdf_cached()
         else:

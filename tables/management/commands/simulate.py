@@ -7,9 +7,11 @@ import json
 import shlex
 import sys
 import time
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, OutputWrapper
 
 from tables.simulate import PacingModel, simulate
 from tables.simulate.policies import POLICIES
@@ -36,7 +38,7 @@ def int_list(text: str) -> list[int]:
 class Progress:
     """Progress on stderr, at most every two seconds (and at the end)."""
 
-    def __init__(self, stream, label: str) -> None:
+    def __init__(self, stream: OutputWrapper, label: str) -> None:
         self.stream, self.label = stream, label
         self.t0 = self.last = time.monotonic()
 
@@ -56,7 +58,7 @@ class Progress:
 class Command(BaseCommand):
     help = "Simulate complete heists with bot players: fairness and pacing report."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--games", type=int, default=2000, help="games per table size (default 2000)")
         parser.add_argument("--players", default="2-10", help="table sizes, e.g. 2-10 or 4,6 (default 2-10)")
         parser.add_argument("--vault", type=int, default=0, help="vault gifts per table, 0-3")
@@ -92,7 +94,7 @@ class Command(BaseCommand):
         )
         parser.add_argument("--estimate-parties", type=int, default=60, help="parties per guest count for --estimates")
 
-    def model(self, opts) -> PacingModel:
+    def model(self, opts: dict[str, Any]) -> PacingModel:
         params = {}
         if opts["model"]:
             try:
@@ -108,7 +110,7 @@ class Command(BaseCommand):
         except (ValueError, TypeError) as e:
             raise CommandError(str(e)) from None
 
-    def handle(self, *args, **opts):
+    def handle(self, *args: Any, **opts: Any) -> None:
         seed = opts["seed"]
         seed = int(seed) if seed.lstrip("-").isdigit() else seed
         model = self.model(opts)
@@ -159,7 +161,7 @@ class Command(BaseCommand):
             return
         self.stdout.write(self.text(report))
 
-    def text(self, r: dict) -> str:
+    def text(self, r: dict[str, Any]) -> str:
         out = [
             f"{r['games']:,} games ({r['games_per_size']:,} per size), policies {','.join(r['policies'])}, "
             f"agreement {r['agreement']:g}, vault {r['vault']}, last call draw {r['last_call_draw']}, seed {r['seed']}"
