@@ -29,7 +29,7 @@ from django.db.backends.postgresql import base
 from psycopg_pool import ConnectionPool
 
 
-def check_connection(conn) -> None:
+def check_connection(conn: psycopg.Connection[Any]) -> None:
     """Return quietly if `conn` may be lent out; raise if it is gone."""
     if conn.closed:
         raise psycopg.OperationalError("the connection is closed")
@@ -53,7 +53,7 @@ class CheckedPool(ConnectionPool):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, check=self._check_before_lending, **kwargs)
 
-    def _check_before_lending(self, conn: Any) -> None:
+    def _check_before_lending(self, conn: psycopg.Connection[Any]) -> None:
         try:
             check_connection(conn)
         except psycopg.Error:
@@ -61,25 +61,28 @@ class CheckedPool(ConnectionPool):
             raise
 
 
+# django-stubs 5.x do not know the connection pool Django 5.1 added to this backend
+# (`pool`, `_connection_pools`, `_configure_connection`): the ignores below say only that.
 class DatabaseWrapper(base.DatabaseWrapper):
     @property
-    def pool(self):
+    def pool(self) -> ConnectionPool[Any] | None:
         """Django's pool (the same options, OPTIONS["pool"]), checked by
         `check_connection`. Django passes a `check` of its own (its empty query, or none
         without CONN_HEALTH_CHECKS), so the pool is made here."""
         options = self.settings_dict["OPTIONS"].get("pool")
         if self.alias == NO_DB_ALIAS or not options:
             return None
-        if self.alias not in self._connection_pools:
+        pools: dict[str, ConnectionPool[Any]] = self._connection_pools  # type: ignore[attr-defined]
+        if self.alias not in pools:
             if self.settings_dict.get("CONN_MAX_AGE", 0) != 0:
-                return super().pool  # Django refuses that combination, and says why
+                return super().pool  # type: ignore[misc, no-any-return]  # Django refuses that combination, and says why
             kwargs = self.get_connection_params()
             kwargs["autocommit"] = True  # as Django: it sets the mode it wants on checkout
             pool = CheckedPool(
                 kwargs=kwargs,
                 open=False,
-                configure=self._configure_connection,
+                configure=self._configure_connection,  # type: ignore[attr-defined]
                 **({} if options is True else options),
             )
-            self._connection_pools.setdefault(self.alias, pool)  # the first thread's wins
-        return self._connection_pools[self.alias]
+            pools.setdefault(self.alias, pool)  # the first thread's wins
+        return pools[self.alias]
