@@ -272,8 +272,8 @@ def test_the_join_rate_limit_answers_429(settings):
         )
         if statuses[-1] == 429:
             break
-    assert statuses[-1] == 429 and set(statuses[:-1]) == {201}, statuses
-    assert len(statuses) - 1 in (5, 6, 7, 8, 9, 10)
+    # A sliding window (events/access/ratelimit.py): exactly five joins, the sixth refused.
+    assert statuses == [201] * 5 + [429], statuses
     refused = _post(client, f"/api/parties/{party.code}/guests", {"name": "Late", "description": "x"})
     assert refused.status_code == 429 and refused.json()["error"] == "rate_limited"
     assert Guest.objects.filter(party=party).count() == statuses.count(201)
@@ -317,17 +317,17 @@ def test_markup_in_names_is_stored_verbatim_and_escaped_on_every_page():
     guest = Guest.objects.get(party=party)
     assert party.name == SCRIPT and guest.description == SCRIPT  # verbatim: escaping is the page's job
     assert guest.name == '"><img src=x onerror=alert(1)>'
-    for path in (
-        f"/host/{code}/",
-        f"/j/{code}/",
-        f"/p/{code}/",
-        f"/screen/{code}/",
-        "/host/%3Cscript%3E/",
-        "/j/<b>x</b>/",
+    for path, status in (
+        (f"/host/{code}/", 200),
+        (f"/j/{code}/", 200),
+        (f"/p/{code}/", 200),
+        (f"/screen/{code}/", 200),
+        ("/host/%3Cscript%3E/", 404),
+        ("/j/<b>x</b>/", 404),
     ):
         page = client.get(path)
         html = page.content.decode()
-        assert page.status_code in (200, 404), (path, page.status_code)
+        assert page.status_code == status, (path, page.status_code)
         assert "<script>alert" not in html, path
         assert "<img src=x" not in html, path
         assert "<b>£20</b>" not in html and "<b>x</b>" not in html, path

@@ -1,6 +1,8 @@
 import pytest
 from asgiref.sync import sync_to_async
 
+from tables.engine import Game
+from tables.models import Table
 from tests import shorthand
 from tests.live.clients import Phone
 
@@ -24,9 +26,12 @@ async def test_four_guests_seated_and_first_turn():
         assert s["me"]["table"] is None
     ok = await host.command("seat")
     assert ok["type"] == "ok", ok
+    table = await sync_to_async(Table.objects.get)(party=party)
+    hands = Game.from_dict(table.state).hands
     for p in phones:
         snap = await p.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
-        assert len(snap["table"]["view"]["hand"]) in (3, 4)
+        # Each phone shows its own seat's hand as dealt (the active player's has drawn).
+        assert len(snap["table"]["view"]["hand"]) == len(hands[snap["me"]["seat"]])
     active = snap["table"]["view"]["active"]
     phone = next(p for p in phones if p.snapshot["me"]["seat"] == active)
     res = await phone.act({"type": "regroup", "cards": []})

@@ -56,10 +56,10 @@ def test_every_command_of_the_role_table_has_an_entry_and_every_entry_a_role():
     assert all(name == c.name for name, c in [*PARTY_COMMANDS.items(), *TABLE_ACTIONS.items()])
 
 
-def _allowed(command, frame) -> set[str]:
-    """Which of the sample actors the command's role check lets through."""
+def _allowed(command, frame, *, party_id: int = 1, table_id: int = 7) -> set[str]:
+    """Which of the sample actors (of table `table_id`) the command's role check lets through."""
     allowed = set()
-    for who, actor in _actors().items():
+    for who, actor in _actors(party_id, table_id).items():
         try:
             command.check(actor, frame)
         except Forbidden:
@@ -76,7 +76,9 @@ def test_each_party_command_is_allowed_to_exactly_the_roles_the_table_names(name
     if name in HOST_COMMANDS:
         assert allowed == {"host"}
     elif name in CAPTAIN_COMMANDS:
-        assert "host" in allowed and not allowed & {"guest", "lobby guest", "spectator"}
+        # A frame that names no guest names no table: nobody's captain, nobody's tablet
+        # (which table's captain may: test_a_captain_hands_over_seats_at_their_own_table_only).
+        assert allowed == {"host"}
     else:
         assert allowed == {"captain", "guest"}  # a seated guest, about their own seat
 
@@ -188,6 +190,30 @@ def test_http_maps_every_refusal_to_its_status_and_one_json_shape(error, status)
 
 def test_http_may_name_a_status_for_a_request_that_names_nothing():
     assert error_response(ServiceError("invalid", "no such printable"), status=404).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("name", sorted(CAPTAIN_COMMANDS))
+def test_a_captain_hands_over_seats_at_their_own_table_only(name):
+    """The table of the guest a frame names decides: its captain and its tablet may, the
+    captain and tablet of the next table may not, the host always may."""
+    party, _, _ = shorthand.party_seated(name="Captains", guests=30)
+    tables = list(Table.objects.filter(party=party).order_by("id").values_list("id", flat=True))
+    assert len(tables) == 3
+    for here in tables:
+        guest = _guest_at(party_id=party.pk, table_id=here)
+        frame = {"type": "party", "command": name, "guest": guest}
+        assert _allowed(PARTY_COMMANDS[name], frame, party_id=party.pk, table_id=here) == {"host", "captain", "tablet"}
+        for there in tables:
+            if there != here:
+                assert _allowed(PARTY_COMMANDS[name], frame, party_id=party.pk, table_id=there) == {"host"}
+
+
+def _guest_at(*, party_id: int, table_id: int) -> int:
+    """One guest seated at the table."""
+    from events.models import Guest
+
+    return Guest.objects.filter(party_id=party_id, table_id=table_id).order_by("id").values_list("id", flat=True)[0]
 
 
 # --- the host ends the party ---------------------------------------------------------------

@@ -57,11 +57,15 @@ def party_record_with_tokens(
     return party, host_token, tokens
 
 
-def party_play(party: Party, *, seed: int = 1, until: Phase | None = None) -> None:
+def party_play(party: Party, *, seed: int = 1, until: Phase | None = None, letters: set[str] | None = None) -> None:
+    """Bots play the party to the end, or until every table is at phase `until`.
+    `letters`: only these tables play (the others wait where they are)."""
     rand = random.Random(seed)
     host = Actor(Role.HOST, party.pk)
     for _ in range(20_000):
         tables = list(Table.objects.filter(party=party).order_by("letter"))
+        if letters is not None:
+            tables = [t for t in tables if t.letter in letters]
         games = {t.pk: Game.from_dict(t.state) for t in tables}
         if until is not None and all(g.phase is until for g in games.values()):
             return
@@ -85,6 +89,8 @@ def party_play(party: Party, *, seed: int = 1, until: Phase | None = None) -> No
             moved = True
         if not moved:
             games = {t.pk: Game.from_dict(t.state) for t in Table.objects.filter(party=party)}
+            if until is Phase.GATE and letters is not None:
+                games = {t.pk: games[t.pk] for t in tables}
             if all(g.phase is Phase.GATE for g in games.values()):
                 if until is Phase.GATE:
                     return
