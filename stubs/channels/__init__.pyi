@@ -1,0 +1,2 @@
+__version__: str
+DEFAULT_CHANNEL_LAYER: str

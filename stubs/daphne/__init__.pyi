@@ -1,0 +1,2 @@
+__version__: str
+PY38_WIN: bool
