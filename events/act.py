@@ -15,7 +15,7 @@ either road, so the seat cannot change between the check and the write.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Literal
 
 from tables import write
@@ -66,10 +66,10 @@ async def _on_loop(actor: Actor, frame: Frame, secret: str | None) -> Outcome | 
             return None
         only_if = seat_held(actor, secret)
     try:
-        request = act_request(actor, frame)
+        request = act_request(actor, frame, only_if=only_if)
     except ServiceError:
         return None
-    return await play.table_act_on_loop(replace(request, only_if=only_if))
+    return await play.table_act_on_loop(request)
 
 
 def _seat_then_act(actor: Actor, secret: str | None, frame: Frame, origin: str) -> Outcome | None:
@@ -85,7 +85,7 @@ def _seat_then_act(actor: Actor, secret: str | None, frame: Frame, origin: str) 
     and the action decided the usual way."""
     if secret is not None:
         try:
-            outcome = play.table_act(replace(act_request(actor, frame), only_if=seat_held(actor, secret)))
+            outcome = play.table_act(act_request(actor, frame, only_if=seat_held(actor, secret)))
         except ServiceError:
             outcome = None
         if outcome is not None:

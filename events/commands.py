@@ -29,6 +29,7 @@ from tables.engine import MalformedActionError, parse_action
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
 from tables.services import TURN_ACTIONS, ActRequest
+from tables.write import Condition
 
 from . import play, services, tablets
 from .models import Guest
@@ -102,7 +103,7 @@ def _parse_action(actor: Actor, frame: Frame) -> Args:
     return {"request": _act_request(actor, frame)}
 
 
-def _act_request(actor: Actor, frame: Frame) -> ActRequest:
+def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -> ActRequest:
     action = frame["action"]
     kind = action["type"]
     if kind in SEAT_ACTIONS:
@@ -117,6 +118,7 @@ def _act_request(actor: Actor, frame: Frame) -> ActRequest:
         client_id=frame.get("re") or "",
         # Only turn actions are version-checked: two phones answering one window both count.
         expected_version=frame.get("version") if kind in TURN_ACTIONS else None,
+        only_if=only_if,
     )
 
 
@@ -306,15 +308,16 @@ def dispatch(actor: Actor, frame: Frame, *, origin: str = "") -> Outcome:
     return command.run(actor, command.parse(actor, frame))
 
 
-def act_request(actor: Actor, frame: Frame) -> ActRequest:
+def act_request(actor: Actor, frame: Frame, *, only_if: Condition | None = None) -> ActRequest:
     """An `act` frame as `dispatch` checks and parses it, not run: the request the
-    socket's own road sends on (events/act.py). Touches no database. Raises
-    ServiceError as `dispatch` would (malformed: not an `act` frame)."""
+    socket's own road sends on (events/act.py), written only if `only_if` holds too.
+    Touches no database. Raises ServiceError as `dispatch` would (malformed: not an
+    `act` frame)."""
     command, frame = lookup(actor, frame)
     if command.frame != "act":
         raise ServiceError("malformed", "not a table action")
     command.check(actor, frame)
-    return _act_request(actor, frame)
+    return _act_request(actor, frame, only_if)
 
 
 def table_act(
