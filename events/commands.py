@@ -9,15 +9,19 @@ A screen sends two kinds of command frame (docs/PROTOCOL.md):
 type, a party command by name), ask the role table whether this actor may send it
 (events/party/roles.py), parse and type-check its arguments (here, and nowhere else; the
 engine parses an action's own fields), call its service, and return the service's
-Outcome. Transports (the socket, and in-process callers such as the tests) do nothing
-else: they authenticate, call `dispatch`, reply with `Outcome.data` and send
-`Outcome.messages` after commit. Every refusal is a ServiceError (tables/errors.py).
+Outcome. A table action's arguments are one `ActRequest` (tables/services.py), and
+its service the party's `play.table_act`. Transports (the socket, and in-process
+callers such as the tests) do nothing else: they authenticate, call `dispatch`, reply
+with `Outcome.data` and send `Outcome.messages` after commit; the socket's act takes
+`act_request` (the same checks and parsing, not run) to write it from the event loop
+first (events/act.py). Every refusal is a ServiceError (tables/errors.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from events.party import services, tablets
 from events.party.roles import (
@@ -33,24 +37,25 @@ from events.party.roles import (
 )
 from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
-from tables import write
 from tables.engine import MalformedActionError, parse_action
-from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
+from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
-from tables.services import TURN_ACTIONS
+from tables.services import TURN_ACTIONS, ActRequest
+from tables.write import Condition
 
 from . import play
 from .models import Guest
 
-Args = dict  # a command's parsed arguments, keyword arguments of its service call
+Args = dict[str, Any]  # a command's parsed arguments, keyword arguments of its service call
+Frame = dict[str, Any]  # a command frame as the socket parsed it (docs/PROTOCOL.md)
 
 
 @dataclass(frozen=True)
 class Command:
     name: str
     frame: str  # "act" (a table action) or "party" (a party command)
-    check: Callable[[Actor, dict], None]  # the role table's verdict on the frame; raises Forbidden
-    parse: Callable[[Actor, dict], Args]  # the frame's arguments, type-checked; raises ServiceError
+    check: Callable[[Actor, Frame], None]  # the role table's verdict on the frame; raises Forbidden
+    parse: Callable[[Actor, Frame], Args]  # the frame's arguments, type-checked; raises ServiceError
     run: Callable[[Actor, Args], Outcome]  # the service
 
 
@@ -60,26 +65,26 @@ class Command:
 def _an_id(value: object, question: str) -> int:
     """An id from a frame: an int, not "1", 1.5 or True (the ORM would coerce those)."""
     if type(value) is not int:
-        raise ServiceError("invalid", question)
+        raise ServiceError(ErrorCode.INVALID, question)
     return value
 
 
-def _no_args(actor: Actor, frame: dict) -> Args:
+def _no_args(actor: Actor, frame: Frame) -> Args:
     return {}
 
 
-def _guest(actor: Actor, frame: dict) -> Args:
+def _guest(actor: Actor, frame: Frame) -> Args:
     return {"guest_id": _an_id(frame.get("guest"), "which guest?")}
 
 
-def _act_frame(actor: Actor, frame: dict) -> tuple[str, dict]:
+def _act_frame(actor: Actor, frame: Frame) -> tuple[str, Frame]:
     """An act frame's envelope: (the action's type, the frame with its table filled in)."""
     version = frame.get("version")
     if version is not None and type(version) is not int:
-        raise ServiceError("malformed", "version must be an integer")
+        raise ServiceError(ErrorCode.MALFORMED, "version must be an integer")
     table_id = frame.get("table", actor.table_id)
     if type(table_id) is not int:
-        raise ServiceError("malformed", "which table?")
+        raise ServiceError(ErrorCode.MALFORMED, "which table?")
     action = frame.get("action")
     if not isinstance(action, dict):
         raise Illegal(MalformedActionError("an action must be a JSON object"))
@@ -89,38 +94,46 @@ def _act_frame(actor: Actor, frame: dict) -> tuple[str, dict]:
     return kind, {**frame, "table": table_id}
 
 
-def _check_action(actor: Actor, frame: dict) -> None:
+def _check_action(actor: Actor, frame: Frame) -> None:
     action = frame["action"]
     check_table_action(actor, frame["table"], action["type"])
     check_own_seat(actor, action)
 
 
-def _parse_action(actor: Actor, frame: dict) -> Args:
+def _parse_action(actor: Actor, frame: Frame) -> Args:
+    return {"request": _act_request(actor, frame)}
+
+
+def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -> ActRequest:
     action = frame["action"]
     kind = action["type"]
     if kind in SEAT_ACTIONS:
         action = {**action, "seat": actor.seat}  # a seat acts for itself (check_own_seat)
     with engine_rules():
         engine_action = parse_action(action)
-    return {
-        "table_id": frame["table"],
-        "engine_action": engine_action,
-        "actor_label": actor.label_for(kind),
-        "client_id": frame.get("re") or "",
+    return ActRequest(
+        party_id=actor.party_id,
+        table_id=frame["table"],
+        action=engine_action,
+        actor_label=actor.label_for(kind),
+        client_id=frame.get("re") or "",
         # Only turn actions are version-checked: two phones answering one window both count.
-        "expected_version": frame.get("version") if kind in TURN_ACTIONS else None,
-    }
+        expected_version=frame.get("version") if kind in TURN_ACTIONS else None,
+        only_if=only_if,
+    )
 
 
 def _run_action(actor: Actor, args: Args) -> Outcome:
-    return play.table_act(party_id=actor.party_id, **args)
+    outcome = play.table_act(args["request"])
+    assert outcome is not None  # a request without `only_if` is always written or refused
+    return outcome
 
 
-def _check_party(actor: Actor, frame: dict) -> None:
+def _check_party(actor: Actor, frame: Frame) -> None:
     check_party_command(actor, frame["command"])
 
 
-def _check_captain(actor: Actor, frame: dict) -> None:
+def _check_captain(actor: Actor, frame: Frame) -> None:
     """A captain acts only at their own table: the table of the guest named."""
     guest = frame.get("guest")
     table_id = None
@@ -129,12 +142,12 @@ def _check_captain(actor: Actor, frame: dict) -> None:
     check_party_command(actor, frame["command"], table_id)
 
 
-def _check_own_seat(actor: Actor, frame: dict) -> None:
+def _check_own_seat(actor: Actor, frame: Frame) -> None:
     check_party_command(actor, frame["command"])
     check_own_guest(actor, frame.get("guest", actor.guest_id))
 
 
-def _delivery_confirmer(actor: Actor, frame: dict) -> str:
+def _delivery_confirmer(actor: Actor, frame: Frame) -> str:
     """Who the sender is for the relay gift walking into the table named (events/party/roles.py
     `delivery_confirmer`): only once the relay has run is there a carrier to know."""
     to_table = _an_id(frame.get("table"), "which table did the gift arrive at?")
@@ -144,22 +157,28 @@ def _delivery_confirmer(actor: Actor, frame: dict) -> str:
     if leg is None:
         if actor.role is Role.HOST:
             return "host"  # the service says what is wrong (no walk yet, no such table)
-        raise ServiceError("relay_not_run", "no relay gift is walking to that table")
+        raise ServiceError(ErrorCode.RELAY_NOT_RUN, "no relay gift is walking to that table")
     return delivery_confirmer(
         actor, to_table_id=leg.to_table_id, from_table_id=leg.from_table_id, carrier_seat=leg.carrier_seat
     )
 
 
-def _check_delivery(actor: Actor, frame: dict) -> None:
+def _check_delivery(actor: Actor, frame: Frame) -> None:
     _delivery_confirmer(actor, frame)
 
 
-def _delivery(actor: Actor, frame: dict) -> Args:
+def _delivery(actor: Actor, frame: Frame) -> Args:
     return {
         "table_id": frame["table"],
         "confirmed_by": _delivery_confirmer(actor, frame),
         "actor_label": actor.label,
     }
+
+
+def _guest_id(actor: Actor) -> int:
+    """The sender's own guest: a seat command comes only from a guest (events/party/roles.py)."""
+    assert actor.guest_id is not None
+    return actor.guest_id
 
 
 def _requested_by(actor: Actor) -> str:
@@ -177,8 +196,8 @@ def _action(name: str) -> Command:
 def _party(
     name: str,
     run: Callable[[Actor, Args], Outcome],
-    parse=_no_args,
-    check: Callable[[Actor, dict], None] = _check_party,
+    parse: Callable[[Actor, Frame], Args] = _no_args,
+    check: Callable[[Actor, Frame], None] = _check_party,
 ) -> Command:
     return Command(name, "party", check, parse, run)
 
@@ -252,7 +271,7 @@ PARTY_COMMANDS: dict[str, Command] = {
         ),
         _party(
             "offer_seat",
-            lambda a, _: services.seat_offer(party_id=a.party_id, guest_id=a.guest_id),
+            lambda a, _: services.seat_offer(party_id=a.party_id, guest_id=_guest_id(a)),
             check=_check_own_seat,
         ),
     ]
@@ -262,7 +281,7 @@ PARTY_COMMANDS: dict[str, Command] = {
 # tests/party/test_commands.py checks both ways.
 
 
-def lookup(actor: Actor, frame: dict) -> tuple[Command, dict]:
+def lookup(actor: Actor, frame: Frame) -> tuple[Command, Frame]:
     """The command a frame asks for, and the frame as its command reads it."""
     if frame["type"] == "act":
         kind, frame = _act_frame(actor, frame)
@@ -273,15 +292,15 @@ def lookup(actor: Actor, frame: dict) -> tuple[Command, dict]:
     if frame["type"] == "party":
         name = frame.get("command")
         if not isinstance(name, str):
-            raise ServiceError("malformed", "which command?")
+            raise ServiceError(ErrorCode.MALFORMED, "which command?")
         command = PARTY_COMMANDS.get(name)
         if command is None:
             raise Forbidden(f"unknown command {name!r}")
         return command, frame
-    raise ServiceError("malformed", f"unknown frame type {frame['type']!r}")
+    raise ServiceError(ErrorCode.MALFORMED, f"unknown frame type {frame['type']!r}")
 
 
-def dispatch(actor: Actor, frame: dict, *, origin: str = "") -> Outcome:
+def dispatch(actor: Actor, frame: Frame, *, origin: str = "") -> Outcome:
     """Run one command frame for an authenticated actor: look up, check, parse, call.
     `origin`: the page's origin, for the links a command makes (a tablet's QR code)."""
     command, frame = lookup(actor, frame)
@@ -290,42 +309,23 @@ def dispatch(actor: Actor, frame: dict, *, origin: str = "") -> Outcome:
     return command.run(actor, command.parse(actor, frame))
 
 
-def dispatch_act_if(actor: Actor, frame: dict, also: write.Condition) -> Outcome | None:
-    """An `act` frame as `dispatch` runs it, but only on the optimistic path and only if
-    `also` holds in the action's own statement (events/play.py `table_act_if`). None:
-    nothing was done, for any reason (a refusal included: the caller then checks the
-    long way and calls `dispatch`, which decides it again)."""
-    try:
-        command, frame = lookup(actor, frame)
-        if command.frame != "act":
-            return None
-        command.check(actor, frame)
-        return play.table_act_if(also, party_id=actor.party_id, **command.parse(actor, frame))
-    except ServiceError:
-        return None
-
-
-async def dispatch_act_on_loop(actor: Actor, frame: dict, also: write.Condition | None) -> Outcome | None:
-    """An `act` frame as `dispatch_act_if` runs it (`also`: None for a host's, a
-    tablet's or a spectator's act), its statement sent from the event loop
-    (events/play.py `table_act_on_loop`). Checking and parsing touch no database.
-    None: nothing was done; the caller takes the threads' path, which decides it again."""
-    try:
-        command, frame = lookup(actor, frame)
-        if command.frame != "act":
-            return None
-        command.check(actor, frame)
-        args = command.parse(actor, frame)
-    except ServiceError:
-        return None
-    return await play.table_act_on_loop(also, party_id=actor.party_id, **args)
+def act_request(actor: Actor, frame: Frame, *, only_if: Condition | None = None) -> ActRequest:
+    """An `act` frame as `dispatch` checks and parses it, not run: the request the
+    socket's own road sends on (events/act.py), written only if `only_if` holds too.
+    Touches no database. Raises ServiceError as `dispatch` would (malformed: not an
+    `act` frame)."""
+    command, frame = lookup(actor, frame)
+    if command.frame != "act":
+        raise ServiceError(ErrorCode.MALFORMED, "not a table action")
+    command.check(actor, frame)
+    return _act_request(actor, frame, only_if)
 
 
 def table_act(
-    *, actor: Actor, table_id: int, action: dict, client_id: str = "", expected_version: int | None = None
+    *, actor: Actor, table_id: int, action: dict[str, Any], client_id: str = "", expected_version: int | None = None
 ) -> Outcome:
     """One table action, in process, exactly as its `act` frame would run it."""
-    frame: dict = {"type": "act", "table": table_id, "action": action, "re": client_id or None}
+    frame: Frame = {"type": "act", "table": table_id, "action": action, "re": client_id or None}
     if expected_version is not None:
         frame["version"] = expected_version
     return dispatch(actor, frame)

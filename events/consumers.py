@@ -29,18 +29,18 @@ from django.utils import timezone
 
 from events.access import gate, peers, ratelimit
 from events.broadcast import groups
-from events.live import acttiming, fastread, heartbeat, lanes, socket_limits, stalls
+from events.live import acttiming, fastread, heartbeat, socket_limits, stalls
 from events.live.presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
 from events.live.socket_limits import TokenBucket
 from events.party.roles import Actor, Role, groups_for
 from events.party.secrets import token_hash
 from events.party.selectors import actor_for, party_by_code, snapshot_for
-from tables import loopwrite, write
+from tables import write
 from tables.errors import ServiceError
 
-from . import fanout
-from .commands import dispatch, dispatch_act_if, dispatch_act_on_loop
-from .models import Guest, Tablet
+from . import act, fanout
+from .commands import dispatch
+from .models import Tablet
 
 logger = logging.getLogger(__name__)
 
@@ -322,7 +322,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
         if kind == "act" and self.actor.role is Role.GUEST and not self.revoked:
-            # The seat check and the action in one trip to the database (_seat_then_act).
+            # The seat check and the action in one trip to the database (events/act.py).
             self.secret_checked = time.monotonic()
             await self._command(frame, re, seat_checked_there=True)
             return
@@ -384,26 +384,19 @@ class PartyConsumer(AsyncWebsocketConsumer):
         """An `act` or `party` frame: the registry checks, parses and runs it
         (events/commands.py); the reply carries what changed, the screens get the rest.
         `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
-        in the same database call, just before the action."""
+        in the same database call, just before the action (events/act.py)."""
         started = time.perf_counter()
-        path = "loop"  # for acttiming: the loop's statement, or the threads
+        path = "threads"  # for acttiming: the loop's statement, or the threads
         try:
-            outcome = await self._act_on_loop(frame) if frame["type"] == "act" else None
-            if outcome is not None:
-                pass  # done from the loop itself
-            elif seat_checked_there:
-                path = "threads"
-                # On the acts' own threads: never behind other sockets' hellos (lanes.py).
-                outcome = await lanes.run_in("acts", _seat_then_act)(
-                    self.actor, self.secret, frame, _origin(self.scope)
+            if frame["type"] == "act":
+                acted = await act.socket_act(
+                    self.actor, frame, secret=self.secret, seat_checked=seat_checked_there, origin=_origin(self.scope)
                 )
-                if outcome is None:  # the seat or its rights changed: decided the usual way
+                if acted is None:  # the seat or its rights changed: decided the usual way
                     if not await self._seat_revoked(re):
                         await self._command(frame, re)
                     return
-            elif frame["type"] == "act":  # a host's, captain tablet's or spectator's
-                path = "threads"
-                outcome = await lanes.run_in("acts", dispatch)(self.actor, frame, origin=_origin(self.scope))
+                outcome, path = acted.outcome, acted.path
             else:  # a party command (seating, the gate, the relay): heavier, and rare
                 outcome = await write.run_in_db_thread(dispatch)(self.actor, frame, origin=_origin(self.scope))
         except ServiceError as exc:
@@ -416,19 +409,6 @@ class PartyConsumer(AsyncWebsocketConsumer):
         if acttiming.ON and frame["type"] == "act":  # `_arrived`: receive's, whatever the client sent
             acttiming.act(path, frame["_arrived"], started, written, time.perf_counter())
         await fanout.publish(outcome.messages)
-
-    async def _act_on_loop(self, frame):
-        """An act, first from the event loop in one statement with no thread
-        (tables/loopwrite.py); a guest's carries its seat check in that statement, as on
-        the threads (_seat_then_act). Most acts end here. None: nothing was done."""
-        if not loopwrite.enabled():
-            return None
-        also = None
-        if self.actor.role is Role.GUEST:
-            if self.secret is None:
-                return None
-            also = _seat_held(self.actor, self.secret)
-        return await dispatch_act_on_loop(self.actor, frame, also)
 
     async def _resync_frame(self, frame, re):
         """A client's resync. Beyond RESYNC_RATE, a flood of them is answered with the
@@ -795,48 +775,6 @@ def _seat_row(guest_id: int) -> dict | None:
     hand-over), removal, table, seat and captaincy. None: the party was deleted (the
     handlers then say no_party)."""
     return fastread.seat_row(guest_id)  # the ORM's query building cost more than the query
-
-
-def _seat_then_act(actor: Actor, secret: str | None, frame: dict, origin: str):
-    """A guest's act frame: the seat check of `_seat_revoked` and, when the seat is still
-    this socket's with the same rights, the action, in one database call. None: the
-    seat was handed over or the guest's table, seat or captaincy changed (the socket
-    then closes or refreshes its rights, and acts, as for any other frame).
-
-    First in one statement: the optimistic write, applied only if the guest's row
-    still says what this socket holds (`_seat_held`). Otherwise (no hot copy, a
-    conflict, a refusal, or a changed seat) the seat is read first, as it always was,
-    and the action decided the usual way."""
-    if secret is not None:
-        outcome = dispatch_act_if(actor, frame, _seat_held(actor, secret))
-        if outcome is not None:
-            return outcome
-    row = _seat_row(actor.guest_id)
-    if row is not None:
-        if row["token_hash"] != secret or row["removed_at"] is not None:
-            return None
-        fresh = Actor(
-            Role.GUEST,
-            actor.party_id,
-            guest_id=actor.guest_id,
-            table_id=row["table_id"],
-            seat=row["seat"],
-            captain=row["is_captain"],
-        )
-        if fresh != actor:
-            return None
-    return dispatch(actor, frame, origin=origin)
-
-
-def _seat_held(actor: Actor, secret: str) -> write.Condition:
-    """SQL true while the guest's row says what `actor` and `secret` say: the same
-    secret, not removed, the same table, seat and captaincy (as `_seat_then_act`
-    compares them)."""
-    return write.Condition(
-        f"EXISTS (SELECT 1 FROM {Guest._meta.db_table} WHERE id = %s AND token_hash = %s AND removed_at IS NULL"
-        " AND table_id = %s AND seat = %s AND is_captain = %s)",
-        (actor.guest_id, secret, actor.table_id, actor.seat, actor.captain),
-    )
 
 
 def _holds_tablet(tablet_id: int, secret: str) -> bool:

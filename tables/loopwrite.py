@@ -28,18 +28,13 @@ import select
 import weakref
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from datetime import datetime
 
 import psycopg
 import psycopg.conninfo
 from django.conf import settings
 from django.db import connections
 
-from tables.engine import Game
-from tables.engine.actions import Action
-
 from . import write
-from .models import Table
 
 CONNECT_TIMEOUT = 5  # s: a database that does not answer sends the act the long way
 
@@ -194,34 +189,24 @@ def close_all() -> None:
     _lenders.clear()
 
 
-async def save(
-    *,
-    table: Table,
-    new: Game,
-    action: Action,
-    actor: str,
-    client_id: str,
-    now: datetime,
-    attempt: write.Attempt,
-) -> None:
-    """`write.save` of an optimistic `attempt`, its statement sent from the loop.
+async def save(change: write.Change) -> None:
+    """`write.save` of an optimistic attempt, its statement sent from the loop.
     Raises write.Conflict (nothing written: decide on the row), NotSent (nothing
     written: no connection), or, once the statement was sent, whatever the database
     said (the action may or may not have committed: never try it again; a retried
     frame with the same id finds out which)."""
-    assert attempt.optimistic
-    state = new.to_dict()
-    sql, params = write.write_statement(table, new, state, action, actor, client_id, now, attempt)
+    assert change.attempt.optimistic
+    sql, params = write.write_statement(change)
     async with lender().lend() as conn:
-        attempt.written = True  # from here on, whatever happens, this action is not tried again
+        change.attempt.written = True  # from here on, whatever happens, this action is not tried again
         try:
             cur = await conn.execute(sql, params)
             row = await cur.fetchone()
         except psycopg.errors.UniqueViolation:
             row = None  # a request id already used: the locking path says whose
     try:
-        write.written_or_conflict(table, new, state, now, attempt, row, committed=True)
+        write.written_or_conflict(change, row, committed=True)
     except write.Conflict:
-        write.forget_copy(table.pk, attempt.xmin)
+        write.forget_copy(change.table.pk, change.attempt.xmin)
         raise
     write.stats["on_loop"] += 1

@@ -1,21 +1,37 @@
-"""Writes to a table: check under the table's row lock, apply, save; the caller commits.
+"""A table action's persistence: the one place its writer is chosen, and the writers.
 
-One action is one transaction, held by the party-level caller (events/play.py, the
-relay): `table_lock` takes `SELECT ... FOR UPDATE` on the table row, which serialises
-every frame for that table (PostgreSQL), and answers a retried request; `table_apply`
-has the engine check the rules and writes the new state and the action log row
-together. A table knows the engine and nothing of the party or the relay: it reports
-what changed (the new game, its phase) by what it returns, and the caller decides the
-party's consequences (the gate, the end, the relay) in the same transaction. The
-socket messages go out only after commit.
+Every table action a guest, a tablet or the host sends comes here as one `ActRequest`
+(events/commands.py parses it, events/play.py passes it on with the party's
+`PartyRules`). `table_writers` chooses how it is written, and nothing else does:
+
+- `Writer.ON_LOOP`: one autocommitted statement sent from the event loop itself
+  (tables/loopwrite.py), decided on this process's copy of the row; written only if the
+  row is still exactly that copy (and the request's `only_if` holds).
+- `Writer.OPTIMISTIC`: the same statement through Django's connection, from a thread.
+- `Writer.LOCKED`: `table_lock` takes `SELECT ... FOR UPDATE` on the table row, which
+  serialises every frame for that table (PostgreSQL), and answers a retried request;
+  `table_apply` has the engine check the rules and writes the new state and the action
+  log row together; one transaction, run again whole if PostgreSQL picked it as a
+  deadlock victim.
+
+An optimistic writer that wrote nothing (no copy, a stale one, a duplicate request id,
+`only_if` false, any refusal) hands the request to the next writer, which decides on the
+row itself: a refusal is never decided on the copy alone. A table knows the engine and
+nothing of the party or the relay: what the party must say about an action (a relay
+draw needs the relay open, a table at the gate is announced) comes in as `PartyRules`.
+The socket messages go out only after commit.
 """
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Protocol, TypeVar
 
+from django.db import OperationalError, transaction
 from django.utils import timezone
 
 from tables.engine import Event, Game, Phase, apply
@@ -24,7 +40,7 @@ from tables.engine.actions import Action, TimeoutPass
 from . import loopwrite, write
 from .broadcast import table_message
 from .clock import pass_from, step_due
-from .errors import ServiceError, engine_rules
+from .errors import ErrorCode, ServiceError, engine_rules
 from .groups import Message
 from .models import Table
 from .outcome import Outcome
@@ -35,11 +51,106 @@ from .selectors import table_meta
 # not version-checked: two phones answering the same window at once must both count.
 TURN_ACTIONS = frozenset({"play", "swipe", "regroup", "vault"})
 
+DEADLOCK_RETRIES = 3
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class ActRequest:
+    """One table action, parsed and permitted (events/commands.py), as it goes down to
+    its write. `client_id`: the frame's request id (a retry with the same id is
+    acknowledged, not redone); `expected_version`: the version a turn action was taken
+    at (TURN_ACTIONS; None: not checked); `now`: the action's time (None: the clock);
+    `only_if`: SQL the write's own statement must also find true (a guest's seat,
+    events/act.py), so this request is written optimistically or not at all."""
+
+    party_id: int
+    table_id: int
+    action: Action
+    actor_label: str
+    client_id: str = ""
+    expected_version: int | None = None
+    now: datetime | None = None
+    only_if: write.Condition | None = None
+
+
+@dataclass(frozen=True)
+class PartyRules:
+    """What the party says about a table's action (events/play.py `PARTY_RULES`).
+    `needs_lock`: an action decided on the locked row only (it reads the party);
+    `admit`: under the lock, before the engine, raises ServiceError to refuse;
+    `after`: in the action's transaction, the party's messages about the new game;
+    `settles_alone`: the party has nothing to read or write for this new game, so the
+    event loop may write it."""
+
+    needs_lock: Callable[[Action], bool]
+    admit: Callable[[ActRequest], None]
+    after: Callable[[Table, Game], list[Message]]
+    settles_alone: Callable[[Game], bool]
+
+
+class Writer(enum.Enum):
+    ON_LOOP = "loop"  # the optimistic statement, from the event loop (tables/loopwrite.py)
+    OPTIMISTIC = "optimistic"  # the same statement, autocommitted, from a thread
+    LOCKED = "locked"  # under the row lock, in a transaction, retried on deadlock
+
+
+@dataclass(frozen=True)
+class Persisted:
+    """A request's result: the outcome for the sender and screens, and the new game
+    (None: nothing new, a retried request id acknowledged)."""
+
+    outcome: Outcome
+    game: Game | None
+
+
+def table_writers(request: ActRequest, rules: PartyRules, *, on_loop: bool) -> tuple[Writer, ...]:
+    """The writers that may write `request`, in the order they are tried: the one place
+    the choice is made. From the event loop, only the loop's statement (and only on
+    PostgreSQL with ACTS_ON_LOOP_CONNECTIONS); from a thread, optimistically first and
+    then under the row lock. An action the party decides on the row (a relay draw) is
+    written under the lock only; a request with `only_if` optimistically only (the
+    condition lives in that statement), so a relay draw with one is not written here."""
+    optimistic = () if rules.needs_lock(request.action) else (Writer.OPTIMISTIC,)
+    if on_loop:
+        return (Writer.ON_LOOP,) if optimistic and loopwrite.enabled() else ()
+    if request.only_if is not None:
+        return optimistic
+    return (*optimistic, Writer.LOCKED)
+
+
+def table_persist(request: ActRequest, rules: PartyRules) -> Persisted | None:
+    """Write `request` from a thread (or any synchronous caller): each of its writers
+    in turn until one wrote. Raises ServiceError (Illegal, stale, ...), in which case
+    nothing changed. None: only a request with `only_if`, which nothing wrote."""
+    for writer in table_writers(request, rules, on_loop=False):
+        if writer is Writer.OPTIMISTIC:
+            done = _optimistic(request, rules)
+            if done is not None:
+                return done
+        else:
+            return _deadlock_retried(lambda: _write_once(request, rules, None))
+    return None
+
+
+async def table_persist_on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
+    """Write `request` from the event loop, its one statement sent with no thread, no
+    pool and no hop (tables/loopwrite.py), when its writers say so. None: nothing was
+    written, for whatever reason (not this writer's request, no copy, a stale one, a
+    refusal, `rules.settles_alone` false, no connection); the caller takes the threads'
+    path (`table_persist`), which decides it again. Raises once the statement was sent
+    (it may have committed: never try it again)."""
+    if Writer.ON_LOOP not in table_writers(request, rules, on_loop=True):
+        return None
+    async with loopwrite.table_turn(request.table_id):  # behind this table's action in flight, if any
+        return await _on_loop(request, rules)
+
 
 @dataclass
 class Locked:
-    """A table row under its lock, and its game. `duplicate` is the version an earlier
-    request with the same client id produced (that request is acknowledged, not redone)."""
+    """A table row under its lock (or this process's copy of it, optimistically), and
+    its game. `duplicate` is the version an earlier request with the same client id
+    produced (that request is acknowledged, not redone)."""
 
     table: Table
     game: Game
@@ -57,7 +168,7 @@ class Applied:
     outcome: Outcome
 
 
-def table_messages(table: Table, game: Game, events, before: Game | None = None) -> list[Message]:
+def table_messages(table: Table, game: Game, events: list[Event], before: Game | None = None) -> list[Message]:
     """Every seat's own view, and the public view, of the table at this version: one
     message, the public part and each seat's private part (tables/broadcast.py), which
     each process splits for its own sockets of this table's seat and public groups.
@@ -65,37 +176,59 @@ def table_messages(table: Table, game: Game, events, before: Game | None = None)
     return [table_message(table.pk, game, events, table_meta(table), before)]
 
 
-def table_lock(
-    *,
-    table_id: int,
-    party_id: int,
-    actor_label: str,
-    client_id: str = "",
-    expected_version: int | None = None,
-    attempt: write.Attempt | None = None,
-) -> Locked:
-    """Lock table `table_id` of party `party_id` (the caller holds the transaction).
+class LockRequest(Protocol):
+    """What `table_lock` reads of a request: an ActRequest, or a `TableClaim`."""
+
+    @property
+    def party_id(self) -> int: ...
+    @property
+    def table_id(self) -> int: ...
+    @property
+    def actor_label(self) -> str: ...
+    @property
+    def client_id(self) -> str: ...
+    @property
+    def expected_version(self) -> int | None: ...
+
+
+@dataclass(frozen=True)
+class TableClaim:
+    """A table locked for an action the server decides once it has the row (events/play.py
+    `table_act_stand_in`, the relay's), with the request id it is logged under."""
+
+    party_id: int
+    table_id: int
+    actor_label: str
+    client_id: str = ""
+    expected_version: None = None
+
+
+def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) -> Locked:
+    """Lock the request's table (the caller holds the transaction).
     A request id already used by this actor is a retry: `duplicate` says the version it
     made. Raises ServiceError (no_table, reused_id, stale). The row, the request id and
     the game come in one statement (tables/write.py); with an optimistic `attempt`,
-    from this process's copy of the row, unlocked, and `table_apply` writes only if the
+    from this process's copy of the row, unlocked, and the write applies only if the
     row is still that copy."""
+    expected_version = request.expected_version
     try:
-        found = write.lock(table_id=table_id, party_id=party_id, client_id=client_id, attempt=attempt)
+        found = write.lock(
+            table_id=request.table_id, party_id=request.party_id, client_id=request.client_id, attempt=attempt
+        )
     except write.NoTable:
-        raise ServiceError("no_table", "there is no such table at this party") from None
+        raise ServiceError(ErrorCode.NO_TABLE, "there is no such table at this party") from None
     table = found.table
     if found.duplicate is not None:
         version, by = found.duplicate
-        if by != actor_label:
+        if by != request.actor_label:
             # Someone else's id: acknowledging it would tell this sender an
             # action was done that never was.
-            raise ServiceError("reused_id", "that request id was already used at this table; send a new one")
+            raise ServiceError(ErrorCode.REUSED_ID, "that request id was already used at this table; send a new one")
         # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
         return Locked(table, found.game, duplicate=version)
     if expected_version is not None and expected_version != table.version:
         raise ServiceError(
-            "stale", f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
+            ErrorCode.STALE, f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
         )
     return Locked(table, found.game)
 
@@ -116,39 +249,91 @@ def table_apply(
     table = locked.table
     new, events, now = _decide(locked, engine_action, now)
     # The new state, version and clock, and the log row: one statement (tables/write.py).
-    write.save(
-        table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
-    )
+    write.save(write.Change(table, new, engine_action, actor_label, client_id, now, attempt or write.Attempt()))
     return _applied(table, new, events, locked.game)
 
 
-async def table_apply_on_loop(
-    locked: Locked,
-    engine_action: Action,
-    *,
-    actor_label: str,
-    client_id: str,
-    attempt: write.Attempt,
-    write_if: Callable[[Game], bool],
-    now: datetime | None = None,
-) -> Applied | None:
-    """`table_apply` of an optimistic attempt (`locked` is this process's copy of the
-    row), its statement sent from the event loop (tables/loopwrite.py). None: nothing
-    was written, because `write_if` said no to the new game (the caller's say: what it
-    must do with it needs the database), the copy is not the row (write.Conflict), or
-    no connection could be had (loopwrite.NotSent). Raises as table_apply before the
-    statement is sent; after, whatever the database said (never try it again)."""
-    table = locked.table
-    new, events, now = _decide(locked, engine_action, now)
-    if not write_if(new):
-        return None
-    try:
-        await loopwrite.save(
-            table=table, new=new, action=engine_action, actor=actor_label, client_id=client_id, now=now, attempt=attempt
+def _write_once(request: ActRequest, rules: PartyRules, attempt: write.Attempt | None) -> Persisted:
+    """One try of `request`: under the row lock in a transaction of its own, or, with
+    an optimistic `attempt`, on the copy in one autocommitted statement."""
+    optimistic = attempt is not None and attempt.optimistic
+    with nullcontext() if optimistic else transaction.atomic():
+        locked = table_lock(request, attempt=attempt)
+        if locked.duplicate is not None:
+            return Persisted(Outcome({"version": locked.duplicate, "duplicate": True}), None)
+        rules.admit(request)
+        applied = table_apply(
+            locked,
+            request.action,
+            actor_label=request.actor_label,
+            client_id=request.client_id,
+            now=request.now,
+            attempt=attempt,
         )
-    except (write.Conflict, loopwrite.NotSent):
+        # Party-level consequences (the gate) are decided in the same transaction (an
+        # optimistic write has committed by now: they are read-only).
+        applied.outcome.messages.extend(rules.after(applied.table, applied.game))
+        return Persisted(applied.outcome, applied.game)
+
+
+def _optimistic(request: ActRequest, rules: PartyRules) -> Persisted | None:
+    """`Writer.OPTIMISTIC`: decided on this process's copy of the table row and written
+    only if the row is still exactly that copy (tables/write.py), and `only_if` holds.
+    None: nothing was written (no copy, a stale one, a duplicate request id, `only_if`
+    false, or any refusal, which the locking writer decides again on the row itself)."""
+    if not write.can_be_optimistic(request.table_id, request.party_id):
         return None
-    return _applied(table, new, events, locked.game)
+    trial = write.Attempt(optimistic=True, also=request.only_if)
+    try:
+        return _write_once(request, rules, trial)
+    except write.Conflict:
+        return None
+    except Exception:
+        if trial.written:
+            raise  # the statement ran: never try the action again
+        return None
+
+
+async def _on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
+    """`Writer.ON_LOOP`: `_optimistic`, its statement sent from the event loop; not
+    written when the party must read the database about the new game (the gate, the
+    end: `rules.settles_alone`)."""
+    if not write.can_be_optimistic(request.table_id, request.party_id):
+        return None
+    trial = write.Attempt(optimistic=True, also=request.only_if)
+    try:
+        locked = table_lock(request, attempt=trial)
+        new, events, now = _decide(locked, request.action, request.now)
+        if not rules.settles_alone(new):
+            return None
+        try:
+            await loopwrite.save(
+                write.Change(locked.table, new, request.action, request.actor_label, request.client_id, now, trial)
+            )
+        except (write.Conflict, loopwrite.NotSent):
+            return None
+        applied = _applied(locked.table, new, events, locked.game)
+    except Exception:
+        if trial.written:
+            raise  # the statement was sent: never try the action again
+        return None  # a refusal, a stale copy: decided again on the row itself
+    return Persisted(applied.outcome, applied.game)
+
+
+def _deadlock_retried(attempt: Callable[[], T]) -> T:
+    """Run one table transaction. A table action locks only its table row and never
+    the party's (the party's `after` is read-only), so the party-wide writes that lock
+    the party and then tables cannot deadlock with it. Should PostgreSQL still abort
+    this transaction as a deadlock victim, it was rolled back whole and runs again
+    (only when it is the outermost transaction)."""
+    nested = transaction.get_connection().in_atomic_block
+    for n in range(DEADLOCK_RETRIES):
+        try:
+            return attempt()
+        except OperationalError as exc:
+            if nested or n == DEADLOCK_RETRIES - 1 or getattr(exc.__cause__, "sqlstate", None) != "40P01":
+                raise
+    raise AssertionError("unreachable")
 
 
 def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tuple[Game, list[Event], datetime]:
@@ -175,7 +360,7 @@ def _check_ran_out(table: Table, game: Game, now: datetime) -> None:
     since = pass_from(table, game)
     if since is None:
         if game.phase in (Phase.ACTION, Phase.TRIM, Phase.REACTION):
-            raise ServiceError("too_early", "this party's step clock is off: this step waits for its guest")
+            raise ServiceError(ErrorCode.TOO_EARLY, "this party's step clock is off: this step waits for its guest")
         return  # nobody's answer is awaited: the engine says why this pass is refused
     if now < since:
         if game.phase is Phase.REACTION and table.window_opened_at is not None:
@@ -183,15 +368,9 @@ def _check_ran_out(table: Table, game: Game, now: datetime) -> None:
         else:
             began = since - timedelta(seconds=table.step_clock)
         waited, limit = int((now - began).total_seconds()), round((since - began).total_seconds())
-        raise ServiceError("too_early", f"this step has waited {waited} s; it can be passed after {limit} s")
+        raise ServiceError(ErrorCode.TOO_EARLY, f"this step has waited {waited} s; it can be passed after {limit} s")
 
 
 def _applied(table: Table, new: Game, events: list[Event], before: Game) -> Applied:
     outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events, before))
     return Applied(table, new, events, outcome)
-
-
-def window_waited(table: Table, now: datetime | None = None) -> timedelta | None:
-    if table.window_opened_at is None:
-        return None
-    return (now or timezone.now()) - table.window_opened_at

@@ -1,6 +1,7 @@
 """A table action's reads and writes, in as few database round trips as it takes.
 
-Inside the action's transaction (tables/services.py `_apply_locked_once`):
+Inside the action's transaction (tables/services.py `table_lock` and `table_apply`,
+for the writer `table_writers` chose):
 
 - `lock`: the table row locked (`SELECT ... FOR UPDATE`), the table's details and the
   game in one statement; then, for a request with an id, the earlier action with that
@@ -30,16 +31,19 @@ starts with no copy, and a copy that is not exactly the row's is never used.
 SQLite (the laptop stack) takes the same steps in plain SQL: BEGIN IMMEDIATE, the row
 and the request id in one SELECT, then UPDATE and INSERT, COMMIT; optimistically no
 SELECT, with the UPDATE guarded by the hot copy's exact stored texts (state, roster).
-Other databases take the ORM's statements.
+Those are the only two databases a settings file names (config/settings/).
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any, ParamSpec, TypeVar, cast
 
 import orjson
 from django.db import IntegrityError, connection, transaction
@@ -50,6 +54,9 @@ from tables.engine import Game
 from tables.engine.actions import Action, action_to_dict
 
 from .models import Table, TableAction
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class NoTable(Exception):
@@ -64,10 +71,10 @@ class Conflict(Exception):
 class Condition:
     """SQL the optimistic UPDATE's WHERE also requires (`AND <sql>`), with its
     parameters: the caller's own check, made in the same statement as the write (the
-    acting guest's seat, events/consumers.py), so it cannot go stale before it."""
+    acting guest's seat, events/act.py `seat_held`), so it cannot go stale before it."""
 
     sql: str
-    params: tuple
+    params: tuple[object, ...]
 
 
 @dataclass
@@ -80,7 +87,9 @@ class Attempt:
 
 
 @dataclass
-class Locked:
+class Found:
+    """What `lock` found: the row, its game, and an earlier action with this request id."""
+
     table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at, the step clock
     game: Game
     duplicate: tuple[int, str] | None  # (version, actor) of an earlier action with this id
@@ -95,7 +104,7 @@ class Hot:
     game: Game
     party_id: int
     letter: str
-    roster: list
+    roster: list[Any]
     window_opened_at: datetime | None
     updated_at: datetime
     texts: tuple[str, str] | None = None  # SQLite: the state's and the roster's stored text
@@ -119,9 +128,9 @@ class Hot:
         )
 
 
-def _table(*, roster_text: str | None = None, **fields) -> Table:
+def _table(*, roster_text: str | None = None, **fields: Any) -> Table:
     table = Table(**fields)
-    table._roster_text = roster_text  # SQLite: the roster exactly as stored
+    table._roster_text = roster_text  # type: ignore[attr-defined]  # SQLite: the roster exactly as stored
     return table
 
 
@@ -146,7 +155,7 @@ def _remember(table_id: int, hot: Hot, *, only_if_none: bool = False) -> bool:
 stats = {"hot": 0, "read": 0, "optimistic": 0, "conflict": 0, "on_loop": 0}  # for tests and benchmarks
 
 
-def run_in_db_thread(fn, *, executor=None):
+def run_in_db_thread(fn: Callable[P, R], *, executor: ThreadPoolExecutor | None = None) -> Callable[P, Awaitable[R]]:
     """`database_sync_to_async` for the sockets' database work (table actions, hellos,
     snapshots, presence, pongs). On PostgreSQL each call runs in a thread of the event
     loop's pool (or of `executor`), with its own pooled connection, so tables'
@@ -158,10 +167,10 @@ def run_in_db_thread(fn, *, executor=None):
     from django.db import close_old_connections, connections
 
     if connections["default"].vendor != "postgresql":
-        return database_sync_to_async(fn)
+        return cast(Callable[P, Awaitable[R]], database_sync_to_async(fn))
 
     @functools.wraps(fn)
-    def returning_its_connection(*args, **kwargs):
+    def returning_its_connection(*args: P.args, **kwargs: P.kwargs) -> R:
         # Give the pooled connection back inside the call, not only in Channels'
         # wrapper around it: when the loop's pool was shut down with calls cancelled
         # (a test's loop ending with sockets open), connections stayed checked out of
@@ -171,7 +180,8 @@ def run_in_db_thread(fn, *, executor=None):
         finally:
             close_old_connections()
 
-    return database_sync_to_async(returning_its_connection, thread_sensitive=False, executor=executor)
+    wrapped = database_sync_to_async(returning_its_connection, thread_sensitive=False, executor=executor)
+    return cast(Callable[P, Awaitable[R]], wrapped)
 
 
 def can_be_optimistic(table_id: int, party_id: int) -> bool:
@@ -184,38 +194,34 @@ def can_be_optimistic(table_id: int, party_id: int) -> bool:
     )
 
 
-def _fast() -> bool:
-    return connection.vendor == "postgresql"
-
-
 def _sqlite() -> bool:
     return connection.vendor == "sqlite"
 
 
-def _aware(value):
+def _aware(value: datetime | str | None) -> datetime | None:
     """SQLite hands back naive UTC datetimes (or text) from a raw query."""
     if value is None:
         return None
     if isinstance(value, str):
         value = parse_datetime(value)
+        if value is None:
+            return None
     return value if timezone.is_aware(value) else timezone.make_aware(value, UTC)
 
 
-def _json(value):
+def _json(value: Any) -> Any:
     return orjson.loads(value) if isinstance(value, (str, bytes)) else value
 
 
-def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | None = None) -> Locked:
+def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | None = None) -> Found:
     if attempt is not None and attempt.optimistic:
         hot = _hot.get(table_id)
         if hot is None or hot.party_id != party_id:
             raise Conflict()
         attempt.xmin, attempt.texts = hot.xmin, hot.texts
-        return Locked(hot.table(table_id), hot.game, None)
+        return Found(hot.table(table_id), hot.game, None)
     if _sqlite():
         return _lock_sqlite(table_id=table_id, party_id=party_id, client_id=client_id)
-    if not _fast():
-        return _lock_orm(table_id=table_id, party_id=party_id, client_id=client_id)
     hot = _hot.get(table_id)
     t, a = Table._meta.db_table, TableAction._meta.db_table
     with connection.cursor() as cur:
@@ -251,15 +257,16 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
         step_due_at=due,
     )
     if state is None:
+        assert hot is not None  # the state column is left out only when the copy is the row
         stats["hot"] += 1
         game = hot.game
     else:
         stats["read"] += 1
         game = Game.from_dict(_json(state))
-    return Locked(table, game, tuple(done) if done else None)
+    return Found(table, game, tuple(done) if done else None)
 
 
-def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
+def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Found:
     """The laptop stack: the transaction took SQLite's write lock at BEGIN (IMMEDIATE)."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
     with connection.cursor() as cur:
@@ -291,92 +298,75 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Locked:
     hot = _hot.get(table_id)
     if hot is not None and hot.texts is not None and hot.texts[0] == state and hot.version == version:
         stats["hot"] += 1
-        return Locked(table, hot.game, done)
+        return Found(table, hot.game, done)
     stats["read"] += 1
-    return Locked(table, Game.from_dict(orjson.loads(state)), done)
+    return Found(table, Game.from_dict(orjson.loads(state)), done)
 
 
-def _lock_orm(*, table_id: int, party_id: int, client_id: str) -> Locked:
-    try:
-        table = Table.objects.select_for_update().get(pk=table_id, party_id=party_id)
-    except Table.DoesNotExist:
-        raise NoTable() from None
-    done = None
-    if client_id:
-        done = TableAction.objects.filter(table=table, client_id=client_id).values_list("version", "actor").first()
-    return Locked(table, Game.from_dict(table.state), done)
+@dataclass
+class Change:
+    """One action's write: the table row (its window and step clocks already set for
+    the new game), the new game (and `state`, its stored form), the action and who
+    took it with which request id, the time, and the attempt it belongs to."""
+
+    table: Table
+    new: Game
+    action: Action
+    actor: str
+    client_id: str
+    now: datetime
+    attempt: Attempt = field(default_factory=Attempt)
+    state: dict[str, Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = self.new.to_dict()
 
 
-def save(
-    *,
-    table: Table,
-    new: Game,
-    action: Action,
-    actor: str,
-    client_id: str,
-    now: datetime,
-    attempt: Attempt | None = None,
-) -> None:
-    """Write `new` (table.window_opened_at and step_due_at already set for it) and the
-    action's log row."""
-    attempt = attempt or Attempt()
-    attempt.written = True  # from here on, whatever happens, this action is not tried again
-    state = new.to_dict()
+def save(change: Change) -> None:
+    """Write `change.new` and the action's log row."""
+    change.attempt.written = True  # from here on, whatever happens, this action is not tried again
     if _sqlite():
-        _save_sqlite(table, new, state, action, actor, client_id, now, attempt)
-        return
-    if not _fast():
-        table.state = state
-        table.version = new.version
-        table.updated_at = now
-        table.save(update_fields=["state", "version", "window_opened_at", "step_due_at", "updated_at"])
-        TableAction.objects.create(
-            table=table,
-            version=new.version,
-            action=action_to_dict(action),
-            actor=actor,
-            client_id=client_id,
-            created_at=now,
-        )
+        _save_sqlite(change)
         return
     try:
-        row = _write(table, new, state, action, actor, client_id, now, attempt)
+        row = _write(change)
     except IntegrityError:
-        if not attempt.optimistic:
+        if not change.attempt.optimistic:
             raise
         row = None  # a request id already used: the locking path says whose
-    written_or_conflict(table, new, state, now, attempt, row)
+    written_or_conflict(change, row)
 
 
-def written_or_conflict(table, new, state, now, attempt, row, *, committed: bool = False) -> None:
+def written_or_conflict(change: Change, row: tuple[Any, ...] | None, *, committed: bool = False) -> None:
     """PostgreSQL's statement has run and returned `row`: an optimistic attempt whose
     guard did not hold wrote nothing (Conflict); a locked one always writes."""
-    if row is None and attempt.optimistic:
+    if row is None and change.attempt.optimistic:
         stats["conflict"] += 1
         raise Conflict()
     if row is None or row[1] != 1:
         # Cannot happen under the row lock; never acknowledge what was not written.
-        raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
-    _written(table, new, state, now, attempt, xmin=row[0], committed=committed)
+        raise RuntimeError(f"table {change.table.pk}: the write of version {change.new.version} did not apply")
+    _written(change, xmin=row[0], committed=committed)
 
 
-def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> None:
+def _save_sqlite(change: Change) -> None:
     """UPDATE (guarded, when optimistic, by the state and roster texts of the hot copy:
     any other write changes them) and INSERT, in one transaction of their own when the
     caller holds none."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
-    state_text = orjson.dumps(state).decode()
+    table, new, attempt = change.table, change.new, change.attempt
+    state_text = orjson.dumps(change.state).decode()
     ops = connection.ops
     sql = (
         f"UPDATE {t} SET state = %s, version = %s, window_opened_at = %s, step_due_at = %s, updated_at = %s"
         f" WHERE id = %s AND version = %s"
     )
-    params = [
+    params: list[Any] = [
         state_text,
         new.version,
         ops.adapt_datetimefield_value(table.window_opened_at),
         ops.adapt_datetimefield_value(table.step_due_at),
-        ops.adapt_datetimefield_value(now),
+        ops.adapt_datetimefield_value(change.now),
         table.pk,
         table.version,
     ]
@@ -400,10 +390,10 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
                 [
                     table.pk,
                     new.version,
-                    orjson.dumps(action_to_dict(action)).decode(),
-                    actor,
-                    client_id,
-                    ops.adapt_datetimefield_value(now),
+                    orjson.dumps(action_to_dict(change.action)).decode(),
+                    change.actor,
+                    change.client_id,
+                    ops.adapt_datetimefield_value(change.now),
                 ],
             )
     except Conflict:
@@ -414,17 +404,16 @@ def _save_sqlite(table, new, state, action, actor, client_id, now, attempt) -> N
             raise
         stats["conflict"] += 1
         raise Conflict() from None  # a request id already used: the locking path says whose
-    _written(table, new, state, now, attempt, xmin="", texts=(state_text, getattr(table, "_roster_text", None) or ""))
+    _written(change, xmin="", texts=(state_text, getattr(table, "_roster_text", None) or ""))
 
 
-def _written(
-    table, new, state, now, attempt, *, xmin: str, texts: tuple[str, str] | None = None, committed: bool = False
-) -> None:
+def _written(change: Change, *, xmin: str, texts: tuple[str, str] | None = None, committed: bool = False) -> None:
     """After either database's write applied: count it, bring `table` up to date, and
     keep the new row as this process's hot copy once it has committed (at once in
     autocommit: the statement has committed; `committed`: it was sent on a connection
     of its own, not Django's, tables/loopwrite.py)."""
-    if attempt.optimistic:
+    table, new, now = change.table, change.new, change.now
+    if change.attempt.optimistic:
         stats["optimistic"] += 1
     hot = Hot(
         xmin=xmin,
@@ -440,7 +429,7 @@ def _written(
         step_clock_server=table.step_clock_server,
         step_due_at=table.step_due_at,
     )
-    table.version, table.updated_at, table.state = new.version, now, state
+    table.version, table.updated_at, table.state = new.version, now, change.state
     table_id = table.pk
     if committed:
         _remember(table_id, hot)
@@ -448,18 +437,20 @@ def _written(
         transaction.on_commit(lambda: _remember(table_id, hot))
 
 
-def _write(table, new, state, action, actor, client_id, now, attempt):
-    sql, params = write_statement(table, new, state, action, actor, client_id, now, attempt)
+def _write(change: Change) -> tuple[Any, ...] | None:
+    sql, params = write_statement(change)
     with connection.cursor() as cur:
         cur.execute(sql, params)
-        return cur.fetchone()
+        row: tuple[Any, ...] | None = cur.fetchone()
+    return row
 
 
-def write_statement(table, new, state, action, actor, client_id, now, attempt) -> tuple[str, list]:
+def write_statement(change: Change) -> tuple[str, list[Any]]:
     """PostgreSQL's one statement for `save`: the guarded UPDATE and the log row's INSERT.
     Its row is (the new xmin, 1) when it wrote, and none when the guard did not hold.
     Also sent, as it is, on the event loop's own connections (tables/loopwrite.py)."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
+    table, new, attempt, now = change.table, change.new, change.attempt, change.now
     also = attempt.also if attempt.optimistic else None
     sql = (
         f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, step_due_at = %s,"
@@ -471,7 +462,7 @@ def write_statement(table, new, state, action, actor, client_id, now, attempt) -
         f" SELECT u.x, (SELECT count(*) FROM i) FROM u"
     )
     params = [
-        orjson.dumps(state).decode(),
+        orjson.dumps(change.state).decode(),
         new.version,
         table.window_opened_at,
         table.step_due_at,
@@ -482,9 +473,9 @@ def write_statement(table, new, state, action, actor, client_id, now, attempt) -
         attempt.xmin or "",
         *(also.params if also else ()),
         new.version,
-        orjson.dumps(action_to_dict(action)).decode(),
-        actor,
-        client_id,
+        orjson.dumps(action_to_dict(change.action)).decode(),
+        change.actor,
+        change.client_id,
         now,
     ]
     return sql, params
@@ -498,7 +489,7 @@ def warm(*, table_id: int, party_id: int) -> bool:
     a row lock (33-69 ms for ten tables starting at once in bench/live.py, think 250 ms).
     A copy that is stale by the time it is used writes nothing (the statement's guard)
     and is dropped. True: a copy was taken."""
-    if not _fast() or table_id in _hot:
+    if _sqlite() or table_id in _hot:
         return False
     t = Table._meta.db_table
     with connection.cursor() as cur:

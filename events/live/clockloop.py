@@ -38,7 +38,7 @@ def ensure_sweeping() -> None:
 
 
 async def _sweep_forever(every: float) -> None:
-    sweep = run_in_db_thread(clock_sweep)  # type: ignore[no-untyped-call]  # tables.write is not typed yet
+    sweep = run_in_db_thread(clock_sweep)
     while True:
         raise_if_cancelling()
         try:

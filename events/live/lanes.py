@@ -16,16 +16,21 @@ the lane says: one writer at a time anyway.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import ParamSpec, TypeVar
 
 from tables import write
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 THREADS = {"heartbeat": 1, "acts": 2}  # each thread may hold one pooled connection
 
 _pools: dict[str, ThreadPoolExecutor] = {}
 
 
-def run_in(lane: str, fn):
+def run_in(lane: str, fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """`fn` as an awaitable on `lane`'s threads (write.run_in_db_thread's behaviour)."""
     pool = _pools.get(lane)
     if pool is None:
@@ -44,7 +49,7 @@ def close_connections() -> None:
         # Every thread of the lane at once: each holds the barrier until all have closed.
         barrier = threading.Barrier(THREADS[lane])
 
-        def close(barrier=barrier):
+        def close(barrier: threading.Barrier = barrier) -> None:
             connections.close_all()
             barrier.wait(timeout=60)
 

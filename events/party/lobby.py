@@ -15,7 +15,7 @@ from events.broadcast.groups import Message, host_group, party_group
 from events.models import Party
 from events.party.selectors import party_for_host, party_public
 from tables.engine import Game, Phase
-from tables.errors import ServiceError
+from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 
 
@@ -32,9 +32,9 @@ def locked_party_by_code(code: str) -> Party:
 def _locked(parties: QuerySet[Party], missing: str) -> Party:
     party = parties.select_for_update().first()
     if party is None:
-        raise ServiceError("no_party", missing)
+        raise ServiceError(ErrorCode.NO_PARTY, missing)
     if party.expired:
-        raise ServiceError("expired", "this party has expired (parties last seven days)")
+        raise ServiceError(ErrorCode.EXPIRED, "this party has expired (parties last seven days)")
     return party
 
 

@@ -15,7 +15,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import consumers
+from events import act, consumers
 from events.live import heartbeat
 from events.models import Party
 from tables.engine.actions import ConfirmReveal, action_to_dict
@@ -133,13 +133,13 @@ async def test_a_socket_that_drops_mid_action_still_announces_the_commit(monkeyp
     """The phone closes while its act is in the database: the act commits, and the
     table still hears of it (the socket's close waits for the request in hand)."""
     s, g, phone, wire = await _first_move("Drop")
-    real = consumers._seat_then_act
+    real = act._seat_then_act
 
     def slow_act(*args):
         time.sleep(0.5)
         return real(*args)
 
-    monkeypatch.setattr(consumers, "_seat_then_act", slow_act)
+    monkeypatch.setattr(act, "_seat_then_act", slow_act)
     await phone.send({"type": "act", "re": "gone", "action": wire, "version": g.version})
     await asyncio.sleep(0.1)
     await phone.close()  # the phone is gone before its act has committed

@@ -16,14 +16,14 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 from events import play
-from events.commands import dispatch_act_on_loop
+from events.commands import act_request
 from events.live import lanes
 from events.party import services
 from tables import loopwrite, write
 from tables.engine import Phase
 from tables.engine.actions import parse_action
 from tables.models import TableAction
-from tables.services import table_apply_on_loop, table_lock
+from tables.services import ActRequest, table_persist_on_loop
 from tests import shorthand
 
 from .tables import (
@@ -224,28 +224,24 @@ async def test_an_error_once_the_statement_is_sent_is_never_retried(monkeypatch,
     monkeypatch.setattr(psycopg.AsyncConnection, "execute", broken)
     frame = {"type": "act", "table": table.pk, "action": wire, "re": "sent-once"}
     with pytest.raises(psycopg.OperationalError):
-        await dispatch_act_on_loop(actor, frame, None)
+        await play.table_act_on_loop(act_request(actor, frame))
     assert not acts_on_threads, "not tried again on the threads: it may have committed"
     assert (await game_of(table.pk)).version == g.version
 
 
 async def test_an_action_the_party_must_answer_in_the_database_is_not_written_from_the_loop():
     table, g, actor, wire = await database_sync_to_async(_warm_table)()
-    locked = table_lock(
-        table_id=table.pk,
+    before = dict(write.stats)
+    request = ActRequest(
         party_id=table.party_id,
+        table_id=table.pk,
+        action=parse_action({**wire, **({"seat": actor.seat} if actor.seat is not None else {})}),
         actor_label="x",
-        attempt=(trial := write.Attempt(optimistic=True)),
     )
-    applied = await table_apply_on_loop(
-        locked,
-        parse_action({**wire, **({"seat": actor.seat} if actor.seat is not None else {})}),
-        actor_label="x",
-        client_id="",
-        attempt=trial,
-        write_if=lambda new: False,
+    persisted = await table_persist_on_loop(
+        request, dataclasses.replace(play.PARTY_RULES, settles_alone=lambda new: False)
     )
-    assert applied is None and not trial.written
+    assert persisted is None and write.stats == before  # not sent: no statement, no conflict
     assert (await game_of(table.pk)).version == g.version
     # The party's phases: the gate and the end are answered through the threads.
     assert not play._needs_nothing_more(g.__class__.from_dict({**g.to_dict(), "phase": Phase.GATE.value}))

@@ -72,10 +72,10 @@ except KeyError:
 out["rolled_back"] = [Table.objects.get(pk=table.pk).version == committed, write._hot[table.pk].version == committed]
 for i in range(5):
     step(f"e{i}")
-# A guest's act with the seat check in its statement (events/consumers._seat_then_act):
+# A guest's act with the seat check in its statement (events/act._seat_then_act):
 # one statement while the seat holds; nothing written once it was handed over.
 from django.test.utils import CaptureQueriesContext
-from events.consumers import _seat_then_act
+from events.act import _seat_then_act
 def guest_frame(n):
     while True:
         g = Game.from_dict(Table.objects.get(pk=table.pk).state)
