@@ -29,17 +29,17 @@ from django.utils import timezone
 
 from events.access import gate, peers, ratelimit
 from events.broadcast import groups
-from events.live import acttiming, fastread, heartbeat, socket_limits, stalls
+from events.live import act, acttiming, fastread, heartbeat, socket_limits, stalls
 from events.live.presence import guest_socket_closed, guest_socket_opened, guest_socket_seen, server_address
 from events.live.socket_limits import TokenBucket
+from events.party.commands import dispatch
 from events.party.roles import Actor, Role, groups_for
 from events.party.secrets import token_hash
 from events.party.selectors import actor_for, party_by_code, snapshot_for
 from tables import write
 from tables.errors import ServiceError
 
-from . import act, fanout
-from .commands import dispatch
+from . import fanout
 from .models import Tablet
 
 logger = logging.getLogger(__name__)
@@ -322,7 +322,7 @@ class PartyConsumer(AsyncWebsocketConsumer):
             await self._error(re, "malformed", f"unknown frame type {kind!r}")
             return
         if kind == "act" and self.actor.role is Role.GUEST and not self.revoked:
-            # The seat check and the action in one trip to the database (events/act.py).
+            # The seat check and the action in one trip to the database (events/live/act.py).
             self.secret_checked = time.monotonic()
             await self._command(frame, re, seat_checked_there=True)
             return
@@ -382,9 +382,9 @@ class PartyConsumer(AsyncWebsocketConsumer):
 
     async def _command(self, frame, re, *, seat_checked_there: bool = False):
         """An `act` or `party` frame: the registry checks, parses and runs it
-        (events/commands.py); the reply carries what changed, the screens get the rest.
+        (events/party/commands.py); the reply carries what changed, the screens get the rest.
         `seat_checked_there`: a guest's act, whose seat check (as `_seat_revoked`) runs
-        in the same database call, just before the action (events/act.py)."""
+        in the same database call, just before the action (events/live/act.py)."""
         started = time.perf_counter()
         path = "threads"  # for acttiming: the loop's statement, or the threads
         try:

@@ -17,8 +17,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from events.broadcast import groups
+from events.party.clocks import clock_sweep
 
-from .clocks import clock_sweep
 from .models import Party
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ def expire_parties() -> int:
 @shared_task(name="events.tasks.sweep_clocks", ignore_result=True)
 def sweep_clocks() -> int:
     """Play every quiet guest's step whose clock ran out, where the host chose "the
-    server plays it" (events/clocks.py: claimed with SKIP LOCKED, so this and the
+    server plays it" (events/party/clocks.py: claimed with SKIP LOCKED, so this and the
     daphnes' own sweeps never play one step twice). Returns how many messages went out."""
     messages = clock_sweep()
     if messages:

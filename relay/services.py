@@ -1,5 +1,5 @@
 """The relay: open it (all tables at the gate), let captains draw seats (a table action,
-see events/play.py), then run it once: every drawn gift is to move one table along the
+see events/party/play.py), then run it once: every drawn gift is to move one table along the
 ring, unblockable and with no comeback draw. Running it starts the walk; each table's
 exchange and round 3 wait for its deliveries (below, and docs/RULES.md).
 """
@@ -14,7 +14,7 @@ from django.utils import timezone
 from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
 from events.party.lobby import lobby_messages, locked_party, party_bump
-from events.play import table_act_server
+from events.party.play import table_act_server
 from tables.engine import Game, Gift, Phase
 from tables.engine.actions import RelayExchange
 from tables.errors import ErrorCode, ServiceError

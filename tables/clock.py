@@ -7,7 +7,7 @@ afresh when it starts; `step_due_at` is written in the action's own statement
 (tables/write.py), so it costs no query of its own, and is None when the clock is off.
 When it has passed, the captain (or tablet) and the host may play the rules'
 do-nothing choice for the guest (`tables.engine.stand_in`), and the server plays it
-itself if the host chose so (events/clocks.py). docs/RULES.md, "When a guest does not
+itself if the host chose so (events/party/clocks.py). docs/RULES.md, "When a guest does not
 answer".
 """
 

@@ -19,7 +19,7 @@ class Table(models.Model):
     # The party's step clock, copied here so that an action reads it with the row it
     # locks (no extra query): seconds a step may wait for one guest (0: off), and
     # whether the server itself plays the do-nothing choice when it runs out
-    # (events/clocks.py). `step_due_at`: when the step waiting now runs out (None: no
+    # (events/party/clocks.py). `step_due_at`: when the step waiting now runs out (None: no
     # clock, or nobody waited for), written in the action's own statement.
     step_clock = models.PositiveSmallIntegerField(default=0)
     step_clock_server = models.BooleanField(default=False)
@@ -30,7 +30,7 @@ class Table(models.Model):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["party", "letter"], name="one_letter_per_table")]
         indexes = [
-            # The clock sweep's search (events/clocks.py): only tables the server plays for.
+            # The clock sweep's search (events/party/clocks.py): only tables the server plays for.
             models.Index(fields=["step_due_at"], name="table_step_due", condition=models.Q(step_clock_server=True)),
         ]
         ordering = ["party", "letter"]

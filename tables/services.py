@@ -1,7 +1,7 @@
 """A table action's persistence: the one place its writer is chosen, and the writers.
 
 Every table action a guest, a tablet or the host sends comes here as one `ActRequest`
-(events/commands.py parses it, events/play.py passes it on with the party's
+(events/party/commands.py parses it, events/party/play.py passes it on with the party's
 `PartyRules`). `table_writers` chooses how it is written, and nothing else does:
 
 - `Writer.ON_LOOP`: one autocommitted statement sent from the event loop itself
@@ -57,12 +57,12 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class ActRequest:
-    """One table action, parsed and permitted (events/commands.py), as it goes down to
+    """One table action, parsed and permitted (events/party/commands.py), as it goes down to
     its write. `client_id`: the frame's request id (a retry with the same id is
     acknowledged, not redone); `expected_version`: the version a turn action was taken
     at (TURN_ACTIONS; None: not checked); `now`: the action's time (None: the clock);
     `only_if`: SQL the write's own statement must also find true (a guest's seat,
-    events/act.py), so this request is written optimistically or not at all."""
+    events/live/act.py), so this request is written optimistically or not at all."""
 
     party_id: int
     table_id: int
@@ -76,7 +76,7 @@ class ActRequest:
 
 @dataclass(frozen=True)
 class PartyRules:
-    """What the party says about a table's action (events/play.py `PARTY_RULES`).
+    """What the party says about a table's action (events/party/play.py `PARTY_RULES`).
     `needs_lock`: an action decided on the locked row only (it reads the party);
     `admit`: under the lock, before the engine, raises ServiceError to refuse;
     `after`: in the action's transaction, the party's messages about the new game;
@@ -193,7 +193,7 @@ class LockRequest(Protocol):
 
 @dataclass(frozen=True)
 class TableClaim:
-    """A table locked for an action the server decides once it has the row (events/play.py
+    """A table locked for an action the server decides once it has the row (events/party/play.py
     `table_act_stand_in`, the relay's), with the request id it is logged under."""
 
     party_id: int

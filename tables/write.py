@@ -71,7 +71,7 @@ class Conflict(Exception):
 class Condition:
     """SQL the optimistic UPDATE's WHERE also requires (`AND <sql>`), with its
     parameters: the caller's own check, made in the same statement as the write (the
-    acting guest's seat, events/act.py `seat_held`), so it cannot go stale before it."""
+    acting guest's seat, events/live/act.py `seat_held`), so it cannot go stale before it."""
 
     sql: str
     params: tuple[object, ...]

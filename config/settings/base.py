@@ -146,7 +146,7 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BEAT_SCHEDULE = {
     # Rooms expire seven days after creation (events/tasks.py); hourly is plenty.
     "expire-parties": {"task": "events.tasks.expire_parties", "schedule": crontab(minute=17)},
-    # A quiet guest's step the server plays (events/clocks.py); each daphne sweeps too.
+    # A quiet guest's step the server plays (events/party/clocks.py); each daphne sweeps too.
     "sweep-clocks": {"task": "events.tasks.sweep_clocks", "schedule": 5.0},
 }
 # How often each server process sweeps the step clocks from its event loop

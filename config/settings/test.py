@@ -72,5 +72,5 @@ SOCKET_LIMITS = {"per_seat": 4, "per_address": 10**6}
 FRAME_RATE = (10**6, 10**6, 10**6)
 
 # In-process socket tests run the ASGI app on each test's own loop: no step-clock sweep
-# there (tests call events/clocks.py themselves). The browser's daphne turns it back on.
+# there (tests call events/party/clocks.py themselves). The browser's daphne turns it back on.
 CLOCK_SWEEP_SECONDS = 0

@@ -1,4 +1,4 @@
-"""Each server process sweeps the step clocks (events/clocks.py) from its event loop.
+"""Each server process sweeps the step clocks (events/party/clocks.py) from its event loop.
 
 bin/serve has no Celery worker, so the server itself must play a quiet guest's step:
 every CLOCK_SWEEP_SECONDS, one database thread claims the due tables (FOR UPDATE SKIP
@@ -19,7 +19,7 @@ from django.conf import settings
 
 from events import fanout
 from events.broadcast.looping import raise_if_cancelling
-from events.clocks import clock_sweep
+from events.party.clocks import clock_sweep
 from tables.write import run_in_db_thread
 
 log = logging.getLogger(__name__)

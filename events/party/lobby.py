@@ -2,7 +2,7 @@
 
 The lowest of the party-level services: the lobby, seating, tablets, the relay and
 table actions (events/party/services.py, events/party/tablets.py, relay/services.py,
-events/play.py) all lock the party and announce its changes through here.
+events/party/play.py) all lock the party and announce its changes through here.
 """
 
 from __future__ import annotations

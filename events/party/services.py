@@ -2,8 +2,8 @@
 end. Keyword-only `<entity>_<verb>` functions; each runs in one transaction under the
 party's row lock (events/party/lobby.py) and returns an Outcome: the data for the sender's
 reply and the messages to send after commit (tables/outcome.py, events/broadcast/groups.py).
-Who may call each is the command registry's business (events/commands.py); the
-consequences of a table action for the party are in events/play.py and events/party/lobby.py."""
+Who may call each is the command registry's business (events/party/commands.py); the
+consequences of a table action for the party are in events/party/play.py and events/party/lobby.py."""
 
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
     """Play the bot's moves through the services (nothing broadcast) until its next one
     would bring the table to the gate; that move (its seat, its wire action) is
     returned unplayed. The engine is pure: the move tried is the move played."""
-    from events.commands import table_act
+    from events.party.commands import table_act
     from tables.engine import Phase, apply, parse_action
     from tests.live.tables import bot_move
 

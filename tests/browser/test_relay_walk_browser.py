@@ -20,9 +20,9 @@ SEED = 5
 
 def _three_tables_walking():
     """21 guests at three tables at the gate, the relay opened, drawn and run."""
-    from events.commands import table_act
     from events.models import Guest, Party
     from events.party import services
+    from events.party.commands import table_act
     from events.party.roles import Actor, Role
     from events.party.tablets import tablet_pair_start
     from relay.models import Relay

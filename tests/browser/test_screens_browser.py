@@ -42,7 +42,7 @@ def _send(outcome) -> None:
 
 
 def _host(party_id: int, command: str) -> None:
-    from events.commands import dispatch
+    from events.party.commands import dispatch
     from events.party.roles import Actor, Role
 
     _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
@@ -50,7 +50,7 @@ def _host(party_id: int, command: str) -> None:
 
 def _bot(table_id: int, r: random.Random) -> None:
     """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
-    from events.commands import table_act
+    from events.party.commands import table_act
     from events.party.roles import Actor, Role
     from tables.engine import Game, Phase
     from tables.models import Table

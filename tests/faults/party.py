@@ -16,8 +16,8 @@ import random
 from asgiref.sync import sync_to_async
 
 from events.broadcast import groups
-from events.commands import table_act
 from events.models import Guest
+from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from events.party.services import setup_gifts
@@ -189,7 +189,7 @@ class LiveParty:
 async def drive_in_process(
     table_id: int, phases: set[Phase], *, seed: int = 0, max_steps: int = 600, until=None
 ) -> tuple[Game, int]:
-    """Play a table fast, without sockets: bot actions through events.commands.table_act
+    """Play a table fast, without sockets: bot actions through events.party.commands.table_act
     in this process (seat actions as that seat's guest, duties as the host), each
     outcome's messages published on the channel layer the server shares, so connected
     phones follow as if the actions came from other screens. Stops at `phases`, when

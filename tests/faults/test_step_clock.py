@@ -1,6 +1,6 @@
 """The server's own pass for a quiet guest is a durable timer: its deadline is in the
 table row, so a server that was down when it ran out plays the step once it is back,
-and two daphnes sweeping the same database play it exactly once (events/clocks.py)."""
+and two daphnes sweeping the same database play it exactly once (events/party/clocks.py)."""
 
 from __future__ import annotations
 

@@ -85,7 +85,7 @@ def test_the_tree_keeps_every_contract(tmp_path):
             {"layers", "acyclic-siblings"},
         ),
         # A service reaching up into the registry.
-        ("relay/services.py", "from events.commands import dispatch  # noqa: E402,F401", {"layers"}),
+        ("relay/services.py", "from events.party.commands import dispatch  # noqa: E402,F401", {"layers"}),
         # The engine importing Django (and through it, the simulator).
         ("tables/engine/rng.py", "import django  # noqa: E402,F401", {"pure-engine", "pure-simulator"}),
         # The engine reading the clock (and through it, a simulated game).

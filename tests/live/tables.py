@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from channels.db import database_sync_to_async
 
-from events.commands import table_act
 from events.models import Guest, Party
 from events.party import services
+from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from tables.engine import Card, Game, Phase, card_of, deck_for

@@ -17,9 +17,9 @@ from channels.db import database_sync_to_async
 from django.db import connection
 
 import relay.services as relay_services
-from events.commands import table_act
 from events.models import Guest, Party
 from events.party import services
+from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from tables.engine import Game, Phase

@@ -15,10 +15,9 @@ import pytest
 from channels.db import database_sync_to_async
 from django.db import connection
 
-from events import play
-from events.commands import act_request
 from events.live import lanes
-from events.party import services
+from events.party import play, services
+from events.party.commands import act_request
 from tables import loopwrite, write
 from tables.engine import Phase
 from tables.engine.actions import parse_action

@@ -17,9 +17,9 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection
 from django.utils import timezone
-from events import clocks
+from events.party import clocks
 from events.party import services
-from events.commands import table_act
+from events.party.commands import table_act
 from events.models import Guest
 from events.party.selectors import guest_actor
 from tables.engine import Game

@@ -10,8 +10,8 @@ import pytest
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from events.commands import table_act
 from events.models import Guest
+from events.party.commands import table_act
 from events.party.selectors import guest_actor
 from tables import write
 from tables.engine import Game
@@ -200,9 +200,9 @@ def _guest_turn(table: Table, r: random.Random):
 
 
 def test_a_guests_act_and_its_seat_check_are_one_statement():
-    """events/act.py `_seat_then_act`: with this process's copy of the row, the
+    """events/live/act.py `_seat_then_act`: with this process's copy of the row, the
     seat check rides in the action's own statement, one round trip in all."""
-    from events.act import _seat_then_act
+    from events.live.act import _seat_then_act
 
     table = _table()
     r = random.Random(5)
@@ -230,7 +230,7 @@ def test_a_seat_that_changed_under_the_socket_is_never_acted_for(change):
     and the socket is told to look again (None), as when the seat was read first."""
     from django.utils import timezone
 
-    from events.act import _seat_then_act
+    from events.live.act import _seat_then_act
 
     table = _table()
     r = random.Random(5)

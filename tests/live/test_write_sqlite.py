@@ -27,7 +27,7 @@ from tables.engine import Game, replay
 from tables.engine.actions import action_to_dict, parse_action
 from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
-from events.commands import table_act
+from events.party.commands import table_act
 
 assert connection.vendor == "sqlite"
 party, _ = shorthand.party_create(name="SQLite")
@@ -72,10 +72,10 @@ except KeyError:
 out["rolled_back"] = [Table.objects.get(pk=table.pk).version == committed, write._hot[table.pk].version == committed]
 for i in range(5):
     step(f"e{i}")
-# A guest's act with the seat check in its statement (events/act._seat_then_act):
+# A guest's act with the seat check in its statement (events/live/act._seat_then_act):
 # one statement while the seat holds; nothing written once it was handed over.
 from django.test.utils import CaptureQueriesContext
-from events.act import _seat_then_act
+from events.live.act import _seat_then_act
 def guest_frame(n):
     while True:
         g = Game.from_dict(Table.objects.get(pk=table.pk).state)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from events.play import PARTY_RULES
+from events.party.play import PARTY_RULES
 from tables import write
 from tables.engine.actions import Action, ConfirmReveal, DrawRelaySeat
 from tables.services import ActRequest, Writer, table_writers

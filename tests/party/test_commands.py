@@ -1,4 +1,4 @@
-"""The command registry (events/commands.py), the error family and its two mappings
+"""The command registry (events/party/commands.py), the error family and its two mappings
 (tables/errors.py: the socket's error frame, HTTP's status and JSON), and the host's
 `end` command."""
 
@@ -9,10 +9,10 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from events.commands import PARTY_COMMANDS, TABLE_ACTIONS, dispatch
 from events.consumers import _error_frame
 from events.models import Party
 from events.party import services
+from events.party.commands import PARTY_COMMANDS, TABLE_ACTIONS, dispatch
 from events.party.roles import (
     CAPTAIN_COMMANDS,
     DELIVERY_COMMANDS,

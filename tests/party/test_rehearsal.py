@@ -282,7 +282,7 @@ async def _oracles(bots, tables, snapshots):
 
 
 def _one_bot_action(table_id: int, client_id: str) -> int:
-    from events.commands import table_act
+    from events.party.commands import table_act
     from tables.engine.actions import action_to_dict
     from tables.engine.bots import bot_action
     from tables.models import Table

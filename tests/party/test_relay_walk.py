@@ -12,9 +12,9 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection
 
-from events.commands import PARTY_COMMANDS, dispatch, table_act
 from events.models import Guest, Party
 from events.party import services
+from events.party.commands import PARTY_COMMANDS, dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor, party_result
 from relay.models import Relay

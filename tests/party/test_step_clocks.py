@@ -12,10 +12,9 @@ from django.db import connection, connections
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from events import clocks, play
-from events.commands import table_act
 from events.models import Guest, Party
-from events.party import services
+from events.party import clocks, play, services
+from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from tables.engine import Game, Phase
@@ -72,7 +71,7 @@ def test_the_host_sets_the_clock_at_creation_and_changes_it_for_every_table():
     assert (table.step_clock, table.step_due_at) == (0, None)
     # only the host may: a captain's set_clock is forbidden
     with pytest.raises(ServiceError) as err:
-        from events.commands import dispatch
+        from events.party.commands import dispatch
 
         dispatch(
             _captain(table), {"type": "party", "command": "set_clock", "step_clock": 60, "step_clock_server": True}

@@ -16,9 +16,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from events.commands import table_act
 from events.models import Guest, Party
 from events.party import services
+from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from relay.services import deliveries_confirm_all, relay_open, relay_run

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import random
 
-from events.commands import dispatch, table_act
 from events.models import Guest, Party
 from events.party import services
+from events.party.commands import dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from relay.models import Relay

@@ -14,7 +14,7 @@ its service the party's `play.table_act`. Transports (the socket, and in-process
 callers such as the tests) do nothing else: they authenticate, call `dispatch`, reply
 with `Outcome.data` and send `Outcome.messages` after commit; the socket's act takes
 `act_request` (the same checks and parsing, not run) to write it from the event loop
-first (events/act.py). Every refusal is a ServiceError (tables/errors.py).
+first (events/live/act.py). Every refusal is a ServiceError (tables/errors.py).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from events.party import services, tablets
+from events.models import Guest
+from events.party import play, services, tablets
 from events.party.roles import (
     DUTY_ACTIONS,
     SEAT_ACTIONS,
@@ -42,9 +43,6 @@ from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_ru
 from tables.outcome import Outcome
 from tables.services import TURN_ACTIONS, ActRequest
 from tables.write import Condition
-
-from . import play
-from .models import Guest
 
 Args = dict[str, Any]  # a command's parsed arguments, keyword arguments of its service call
 Frame = dict[str, Any]  # a command frame as the socket parsed it (docs/PROTOCOL.md)
@@ -311,7 +309,7 @@ def dispatch(actor: Actor, frame: Frame, *, origin: str = "") -> Outcome:
 
 def act_request(actor: Actor, frame: Frame, *, only_if: Condition | None = None) -> ActRequest:
     """An `act` frame as `dispatch` checks and parses it, not run: the request the
-    socket's own road sends on (events/act.py), written only if `only_if` holds too.
+    socket's own road sends on (events/live/act.py), written only if `only_if` holds too.
     Touches no database. Raises ServiceError as `dispatch` would (malformed: not an
     `act` frame)."""
     command, frame = lookup(actor, frame)

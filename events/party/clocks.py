@@ -23,11 +23,10 @@ from datetime import datetime
 from django.db import transaction
 from django.utils import timezone
 
+from events.party.play import after_table_act, table_act_stand_in
 from tables.errors import ServiceError
 from tables.groups import Message
 from tables.models import Table
-
-from .play import after_table_act, table_act_stand_in
 
 log = logging.getLogger(__name__)
 

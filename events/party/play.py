@@ -61,7 +61,7 @@ PARTY_RULES = PartyRules(
 
 def table_act(request: ActRequest) -> Outcome | None:
     """The party's one service for a table action, already parsed and permitted
-    (events/commands.py): the table writes it (tables/services.py `table_persist`
+    (events/party/commands.py): the table writes it (tables/services.py `table_persist`
     chooses how), then a table that finished may end the party. data {"version",
     "duplicate"}. Raises ServiceError (Illegal, stale, ...), in which case nothing
     changed. None: only for a request with `only_if` that was not written (the caller
@@ -98,7 +98,7 @@ def table_act_stand_in(
     *, party_id: int, table_id: int, version: int, actor_label: str, now: datetime
 ) -> tuple[Outcome, Game | None]:
     """The server plays the rules' do-nothing choice for the step table `table_id`
-    waits on at `version` (events/clocks.py; the caller holds the transaction and has
+    waits on at `version` (events/party/clocks.py; the caller holds the transaction and has
     claimed the row). The request id is the table's and the version's: a second fire
     for the same step finds it used and does nothing. (Outcome, the new game); the
     game is None when nothing was done (the table moved on, or waits for nobody)."""

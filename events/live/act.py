@@ -2,8 +2,8 @@
 (events/consumers.py) takes with one call, `socket_act`.
 
 1. From the event loop: the registry checks and parses the frame into an `ActRequest`
-   (events/commands.py `act_request`, no database), and the party's service writes it
-   if the table's writers allow it there (events/play.py `table_act_on_loop` ->
+   (events/party/commands.py `act_request`, no database), and the party's service writes it
+   if the table's writers allow it there (events/party/play.py `table_act_on_loop` ->
    tables/services.py `table_writers`). Most acts end here.
 2. Otherwise on the acts' own threads (events/live/lanes.py), never behind other sockets'
    hellos: for a guest whose seat the socket has not re-read, `_seat_then_act`;
@@ -19,14 +19,13 @@ from dataclasses import dataclass
 from typing import Literal
 
 from events.live import fastread, lanes
+from events.models import Guest
+from events.party import play
+from events.party.commands import Frame, act_request, dispatch
 from events.party.roles import Actor, Role
 from tables import write
 from tables.errors import ServiceError
 from tables.outcome import Outcome
-
-from . import play
-from .commands import Frame, act_request, dispatch
-from .models import Guest
 
 
 @dataclass(frozen=True)
