@@ -164,7 +164,7 @@ class FakeSocket:
     def fan_check_due(self):
         return self.due
 
-    async def _seat_revoked(self, cached=False):
+    async def seat_revoked(self, cached=False):
         self.checks += 1
         await asyncio.sleep(self.check_delay)
         self.due = False
