@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from events.consumers import PartyConsumer
+from events.live.consumers import PartyConsumer
 
 websocket_urlpatterns = [
     # django-stubs types re_path for HTTP views only; Channels routes ASGI apps with it.

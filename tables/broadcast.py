@@ -1,5 +1,5 @@
 """A table's update as one channel-layer message: the public part once, each seat's
-private part once (events/fanout.py splits it per socket in each process).
+private part once (events/broadcast/fanout.py splits it per socket in each process).
 
 The public part is the `table` message as public screens get it, JSON-encoded once; a
 seat's private part is what `seat_view` adds to the public view (tables/engine/views.py
@@ -31,7 +31,7 @@ OPTS = orjson.OPT_NON_STR_KEYS
 
 
 def fan_group(table_id: int) -> str:
-    """The group only each process's fan-out channel joins (events/fanout.py)."""
+    """The group only each process's fan-out channel joins (events/broadcast/fanout.py)."""
     return f"t{table_id}.fan"
 
 

@@ -195,7 +195,7 @@ RATE_LIMITS = {
 # reads TRUSTED_PROXIES from the environment (compose: nginx's fixed address).
 TRUSTED_PROXIES = env_list("TRUSTED_PROXIES")
 
-# Sockets (events/consumers.py). A hello must come within HELLO_TIMEOUT_SECONDS of the
+# Sockets (events/live/consumers.py). A hello must come within HELLO_TIMEOUT_SECONDS of the
 # handshake. Open sockets are capped per seat (a phone and a tablet, a reload or two)
 # and per address (a venue NAT carries the whole party: 100 guests, screens), counted
 # per daphne process.

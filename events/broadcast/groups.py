@@ -58,7 +58,7 @@ def encode(payload: dict[str, Any]) -> dict[str, Any]:
     """The channel-layer message for one screen payload: its JSON text, encoded once
     here rather than by every receiving socket (and cheaper for msgpack to carry than
     the nested dict), with its `kind` for the consumer to act on. A table's update
-    (events/fanout.py) is already its layer message."""
+    (events/broadcast/fanout.py) is already its layer message."""
     if payload.get("type") == "fan":
         return payload
     return {"type": "deliver", "kind": payload.get("type"), "text": json.dumps(payload, separators=(",", ":"))}

@@ -9,9 +9,9 @@ a full channel refuses more) but:
 
 - cleans expired entries at most once per CLEAN_EVERY seconds, not on every call;
 - hands each recipient a shallow copy of the message (our messages hold only strings,
-  numbers and lists nobody changes: events/broadcast/groups.py `encode`, events/fanout.py);
+  numbers and lists nobody changes: events/broadcast/groups.py `encode`, events/broadcast/fanout.py);
 - puts a group message straight into each member's queue, with no task per member;
-- never caps the process-wide fan-out channel (events/fanout.py, names "fan.…"): a
+- never caps the process-wide fan-out channel (events/broadcast/fanout.py, names "fan.…"): a
   table update dropped for a full queue would reach none of that process's sockets.
 
 Settings name it as `events.broadcast.locallayer.LocalChannelLayer`. It relies on channels'

@@ -1,5 +1,5 @@
 """A socket's table action, from its `act` frame to its commit: the road the consumer
-(events/consumers.py) takes with one call, `socket_act`.
+(events/live/consumers.py) takes with one call, `socket_act`.
 
 1. From the event loop: the registry checks and parses the frame into an `ActRequest`
    (events/party/commands.py `act_request`, no database), and the party's service writes it

@@ -17,7 +17,7 @@ import weakref
 
 from django.conf import settings
 
-from events import fanout
+from events.broadcast import fanout
 from events.broadcast.looping import raise_if_cancelling
 from events.party.clocks import clock_sweep
 from tables.write import run_in_db_thread

@@ -11,7 +11,7 @@ _SEAT_ROW = None
 
 
 def seat_row(guest_id: int) -> dict | None:
-    """events.consumers `_seat_row`: the guest's secret digest, removal, table, seat and
+    """events.live.socket.selectors `seat_row`: the guest's secret digest, removal, table, seat and
     captaincy as the database holds them now; None if the guest (the party) is gone."""
     global _SEAT_ROW
     if _SEAT_ROW is None:

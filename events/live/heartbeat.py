@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
 
 from events.live import lanes
 from events.models import Party
@@ -30,7 +32,9 @@ from tables.models import Table
 PARTY_TTL = 1.0
 PONG_WAIT = 0.5  # seconds a pong waits for a read before it goes without versions
 _versions: dict[int, tuple[float, dict]] = {}  # party id -> (read at, {revision, tables})
-_reading: dict[int, asyncio.Future] = {}
+_reading: dict[int, asyncio.Future[dict[str, Any]]] = {}
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
 def _read_party(party_id: int) -> dict:
@@ -49,7 +53,7 @@ async def party_versions(party_id: int) -> dict:
     pending = _reading.get(party_id)
     if pending is not None:
         return await asyncio.shield(pending)
-    future = asyncio.get_running_loop().create_future()
+    future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
     _reading[party_id] = future
     try:
         data = await _in_heartbeat_thread(_read_party)(party_id)
@@ -68,7 +72,7 @@ async def party_versions(party_id: int) -> dict:
     return data
 
 
-def _in_heartbeat_thread(fn):
+def _in_heartbeat_thread(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     """`fn` on the heartbeat's own thread (events/live/lanes.py)."""
     return lanes.run_in("heartbeat", fn)
 

@@ -21,6 +21,8 @@ online."""
 from __future__ import annotations
 
 import uuid
+from datetime import datetime
+from typing import Any
 
 from django.db import connection, transaction
 from django.utils import timezone
@@ -77,7 +79,7 @@ def _clear_dead_rows(server: str) -> list[int]:
     return [g for g in guests if _recount(g, None) == 0]
 
 
-def _recount(guest_id: int, seen) -> int:
+def _recount(guest_id: int, seen: datetime | None) -> int:
     """Set the guest's count of live rows (and last_seen, when `seen`) in one statement;
     the count it set (0 for a guest no longer there)."""
     cutoff = _db_time(timezone.now() - ONLINE_GRACE)
@@ -87,10 +89,11 @@ def _recount(guest_id: int, seen) -> int:
         else:
             cur.execute(_sql("recount_seen"), [guest_id, cutoff, _db_time(seen), guest_id])
         row = cur.fetchone()
-    return row[0] if row else 0
+    return int(row[0]) if row else 0
 
 
-def _db_time(value):
+def _db_time(value: datetime) -> Any:
+    # What the backend takes for a datetime parameter (a string on SQLite)
     return connection.ops.adapt_datetimefield_value(value)
 
 

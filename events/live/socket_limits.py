@@ -1,4 +1,4 @@
-"""Per-socket and per-process limits for the party socket (events/consumers.py): a
+"""Per-socket and per-process limits for the party socket (events/live/consumers.py): a
 token bucket for frames and resyncs, and the count of open sockets per seat and per
 client address in this daphne process. Kept in memory on purpose: a crashed process
 takes its sockets and its counts with it (a count in the database would outlive a

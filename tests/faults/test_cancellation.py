@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from config.patches.channels_redis import ResilientPubSubChannelLayer
-from events import fanout
+from events.broadcast import fanout
 
 
 class SwallowingLayer:

@@ -24,7 +24,7 @@ async def test_redis_restart_mid_party_loses_no_action_and_every_phone_converges
     server = daphne(redis_url=private_redis.url)
     # The host's dashboard on another process (production runs two behind nginx): the
     # table's updates reach it only through Redis, while the phones, on the process that
-    # commits the actions, get them from it directly (events/fanout.py).
+    # commits the actions, get them from it directly (events/broadcast/fanout.py).
     watcher = daphne(redis_url=private_redis.url)
     lp = await LiveParty.create(server, 4, seed=21)
     other, _ = await sync_to_async(shorthand.party_create)(name="Next door")

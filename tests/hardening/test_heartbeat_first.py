@@ -15,8 +15,7 @@ import time
 import pytest
 from asgiref.sync import sync_to_async
 
-from events import consumers
-from events.live import act, heartbeat
+from events.live import act, consumers, heartbeat
 from events.models import Party
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action

@@ -136,7 +136,7 @@ async def test_a_hello_still_being_handled_when_the_timer_fires_is_not_closed(se
     """In a join burst a hello can wait seconds for the database: the socket did say
     hello, so it gets its snapshot instead of 4408 (which made every phone reconnect,
     and the burst worse)."""
-    from events import consumers
+    from events.live import consumers
 
     settings.HELLO_TIMEOUT_SECONDS = 0.3
     party, host_token = await sync_to_async(shorthand.party_create)(name="Busy")

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("config", "events", "tables", "relay", "story", "printables")
 
 TRANSPORTS = (
-    "events.consumers",
+    "events.live.consumers",
     "events.live.clockloop",
     "events.web.views",
     "events.tasks",

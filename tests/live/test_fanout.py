@@ -1,4 +1,4 @@
-"""A table's update is one channel-layer message per action (events/fanout.py): the
+"""A table's update is one channel-layer message per action (events/broadcast/fanout.py): the
 public view once and each seat's private part; each process writes to each of its
 sockets the public part plus, for a seat's own sockets only, that seat's private part."""
 
@@ -11,7 +11,7 @@ import pytest
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
-from events import fanout
+from events.broadcast import fanout
 from tables.engine import Phase
 from tests.live.tables import bot_step, connect, game_of, play_over_sockets, seated
 
@@ -164,7 +164,7 @@ class FakeSocket:
     def fan_check_due(self):
         return self.due
 
-    async def _seat_revoked(self, cached=False):
+    async def seat_revoked(self, cached=False):
         self.checks += 1
         await asyncio.sleep(self.check_delay)
         self.due = False
@@ -258,7 +258,7 @@ async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(mon
     and its update reaches this process, and this screen, at once. The older snapshot
     must not undo it (a host stuck one version behind in tests/faults/
     test_concurrency.py's fifty frames): v+1 follows the snapshot again."""
-    from events import consumers
+    from events.live import consumers
 
     s = await connect(await seated(4, seed=8))
     loop, fan = asyncio.get_running_loop(), fanout.local()

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import OperationalError
 
-from events import consumers
+from events.live import consumers
 from tests import shorthand
 from tests.live.clients import Phone
 

@@ -11,8 +11,8 @@ only a process-wide channel joins, once per process that has a socket at that ta
 
 That process (`LocalFanout`, one per event loop) keeps which of its sockets read which
 stream: the table's public view, or a seat's. The registry is filled from the groups a
-socket has joined (`track`, called by the consumer after it joined them), so who may
-read what stays decided in one place (the consumer's `_groups_for`). A public screen
+socket has joined (`track`, called by the socket after it joined them), so who may
+read what stays decided in one place (events.party.roles `groups_for`). A public screen
 gets the public part; a seat's screens get the public part and that seat's private part
 (`{... "view": <public view>, "events": [...], "private": {...}}`), which the screen
 merges (static/heist/live.js; `merge_table_message` in tables/engine/views.py). A seat's
@@ -47,16 +47,19 @@ then replaced it: the screen showed the version before until its next pong
 (tests/faults/test_concurrency.py's fifty frames caught a host stuck so). The updates
 still flow during the read (holding them made pongs show the screen behind, and their
 resyncs held them again: a storm of 10,000 resyncs in bench/party.py --parties 10);
-instead the socket's consumer has what it is sent from the read on kept (`record`,
-`recorded`), and sends it again right after the snapshot (`_send_snapshot` in
-events/consumers.py), with `hold`/`release` keeping the socket's new updates behind
+instead the socket has what it is sent from the read on kept (`record`,
+`recorded`), and sends it again right after the snapshot (`Snapshots.send` in
+events/live/socket/snapshots.py), with `hold`/`release` keeping the socket's new updates behind
 that; the screen drops by version what it already has. A cached snapshot
 (a flood of resyncs) is followed by the same replay, so it is only sent while its
-recording is whole (RECORD_MAX texts, for as long as the consumer keeps the cache).
+recording is whole (RECORD_MAX texts, for as long as the socket keeps the cache).
+
+Fan-out sees a socket only as a `Listener` (below; events/live/consumers.py implements it):
+whether it takes patches, whether its seat is due a check, the check itself, and `send`.
 
 Before passing a seat's private view on, a socket re-checks at most every
-REVALIDATE_SECONDS that its secret still opens the seat (`_seat_revoked`, as the group
-delivery did). That check may wait for the database: the socket's messages then wait in
+REVALIDATE_SECONDS that its secret still opens the seat (`seat_revoked`, as the group
+delivery does; events/live/socket/seat.py). That check may wait for the database: the socket's messages then wait in
 its own backlog, in order, while the other sockets are served at once.
 """
 
@@ -69,7 +72,7 @@ import time
 import uuid
 import weakref
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from channels.layers import get_channel_layer
 
@@ -85,6 +88,28 @@ REMOTE_SECONDS = 3 * HERE_SECONDS + 5  # another process is counted as there thi
 
 
 RECORD_MAX = 32  # texts a socket's recording keeps; beyond, a cached snapshot is not used
+
+
+class Listener(Protocol):
+    """A socket as fan-out sees it: never the consumer's private parts."""
+
+    @property
+    def patches(self) -> bool:
+        """The screen takes table updates as patches of the version before."""
+        ...
+
+    def fan_check_due(self) -> bool:
+        """Must `seat_revoked(cached=True)` run (and maybe wait for the database) before
+        this socket is passed its next table update?"""
+        ...
+
+    async def seat_revoked(self, *, cached: bool) -> bool:
+        """Check the socket's secret still opens its seat; True: the socket was closed."""
+        ...
+
+    async def send(self, text_data: str | None = None) -> None:
+        """Write one text frame (nothing once the socket is closing)."""
+        ...
 
 
 @dataclass
@@ -112,23 +137,23 @@ class LocalFanout:
 
     def __init__(self) -> None:
         self.layer = get_channel_layer()
-        self.streams: dict[int, dict[int | None, set]] = {}  # table -> seat|None -> consumers
-        self.keys: dict[Any, set[tuple[int, int | None]]] = {}  # consumer -> its streams
+        self.streams: dict[int, dict[int | None, set[Listener]]] = {}  # table -> seat|None -> sockets
+        self.keys: dict[Listener, set[tuple[int, int | None]]] = {}  # socket -> its streams
         self.channel: str | None = None
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
         self.lock = asyncio.Lock()
-        self.backlogs: dict[Any, list[str]] = {}
-        self.draining: set[asyncio.Task] = set()  # seat checks and `here`s in flight (kept referenced)
+        self.backlogs: dict[Listener, list[str]] = {}
+        self.draining: set[asyncio.Task[None]] = set()  # seat checks and `here`s in flight (kept referenced)
         self.delivered = 0  # for tests
         self.origin = uuid.uuid4().hex  # marks the updates this fan-out delivered itself
         self.remote: dict[int, float] = {}  # table -> when another process last said it is there
-        self.heres: asyncio.Task | None = None  # says `here` again every HERE_SECONDS
+        self.heres: asyncio.Task[None] | None = None  # says `here` again every HERE_SECONDS
         self.skipped = 0  # updates not published: nobody else was at the table (for tests)
-        self.held: set = set()  # sockets being sent a snapshot and its replay: their updates wait
-        self.drains: dict[Any, asyncio.Task] = {}  # socket -> the task passing its backlog on
-        self.recordings: dict[Any, Recording] = {}  # socket -> what it was sent since a snapshot read
+        self.held: set[Listener] = set()  # sockets being sent a snapshot and its replay: their updates wait
+        self.drains: dict[Listener, asyncio.Task[None]] = {}  # socket -> the task passing its backlog on
+        self.recordings: dict[Listener, Recording] = {}  # socket -> what it was sent since a snapshot read
 
-    async def track(self, consumer, groups: set[str]) -> None:
+    async def track(self, consumer: Listener, groups: set[str]) -> None:
         async with self.lock:
             wanted = streams_of(groups)
             had = self.keys.get(consumer, set())
@@ -148,17 +173,17 @@ class LocalFanout:
             else:
                 self.keys.pop(consumer, None)
             if new_tables:
-                await self._ensure_channel()
+                channel = await self._ensure_channel()
                 for table_id in new_tables:
                     try:
-                        await self.layer.group_add(fan_group(table_id), self.channel)
+                        await self.layer.group_add(fan_group(table_id), channel)
                     except Exception:  # Redis down: versions in pongs catch the screen up
                         logger.warning("group_add(%s) failed", fan_group(table_id), exc_info=True)
                         continue
                     self._say_soon(table_id, first=True)
             await self._drop_empty()
 
-    async def untrack(self, consumer) -> None:
+    async def untrack(self, consumer: Listener) -> None:
         async with self.lock:
             for table_id, seat in self.keys.pop(consumer, set()):
                 self._remove(consumer, table_id, seat)
@@ -167,7 +192,7 @@ class LocalFanout:
             self.recordings.pop(consumer, None)
             await self._drop_empty()
 
-    def _remove(self, consumer, table_id: int, seat: int | None) -> None:
+    def _remove(self, consumer: Listener, table_id: int, seat: int | None) -> None:
         by_seat = self.streams.get(table_id)
         if by_seat is None:
             return
@@ -180,6 +205,8 @@ class LocalFanout:
     async def _drop_empty(self) -> None:
         for table_id in [t for t, by_seat in self.streams.items() if not by_seat]:
             del self.streams[table_id]
+            if self.channel is None:  # never subscribed: nothing to leave
+                continue
             try:
                 await self.layer.group_discard(fan_group(table_id), self.channel)
             except Exception:
@@ -192,12 +219,16 @@ class LocalFanout:
                 self.heres.cancel()
                 self.heres = None
 
-    async def _ensure_channel(self) -> None:
-        if self.task is None or self.task.done():
-            self.channel = await self.layer.new_channel("fan.")
-            self.task = asyncio.ensure_future(self._receive(self.channel))
+    async def _ensure_channel(self) -> str:
+        """This process's fan-out channel, made (and its reader started) if need be."""
+        if self.task is None or self.task.done() or self.channel is None:
+            self.channel = channel = await self.layer.new_channel("fan.")
+            self.task = asyncio.ensure_future(self._receive(channel))
+        else:
+            channel = self.channel
         if self.heres is None or self.heres.done():
             self.heres = asyncio.ensure_future(self._say_here())
+        return channel
 
     async def _here(self, table_id: int, *, first: bool) -> None:
         """Tell the other processes at this table that this one has sockets there."""
@@ -230,7 +261,7 @@ class LocalFanout:
         heard = self.remote.get(table_id)
         return heard is not None and time.monotonic() - heard < REMOTE_SECONDS
 
-    async def deliver_here_first(self, message: dict) -> dict:
+    async def deliver_here_first(self, message: dict[str, Any]) -> dict[str, Any]:
         """A table update this process is about to publish: its own sockets get it now,
         not after a round trip through Redis (with parties routed to one process by
         code, that is every socket of the table). Returns the message to publish,
@@ -257,7 +288,7 @@ class LocalFanout:
             except Exception:
                 logger.exception("fan-out delivery failed")
 
-    async def deliver(self, message: dict) -> None:
+    async def deliver(self, message: dict[str, Any]) -> None:
         if message.get("type") == "fan.here" and message.get("origin") != self.origin:
             table_id = message["table"]
             self.remote[table_id] = time.monotonic()
@@ -285,19 +316,19 @@ class LocalFanout:
                     continue
                 await self._to(consumer, text)
 
-    def record(self, consumer) -> None:
+    def record(self, consumer: Listener) -> None:
         """Keep what this socket is sent from now on (its snapshot is about to be read);
         a new recording replaces the old."""
         self.recordings[consumer] = Recording()
 
-    def keep(self, consumer, seconds: float) -> None:
+    def keep(self, consumer: Listener, seconds: float) -> None:
         """The snapshot has been read: it stays in the socket's cache `seconds`, and its
         recording as long."""
         recording = self.recordings.get(consumer)
         if recording is not None:
             recording.until = time.monotonic() + seconds
 
-    def recorded(self, consumer) -> list[str] | None:
+    def recorded(self, consumer: Listener) -> list[str] | None:
         """What the socket was sent since `record`, or None if that is no longer known
         whole (too much, too long ago, or never recorded)."""
         recording = self.recordings.get(consumer)
@@ -305,18 +336,18 @@ class LocalFanout:
             return None
         return list(recording.texts)
 
-    def hold(self, consumer) -> None:
+    def hold(self, consumer: Listener) -> None:
         """This socket's table updates wait until `release` (its snapshot and replay are
         being sent: none may go between them)."""
         self.held.add(consumer)
 
-    def release(self, consumer) -> None:
+    def release(self, consumer: Listener) -> None:
         """What waited goes out now, in order."""
         self.held.discard(consumer)
         if self.backlogs.get(consumer) is not None:
             self._start_drain(consumer)
 
-    async def _to(self, consumer, text: str) -> None:
+    async def _to(self, consumer: Listener, text: str) -> None:
         backlog = self.backlogs.get(consumer)
         if backlog is not None:
             backlog.append(text)  # behind a check of its seat or a snapshot: keep the order
@@ -327,7 +358,7 @@ class LocalFanout:
         else:
             await self._write(consumer, text)
 
-    async def _write(self, consumer, text: str) -> None:
+    async def _write(self, consumer: Listener, text: str) -> None:
         self.delivered += 1
         recording = self.recordings.get(consumer)
         if recording is not None:
@@ -340,7 +371,7 @@ class LocalFanout:
                 recording.texts.append(text)
         await consumer.send(text_data=text)
 
-    def _start_drain(self, consumer) -> None:
+    def _start_drain(self, consumer: Listener) -> None:
         running = self.drains.get(consumer)
         if running is not None and not running.done():
             return  # it goes on to what was added
@@ -349,10 +380,10 @@ class LocalFanout:
         self.draining.add(task)
         task.add_done_callback(self.draining.discard)
 
-    async def _drain(self, consumer) -> None:
+    async def _drain(self, consumer: Listener) -> None:
         try:
             try:
-                revoked = await consumer._seat_revoked(cached=True)
+                revoked = await consumer.seat_revoked(cached=True)
             except Exception:
                 logger.warning("seat check before a delivery failed", exc_info=True)
                 revoked = False
@@ -370,10 +401,10 @@ class LocalFanout:
                 del self.drains[consumer]
 
 
-_by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, LocalFanout] = weakref.WeakKeyDictionary()
 
 
-async def publish(messages: list) -> None:
+async def publish(messages: list[tuple[str, dict[str, Any]]]) -> None:
     """groups.send_safely for a socket's request: the table updates among `messages`
     reach this process's own sockets first (LocalFanout.deliver_here_first)."""
     fan = local()

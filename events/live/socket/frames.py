@@ -1,0 +1,58 @@
+"""What a client's frame must look like before the consumer handles it (docs/PROTOCOL.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any, TypeGuard
+
+from tables.errors import ErrorCode
+
+MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
+CLIENT_ID_MAX = 64
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A frame refused unread: the `error` frame's code and message; `too_large`: the
+    socket closes too."""
+
+    code: ErrorCode
+    message: str
+    too_large: bool = False
+
+
+def parse(text_data: str | None) -> dict[str, Any] | Refusal:
+    """The frame as a JSON object with a type and a valid `re`, or why not."""
+    if text_data is None:
+        return Refusal(ErrorCode.MALFORMED, "send JSON text frames")
+    if len(text_data) > MAX_FRAME // 4 and len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME:
+        return Refusal(ErrorCode.TOO_LARGE, f"frames are limited to {MAX_FRAME} bytes", too_large=True)
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
+        return Refusal(ErrorCode.MALFORMED, "that frame is not JSON")
+    if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+        return Refusal(ErrorCode.MALFORMED, "a frame is a JSON object with a type")
+    re = frame.get("re")
+    if re is not None and not _valid_re(re):
+        # printable: an act's id is stored with the action, and PostgreSQL refuses NUL
+        # and lone surrogates (the query would crash the consumer)
+        return Refusal(ErrorCode.MALFORMED, f"re must be a printable string of at most {CLIENT_ID_MAX} characters")
+    return frame
+
+
+def plain_re(text_data: str | bytes | None) -> str | None:
+    """The `re` of a frame refused unread, if it is a JSON object with a printable one."""
+    if not isinstance(text_data, str) or len(text_data) > MAX_FRAME:
+        return None
+    try:
+        frame = json.loads(text_data)
+    except (ValueError, RecursionError):
+        return None
+    re = frame.get("re") if isinstance(frame, dict) else None
+    return re if _valid_re(re) else None
+
+
+def _valid_re(re: object) -> TypeGuard[str]:
+    return isinstance(re, str) and len(re) <= CLIENT_ID_MAX and re.isprintable()

@@ -1,0 +1,69 @@
+"""What a socket's handshake carried (its origin, its cookies), and whether it is let in."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.http.cookie import parse_cookie
+
+from events.access import ratelimit
+from events.live.socket.db import in_db_thread
+from events.party.selectors import party_by_code
+
+
+@dataclass(frozen=True)
+class Refused:
+    """Why a socket is turned away: its `error` frame's code and message, then its close."""
+
+    code: str
+    message: str
+    close: int
+
+
+RATE_LIMITED = Refused("rate_limited", "too many attempts from here; wait a few minutes", 4429)
+NO_PARTY = Refused("no_party", "no party has that code", 4404)
+EXPIRED = Refused("expired", "this party has expired (parties last seven days)", 4410)
+BAD_SECRET = Refused("bad_secret", "that secret does not open a seat at this party", 4403)
+
+
+def origin(scope: dict[str, Any]) -> str:
+    """The page's origin, as the browser sent it with the handshake (the origin
+    validator has already checked it is one of ours)."""
+    for name, value in scope.get("headers", []):
+        if name == b"origin":
+            text: str = value.decode("latin-1")
+            return text if text.startswith(("http://", "https://")) else ""
+    return ""
+
+
+def cookies(scope: dict[str, Any]) -> dict[str, str]:
+    """The cookies sent with the handshake (the party's pass, events/access/gate.py)."""
+    raw = b"; ".join(v for k, v in scope.get("headers", []) if k == b"cookie")
+    return parse_cookie(raw.decode("latin-1")) if raw else {}
+
+
+def admit(address: str, code: str, exempt: bool) -> tuple[bool, Any]:
+    """A new socket: (within its address's limits, its party or None), in one
+    database call. The party is read either way: a socket on probation may still
+    prove a secret of it."""
+    allowed = exempt or _may_connect(address)
+    return allowed, party_by_code(code)
+
+
+def _may_connect(address: str) -> bool:
+    """The per-address connect rate, and the code-guessing guard the pages use."""
+    return not ratelimit.exceeded("miss", address) and ratelimit.allow("connect", address)
+
+
+async def refusal(party: Any, *, exempt: bool, address: str) -> Refused | None:
+    """An accepted socket (not on probation): why its party turns it away, if it does. A
+    guessed code is one miss, counted before the answer (the miss past the limit is
+    answered as every other refusal of the guard is)."""
+    if party is None:
+        if exempt or await in_db_thread(ratelimit.allow)("miss", address):
+            return NO_PARTY
+        return RATE_LIMITED
+    if party.expired:
+        return EXPIRED
+    return None
