@@ -1,0 +1,100 @@
+"""The relay's ring with three tables, where it does not read the same both ways: each
+table sends to the next and receives from the one before, and a table plays round 3
+only once its incoming gift arrived and its own carrier delivered. And the relay's
+guards: two tables at least, every table at the gate, every seat drawn, run once."""
+
+from __future__ import annotations
+
+import pytest
+
+from events import services
+from events.commands import dispatch, table_act
+from events.models import Party
+from events.roles import Actor, Role
+from relay.models import Relay
+from relay.services import relay_open, relay_run
+from tables.engine import Game, Phase
+from tables.errors import ServiceError
+from tables.models import Table
+from tests.story.record import party_lobby, party_play
+
+pytestmark = pytest.mark.django_db
+
+GUESTS = 21  # three tables (7, 7, 7)
+
+
+def party_at_gate(guests: int, *, seed: int) -> Party:
+    party, _, _ = party_lobby(guests, name="Ring")
+    Party.objects.filter(pk=party.pk).update(seed=seed)
+    services.party_seat(party_id=party.pk)
+    party_play(party, seed=seed, until=Phase.GATE)
+    return party
+
+
+def games(party: Party) -> dict[str, Game]:
+    return {t.letter: Game.from_dict(t.state) for t in Table.objects.filter(party=party)}
+
+
+def refused(expected: str, call, **kwargs) -> None:
+    with pytest.raises(ServiceError) as err:
+        call(**kwargs)
+    assert err.value.code == expected, err.value
+
+
+def draw_all(party: Party) -> None:
+    host = Actor(Role.HOST, party.pk)
+    for t in Table.objects.filter(party=party).order_by("letter"):
+        table_act(actor=host, table_id=t.pk, action={"type": "draw_relay_seat"})
+
+
+def test_three_tables_send_to_the_next_and_start_as_their_walks_end():
+    party = party_at_gate(GUESTS, seed=5)
+    host = Actor(Role.HOST, party.pk)
+    refused("relay_not_open", relay_run, party_id=party.pk)
+    relay_open(party_id=party.pk)
+    table_act(actor=host, table_id=Table.objects.get(party=party, letter="A").pk, action={"type": "draw_relay_seat"})
+    refused("not_drawn", relay_run, party_id=party.pk)
+    draw_all_rest = [t for t in Table.objects.filter(party=party).exclude(letter="A")]
+    for t in draw_all_rest:
+        table_act(actor=host, table_id=t.pk, action={"type": "draw_relay_seat"})
+    before = games(party)
+    relay_run(party_id=party.pk)
+    relay = Relay.objects.get(party=party)
+    assert relay.ring == ["A", "B", "C"]
+    by = {e["table"]: e for e in relay.result}
+    assert [(by[t]["received_from"], by[t]["sent_to"]) for t in "ABC"] == [("C", "B"), ("A", "C"), ("B", "A")]
+    assert relay_run(party_id=party.pk).messages == []  # once only
+    ids = {t.letter: t.pk for t in Table.objects.filter(party=party)}
+
+    def arrive(letter: str) -> None:
+        dispatch(host, {"type": "party", "command": "confirm_delivery", "table": ids[letter]})
+
+    arrive("B")  # A's gift reached B: B's own (to C) still walks, A's incoming too
+    assert {k: g.round for k, g in games(party).items()} == {"A": 2, "B": 2, "C": 2}
+    arrive("C")  # B's gift reached C: B's walks are both over; C's own (to A) still walks
+    now = games(party)
+    assert (now["A"].phase, now["B"].round, now["C"].phase) == (Phase.GATE, 3, Phase.GATE)
+    arrive("A")
+    after = games(party)
+    assert all(g.round == 3 and g.relayed for g in after.values())
+    for letter, source in (("A", "C"), ("B", "A"), ("C", "B")):
+        seat, src_seat = before[letter].relay_seat, before[source].relay_seat
+        assert seat is not None and src_seat is not None
+        assert after[letter].gifts[seat] == before[source].gifts[src_seat], letter
+    assert Relay.objects.get(party=party).status == Relay.Status.DONE
+
+
+def test_the_relay_opens_only_with_every_one_of_three_tables_at_the_gate_and_once():
+    party, _, _ = party_lobby(GUESTS, name="Not yet")
+    services.party_seat(party_id=party.pk)
+    refused("gate_closed", relay_open, party_id=party.pk)
+    party_play(party, seed=3, until=Phase.GATE)
+    assert relay_open(party_id=party.pk).messages
+    assert relay_open(party_id=party.pk).messages == []
+    assert Relay.objects.filter(party=party).count() == 1
+
+
+def test_one_table_has_no_relay():
+    party, _, _ = party_lobby(5, name="One table")
+    services.party_seat(party_id=party.pk)
+    refused("no_relay", relay_open, party_id=party.pk)
