@@ -47,9 +47,14 @@ def test_a_seat_in_use_goes_by_the_host_or_the_captains_own_seat_only(clock):
     seen(other, clock.now)
     seen(captain, clock.now)
     refused("seat_in_use", hand_over, party=party, guest=other, by=f"captain:{captain.pk}")
-    hand_over(party, other, "host")
-    hand_over(party, captain, f"captain:{captain.pk}")
+    by_host = hand_over(party, other, "host")
+    by_captain = hand_over(party, captain, f"captain:{captain.pk}")
     assert reasons(other) == ["host"] and reasons(captain) == ["consent"]
+    # The notice reaches every seat at the table (and the host), and says who asked.
+    seats = Guest.objects.filter(table_id=captain.table_id).count()
+    for outcome, by in ((by_host, "host"), (by_captain, "captain")):
+        notices = [(g, m) for g, m in outcome.messages if m.get("kind") == "handover"]
+        assert len(notices) == seats + 1 and {m["by"] for _, m in notices} == {by}
 
 
 def test_a_captain_may_hand_over_a_seat_offline_two_minutes_and_not_before(clock):
@@ -71,7 +76,10 @@ def test_a_seat_never_seen_counts_as_offline(clock):
 def test_an_offer_lets_a_captain_take_the_seat_once_and_only_for_ten_minutes(clock):
     party, captain, other = seated()
     seen(other, clock.now)
-    assert services.seat_offer(party_id=party.pk, guest_id=other.pk).data == {"minutes": 10}
+    offer = services.seat_offer(party_id=party.pk, guest_id=other.pk)
+    assert offer.data == {"minutes": 10}
+    seats = Guest.objects.filter(table_id=other.table_id).count()
+    assert len([m for _, m in offer.messages if m.get("kind") == "offer"]) == seats + 1
     clock.forward(services.OFFER_LIFETIME - timedelta(seconds=1))
     seen(other, clock.now)
     hand_over(party, other, f"captain:{captain.pk}")
@@ -97,6 +105,8 @@ def test_a_claim_code_works_for_fifteen_minutes_once(clock):
     clock.forward(timedelta(minutes=services.CLAIM_LIFETIME_MINUTES) - timedelta(seconds=1))
     guest, _, _ = shorthand.seat_claim(code=party.code, claim=code, name="Sub")
     assert guest.pk == other.pk and guest.name == "Sub"
+    record = SeatHandOver.objects.get(guest=other)
+    assert record.claimed_by == "Sub" and record.claimed_at == clock.now
     refused("bad_claim", services.seat_claim, code=party.code, claim=code, name="Sub again")
     late = hand_over(party, other, "host").data["claim"]
     clock.forward(timedelta(minutes=services.CLAIM_LIFETIME_MINUTES))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from events import gate, services
+from events.groups import guest_group
 from tables.errors import ServiceError
 from tests import shorthand
 
@@ -70,5 +71,11 @@ def test_a_captain_is_chosen_among_seated_guests_only():
     guests = [shorthand.guest_join(code=party.code, name=f"G{i}", description="a gift")[0] for i in range(3)]
     refused("not_seated", services.party_set_captain, party_id=party.pk, guest_id=guests[0].pk)
     services.party_seat(party_id=party.pk)
-    services.party_set_captain(party_id=party.pk, guest_id=guests[2].pk)
-    assert [g.pk for g in party.guests.filter(is_captain=True)] == [guests[2].pk]
+    old = party.guests.get(is_captain=True)
+    new = party.guests.exclude(pk=old.pk).first()
+    assert new is not None
+    outcome = services.party_set_captain(party_id=party.pk, guest_id=new.pk)
+    assert [g.pk for g in party.guests.filter(is_captain=True)] == [new.pk]
+    # Both phones re-read their rights (the old captain's and the new one's).
+    told = {group for group, m in outcome.messages if m.get("type") == "resubscribe"}
+    assert told == {guest_group(old.pk), guest_group(new.pk)}

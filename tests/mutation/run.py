@@ -154,43 +154,48 @@ def main() -> int:
     started = time.monotonic()
     WORK.mkdir(parents=True, exist_ok=True)
     copies: Queue[tuple[int, Path]] = Queue()
-    limits: dict[str, float] = {}
-    tests_of = {
-        m: [c.get("markers", MARKERS)]
-        + [t for t in c["tests"] if (ROOT / t).exists() and not (args.leave_out and t.startswith(args.leave_out))]
-        for m, c in modules.items()
-    }
+
+    def suite(m: Mutant) -> tuple[str, ...]:
+        """The marker expression and the test files for a mutant: its guard's own list
+        (`by_guard`), else its module's."""
+        c = modules[m.module]
+        files = c.get("by_guard", {}).get(m.guard, c["tests"])
+        kept = [t for t in files if (ROOT / t).exists() and not (args.leave_out and t.startswith(args.leave_out))]
+        return (c.get("markers", MARKERS), *kept)
+
+    limits: dict[tuple[str, ...], float] = {}
     for w in range(args.workers):
         copy = WORK / f"w{w}"
         copy_tree(copy)
         copies.put((w, copy))
 
-    # The baseline: every module's tests pass unmutated (and each worker's database is made).
-    def baseline(module: str) -> None:
+    # The baseline: every suite passes unmutated (and each worker's database is made).
+    def baseline(tests: tuple[str, ...]) -> None:
         w, copy = copies.get()
         try:
-            for _attempt in range(2):  # a socket test may time out under load: a fail must repeat
-                code, seconds, output = run_tests(copy, w, tests_of[module], timeout=1800)
+            for _attempt in range(2):  # a test may time out under load: a fail must repeat
+                code, seconds, output = run_tests(copy, w, list(tests), timeout=1800)
                 if code in (0, 5):
                     break
         finally:
             copies.put((w, copy))
-        if code == 5:  # no test selected: nothing can kill this module's mutants
-            limits[module] = 0.0
-            print(f"baseline {module}: no test selected", flush=True)
+        if code == 5:  # no test selected: nothing can kill these mutants
+            limits[tests] = 0.0
+            print(f"baseline {' '.join(tests[1:])}: no test selected", flush=True)
             return
         if code != 0:
             print(output)
-            raise SystemExit(f"the baseline of {module} fails (exit {code}): fix that first")
-        limits[module] = max(60.0, 3 * seconds)
-        print(f"baseline {module}: {len(tests_of[module]) - 1} files, {seconds:.0f} s", flush=True)
+            raise SystemExit(f"the baseline of {tests} fails (exit {code}): fix that first")
+        limits[tests] = max(60.0, 3 * seconds)
+        print(f"baseline {seconds:4.0f} s: {' '.join(tests[1:])}", flush=True)
 
     with ThreadPoolExecutor(args.workers) as pool:
-        list(
-            pool.map(
-                baseline, [m for m in tests_of if any(mu.module == m and mu.outcome == "pending" for mu in mutants)]
-            )
-        )
+        list(pool.map(baseline, sorted({suite(m) for m in mutants if m.outcome == "pending"})))
+
+    def save() -> None:
+        wall = time.monotonic() - started
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        args.out.write_text(json.dumps({"wall_seconds": wall, "mutants": [asdict(m) for m in mutants]}, indent=1))
 
     def run_one(m: Mutant) -> None:
         if m.outcome == "equivalent":
@@ -203,11 +208,12 @@ def main() -> int:
             if mutated is None:
                 m.outcome = "not_applied"
                 return
-            if not limits[m.module]:
+            tests = suite(m)
+            if not limits[tests]:
                 m.outcome = "survived"
                 return
             target.write_text(mutated, encoding="utf-8")
-            code, m.seconds, _ = run_tests(copy, w, tests_of[m.module], limits[m.module])
+            code, m.seconds, _ = run_tests(copy, w, list(tests), limits[tests])
             m.outcome = "timeout" if code is None else "survived" if code == 0 else "killed"
             if code in (4, 5):  # usage error, no tests collected: the run itself is wrong
                 m.outcome = f"error({code})"
@@ -215,6 +221,7 @@ def main() -> int:
             target.write_text(original, encoding="utf-8")
             copies.put((w, copy))
         print(f"{m.outcome:9} {m.seconds:5.1f}s {m.module}:{m.line} {m.operator.removeprefix('core/')}", flush=True)
+        save()
 
     with ThreadPoolExecutor(args.workers) as pool:
         list(pool.map(run_one, mutants))
@@ -230,8 +237,7 @@ def main() -> int:
     for m in mutants:
         if m.outcome not in ("killed", "timeout", "equivalent"):
             print(f"  {m.outcome}: {m.module}:{m.line} {m.operator.removeprefix('core/')} [{m.guard}] {m.text}")
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps({"wall_seconds": wall, "mutants": [asdict(m) for m in mutants]}, indent=1))
+    save()
     return 0 if counts["survived"] == 0 else 1
 
 
