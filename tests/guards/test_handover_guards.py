@@ -15,6 +15,11 @@ from tests import shorthand
 
 pytestmark = pytest.mark.django_db
 
+# The deadlines (docs/RULES.md), stated here rather than read from the code under test.
+OFFLINE = timedelta(minutes=2)  # a seat nobody used this long may be handed over by its captain
+OFFER = timedelta(minutes=10)  # a guest's offer of their seat lasts this long
+CLAIM = timedelta(minutes=15)  # a hand-over's claim code lasts this long
+
 
 def refused(expected: str, call, **kwargs) -> None:
     with pytest.raises(ServiceError) as err:
@@ -59,9 +64,9 @@ def test_a_seat_in_use_goes_by_the_host_or_the_captains_own_seat_only(clock):
 
 def test_a_captain_may_hand_over_a_seat_offline_two_minutes_and_not_before(clock):
     party, captain, other = seated()
-    seen(other, clock.now - services.HANDOVER_OFFLINE + timedelta(seconds=1))
+    seen(other, clock.now - OFFLINE + timedelta(seconds=1))
     refused("seat_in_use", hand_over, party=party, guest=other, by=f"captain:{captain.pk}")
-    seen(other, clock.now - services.HANDOVER_OFFLINE)
+    seen(other, clock.now - OFFLINE)
     hand_over(party, other, f"captain:{captain.pk}")
     assert reasons(other) == ["offline"]
 
@@ -80,14 +85,14 @@ def test_an_offer_lets_a_captain_take_the_seat_once_and_only_for_ten_minutes(clo
     assert offer.data == {"minutes": 10}
     seats = Guest.objects.filter(table_id=other.table_id).count()
     assert len([m for _, m in offer.messages if m.get("kind") == "offer"]) == seats + 1
-    clock.forward(services.OFFER_LIFETIME - timedelta(seconds=1))
+    clock.forward(OFFER - timedelta(seconds=1))
     seen(other, clock.now)
     hand_over(party, other, f"captain:{captain.pk}")
     assert reasons(other) == ["consent"]
     # The offer was used: a second hand-over of a seat in use is refused again.
     refused("seat_in_use", hand_over, party=party, guest=other, by=f"captain:{captain.pk}")
     services.seat_offer(party_id=party.pk, guest_id=other.pk)
-    clock.forward(services.OFFER_LIFETIME)
+    clock.forward(OFFER)
     seen(other, clock.now)
     refused("seat_in_use", hand_over, party=party, guest=other, by=f"captain:{captain.pk}")
 
@@ -101,15 +106,17 @@ def test_only_a_seated_guests_seat_is_offered_or_handed_over():
 
 def test_a_claim_code_works_for_fifteen_minutes_once(clock):
     party, _, other = seated()
-    code = hand_over(party, other, "host").data["claim"]
-    clock.forward(timedelta(minutes=services.CLAIM_LIFETIME_MINUTES) - timedelta(seconds=1))
+    started = hand_over(party, other, "host").data
+    assert started["minutes"] == 15
+    code = started["claim"]
+    clock.forward(CLAIM - timedelta(seconds=1))
     guest, _, _ = shorthand.seat_claim(code=party.code, claim=code, name="Sub")
     assert guest.pk == other.pk and guest.name == "Sub"
     record = SeatHandOver.objects.get(guest=other)
     assert record.claimed_by == "Sub" and record.claimed_at == clock.now
     refused("bad_claim", services.seat_claim, code=party.code, claim=code, name="Sub again")
     late = hand_over(party, other, "host").data["claim"]
-    clock.forward(timedelta(minutes=services.CLAIM_LIFETIME_MINUTES))
+    clock.forward(CLAIM)
     refused("bad_claim", services.seat_claim, code=party.code, claim=late, name="Too late")
 
 

@@ -84,3 +84,10 @@ def test_one_table_has_no_relay():
     party, _, _ = party_lobby(5, name="One table")
     services.party_seat(party_id=party.pk)
     refused("no_relay", relay_open, party_id=party.pk)
+
+
+def test_two_tables_are_enough_for_a_relay():
+    party = party_at_gate(12, seed=2)  # two tables of six
+    assert Table.objects.filter(party=party).count() == 2
+    assert relay_open(party_id=party.pk).messages
+    assert Relay.objects.get(party=party).ring == ["A", "B"]

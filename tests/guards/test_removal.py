@@ -62,6 +62,11 @@ def test_once_seated_no_guest_or_vault_gift_leaves_and_seated_names_stay():
 def test_in_the_lobby_vault_gifts_come_and_go_and_an_unknown_one_is_refused():
     party, _ = shorthand.party_create(name="Vault")
     services.vault_gift_add(party_id=party.pk, contributor="Host", description="vault")
+    services.vault_gift_add(party_id=party.pk, contributor="Friend", description="vault too")
+    assert list(party.vault_gifts.order_by("number").values_list("number", "contributor")) == [
+        (1, "Host"),
+        (2, "Friend"),
+    ]
     services.vault_gift_remove(party_id=party.pk, number=1)
     refused("invalid", services.vault_gift_remove, party_id=party.pk, number=1)
 

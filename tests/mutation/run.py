@@ -129,6 +129,7 @@ def main() -> int:
     parser.add_argument("--modules", nargs="*", help="only these modules (paths as in guards.toml)")
     parser.add_argument("--again", type=Path, help="a previous result: run its survivors only")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--resume", type=Path, help="an earlier result: keep its kills, run the rest (survivors again)")
     parser.add_argument("--no-baseline", action="store_true", help="trust the suites green (limit: 400 s each)")
     parser.add_argument("--sample", type=int, default=0, help="a random sample of this many mutants (seed 30)")
     parser.add_argument("--out", type=Path, default=WORK / "last.json")
@@ -149,6 +150,12 @@ def main() -> int:
     for m in mutants:
         if m.id.rsplit("#", 1)[0] in equivalent:
             m.outcome = "equivalent"
+    if args.resume and args.resume.exists():
+        done = {d["id"]: d for d in json.loads(args.resume.read_text())["mutants"]}
+        for m in mutants:
+            d = done.get(m.id)
+            if m.outcome == "pending" and d is not None and d["outcome"] in ("killed", "timeout"):  # a survivor is tried again
+                m.outcome, m.seconds = d["outcome"], d["seconds"]
     print(f"{len(mutants)} mutants over {len(modules)} modules", flush=True)
     for module, n in Counter(m.module for m in mutants).items():
         print(f"  {module}: {n}")
@@ -213,7 +220,7 @@ def main() -> int:
         args.out.write_text(json.dumps({"wall_seconds": wall, "mutants": [asdict(m) for m in mutants]}, indent=1))
 
     def run_one(m: Mutant) -> None:
-        if m.outcome == "equivalent":
+        if m.outcome != "pending":
             return
         w, copy = copies.get()
         target = copy / m.module
