@@ -92,6 +92,18 @@ def test_secrets_are_handed_out_under_the_miss_limit_even_to_the_partys_own():
     assert claim(holder).status_code == 429
 
 
+def test_every_live_secret_renews_the_pass_and_only_a_live_one():
+    party, host_token, tokens = seated_party()
+    seat = next(iter(tokens.values()))
+    for secret in (host_token, seat):
+        answer = post(client(), f"/api/parties/{party.code}/pass", {}, HTTP_AUTHORIZATION=f"Bearer {secret}")
+        assert answer.status_code == 204 and gate.pass_cookie_name(party.code) in answer.cookies
+    # The host's secret makes a holder: the host is never counted a miss.
+    host = client()
+    for _ in range(MISSES + 2):
+        assert host.get(f"/story/{party.code}/story.json", HTTP_AUTHORIZATION=f"Bearer {host_token}").status_code == 404
+
+
 def test_a_removed_guests_secret_makes_no_holder():
     party, _ = shorthand.party_create(name="Removed")
     guest, token, _ = shorthand.guest_join(code=party.code, name="Ann", description="a gift")

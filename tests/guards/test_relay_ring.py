@@ -9,8 +9,9 @@ import pytest
 
 from events import services
 from events.commands import dispatch, table_act
-from events.models import Party
+from events.models import Guest, Party
 from events.roles import Actor, Role
+from events.selectors import guest_actor
 from relay.models import Relay
 from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase
@@ -61,6 +62,16 @@ def test_three_tables_send_to_the_next_and_start_as_their_walks_end():
     assert [(by[t]["received_from"], by[t]["sent_to"]) for t in "ABC"] == [("C", "B"), ("A", "C"), ("B", "A")]
     assert relay_run(party_id=party.pk).messages == []  # once only
     ids = {t.letter: t.pk for t in Table.objects.filter(party=party)}
+    # A table no gift walks to: the host is told what is wrong with the table, anyone
+    # else only that no gift walks there (the registry decides before the service).
+    nowhere = {"type": "party", "command": "confirm_delivery", "table": max(ids.values()) + 1000}
+    with pytest.raises(ServiceError) as err:
+        dispatch(host, nowhere)
+    assert err.value.code == "invalid"
+    captain = Guest.objects.get(table_id=ids["A"], is_captain=True)
+    with pytest.raises(ServiceError) as err:
+        dispatch(guest_actor(captain), nowhere)
+    assert err.value.code == "relay_not_run"
 
     def arrive(letter: str) -> None:
         dispatch(host, {"type": "party", "command": "confirm_delivery", "table": ids[letter]})
