@@ -15,7 +15,7 @@ from events.selectors import guest_actor
 from relay.models import Relay
 from relay.services import relay_open, relay_run
 from tables.engine import Game, Phase
-from tables.errors import ServiceError
+from tables.errors import Forbidden, ServiceError
 from tables.models import Table
 from tests.story.record import party_lobby, party_play
 
@@ -47,6 +47,9 @@ def test_three_tables_send_to_the_next_and_start_as_their_walks_end():
     party = party_at_gate(GUESTS, seed=5)
     host = Actor(Role.HOST, party.pk)
     refused("relay_not_open", relay_run, party_id=party.pk)
+    # A screen with no seat (a spectator) confirms no delivery, walk or no walk.
+    with pytest.raises(Forbidden):
+        dispatch(Actor(Role.SPECTATOR, party.pk), {"type": "party", "command": "confirm_delivery", "table": 1})
     assert relay_open(party_id=party.pk).messages
     assert relay_open(party_id=party.pk).messages == []  # once only
     assert Relay.objects.filter(party=party).count() == 1
