@@ -154,7 +154,8 @@ def main() -> int:
         done = {d["id"]: d for d in json.loads(args.resume.read_text())["mutants"]}
         for m in mutants:
             d = done.get(m.id)
-            if m.outcome == "pending" and d is not None and d["outcome"] in ("killed", "timeout"):  # a survivor is tried again
+            # A kill stands; a survivor is tried again (tests may have been added since).
+            if m.outcome == "pending" and d is not None and d["outcome"] in ("killed", "timeout"):
                 m.outcome, m.seconds = d["outcome"], d["seconds"]
     print(f"{len(mutants)} mutants over {len(modules)} modules", flush=True)
     for module, n in Counter(m.module for m in mutants).items():
