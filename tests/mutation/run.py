@@ -106,7 +106,8 @@ def copy_tree(dest: Path) -> None:
 
 def run_tests(copy: Path, worker: int, tests: list[str], timeout: float) -> tuple[int | None, float, str]:
     """`tests`: the marker expression, then the test files."""
-    env = {**os.environ, "HEIST_TEST_DB": f"heist_mutation_w{worker}", "PYTHONDONTWRITEBYTECODE": "1"}
+    db = f"heist_mutation_{copy.parent.name}_w{worker}"  # one test database per worker copy
+    env = {**os.environ, "HEIST_TEST_DB": db, "PYTHONDONTWRITEBYTECODE": "1"}
     env.pop("PYTHONPATH", None)
     started = time.monotonic()
     try:
@@ -129,6 +130,7 @@ def main() -> int:
     parser.add_argument("--modules", nargs="*", help="only these modules (paths as in guards.toml)")
     parser.add_argument("--again", type=Path, help="a previous result: run its survivors only")
     parser.add_argument("--list", action="store_true", help="list the mutants, run nothing")
+    parser.add_argument("--copies", type=Path, default=WORK, help="where the workers' copies of the tree go")
     parser.add_argument("--resume", type=Path, help="an earlier result: keep its kills, run the rest (survivors again)")
     parser.add_argument("--no-baseline", action="store_true", help="trust the suites green (limit: 400 s each)")
     parser.add_argument("--sample", type=int, default=0, help="a random sample of this many mutants (seed 30)")
@@ -166,7 +168,7 @@ def main() -> int:
         return 0
 
     started = time.monotonic()
-    WORK.mkdir(parents=True, exist_ok=True)
+    args.copies.mkdir(parents=True, exist_ok=True)
     copies: Queue[tuple[int, Path]] = Queue()
 
     def suite(m: Mutant) -> tuple[str, ...]:
@@ -179,7 +181,7 @@ def main() -> int:
 
     limits: dict[tuple[str, ...], float] = {}
     for w in range(args.workers):
-        copy = WORK / f"w{w}"
+        copy = args.copies / f"w{w}"
         copy_tree(copy)
         copies.put((w, copy))
 
