@@ -86,3 +86,13 @@ def test_the_host_may_do_every_duty_at_every_table_and_a_player_none(duty):
     for table in tables.values():
         assert not duty_refused(host, table, duty)
         assert duty_refused(guest_actor(a_player(table)), table, duty)
+
+
+@pytest.mark.parametrize("action", ["play", "swipe", "regroup", "vault", "react", "trim"])
+def test_a_players_seat_actions_stop_at_their_own_table(action):
+    party, tables, _ = three_tables()
+    player = guest_actor(a_player(tables["A"]))
+    assert duty_refused(player, tables["B"], action)
+    assert duty_refused(player, tables["C"], action)
+    assert not duty_refused(player, tables["A"], action)  # refused by the rules there, if at all
+    assert duty_refused(Actor(Role.HOST, party.pk), tables["A"], action)  # a host has no seat
