@@ -233,7 +233,7 @@ def join_page(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 @party_gate()
 def play_page(request: HttpRequest, code: str) -> HttpResponse:
-    return _party_page(request, code, "events/party/play.html")
+    return _party_page(request, code, "events/play.html")
 
 
 @require_safe
