@@ -33,10 +33,10 @@ and config/patches/twisted.py's (tests/test_patches.py fails when either changes
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol, cast
 
-from daphne import http_protocol  # type: ignore[import-untyped]
+from daphne import http_protocol
 from twisted.internet.protocol import connectionDone
 from twisted.protocols.policies import ProtocolWrapper
 from twisted.python import failure
@@ -50,6 +50,24 @@ SOCKET = "socket"  # upgraded to a WebSocket that has not proven a secret
 VOUCHED = "vouched"  # proved a party secret: not counted, never displaced
 
 ABORT_AFTER_SECONDS = 1.0  # from a close to a reset, for a peer that does not read
+
+
+class DelayedCall(Protocol):
+    """What `Clock.callLater` returns, as a Door uses it (Twisted's IDelayedCall)."""
+
+    def active(self) -> bool: ...
+
+    def cancel(self) -> None: ...
+
+
+class Clock(Protocol):
+    """The reactor's IReactorTime.callLater, as it is called. Twisted declares its
+    interfaces' methods without `self` (zope.interface's style, which mypy reads right
+    only with the mypy-zope plugin), so mypy takes `delay` for `self` and reads the
+    reactor's `callLater(delay, f)` as `callLater(f)`: the reactor is cast to this."""
+
+    def callLater(self, delay: float, callable: Callable[..., object], /, *args: object) -> DelayedCall: ...
+
 
 _factories: list[FrontDoorFactory] = []  # daphne makes one per process
 _listening = False  # to events/access/peers.py's vouches
@@ -98,10 +116,12 @@ class Door(ProtocolWrapper):
     factory: FrontDoorFactory
 
     def __init__(self, factory: FrontDoorFactory, wrapped: Any) -> None:
-        super().__init__(factory, wrapped)
+        # Twisted types the factory as a WrappingFactory; ProtocolWrapper calls only its
+        # registerProtocol and unregisterProtocol, which FrontDoorFactory has (below).
+        super().__init__(factory, wrapped)  # type: ignore[arg-type]
         self.state = WAITING
         self.in_flight = 0
-        self.deadline: Any = None
+        self.deadline: DelayedCall | None = None
         self.peer: tuple[str, int] | None = None
         self.closed = False
 
@@ -121,7 +141,7 @@ class Door(ProtocolWrapper):
     # The clock: from opening, and from each response, to a whole request.
     def _arm(self) -> None:
         self._disarm()
-        self.deadline = self.factory.reactor.callLater(self.factory.request_seconds, self._too_slow)
+        self.deadline = self.factory.clock().callLater(self.factory.request_seconds, self._too_slow)
 
     def _disarm(self) -> None:
         if self.deadline is not None and self.deadline.active():
@@ -140,7 +160,7 @@ class Door(ProtocolWrapper):
         transport: Any = self.transport  # the TCP connection under this wrapper
         if transport is not None and not self.closed:
             transport.loseConnection()
-            self.factory.reactor.callLater(ABORT_AFTER_SECONDS, self._abort)
+            self.factory.clock().callLater(ABORT_AFTER_SECONDS, self._abort)
 
     def _abort(self) -> None:
         transport: Any = self.transport
@@ -175,7 +195,7 @@ class Door(ProtocolWrapper):
         super().connectionLost(reason)  # type: ignore[no-untyped-call]
 
 
-class FrontDoorRequest(http_protocol.WebRequest):  # type: ignore[misc]
+class FrontDoorRequest(http_protocol.WebRequest):
     """Daphne's request, telling its Door when it has arrived whole and when its
     response is done."""
 
@@ -200,7 +220,7 @@ class FrontDoorRequest(http_protocol.WebRequest):  # type: ignore[misc]
                 door.response_done()
 
 
-class FrontDoorFactory(http_protocol.HTTPFactory):  # type: ignore[misc]
+class FrontDoorFactory(http_protocol.HTTPFactory):
     """Daphne's HTTP factory, each connection behind a Door."""
 
     request_seconds: float = 10.0
@@ -212,10 +232,15 @@ class FrontDoorFactory(http_protocol.HTTPFactory):  # type: ignore[misc]
         self.open_doors: dict[tuple[str, int], Door] = {}
         _factories.append(self)
 
-    def buildProtocol(self, addr: Any) -> Door:
+    # Twisted's HTTPFactory promises an HTTP channel; daphne's server only starts the
+    # protocol it is given (a Door wraps the channel, as Twisted's WrappingFactory does).
+    def buildProtocol(self, addr: Any) -> Door:  # type: ignore[override]
         channel = super().buildProtocol(addr)
         channel.requestFactory = FrontDoorRequest
         return Door(self, channel)
+
+    def clock(self) -> Clock:
+        return cast(Clock, self.reactor)  # see Clock
 
     # ProtocolWrapper's bookkeeping hooks (WrappingFactory's names).
     def registerProtocol(self, door: Door) -> None:

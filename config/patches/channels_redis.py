@@ -33,14 +33,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import uuid
-from typing import Any
+from typing import Any, cast
 
-from channels_redis.pubsub import (  # type: ignore[import-untyped]
+from channels_redis.pubsub import (
     RedisPubSubChannelLayer,
     RedisPubSubLoopLayer,
     RedisSingleShardConnection,
 )
-from channels_redis.utils import _close_redis, _wrap_close  # type: ignore[import-untyped]
+from channels_redis.utils import _close_redis, _wrap_close
 
 from config.patches.pins import Pin, refuse
 from events.broadcast.looping import raise_if_cancelling
@@ -78,7 +78,7 @@ RETRY_MAX = 0.5  # Redis is polled at least twice a second while it is down
 CLOSE_TIMEOUT = 1.0
 
 
-class ResilientShardConnection(RedisSingleShardConnection):  # type: ignore[misc]
+class ResilientShardConnection(RedisSingleShardConnection):
     # channels-redis's own state (RedisSingleShardConnection.__init__), as used here
     _redis: Any
     _pubsub: Any
@@ -213,7 +213,7 @@ async def _close_quietly(pubsub: Any, redis: Any) -> None:
             pass  # it is being replaced because it failed
 
 
-class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
+class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):
     _shards: list[ResilientShardConnection]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -221,14 +221,15 @@ class ResilientPubSubLoopLayer(RedisPubSubLoopLayer):  # type: ignore[misc]
         self._shards = [ResilientShardConnection(shard.host, self) for shard in self._shards]
 
 
-class ResilientPubSubChannelLayer(RedisPubSubChannelLayer):  # type: ignore[misc]
+class ResilientPubSubChannelLayer(RedisPubSubChannelLayer):
     def _get_layer(self) -> ResilientPubSubLoopLayer:
         loop = asyncio.get_running_loop()
         if loop not in self._layers:
             self._layers[loop] = ResilientPubSubLoopLayer(*self._args, **self._kwargs, channel_layer=self)
             _wrap_close(self, loop)
-        layer: ResilientPubSubLoopLayer = self._layers[loop]
-        return layer
+        # Only this method fills `_layers` (channels_redis.utils._wrap_close empties it),
+        # so every layer in it is one of ours; the stub types the parent's dict.
+        return cast(ResilientPubSubLoopLayer, self._layers[loop])
 
 
 # The layer exists only through this import: a process that names it refuses to go on

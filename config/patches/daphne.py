@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daphne import http_protocol  # type: ignore[import-untyped]
+from daphne import http_protocol
 from daphne import server as daphne_server
 
 from config.patches.pins import Pin

@@ -24,7 +24,7 @@ ON = os.environ.get("HEIST_ACT_TIMING") == "1"
 EVERY_S = 10.0
 TICK_S = 0.02
 
-_sampling: asyncio.Future | None = None
+_sampling: asyncio.Future[None] | None = None
 _gc_started = 0.0
 _gc_pauses: list[float] = []
 _gc_full: list[float] = []  # the pauses of full (generation 2) collections, which walk every tracked object
@@ -50,7 +50,7 @@ def start_sampling() -> None:
     _sampling = asyncio.ensure_future(_sample())
 
 
-def _on_gc(phase: str, info: dict) -> None:
+def _on_gc(phase: str, info: dict[str, int]) -> None:
     global _gc_started
     if phase == "start":
         _gc_started = time.perf_counter()

@@ -3,6 +3,8 @@ queries than the database spent answering them (bench/README.md)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connection
 
 from events.models import Guest
@@ -10,7 +12,7 @@ from events.models import Guest
 _SEAT_ROW = None
 
 
-def seat_row(guest_id: int) -> dict | None:
+def seat_row(guest_id: int) -> dict[str, Any] | None:
     """events.live.socket.selectors `seat_row`: the guest's secret digest, removal, table, seat and
     captaincy as the database holds them now; None if the guest (the party) is gone."""
     global _SEAT_ROW

@@ -31,13 +31,13 @@ from tables.models import Table
 # and screens recheck 0.7 s after a pong before they resync.
 PARTY_TTL = 1.0
 PONG_WAIT = 0.5  # seconds a pong waits for a read before it goes without versions
-_versions: dict[int, tuple[float, dict]] = {}  # party id -> (read at, {revision, tables})
+_versions: dict[int, tuple[float, dict[str, Any]]] = {}  # party id -> (read at, {revision, tables})
 _reading: dict[int, asyncio.Future[dict[str, Any]]] = {}
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
-def _read_party(party_id: int) -> dict:
+def _read_party(party_id: int) -> dict[str, Any]:
     revision = Party.objects.filter(pk=party_id).values_list("revision", flat=True).first()
     if revision is None:
         raise Party.DoesNotExist
@@ -45,7 +45,7 @@ def _read_party(party_id: int) -> dict:
     return {"revision": revision, "tables": {str(pk): v for pk, v in tables}}
 
 
-async def party_versions(party_id: int) -> dict:
+async def party_versions(party_id: int) -> dict[str, Any]:
     """{revision, tables: {id: version}} of a party, at most PARTY_TTL old."""
     hit = _fresh(party_id)
     if hit is not None:
@@ -77,7 +77,7 @@ def _in_heartbeat_thread(fn: Callable[P, R]) -> Callable[P, Awaitable[R]]:
     return lanes.run_in("heartbeat", fn)
 
 
-async def versions_within(actor: Actor) -> dict | None:
+async def versions_within(actor: Actor) -> dict[str, Any] | None:
     """versions_for(actor), or None when the read takes longer than PONG_WAIT seconds;
     the read goes on, and serves the next pong."""
     read = asyncio.ensure_future(versions_for(actor))
@@ -89,13 +89,13 @@ async def versions_within(actor: Actor) -> dict | None:
         return None
 
 
-def _retrieved(task: asyncio.Task) -> None:
+def _retrieved(task: asyncio.Task[Any]) -> None:
     """A read nobody waits for any more may fail: not a "never retrieved" warning."""
     if not task.cancelled():
         task.exception()
 
 
-def fresh_versions(actor: Actor) -> dict | None:
+def fresh_versions(actor: Actor) -> dict[str, Any] | None:
     """versions_for(actor) from this process's read of the party when it is fresh (at
     most PARTY_TTL old), with no task and no wait: nearly every ping of a busy party
     (50 a second per party); None otherwise."""
@@ -103,20 +103,20 @@ def fresh_versions(actor: Actor) -> dict | None:
     return None if hit is None else _for(actor, hit)
 
 
-def _fresh(party_id: int) -> dict | None:
+def _fresh(party_id: int) -> dict[str, Any] | None:
     """This process's read of the party, if it is at most PARTY_TTL old."""
     hit = _versions.get(party_id)
     return hit[1] if hit is not None and time.monotonic() - hit[0] < PARTY_TTL else None
 
 
-async def versions_for(actor: Actor) -> dict:
+async def versions_for(actor: Actor) -> dict[str, Any]:
     """What `actor` reads: a guest or tablet its own table (a guest not yet seated on
     this socket: none, and the party's revision tells it seating happened); host and
     spectator every table."""
     return _for(actor, await party_versions(actor.party_id))
 
 
-def _for(actor: Actor, data: dict) -> dict:
+def _for(actor: Actor, data: dict[str, Any]) -> dict[str, Any]:
     if actor.role in (Role.HOST, Role.SPECTATOR):
         return data
     key = None if actor.table_id is None else str(actor.table_id)

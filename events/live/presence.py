@@ -36,7 +36,7 @@ PROCESS = uuid.uuid4().hex  # this process, for its rows
 _claimed: set[str] = set()  # server addresses whose dead rows this process cleared
 
 
-def server_address(scope: dict) -> str:
+def server_address(scope: dict[str, Any]) -> str:
     server = scope.get("server")
     return f"{server[0]}:{server[1]}" if server else "unknown"
 

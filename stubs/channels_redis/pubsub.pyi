@@ -1,5 +1,5 @@
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from redis.asyncio import Redis
@@ -40,7 +40,8 @@ class RedisPubSubLoopLayer:
     channel_layer: RedisPubSubChannelLayer | None
     channels: dict[str, asyncio.Queue[Any]]
     groups: dict[str, set[str]]
-    _shards: list[RedisSingleShardConnection]
+    # a list, only ever indexed and iterated: Sequence, so a subclass may hold its own shards
+    _shards: Sequence[RedisSingleShardConnection]
     def __init__(
         self,
         hosts: Any = None,

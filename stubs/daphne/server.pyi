@@ -1,6 +1,10 @@
 from typing import Any
 
-from daphne.http_protocol import HTTPFactory as HTTPFactory
+from daphne import http_protocol
+
+# The name daphne.server imported, which `Server.run` calls to build its factory: a
+# variable, since config/patches/daphne.py assigns its own subclass to it.
+HTTPFactory: type[http_protocol.HTTPFactory]
 
 class Server:
     application: Any
