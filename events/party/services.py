@@ -203,6 +203,20 @@ def _lobby_guest(party: Party, guest_id: int) -> Guest:
     return guest
 
 
+def _locked_in_lobby(party_id: int, why: str) -> Party:
+    """The party, locked, while it is still in its lobby; refused with `why` once seated."""
+    party = locked_party(party_id)
+    if party.status != Party.Status.LOBBY:
+        raise ServiceError(ErrorCode.SEATED, why)
+    return party
+
+
+def _lobby_changed(party: Party) -> Outcome:
+    """The lobby changed: a new revision, and every screen of the lobby told."""
+    party_bump(party)
+    return Outcome(messages=lobby_messages(party))
+
+
 def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
     name = _clean(name, "a name", NAME_MAX)
     with transaction.atomic():
@@ -212,8 +226,7 @@ def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
             raise ServiceError(ErrorCode.SEATED, "guests are seated; hand the seat over instead")
         guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
-        party_bump(party)
-        return Outcome(messages=lobby_messages(party))
+        return _lobby_changed(party)
 
 
 def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
@@ -235,36 +248,27 @@ def vault_gift_add(*, party_id: int, contributor: object, description: object) -
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
-        party = locked_party(party_id)
-        if party.status != Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.SEATED, "vault gifts are added before seating")
+        party = _locked_in_lobby(party_id, "vault gifts are added before seating")
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
-        party_bump(party)
-        return Outcome(messages=lobby_messages(party))
+        return _lobby_changed(party)
 
 
 def vault_gift_remove(*, party_id: int, number: int) -> Outcome:
     with transaction.atomic():
-        party = locked_party(party_id)
-        if party.status != Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.SEATED, "vault gifts are fixed once the party is seated")
+        party = _locked_in_lobby(party_id, "vault gifts are fixed once the party is seated")
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
             raise ServiceError(ErrorCode.INVALID, "no such vault gift")
-        party_bump(party)
-        return Outcome(messages=lobby_messages(party))
+        return _lobby_changed(party)
 
 
 def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
     with transaction.atomic():
-        party = locked_party(party_id)
-        if party.status != Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.SEATED, "the party is already seated")
+        party = _locked_in_lobby(party_id, "the party is already seated")
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
-        party_bump(party)
-        return Outcome(messages=lobby_messages(party))
+        return _lobby_changed(party)
 
 
 # --- seating and dealing ----------------------------------------------------------------
@@ -273,9 +277,7 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
 def party_seat(*, party_id: int) -> Outcome:
     """Close registration, seat everyone at balanced tables and deal every table."""
     with transaction.atomic():
-        party = locked_party(party_id)
-        if party.status != Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.SEATED, "this party is already seated")
+        party = _locked_in_lobby(party_id, "this party is already seated")
         guests = list(party.guests.filter(removed_at__isnull=True))
         if len(guests) < 2:
             raise ServiceError(ErrorCode.TOO_FEW, "at least 2 guests are needed to play")

@@ -5,6 +5,7 @@ story and the printables read."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from events.models import Guest, Party
 from events.party import services
@@ -13,10 +14,10 @@ from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from relay.models import Relay
 from relay.services import relay_open, relay_run
-from tables.engine import Game, Phase
-from tables.engine.actions import action_to_dict
+from tables.engine import Game, Gift, Phase, apply, new_game, parse_action
+from tables.engine.actions import Action, action_to_dict
 from tables.engine.bots import bot_action
-from tables.models import Table
+from tables.models import Table, TableAction
 from tests import shorthand
 
 
@@ -126,3 +127,26 @@ def relay_walk(party: Party) -> None:
         if to["arrived_by"] is None:
             actor = guest_actor(carrier_of(party, entry["table"]))
             dispatch(actor, {"type": "party", "command": "confirm_delivery", "table": to["table_id"]})
+
+
+def table_start(table: Table) -> Game:
+    """A table's first state, made again from its setup alone (not read from the story)."""
+    s = table.setup
+    game, _ = new_game(
+        seed=table.seed,
+        gifts=[Gift(g["id"], g["description"], g["brought_by"]) for g in s["gifts"]],
+        vault=[Gift(v["id"], v["description"]) for v in s["vault"]],
+        gate=s["gate"],
+    )
+    return game
+
+
+def table_steps(table: Table) -> Iterator[tuple[Action, Game, Game]]:
+    """A table's action log replayed straight through the engine from `table_start`:
+    (the action, the game before it, the game after it) per logged action."""
+    game = table_start(table)
+    for row in TableAction.objects.filter(table=table).order_by("version"):
+        action = parse_action(row.action)
+        before = game
+        game, _ = apply(game, action)
+        yield action, before, game

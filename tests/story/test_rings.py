@@ -19,12 +19,12 @@ from events.party.selectors import party_result
 from relay.models import Relay
 from relay.services import relay_open
 from story.selectors import party_story
-from tables.engine import Game, Gift, Phase, apply, new_game, parse_action
+from tables.engine import Game, Phase
 from tables.engine.actions import RelayExchange
 from tables.errors import ServiceError
-from tables.models import Table, TableAction
+from tables.models import Table
 from tables.selectors import gift_label
-from tests.story.record import party_lobby, party_play, party_record_with_tokens
+from tests.story.record import party_lobby, party_play, party_record_with_tokens, table_start, table_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -52,17 +52,8 @@ def _relay_exchanges(party: Party) -> dict[str, tuple[int, int, int]]:
     engine: (the drawn seat, the gift it gave, the gift it received)."""
     out = {}
     for table in Table.objects.filter(party=party):
-        s = table.setup
-        game, _ = new_game(
-            seed=table.seed,
-            gifts=[Gift(g["id"], g["description"], g["brought_by"]) for g in s["gifts"]],
-            vault=[Gift(v["id"], v["description"]) for v in s["vault"]],
-            gate=s["gate"],
-        )
-        for row in TableAction.objects.filter(table=table).order_by("version"):
-            action = parse_action(row.action)
-            before = game
-            game, _ = apply(game, action)
+        game = table_start(table)
+        for action, before, game in table_steps(table):
             if isinstance(action, RelayExchange):
                 seat = before.relay_seat
                 out[table.letter] = (seat, before.gifts[seat], game.gifts[seat])

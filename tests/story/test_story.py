@@ -15,7 +15,7 @@ from tables.engine import Gift, apply, new_game, parse_action
 from tables.engine.actions import React, RelayExchange, TimeoutPass, VaultExchange
 from tables.models import TableAction
 from tables.selectors import gift_label
-from tests.story.record import party_lobby, party_play, party_record
+from tests.story.record import party_lobby, party_play, party_record, table_start, table_steps
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +23,9 @@ pytestmark = pytest.mark.django_db
 def independent_replay(table):
     """Replay one table straight through the engine, counting from the state alone
     (no events): card moves per gift, vault/relay exchanges, blocked windows."""
-    s = table.setup
-    game, _ = new_game(
-        seed=table.seed,
-        gifts=[Gift(g["id"], g["description"], g["brought_by"]) for g in s["gifts"]],
-        vault=[Gift(v["id"], v["description"]) for v in s["vault"]],
-        gate=s["gate"],
-    )
+    game = table_start(table)
     moves, blocked, opened = Counter(), Counter(), set(game.open)
-    for row in TableAction.objects.filter(table=table).order_by("version"):
-        action = parse_action(row.action)
-        before = game
-        game, _ = apply(game, action)
+    for action, before, game in table_steps(table):
         if isinstance(action, (React, TimeoutPass)):
             window = before.pending.window
             closed = (
