@@ -1,9 +1,9 @@
 """The one WebSocket a screen keeps open to its party: authenticate, parse, call one
 service, reply. Every request gets exactly one reply (`ok` or `error`, echoing the
 client's `re` id); updates arrive as versioned `table` / `party` messages. The socket's
-parts are small objects it owns (events/live/socket/): its frame budget and places in
-the socket counts, its hello clock, its request queue, its snapshots, its seat check, its
-groups, its presence; how it sends and closes is socket/closing.py's ClosingSocket.
+parts are small objects it owns (events/live/socket/): its frame budget, hello clock,
+request queue, snapshots and heartbeat; it is built on socket/closing.py (sending,
+closing, its places in the socket counts) and socket/standing.py (its actor and groups).
 
 Frames from the client (JSON text, at most events/live/socket/frames.py MAX_FRAME bytes):
   {"type": "hello", "role": "guest"|"host"|"tablet"|"spectator", "token": "...", "patches": true}
@@ -28,7 +28,7 @@ from events.live.socket.closing import SERVER_ERROR_CLOSE, error_frame
 from events.live.socket.db import in_db_thread
 from events.live.socket.handshake import origin as _origin
 from events.live.socket.hello import PROBATION_HELLO_SECONDS, HelloClock
-from events.live.socket.limits import FrameBudget, Slots
+from events.live.socket.limits import FrameBudget
 from events.live.socket.liveness import Heartbeat
 from events.live.socket.queue import RequestQueue
 from events.live.socket.standing import Standing
@@ -47,7 +47,6 @@ class PartyConsumer(Standing):
         self.party: Any = None  # events.models.Party, or None: no party has the code
         self.clock = HelloClock(self)
         self.budget = FrameBudget()
-        self.slots = Slots()
         self.queue = RequestQueue(lambda: self.closing, self._failed)
         self.snapshots = snapshots.Snapshots()
         self.heartbeat = Heartbeat(self, self.snapshots, self.queue)
@@ -92,9 +91,8 @@ class PartyConsumer(Standing):
         self.clock.start()
 
     def _release_slots(self) -> None:
-        """Give back this socket's place in the per-seat and per-address counts (once)."""
         self.clock.stop()
-        self.slots.release(self)
+        super()._release_slots()
 
     async def disconnect(self, code: int) -> None:
         stalls.forget(self.heartbeat)
@@ -225,13 +223,3 @@ class PartyConsumer(Standing):
         await self.send(text_data=message["text"])  # JSON encoded once, by the sender
         if kind == "removed":
             await self.close(code=4401)
-
-    # --- closing (events/live/socket/closing.py) ----------------------------------------
-
-    async def replaced(self) -> None:
-        """A newer screen opened this seat past its cap: this, the oldest, gives way."""
-        self.slots.seat_key = None  # its place went to the newer screen
-        await self.send_frame(
-            {"type": "replaced", "message": "This seat is open on newer screens, so this one stopped."}
-        )
-        await self.close(code=4409)

@@ -1,7 +1,8 @@
 """How the party socket sends and closes: nothing is sent on a closing socket, a close
-daphne refuses is retried in the private range, and every refusal is an `error` frame
-then a close (docs/PROTOCOL.md's close codes). The consumer (events/live/consumers.py)
-is built on it."""
+gives back the socket's places in the counts at once (events/live/socket/limits.py
+Slots), a close daphne refuses is retried in the private range, and every refusal is an
+`error` frame then a close (docs/PROTOCOL.md's close codes). The consumer
+(events/live/consumers.py) is built on it."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from events.live.socket.handshake import Refused
+from events.live.socket.limits import Slots
 from tables.errors import ServiceError
 
 logger = logging.getLogger(__name__)
@@ -25,9 +27,11 @@ class ClosingSocket(AsyncWebsocketConsumer):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.closing = False  # nothing may be sent on this socket any more
+        self.slots = Slots()
 
     def _release_slots(self) -> None:
-        """Give back this socket's places in the counts (once): at every close."""
+        """Give back this socket's places in the per-seat and per-address counts (once)."""
+        self.slots.release(self)
 
     async def send(  # type: ignore[override]  # as channels' own: a websocket's send narrows AsyncConsumer's
         self, text_data: str | None = None, bytes_data: bytes | None = None, close: bool | int = False
@@ -52,6 +56,14 @@ class ClosingSocket(AsyncWebsocketConsumer):
             return
         await super().close(code=code, reason=reason)  # may raise: _close_too_large retries
         self.closing = True
+
+    async def replaced(self) -> None:
+        """A newer screen opened this seat past its cap: this, the oldest, gives way."""
+        self.slots.seat_key = None  # its place went to the newer screen
+        await self.send_frame(
+            {"type": "replaced", "message": "This seat is open on newer screens, so this one stopped."}
+        )
+        await self.close(code=4409)
 
     async def _close_too_large(self) -> None:
         try:
