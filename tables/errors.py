@@ -11,7 +11,7 @@ is checked against it by tests/test_error_codes.py).
 | Illegal      | "illegal.<rule>"    | the engine's IllegalActionError, wrapped where the engine is called (`engine_rules`) |
 
 Each transport maps the family once: the socket to an `error` frame
-(events/live/consumers.py `_error_frame`), HTTP to a status and JSON (events/web/http.py).
+(events/live/socket/closing.py `error_frame`), HTTP to a status and JSON (events/web/http.py).
 """
 
 from __future__ import annotations

@@ -40,9 +40,9 @@ async def socket_act(
     actor: Actor, frame: Frame, *, secret: str | None, seat_checked: bool, origin: str
 ) -> Acted | None:
     """One `act` frame of a socket whose hello proved `actor` (and, for a guest or a
-    tablet, `secret`). `seat_checked`: a guest's act whose seat check (as the
-    consumer's `_seat_revoked`) is to run in the same database call, just before the
-    action. Raises ServiceError (the reply). None: the guest's seat or its rights
+    tablet, `secret`). `seat_checked`: a guest's act whose seat check (as
+    socket/standing.py `seat_revoked`) is to run in the same database call, just before
+    the action. Raises ServiceError (the reply). None: the guest's seat or its rights
     changed; the socket looks again (closes, or refreshes its rights and acts again)."""
     outcome = await _on_loop(actor, frame, secret)
     if outcome is not None:
@@ -73,7 +73,7 @@ async def _on_loop(actor: Actor, frame: Frame, secret: str | None) -> Outcome | 
 
 
 def _seat_then_act(actor: Actor, secret: str | None, frame: Frame, origin: str) -> Outcome | None:
-    """A guest's act frame: the seat check of the consumer's `_seat_revoked` and, when
+    """A guest's act frame: the seat check of socket/standing.py `seat_revoked` and, when
     the seat is still this socket's with the same rights, the action, in one database
     call. None: the seat was handed over or the guest's table, seat or captaincy
     changed (the socket then closes or refreshes its rights, and acts, as for any other

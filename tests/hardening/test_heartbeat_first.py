@@ -16,6 +16,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from events.live import act, consumers, heartbeat
+from events.live.socket import hello, queue, snapshots
 from events.models import Party
 from tables.engine.actions import ConfirmReveal, action_to_dict
 from tables.engine.bots import bot_action
@@ -35,13 +36,13 @@ async def _until_type(phone: Phone, kind: str, timeout: float) -> dict:
 async def test_a_ping_is_answered_while_the_hello_waits_for_the_database(monkeypatch):
     party, _ = await sync_to_async(shorthand.party_create)(name="Burst")
     _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ana", description="socks")
-    real = consumers._identify
+    real = hello.identify
 
     def slow_identify(*args):
         time.sleep(SLOW)  # the database, busy with 500 other phones' hellos
         return real(*args)
 
-    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    monkeypatch.setattr(hello, "identify", slow_identify)
     phone = await Phone(party.code).connect()
     await phone.send({"type": "hello", "role": "guest", "token": token, "re": "h"})
     await asyncio.sleep(0.05)
@@ -92,7 +93,7 @@ async def test_requests_keep_their_order_and_a_ping_overtakes_them(monkeypatch):
     """Frames of one socket are handled in the order sent (a resync after an act sees the
     act); only the heartbeat goes ahead of them."""
     party, host_token = await sync_to_async(shorthand.party_create)(name="Order")
-    real = consumers.snapshot_for
+    real = snapshots.snapshot_for
 
     def slow_snapshot(actor):
         time.sleep(0.5)
@@ -100,7 +101,7 @@ async def test_requests_keep_their_order_and_a_ping_overtakes_them(monkeypatch):
 
     phone = await Phone(party.code).connect()
     await phone.hello("host", host_token)
-    monkeypatch.setattr(consumers, "snapshot_for", slow_snapshot)
+    monkeypatch.setattr(snapshots, "snapshot_for", slow_snapshot)
     await phone.send({"type": "resync", "re": "r1"})
     await phone.send({"type": "party", "re": "c1", "command": "close_registration"})
     await phone.send({"type": "resync", "re": "r2"})
@@ -184,18 +185,18 @@ async def test_a_closing_socket_gives_up_on_a_stuck_request_and_still_cleans_up(
     for the request in hand at most FINISH_SECONDS, then cleans up regardless."""
     from events.models import GuestSocket
 
-    monkeypatch.setattr(consumers, "FINISH_SECONDS", 0.3)
+    monkeypatch.setattr(queue, "FINISH_SECONDS", 0.3)
     party, _ = await sync_to_async(shorthand.party_create)(name="Stuck")
     guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Di", description="pen")
     phone = await Phone(party.code).connect()
     await phone.hello("guest", token)
-    real = consumers.snapshot_for
+    real = snapshots.snapshot_for
 
     def stuck_snapshot(actor):
         time.sleep(SLOW)
         return real(actor)
 
-    monkeypatch.setattr(consumers, "snapshot_for", stuck_snapshot)
+    monkeypatch.setattr(snapshots, "snapshot_for", stuck_snapshot)
     await phone.send({"type": "resync", "re": "r"})
     await asyncio.sleep(0.1)
     began = time.monotonic()
@@ -213,13 +214,13 @@ async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(mon
 
     party, _ = await sync_to_async(shorthand.party_create)(name="Late hello")
     guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ed", description="hat")
-    real = consumers._identify
+    real = hello.identify
 
     def slow_identify(*args):
         time.sleep(0.8)
         return real(*args)
 
-    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    monkeypatch.setattr(hello, "identify", slow_identify)
     phone = await Phone(party.code).connect()
     await phone.send({"type": "hello", "role": "guest", "token": token, "re": "h"})
     await asyncio.sleep(0.1)
@@ -232,13 +233,13 @@ async def test_an_act_is_answered_while_hellos_fill_the_sockets_threads(monkeypa
     """A table playing while other guests still join: its acts run on threads of their
     own (events/live/lanes.py), not behind the newcomers' hellos in the loop's pool."""
     s, g, phone, wire = await _first_move("Busy")
-    real = consumers._identify
+    real = hello.identify
 
     def slow_identify(*args):
         time.sleep(SLOW)  # the database, busy with a join burst
         return real(*args)
 
-    monkeypatch.setattr(consumers, "_identify", slow_identify)
+    monkeypatch.setattr(hello, "identify", slow_identify)
     newcomers = [await Phone(s.code).connect() for _ in range(8)]  # more than the loop's pool
     try:
         for i, p in enumerate(newcomers):
@@ -263,7 +264,7 @@ async def test_resyncs_piled_up_behind_a_slow_request_are_answered_by_one_read(m
     party, host_token = await sync_to_async(shorthand.party_create)(name="Pile")
     phone = await Phone(party.code).connect()
     await phone.hello("host", host_token)
-    real_dispatch, real_snapshot = consumers.dispatch, consumers.snapshot_for
+    real_dispatch, real_snapshot = consumers.dispatch, snapshots.snapshot_for
     reads = []
 
     def slow_dispatch(*args, **kwargs):
@@ -275,7 +276,7 @@ async def test_resyncs_piled_up_behind_a_slow_request_are_answered_by_one_read(m
         return real_snapshot(actor)
 
     monkeypatch.setattr(consumers, "dispatch", slow_dispatch)
-    monkeypatch.setattr(consumers, "snapshot_for", counted_snapshot)
+    monkeypatch.setattr(snapshots, "snapshot_for", counted_snapshot)
     await phone.send({"type": "party", "re": "c1", "command": "close_registration"})
     for i in range(3):
         await phone.send({"type": "resync", "re": f"r{i}", "_received_at": 1e12})  # a forged time is ignored
@@ -302,13 +303,13 @@ async def test_a_pong_waits_for_the_seatings_snapshot_rather_than_set_off_a_resy
     await host.hello("host", host_token)
     phone = await Phone(party.code).connect()
     await phone.hello("guest", tokens[0])
-    real = consumers.snapshot_for
+    real = snapshots.snapshot_for
 
     def slow_snapshot(actor):
         time.sleep(SLOW)  # the database, reading a hundred sockets' snapshots
         return real(actor)
 
-    monkeypatch.setattr(consumers, "snapshot_for", slow_snapshot)
+    monkeypatch.setattr(snapshots, "snapshot_for", slow_snapshot)
     await host.send({"type": "party", "re": "seat", "command": "seat"})
     assert (await host.reply("seat"))["type"] == "ok"
     await asyncio.sleep(0.3)  # the seating's `resubscribe` has reached the phone's socket

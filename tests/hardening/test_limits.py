@@ -136,11 +136,11 @@ async def test_a_hello_still_being_handled_when_the_timer_fires_is_not_closed(se
     """In a join burst a hello can wait seconds for the database: the socket did say
     hello, so it gets its snapshot instead of 4408 (which made every phone reconnect,
     and the burst worse)."""
-    from events.live import consumers
+    from events.live.socket import hello
 
     settings.HELLO_TIMEOUT_SECONDS = 0.3
     party, host_token = await sync_to_async(shorthand.party_create)(name="Busy")
-    real = consumers.actor_for
+    real = hello.actor_for
 
     def slow_actor_for(**kwargs):
         import time
@@ -148,7 +148,7 @@ async def test_a_hello_still_being_handled_when_the_timer_fires_is_not_closed(se
         time.sleep(0.8)  # the database, busy with a room joining at once
         return real(**kwargs)
 
-    monkeypatch.setattr(consumers, "actor_for", slow_actor_for)
+    monkeypatch.setattr(hello, "actor_for", slow_actor_for)
     phone = Phone(party.code)
     await phone.connect()
     snap = await phone.hello("host", host_token)

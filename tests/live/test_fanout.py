@@ -258,11 +258,11 @@ async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(mon
     and its update reaches this process, and this screen, at once. The older snapshot
     must not undo it (a host stuck one version behind in tests/faults/
     test_concurrency.py's fifty frames): v+1 follows the snapshot again."""
-    from events.live import consumers
+    from events.live.socket import snapshots
 
     s = await connect(await seated(4, seed=8))
     loop, fan = asyncio.get_running_loop(), fanout.local()
-    real = consumers.snapshot_for
+    real = snapshots.snapshot_for
     raced = []
 
     def read_then_race(actor):
@@ -274,7 +274,7 @@ async def test_an_update_committed_while_a_snapshot_is_read_arrives_after_it(mon
             raced.append(outcome)
         return snapshot
 
-    monkeypatch.setattr(consumers, "snapshot_for", read_then_race)
+    monkeypatch.setattr(snapshots, "snapshot_for", read_then_race)
     try:
         before = (await game_of(s.table_id)).version
         await s.host.drain()

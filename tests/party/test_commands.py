@@ -9,7 +9,7 @@ import json
 import pytest
 from asgiref.sync import sync_to_async
 
-from events.live.consumers import _error_frame
+from events.live.socket.closing import error_frame as _error_frame
 from events.models import Party
 from events.party import services
 from events.party.commands import PARTY_COMMANDS, TABLE_ACTIONS, dispatch

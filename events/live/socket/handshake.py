@@ -7,8 +7,9 @@ from typing import Any
 
 from django.http.cookie import parse_cookie
 
-from events.access import ratelimit
+from events.access import gate, ratelimit
 from events.live.socket.db import in_db_thread
+from events.live.socket.limits import Slots
 from events.party.selectors import party_by_code
 
 
@@ -41,6 +42,24 @@ def cookies(scope: dict[str, Any]) -> dict[str, str]:
     """The cookies sent with the handshake (the party's pass, events/access/gate.py)."""
     raw = b"; ".join(v for k, v in scope.get("headers", []) if k == b"cookie")
     return parse_cookie(raw.decode("latin-1")) if raw else {}
+
+
+async def arrive(scope: dict[str, Any], slots: Slots) -> tuple[bool, Any]:
+    """A new socket, before accept: (let in, its party or None), counted in `slots`."""
+    code = scope["url_route"]["kwargs"]["code"]
+    slots.address = ratelimit.client_address_scope(scope)
+    # Only a socket showing no sign of belonging to the party counts against its
+    # address (events/live/socket/limits.py Slots); one the address limits would refuse
+    # is accepted on probation: only a hello with a valid secret is served on it,
+    # anything else gets rate_limited and 4429, the same whether its code exists
+    # or not. A secret is never locked out by what else comes from its address.
+    slots.show_pass(code, gate.holds_pass(cookies(scope), code))
+    # The rate limit and the party in one trip to the database: in a join burst
+    # every trip waits its turn behind hundreds of others.
+    allowed, party = await in_db_thread(admit)(slots.address, code, slots.exempt)
+    if not slots.count_address(allowed):
+        return False, None
+    return True, party
 
 
 def admit(address: str, code: str, exempt: bool) -> tuple[bool, Any]:

@@ -13,6 +13,13 @@ logger = logging.getLogger(__name__)
 
 Handler = Callable[..., Awaitable[None]]
 
+# How long a closing socket waits for the request it is handling (an act whose commit
+# must still be announced) before it gives up on it: well within daphne's
+# application_close_timeout (10 s), after which daphne cancels the consumer and its
+# clean-up (presence, groups, fan-out) would not run. An act given up on has still
+# committed, or not, in the database; the other screens see it by its version.
+FINISH_SECONDS = 5
+
 
 class RequestQueue:
     """`closed()`: nothing more is run once it says so. `failed()`: a request raised (the
@@ -45,15 +52,15 @@ class RequestQueue:
                 await self.failed()
                 return
 
-    async def finish(self, seconds: float) -> None:
+    async def finish(self) -> None:
         """The socket closed: drop the requests not yet started, but let the one in hand
-        finish within `seconds` (an act that committed still announces itself)."""
+        finish within FINISH_SECONDS (an act that committed still announces itself)."""
         self.requests.clear()
         worker = self.worker
         if worker is None or worker.done() or worker is asyncio.current_task():
             return
         try:
-            async with asyncio.timeout(seconds):
+            async with asyncio.timeout(FINISH_SECONDS):
                 await asyncio.shield(worker)
         except TimeoutError:
             worker.cancel()

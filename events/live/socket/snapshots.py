@@ -10,14 +10,24 @@ import time
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
 
 from events.broadcast import fanout
+from events.live.socket.db import in_db_thread
+from events.live.socket.handshake import Refused
+from events.live.socket.standing import Standing
 from events.live.socket_limits import TokenBucket
+from events.party.roles import Actor
+from events.party.selectors import snapshot_for
+from tables import write
+from tables.errors import ErrorCode
 
 # At most this long after a `resubscribe`, pongs wait for its snapshot rather than tell
 # the screen it is behind (events/live/socket/liveness.py): should the snapshot never come,
 # the screen's safety net is late by this much, never gone.
 SNAPSHOT_DUE_SECONDS = 10.0
+# The expiry sweep deleted the party under the socket.
+GONE = Refused(ErrorCode.NO_PARTY, "this party no longer exists", 4404)
 
 
 class Snapshots:
@@ -51,6 +61,27 @@ class Snapshots:
         if self.last is not None and fresh_enough and (newer or not self.resyncs.take()):
             return self.last
         return None
+
+    async def answer(self, socket: Standing, received_at: float | None, re: str | None) -> None:
+        """A client's resync, arrived at `received_at`: a flood of them is answered from
+        the snapshot this socket was last sent."""
+        if not await self.answer_from_cache(socket, received_at, re):
+            await self.resync(socket, re)
+
+    async def resync(self, socket: Standing, re: str | None) -> None:
+        """A new snapshot read and sent, after the socket joined its groups."""
+        read_at = self.reading(socket)
+        try:
+            # Who this socket is was just read from the database (`seat_revoked` before
+            # every frame and `resubscribe`, actor_for at hello), so a seating or captain
+            # change whose broadcast was lost (Redis down) is already taken; join the
+            # groups that go with it, retrying any a Redis outage left out.
+            await socket.subscribe()
+            snapshot = await in_db_thread(read)(socket.hello_actor())
+        except ObjectDoesNotExist:
+            await socket.refuse(re, GONE)
+            return
+        await self.send(socket, snapshot, read_at, re)
 
     async def answer_from_cache(self, socket: fanout.Listener, received_at: float | None, re: str | None) -> bool:
         """A client's resync answered with the cached snapshot and its replay (while the
@@ -92,3 +123,13 @@ class Snapshots:
                 await socket.send(text_data=text)
         finally:
             fan.release(socket)
+
+
+def read(actor: Actor) -> dict[str, Any]:
+    """What this screen is sent, and this process's copy of the screen's table row
+    taken if it has none (write.warm): the table's first action is then decided on the
+    copy and written from the loop, like every other."""
+    snapshot: dict[str, Any] = snapshot_for(actor)
+    if actor.table_id is not None:
+        write.warm(table_id=actor.table_id, party_id=actor.party_id)
+    return snapshot

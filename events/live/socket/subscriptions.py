@@ -16,7 +16,7 @@ class Subscriptions:
     def __init__(self) -> None:
         self.joined: set[str] = set()
         self.subscribed = True  # every group this socket wants is joined
-        self.resubscribing = False  # a retry is queued (events/live/consumers.py `_pong`)
+        self.resubscribing = False  # a retry is queued (events/live/socket/liveness.py `Heartbeat.ping`)
 
     async def follow(self, actor: Actor, layer: Any, channel: str, socket: fanout.Listener) -> None:
         """Join the groups the actor may read, leave the others. A failure (Redis down)
