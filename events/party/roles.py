@@ -100,11 +100,8 @@ def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
             raise Forbidden("only the player in that seat can do that")
         return
     if action_type in DUTY_ACTIONS:
-        if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
-            return
-        if is_tablet_of(actor, table_id):
-            return
-        raise Forbidden("only the host or this table's captain can do that")
+        check_captains_duty(actor, table_id)
+        return
     raise Forbidden("that action is not available to players")
 
 
@@ -112,6 +109,16 @@ def check_own_seat(actor: Actor, action: dict[str, object]) -> None:
     """A seat action names no seat or the sender's own: nobody acts for another seat."""
     if action.get("type") in SEAT_ACTIONS and "seat" in action and action["seat"] != actor.seat:
         raise Forbidden("you can only act for your own seat")
+
+
+def check_captains_duty(actor: Actor, table_id: int | None) -> None:
+    """A captain's duty (a table action or a party command) at table `table_id`: the
+    host anywhere, that table's captain or its paired tablet; Forbidden otherwise."""
+    if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
+        return
+    if is_tablet_of(actor, table_id):
+        return
+    raise Forbidden("only the host or this table's captain can do that")
 
 
 def is_tablet_of(actor: Actor, table_id: int | None) -> bool:
@@ -125,11 +132,8 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
             return
         raise Forbidden("only the host can do that")
     if command in CAPTAIN_COMMANDS:
-        if actor.role is Role.HOST or (actor.role is Role.GUEST and actor.captain and actor.table_id == table_id):
-            return
-        if is_tablet_of(actor, table_id):
-            return
-        raise Forbidden("only the host or this table's captain can do that")
+        check_captains_duty(actor, table_id)
+        return
     if command in SEAT_COMMANDS:
         if actor.role is Role.GUEST and actor.table_id is not None:
             return

@@ -11,9 +11,7 @@ from django.test import Client, RequestFactory
 from events.models import Party
 from story.replay import ReplayMismatch, table_replay
 from story.selectors import party_story, story_replay
-from tables.engine import Gift, apply, new_game, parse_action
 from tables.engine.actions import React, RelayExchange, TimeoutPass, VaultExchange
-from tables.models import TableAction
 from tables.selectors import gift_label
 from tests.story.record import party_lobby, party_play, party_record, table_start, table_steps
 
@@ -222,18 +220,8 @@ def test_timelines_and_escapes_follow_the_game(recorded):
 
 
 def independent_blocked_windows(table) -> int:
-    s = table.setup
-    game, _ = new_game(
-        seed=table.seed,
-        gifts=[Gift(g["id"], g["description"], g["brought_by"]) for g in s["gifts"]],
-        vault=[Gift(v["id"], v["description"]) for v in s["vault"]],
-        gate=s["gate"],
-    )
     count = 0
-    for row in TableAction.objects.filter(table=table).order_by("version"):
-        action = parse_action(row.action)
-        before = game
-        game, _ = apply(game, action)
+    for action, before, game in table_steps(table):
         if isinstance(action, (React, TimeoutPass)):
             version = before.pending.window.version
             closed = game.pending is None or game.pending.window is None or game.pending.window.version != version
