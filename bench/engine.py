@@ -4,7 +4,7 @@
     python3 bench/engine.py --games 2000 --players 10 [--vault 2] [--gate] [--profile]
 
 Every game is set up with `new_game`, then played to the end by the random bots of
-`tables/engine/bots.py` (a `random.Random(seed)` per game, so a run is reproducible);
+`games/yankee/bots.py` (a `random.Random(seed)` per game, so a run is reproducible);
 at the party gate a fresh gift is relayed in. Reported:
 
 - games/s      complete games per second, end to end: setup + bots + engine (also
@@ -35,8 +35,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tables.engine import Gift, Phase, RelayExchange, apply, new_game  # noqa: E402
-from tables.engine.bots import bot_action  # noqa: E402
+from games.yankee import Gift, Phase, RelayExchange, apply, new_game  # noqa: E402
+from games.yankee.bots import bot_action  # noqa: E402
 
 
 def setup(players: int, vault: int) -> tuple[list[Gift], list[Gift]]:

@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from tables.engine import Game  # noqa: E402
+from games.yankee import Game  # noqa: E402
 
 FIXTURE = ROOT / "tests" / "engine" / "fixtures" / "stored_games.json"
 

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.utils import timezone
 
-from tables.engine import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
+from games.yankee import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
 
 PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
 

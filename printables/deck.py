@@ -1,6 +1,6 @@
 """The rulebook's print-and-play deck: 8 US Letter sheets, 72 cards of 2.5 x 3.5 in on
 a gray cut grid. Sheets 1-6: the 54 play cards, straight from the engine's catalogue
-(tables/engine/cards.py: name, kind, copies, effect); sheets 7-8: the support cards
+(games/yankee/cards.py: name, kind, copies, effect); sheets 7-8: the support cards
 (support.py).
 
 Every card carries its name and kind in its top-left corner, so a hand held in a fan
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from reportlab.pdfgen.canvas import Canvas
 
-from tables.engine.cards import CARD_OF, Kind
+from games.yankee.cards import CARD_OF, Kind
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
 from .sheet import CARD_GRID, draw_lines, draw_wrapped, new_canvas, wrap

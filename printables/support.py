@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.engine.cards import DECK_SIZE, TWO_PLAYER_REMOVED, deck_for
-from tables.engine.rules import DEAL, HAND_LIMIT, MAX_VAULT
+from games.yankee.cards import DECK_SIZE, TWO_PLAYER_REMOVED, deck_for
+from games.yankee.rules import DEAL, HAND_LIMIT, MAX_VAULT
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
 from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.party.play import table_act_server
-from tables.engine import Game, Gift, Phase
-from tables.engine.actions import RelayExchange
+from games.yankee import Game, Gift, Phase
+from games.yankee.actions import RelayExchange
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome

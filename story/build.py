@@ -18,7 +18,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import ROUND_NAMES, gift_label
+from games.yankee import ROUND_NAMES, gift_label
 from tables.words import sentence
 
 from .replay import ReplayMismatch, TableReplay

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import Event, Game, Gift, apply, new_game, parse_action
+from games.yankee import Event, Game, Gift, apply, new_game, parse_action
 from tables.models import Table, TableAction
 
 

@@ -18,7 +18,7 @@ from events.access.gate import NothingHere, holder, party_gate
 from events.models import Party
 from events.party.selectors import party_by_code
 from events.web.http import error_response
-from tables.engine import ROUND_NAMES
+from games.yankee import ROUND_NAMES
 from tables.errors import ErrorCode, ServiceError
 
 from .selectors import party_story

@@ -2,7 +2,7 @@
 private part once (events/broadcast/fanout.py splits it per socket in each process).
 
 The public part is the `table` message as public screens get it, JSON-encoded once; a
-seat's private part is what `seat_view` adds to the public view (tables/engine/views.py
+seat's private part is what `seat_view` adds to the public view (games/yankee/views.py
 `seat_private`) and, when they differ, the action's events as that seat may see them.
 
 A screen that said `patches` in its hello gets, instead of the whole public part, what
@@ -22,8 +22,8 @@ from typing import Any
 
 import orjson
 
-from tables.engine import Event, Game, public_view
-from tables.engine.views import seat_private, view_patch
+from games.yankee import Event, Game, public_view
+from games.yankee.views import seat_private, view_patch
 
 from .groups import Message
 

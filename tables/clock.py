@@ -6,7 +6,7 @@ waits for one guest (a turn, a reaction, a trim) or for the reveal gets the cloc
 afresh when it starts; `step_due_at` is written in the action's own statement
 (tables/write.py), so it costs no query of its own, and is None when the clock is off.
 When it has passed, the captain (or tablet) and the host may play the rules'
-do-nothing choice for the guest (`tables.engine.stand_in`), and the server plays it
+do-nothing choice for the guest (`games.yankee.stand_in`), and the server plays it
 itself if the host chose so (events/party/clocks.py). docs/RULES.md, "When a guest does not
 answer".
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from tables.engine import CLOCKED_PHASES, Event, Game, Phase
+from games.yankee import CLOCKED_PHASES, Event, Game, Phase
 
 from .models import Table
 

@@ -3,7 +3,7 @@
 templates/base.html embeds `screen_rules` as <script id="heist-rules"
 type="application/json">; static/heist/ui.js reads it once (`rules()`): card texts,
 kinds and target counts, the two-player rule, round names, the hand limit and the
-vault's gift-id base, exactly as tables/engine/catalogue.py states them.
+vault's gift-id base, exactly as games/yankee/catalogue.py states them.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from tables.engine import rules_for_screens
+from games.yankee import rules_for_screens
 
 # The engine's rules do not change while the process runs: computed once.
 _RULES = rules_for_screens()

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 
-from tables.engine import IllegalActionError
+from games.yankee import IllegalActionError
 
 
 class ErrorCode(StrEnum):

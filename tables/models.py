@@ -12,7 +12,7 @@ class Table(models.Model):
     letter = models.CharField(max_length=2)  # A, B, C ... in the relay ring's order
     seed = models.BigIntegerField()
     setup = models.JSONField()  # new_game's inputs: gifts, vault, gate (replay starts here)
-    state = models.JSONField()  # tables.engine Game.to_dict()
+    state = models.JSONField()  # games.yankee Game.to_dict()
     version = models.PositiveIntegerField(default=1)
     roster = models.JSONField(default=list)  # per seat: {"guest": id, "name": ..., "gift_number": ...}
     window_opened_at = models.DateTimeField(null=True, blank=True)  # for the 60-second pass

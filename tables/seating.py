@@ -12,7 +12,7 @@ import math
 import string
 from typing import Any
 
-from tables.engine import rng
+from games import rng
 
 MAX_TABLE = 10
 MAX_GUESTS = 100

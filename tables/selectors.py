@@ -1,5 +1,5 @@
 """Reads: what each audience's screen gets for a table. Views come from the engine's
-view functions only (tables/engine/views.py), decorated with names and labels."""
+view functions only (games/yankee/views.py), decorated with names and labels."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from tables.engine import Event, Game, public_view, seat_view
-from tables.engine import gift_label as gift_label  # re-exported: defined once, in the engine
+from games.yankee import Event, Game, public_view, seat_view
+from games.yankee import gift_label as gift_label  # re-exported: defined once, in the engine
 
 from .clock import REACTION_TIMEOUT_SECONDS
 from .models import Table

@@ -34,8 +34,8 @@ from typing import Protocol, TypeVar
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from tables.engine import Event, Game, Phase, apply
-from tables.engine.actions import Action, TimeoutPass
+from games.yankee import Event, Game, Phase, apply
+from games.yankee.actions import Action, TimeoutPass
 
 from . import loopwrite, write
 from .broadcast import table_message

@@ -50,8 +50,8 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from tables.engine import Game
-from tables.engine.actions import Action, action_to_dict
+from games.yankee import Game
+from games.yankee.actions import Action, action_to_dict
 
 from .models import Table, TableAction
 

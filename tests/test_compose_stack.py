@@ -28,9 +28,9 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from tables.engine import Game, Phase, public_view, seat_view
-from tables.engine.actions import action_to_dict
-from tables.engine.bots import bot_action
+from games.yankee import Game, Phase, public_view, seat_view
+from games.yankee.actions import action_to_dict
+from games.yankee.bots import bot_action
 from tests.compose_stack import LOOPBACK, ComposeStack, write_certificate
 from tests.faults.server import LivePhone
 

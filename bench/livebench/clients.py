@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from bench.choose import choose_turn, choose_window_play
 from bench.livebench.measures import now
-from tables.engine.views import TableCopies
+from games.yankee.views import TableCopies
 
 if TYPE_CHECKING:
     from bench.livebench.run import Bench

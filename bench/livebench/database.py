@@ -70,7 +70,7 @@ def create_game(players: int, label: str) -> dict:
 def replay_check(table_id: int, digests: list) -> collections.Counter:
     """Check every recorded message of one table against the table replayed from its log."""
     from events.party.services import setup_gifts
-    from tables.engine import apply, new_game, parse_action
+    from games.yankee import apply, new_game, parse_action
     from tables.models import Table, TableAction
 
     out = collections.Counter()

@@ -16,7 +16,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from bench.rehearsal.clock import now
 from bench.stack import DaphneServer
-from tables.engine.views import TableCopies
+from games.yankee.views import TableCopies
 
 if TYPE_CHECKING:
     from bench.rehearsal.party_run import PartyRun

@@ -1,7 +1,7 @@
 """The server's own pass for a quiet guest: a durable timer, fired exactly once.
 
 When the host chose "the server plays it", a step whose clock ran out (tables/clock.py)
-gets the rules' do-nothing choice from the server (`tables.engine.stand_in`: the turn
+gets the rules' do-nothing choice from the server (`games.yankee.stand_in`: the turn
 passed, the reaction let happen, the trim discarded at random, the reveal confirmed).
 
 Durable: the deadline is the table row's `step_due_at`, written in the action's own

@@ -36,9 +36,9 @@ from events.party.roles import (
     check_table_action,
     delivery_confirmer,
 )
+from games.yankee import MalformedActionError, parse_action
 from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
-from tables.engine import MalformedActionError, parse_action
 from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
 from tables.services import TURN_ACTIONS, ActRequest

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Guest, Party, SeatHandOver
-from tables.engine import gift_label
+from games.yankee import gift_label
 
 WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 

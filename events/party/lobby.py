@@ -14,7 +14,7 @@ from django.utils import timezone
 from events.broadcast.groups import Message, host_group, party_group
 from events.models import Party
 from events.party.selectors import party_for_host, party_public
-from tables.engine import Game, Phase
+from games.yankee import Game, Phase
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from events.party.lobby import party_after_table_change, party_close_if_over
+from games.yankee import Game, Phase, stand_in
+from games.yankee.actions import Action, DrawRelaySeat
 from relay.selectors import relay_is_open
-from tables.engine import Game, Phase, stand_in
-from tables.engine.actions import Action, DrawRelaySeat
 from tables.errors import ErrorCode, ServiceError
 from tables.groups import Message
 from tables.models import Table

@@ -9,7 +9,7 @@
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
-(tables/engine/views.py builds the views; tests/engine/test_leaks.py checks them).
+(games/yankee/views.py builds the views; tests/engine/test_leaks.py checks them).
 The "sees" column is `groups_for` (the channel groups a socket joins); the "may do"
 column is the sets and checks below, which the command registry (events/party/commands.py)
 applies to every wire command before its service runs.

@@ -12,10 +12,10 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
+from games.yankee import Game
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
-from tables.engine import Game
 from tables.models import Table
 from tables.selectors import gift_label, table_game, table_payload
 from tables.simulate.lobby import party_length_estimate

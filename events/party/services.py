@@ -27,8 +27,8 @@ from events.party.lobby import (
     tables_still_playing,
 )
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
+from games.yankee import CLOCKED_PHASES, Game, Gift, new_game
 from tables import seating
-from tables.engine import CLOCKED_PHASES, Game, Gift, new_game
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome

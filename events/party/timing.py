@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Party
-from tables.engine import Game, Gift, new_game, parse_action
-from tables.engine.rules import apply
+from games.yankee import Game, Gift, new_game, parse_action
+from games.yankee.rules import apply
 from tables.models import Table
 from tables.simulate.pacing import PacingModel
 

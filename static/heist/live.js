@@ -419,7 +419,7 @@ export class Live {
   }
 }
 
-/** A public view with a patch applied (tables/engine/views.py `apply_patch`): `set` the
+/** A public view with a patch applied (games/yankee/views.py `apply_patch`): `set` the
  * keys that changed, `unset` the keys gone, `seats` [index, entry] the seats that changed. */
 export function applyPatch(view, patch) {
   const out = { ...view };
@@ -450,7 +450,7 @@ const PRIVATE_KEYS = ["you", "gift", "hand", "asked", "answer", "must_trim", "pl
 
 /** A seat's `table` message comes as the public view plus the seat's private part
  * (its hand, the gifts it peeked, its answer, what it may do, and its own events when
- * they differ): the seat's whole view, as tables/engine/views.py `merge_private`. */
+ * they differ): the seat's whole view, as games/yankee/views.py `merge_private`. */
 export function mergePrivate(msg) {
   const p = msg.private;
   const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));

@@ -13,10 +13,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tables.engine import rng as _rng
-from tables.engine.actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
-from tables.engine.rules import apply, apply_in_place, new_game
-from tables.engine.state import Event, Game, Gift, Phase, open_window
+from games import rng as _rng
+from games.yankee.actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
+from games.yankee.rules import apply, apply_in_place, new_game
+from games.yankee.state import Event, Game, Gift, Phase, open_window
 from tables.seating import derive_seed, table_sizes
 
 from .policies import Policy, Seat, policy_named

@@ -9,7 +9,7 @@ worth the prior mean to it. Randomness comes only from `Seat.r`, never the game'
 generator (so bots never change the game's draws).
 
 Policies, from naive to sensible:
-- random:  the engine's random legal bot (tables/engine/bots.py);
+- random:  the engine's random legal bot (games/yankee/bots.py);
 - greedy:  a thief: goes for the best gift it can reach, blocks when its gift is worth keeping;
 - hoarder: keeps its reactions (never spends them, digs for more) and blocks every
            threat it can; steals only with MOVE cards;
@@ -23,10 +23,10 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from tables.engine.actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
-from tables.engine.bots import bot_action
-from tables.engine.cards import CARD_OF, REACTION_IDS, Card
-from tables.engine.state import Direction, Game, open_window
+from games.yankee.actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
+from games.yankee.bots import bot_action
+from games.yankee.cards import CARD_OF, REACTION_IDS, Card
+from games.yankee.state import Direction, Game, open_window
 
 T = TypeVar("T")
 

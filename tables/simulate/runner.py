@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from tables.engine import rng as _rng
+from games import rng as _rng
 from tables.seating import table_sizes
 
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds

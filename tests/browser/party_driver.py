@@ -22,7 +22,7 @@ import uuid
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from tables.engine import (
+from games.yankee import (
     ConfirmReveal,
     DrawRelaySeat,
     Game,
@@ -35,8 +35,8 @@ from tables.engine import (
     apply,
     new_game,
 )
-from tables.engine.bots import bot_action
-from tables.engine.legal import can_use_vault
+from games.yankee.bots import bot_action
+from games.yankee.legal import can_use_vault
 
 
 class WsBot:

@@ -21,8 +21,8 @@ def walk_the_relay(
     at: dict,
     shot,
 ) -> None:
+    from games.yankee import Game
     from relay.models import Relay
-    from tables.engine import Game
     from tables.models import Table
 
     result = {e["table"]: e for e in db(lambda: Relay.objects.get(party__code=code).result)}

@@ -47,7 +47,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
 
     from events.models import Guest, Party
     from events.party import services
-    from tables.engine import Game, Phase, action_to_dict
+    from games.yankee import Game, Phase, action_to_dict
     from tables.models import Table
     from tables.seating import seating_plan
 

@@ -27,7 +27,7 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
     would bring the table to the gate; that move (its seat, its wire action) is
     returned unplayed. The engine is pure: the move tried is the move played."""
     from events.party.commands import table_act
-    from tables.engine import Phase, apply, parse_action
+    from games.yankee import Phase, apply, parse_action
     from tests.live.tables import bot_move
 
     r = random.Random(seed)
@@ -43,7 +43,7 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
 
 def test_the_host_can_open_the_relay_after_missing_the_last_gate_broadcast(asgi_server, browser):
     from events.models import Guest
-    from tables.engine import Phase
+    from games.yankee import Phase
     from tables.models import Table
     from tests.live.tables import _drive
 

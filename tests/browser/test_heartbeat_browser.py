@@ -20,7 +20,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_a_stalled_connection_shows_within_five_seconds_and_a_tap_says_it_is_pending(asgi_server, browser):
     from events.party import services
-    from tables.engine import Game
+    from games.yankee import Game
     from tables.models import Table
 
     db = DbThread()

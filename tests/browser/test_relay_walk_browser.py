@@ -25,9 +25,9 @@ def _three_tables_walking():
     from events.party.commands import table_act
     from events.party.roles import Actor, Role
     from events.party.tablets import tablet_pair_start
+    from games.yankee import Phase
     from relay.models import Relay
     from relay.services import relay_open, relay_run
-    from tables.engine import Phase
     from tables.models import Table
     from tests.live.tables import _drive
     from tests.story.record import carrier_of, party_lobby

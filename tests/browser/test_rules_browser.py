@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from tables.engine import Card, gift_label, rules_for_screens, target_count
+from games.yankee import Card, gift_label, rules_for_screens, target_count
 
 from .helpers import new_page
 

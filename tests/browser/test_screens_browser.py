@@ -52,7 +52,7 @@ def _bot(table_id: int, r: random.Random) -> None:
     """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
     from events.party.commands import table_act
     from events.party.roles import Actor, Role
-    from tables.engine import Game, Phase
+    from games.yankee import Game, Phase
     from tables.models import Table
     from tests.live.tables import bot_move
 
@@ -80,7 +80,7 @@ def tap(page: Page, target, label: str) -> None:
 
 
 def _state(table_id: int):
-    from tables.engine import Game
+    from games.yankee import Game
     from tables.models import Table
 
     return Game.from_dict(Table.objects.get(pk=table_id).state)
@@ -100,7 +100,7 @@ def shots_dir():
 def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, shots_dir):
     from events.models import Guest, Party
     from events.party import services
-    from tables.engine import Phase
+    from games.yankee import Phase
     from tables.models import Table
 
     base = asgi_server
@@ -331,7 +331,7 @@ OscillatorNode.prototype.start = function (...a) { window.__tones += 1; return s
 
 def test_phones_stay_awake_or_say_how_and_call_their_guest(asgi_server, browser, shots_dir):
     from events.models import Guest
-    from tables.engine import Phase
+    from games.yankee import Phase
     from tables.models import Table
 
     base = asgi_server
@@ -495,7 +495,7 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
     still 24 px text, round names and names whole, every phase; the end list paged."""
     from events.models import Party
     from events.party import services
-    from tables.engine import Phase
+    from games.yankee import Phase
     from tables.models import Table
 
     base = asgi_server

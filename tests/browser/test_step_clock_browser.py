@@ -44,7 +44,7 @@ def ran_out(table_id: int, seconds: float = 1) -> None:
 
 def table_state(table_id: int) -> tuple[int, str, int | None]:
     """(version, phase, active seat) of the stored game."""
-    from tables.engine import Game
+    from games.yankee import Game
     from tables.models import Table
 
     g = Game.from_dict(Table.objects.get(pk=table_id).state)

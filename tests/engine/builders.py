@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from tables.engine import (
+from games.yankee import (
     Card,
     Event,
     Game,

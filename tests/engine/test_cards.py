@@ -2,7 +2,8 @@
 
 import pytest
 
-from tables.engine import (
+from games import rng as engine_rng
+from games.yankee import (
     CardNotInHandError,
     Direction,
     IllegalCardError,
@@ -17,8 +18,7 @@ from tables.engine import (
     seat_view,
     waiting_for,
 )
-from tables.engine import rng as engine_rng
-from tables.engine.legal import heist_steps
+from games.yankee.legal import heist_steps
 from tests.engine.builders import (
     C,
     act,
@@ -336,7 +336,7 @@ def test_reactions_cannot_be_played_as_actions(reaction):
 
 
 def test_a_card_with_no_legal_target_can_still_be_swiped_or_regrouped():
-    from tables.engine import Regroup, Swipe
+    from games.yankee import Regroup, Swipe
 
     g = build(3, hands=[[C.CASE_THE_JOINT, C.PICKPOCKET], [], []], round=2)
     cj, pp = one(g, 0, C.CASE_THE_JOINT), one(g, 0, C.PICKPOCKET)

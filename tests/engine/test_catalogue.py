@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     CARD_OF,
     HAND_LIMIT,
     VAULT_ID_BASE,
@@ -21,7 +21,7 @@ from tables.engine import (
     new_game,
     rules_for_screens,
 )
-from tables.engine.legal import heist_steps
+from games.yankee.legal import heist_steps
 from tests.engine.builders import build, make_gifts, make_vault, one
 
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     Game,
     Gift,
     Phase,
@@ -17,7 +17,7 @@ from tables.engine import (
     new_game,
     replay,
 )
-from tables.engine.bots import bot_action
+from games.yankee.bots import bot_action
 from tests.engine.builders import C, assert_cards_conserved, build, make_gifts, make_vault, one
 
 
@@ -112,7 +112,7 @@ def test_same_seed_and_actions_same_events():
 def test_inlined_shuffle_draws_exactly_what_below_draws():
     """rng.shuffle inlines SplitMix64 + Lemire for speed; it must stay identical to the
     step-by-step Fisher-Yates over rng.below, or stored games would replay differently."""
-    from tables.engine import rng
+    from games import rng
 
     def reference(state, items):
         for i in range(len(items) - 1, 0, -1):

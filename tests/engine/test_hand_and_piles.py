@@ -2,7 +2,7 @@
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     HAND_LIMIT,
     CardNotInHandError,
     MalformedActionError,

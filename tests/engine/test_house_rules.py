@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from tables.engine import ConfirmReveal, Game, MalformedActionError, Phase, Regroup, apply, new_game, replay
-from tables.engine.bots import bot_action
+from games.yankee import ConfirmReveal, Game, MalformedActionError, Phase, Regroup, apply, new_game, replay
+from games.yankee.bots import bot_action
 from tests.engine.builders import C, build, make_gifts
 
 

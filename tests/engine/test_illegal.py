@@ -5,7 +5,7 @@ import copy
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     CardNotInHandError,
     ConfirmReveal,
     Direction,

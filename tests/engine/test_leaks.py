@@ -30,7 +30,7 @@ import uuid
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     Game,
     Gift,
     Phase,
@@ -40,7 +40,7 @@ from tables.engine import (
     public_view,
     seat_view,
 )
-from tables.engine.bots import bot_action
+from games.yankee.bots import bot_action
 
 DEAL = 3
 FORBIDDEN_PUBLIC_KEYS = {"hand", "hands", "answers", "answer", "peeks", "peeked", "descriptions", "rng", "seed"}

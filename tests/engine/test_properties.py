@@ -39,7 +39,7 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from tables.engine import (
+from games.yankee import (
     Card,
     CardNotInHandError,
     ConfirmReveal,
@@ -71,7 +71,7 @@ from tables.engine import (
     parse_action,
     replay,
 )
-from tables.engine.bots import bot_action
+from games.yankee.bots import bot_action
 
 HAND_LIMIT = 5
 RELAY_BASE = 1000  # ids of gifts arriving through the relay (setup ids are < 500)

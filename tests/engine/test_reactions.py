@@ -2,7 +2,7 @@
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     CardNotInHandError,
     Direction,
     IllegalActionError,
@@ -254,8 +254,8 @@ def test_swipe_window_and_comeback():
 def test_a_late_answer_naming_a_closed_window_is_refused_not_counted_in_the_next():
     """A phone's tap for window W arriving after W closed must not answer window W+1
     (YANKEE HEIST opens a second window right after the first)."""
-    from tables.engine import Gift, Phase, PlayCard, React, apply, card_of, new_game
-    from tables.engine.errors import IllegalActionError
+    from games.yankee import Gift, Phase, PlayCard, React, apply, card_of, new_game
+    from games.yankee.errors import IllegalActionError
 
     for seed in range(2000):  # a seed that deals the starter a YANKEE HEIST
         g, _ = new_game(seed=seed, gifts=[Gift(i, f"g{i}", i) for i in range(3)])

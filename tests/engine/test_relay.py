@@ -4,7 +4,8 @@ from collections import Counter
 
 import pytest
 
-from tables.engine import (
+from games import rng as engine_rng
+from games.yankee import (
     DrawRelaySeat,
     Gift,
     IllegalActionError,
@@ -17,7 +18,6 @@ from tables.engine import (
     public_view,
     waiting_for,
 )
-from tables.engine import rng as engine_rng
 from tests.engine.builders import build, draws, gift_id, of_type, pass_turn, pass_turns
 
 INCOMING = Gift(id=500, description="a gift from the next table")

@@ -1,6 +1,6 @@
 """The rulebook's worked example, "a trap in the middle"."""
 
-from tables.engine import Phase, PlayCard, React, apply
+from games.yankee import Phase, PlayCard, React, apply
 from tests.engine.builders import C, assert_cards_conserved, build, draws, gift_id, of_type, one, top
 
 ALEX, BEA, CAM, DEV = 0, 1, 2, 3

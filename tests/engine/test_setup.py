@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     Card,
     Game,
     Gift,
@@ -16,7 +16,7 @@ from tables.engine import (
     deck_for,
     new_game,
 )
-from tables.engine.cards import CARD_OF
+from games.yankee.cards import CARD_OF
 from tests.engine.builders import (
     assert_cards_conserved,
     desc,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     ConfirmReveal,
     Direction,
     IllegalActionError,

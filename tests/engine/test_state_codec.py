@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from tables.engine import Gift, Phase, parse_action, replay
-from tables.engine.state import PLAIN, Codec, Game, Pending, Window, _source, stored
+from games.yankee import Gift, Phase, parse_action, replay
+from games.yankee.state import PLAIN, Codec, Game, Pending, Window, _source, stored
 
 FIXTURE = Path(__file__).parent / "fixtures" / "stored_games.json"
 CASES = json.loads(FIXTURE.read_text())["cases"]

@@ -3,7 +3,7 @@ starter rotation, the round-1 reveal and the end of the game."""
 
 import pytest
 
-from tables.engine import (
+from games.yankee import (
     ConfirmReveal,
     DrawRelaySeat,
     Gift,

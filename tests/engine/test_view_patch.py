@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from tables.engine import public_view, seat_view
-from tables.engine.views import (
+from games.yankee import public_view, seat_view
+from games.yankee.views import (
     TableCopies,
     TableCopy,
     apply_patch,

@@ -3,7 +3,7 @@ adds only the seat's own hand, peeks and answer."""
 
 import json
 
-from tables.engine import ConfirmReveal, PlayCard, React, Regroup, apply, public_view, seat_view
+from games.yankee import ConfirmReveal, PlayCard, React, Regroup, apply, public_view, seat_view
 from tests.engine.builders import C, build, desc, gift_id, one, pass_turn, start, vault_desc
 
 HAND_KEYS = {"hand", "hands", "draw_pile_cards", "answers", "descriptions", "peeks"}

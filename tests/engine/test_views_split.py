@@ -9,8 +9,8 @@ import json
 
 import pytest
 
-from tables.engine import public_view, seat_view
-from tables.engine.views import merge_private, merge_table_message, seat_private
+from games.yankee import public_view, seat_view
+from games.yankee.views import merge_private, merge_table_message, seat_private
 from tests.engine.test_leaks import Recorded
 
 

@@ -1,7 +1,7 @@
 """A bot party over real sockets to a daphne subprocess (tests/faults/server.py).
 
 The party is made through the services (tests/party/drive.py's PartyBots.create); every
-move after that goes over a LivePhone: the bot (tables.engine.bots) chooses from the
+move after that goes over a LivePhone: the bot (games.yankee.bots) chooses from the
 stored game, and the phone of the seat that must act (the captain's for duties) sends
 it. The replies and the database are the only oracles; `assert_phones_match_db` checks
 every phone holds exactly the database's state in its own view.
@@ -21,9 +21,9 @@ from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from events.party.services import setup_gifts
-from tables.engine import Game, Phase, parse_action, public_view, replay, seat_view
-from tables.engine.actions import action_to_dict
-from tables.engine.bots import bot_action
+from games.yankee import Game, Phase, parse_action, public_view, replay, seat_view
+from games.yankee.actions import action_to_dict
+from games.yankee.bots import bot_action
 from tables.models import Table, TableAction
 from tests.party.drive import PartyBots, captains, relay_walks, seat_map, table_game, tables_of
 

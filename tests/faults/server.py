@@ -33,7 +33,7 @@ from websockets.asyncio.client import connect as ws_connect
 
 from bench import stack
 from bench.stack import RedisServer, free_port, no_proxy_env
-from tables.engine.views import merge_table_message
+from games.yankee.views import merge_table_message
 
 __all__ = ["DaphneServer", "Disconnected", "LivePhone", "RedisServer", "free_port"]
 

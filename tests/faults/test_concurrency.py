@@ -19,8 +19,8 @@ from django.utils import timezone
 from events.models import Guest, Party
 from events.party import services
 from events.party.selectors import party_for_host
+from games.yankee import Game, Phase, deck_for, seat_view
 from relay.services import relay_open, relay_run
-from tables.engine import Game, Phase, deck_for, seat_view
 from tables.models import Table
 from tests.party.drive import PartyBots, party_gift_ids, table_game, tables_of
 from tests.story.record import relay_walk

@@ -13,8 +13,8 @@ from asgiref.sync import sync_to_async
 
 from events.models import Party
 from events.party import services
+from games.yankee import Phase
 from relay.models import Relay
-from tables.engine import Phase
 from tables.models import TableAction
 from tests.party.drive import assert_conserved, party_gift_ids, relay_walks, seat_map, table_game
 

@@ -23,7 +23,7 @@ from config.asgi import application
 from events.models import Guest, Party
 from events.party import services
 from events.party.selectors import guest_actor
-from tables.engine import Phase
+from games.yankee import Phase
 from tables.models import Table
 from tests import shorthand
 

@@ -11,7 +11,7 @@ import asyncio
 
 import pytest
 
-from tables.engine import Phase
+from games.yankee import Phase
 from tests.party.drive import tables_of
 
 from .party import LiveParty, wait_for

@@ -10,7 +10,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from events.models import Guest
-from tables.engine import Phase
+from games.yankee import Phase
 from tables.models import TableAction
 from tests import shorthand
 

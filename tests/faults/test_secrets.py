@@ -364,7 +364,7 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     def make():
         party, _host_token, tokens = shorthand.party_seated(name="Hand over", guests=3, prefix="H")
         table = Table.objects.get(party=party)
-        from tables.engine import Game
+        from games.yankee import Game
 
         active = Game.from_dict(table.state).active
         leaving = Guest.objects.get(table=table, seat=active)

@@ -13,7 +13,7 @@ from asgiref.sync import sync_to_async
 from django.utils import timezone
 
 from events.party import services
-from tables.engine import Game
+from games.yankee import Game
 from tables.models import Table, TableAction
 from tests import shorthand
 

@@ -12,9 +12,9 @@ from events.party import services
 from events.party.commands import dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
+from games.yankee import Game, Phase
 from relay.models import Relay
 from relay.services import relay_open, relay_run
-from tables.engine import Game, Phase
 from tables.errors import Forbidden, ServiceError
 from tables.models import Table
 from tests.story.record import party_lobby, party_play

@@ -18,8 +18,8 @@ from asgiref.sync import sync_to_async
 from events.live import act, consumers, heartbeat
 from events.live.socket import hello, queue, snapshots
 from events.models import Party
-from tables.engine.actions import ConfirmReveal, action_to_dict
-from tables.engine.bots import bot_action
+from games.yankee.actions import ConfirmReveal, action_to_dict
+from games.yankee.bots import bot_action
 from tests import shorthand
 from tests.live.clients import Phone
 from tests.live.tables import connect, game_of, seated

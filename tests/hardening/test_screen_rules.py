@@ -1,5 +1,5 @@
 """Every page carries the engine's rules for its scripts, once, exactly as
-tables/engine/catalogue.py states them (static/heist/ui.js reads them from there;
+games/yankee/catalogue.py states them (static/heist/ui.js reads them from there;
 tests/browser/test_rules_browser.py checks that its behaviour follows them)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 import pytest
 from django.test import Client
 
-from tables.engine import rules_for_screens
+from games.yankee import rules_for_screens
 from tests import shorthand
 
 pytestmark = [pytest.mark.django_db]

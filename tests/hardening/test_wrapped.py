@@ -13,7 +13,7 @@ from django.test import Client
 
 from events.models import Party
 from events.party import services
-from tables.engine import Game
+from games.yankee import Game
 from tables.models import Table
 from tests import shorthand
 from tests.live.clients import Phone

@@ -15,7 +15,7 @@ from pathlib import Path
 import grimp
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("config", "events", "tables", "relay", "story", "printables")
+PACKAGES = ("config", "events", "tables", "relay", "story", "printables", "games")
 
 TRANSPORTS = (
     "events.live.consumers",
@@ -91,8 +91,8 @@ def test_every_module_is_in_a_layer():
 
 
 def test_a_module_in_no_layer_is_found():
-    names = {"events.party", "tables.engine", "config"}
-    assert unplaced(["events.party.roles", "tables.engine.rules", "config.settings.base"], names) == []
+    names = {"events.party", "games.yankee", "config"}
+    assert unplaced(["events.party.roles", "games.yankee.rules", "config.settings.base"], names) == []
     assert unplaced(["events.party.roles", "events.newthing", "tables.words"], names) == [
         "events.newthing",
         "tables.words",

@@ -10,7 +10,7 @@ import json
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables.engine.views import TableCopies, merge_table_message
+from games.yankee.views import TableCopies, merge_table_message
 
 _ids = itertools.count(1)
 

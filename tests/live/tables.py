@@ -19,9 +19,9 @@ from events.party import services
 from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
-from tables.engine import Card, Game, Phase, card_of, deck_for
-from tables.engine.actions import ConfirmReveal, action_to_dict
-from tables.engine.bots import bot_action
+from games.yankee import Card, Game, Phase, card_of, deck_for
+from games.yankee.actions import ConfirmReveal, action_to_dict
+from games.yankee.bots import bot_action
 from tables.models import Table, TableAction
 from tables.outcome import Outcome
 from tests import shorthand

@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from events.broadcast import fanout
-from tables.engine import Phase
+from games.yankee import Phase
 from tests.live.tables import bot_step, connect, game_of, play_over_sockets, seated
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]

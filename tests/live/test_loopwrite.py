@@ -18,9 +18,9 @@ from django.db import connection
 from events.live import lanes
 from events.party import play, services
 from events.party.commands import act_request
+from games.yankee import Phase
+from games.yankee.actions import parse_action
 from tables import loopwrite, write
-from tables.engine import Phase
-from tables.engine.actions import parse_action
 from tables.models import TableAction
 from tables.services import ActRequest, table_persist_on_loop
 from tests import shorthand
@@ -291,7 +291,7 @@ async def test_two_answers_at_once_are_both_written_from_the_loop_one_after_the_
     for the table's action in flight on this loop (loopwrite.table_turn) and is decided
     on the copy its commit left: neither goes the long way, to a thread and a row lock
     (the second used to, its statement finding the row changed under its copy)."""
-    from tables.engine import Card
+    from games.yankee import Card
 
     from .tables import arrange, ids
 

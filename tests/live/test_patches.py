@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from tables.engine import Phase
-from tables.engine.views import TableCopy
+from games.yankee import Phase
+from games.yankee.views import TableCopy
 from tests.live.clients import Phone
 from tests.live.tables import connect, game_of, play_over_sockets, seated, socket_step
 

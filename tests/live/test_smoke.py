@@ -1,7 +1,7 @@
 import pytest
 from asgiref.sync import sync_to_async
 
-from tables.engine import Game
+from games.yankee import Game
 from tables.models import Table
 from tests import shorthand
 from tests.live.clients import Phone

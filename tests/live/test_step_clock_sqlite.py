@@ -22,7 +22,7 @@ from events.party import services
 from events.party.commands import table_act
 from events.models import Guest
 from events.party.selectors import guest_actor
-from tables.engine import Game
+from games.yankee import Game
 from tables.models import Table, TableAction
 from tests import shorthand
 

@@ -9,7 +9,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 
 from events.models import Guest, Party
-from tables.engine import Phase
+from games.yankee import Phase
 from tests.live.clients import fresh_application
 from tests.live.tables import (
     assert_in_sync,

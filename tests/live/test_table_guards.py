@@ -5,7 +5,7 @@ broadcast to nobody; the sender gets one error reply echoing its `re`."""
 import pytest
 from channels.db import database_sync_to_async
 
-from tables.engine import Card, Phase
+from games.yankee import Card, Phase
 from tables.models import TableAction
 from tests import shorthand
 from tests.live.clients import Phone

@@ -8,7 +8,7 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import timezone
 
-from tables.engine import Card, Phase
+from games.yankee import Card, Phase
 from tables.models import Table, TableAction
 from tests.live.clients import Phone
 from tests.live.tables import (

@@ -13,10 +13,10 @@ from django.test.utils import CaptureQueriesContext
 from events.models import Guest
 from events.party.commands import table_act
 from events.party.selectors import guest_actor
+from games.yankee import Game
+from games.yankee.actions import action_to_dict
+from games.yankee.bots import bot_action
 from tables import write
-from tables.engine import Game
-from tables.engine.actions import action_to_dict
-from tables.engine.bots import bot_action
 from tables.errors import ServiceError
 from tables.models import Table, TableAction
 from tests.live.tables import bot_move, seated_table

@@ -23,9 +23,9 @@ from events.models import Guest
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from tables import write
-from tables.engine import Game, replay
-from tables.engine.actions import action_to_dict, parse_action
-from tables.engine.bots import bot_action
+from games.yankee import Game, replay
+from games.yankee.actions import action_to_dict, parse_action
+from games.yankee.bots import bot_action
 from tables.models import Table, TableAction
 from events.party.commands import table_act
 

@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from events.party.play import PARTY_RULES
+from games.yankee.actions import Action, ConfirmReveal, DrawRelaySeat
 from tables import write
-from tables.engine.actions import Action, ConfirmReveal, DrawRelaySeat
 from tables.services import ActRequest, Writer, table_writers
 
 SEAT = write.Condition("TRUE", ())

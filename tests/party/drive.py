@@ -9,10 +9,10 @@ import random
 from asgiref.sync import sync_to_async
 
 from events.models import Guest, Party
+from games.yankee import Game, Phase
+from games.yankee.actions import action_to_dict
+from games.yankee.bots import bot_action
 from relay.models import Relay
-from tables.engine import Game, Phase
-from tables.engine.actions import action_to_dict
-from tables.engine.bots import bot_action
 from tables.models import Table
 from tests import shorthand
 from tests.live.clients import Phone

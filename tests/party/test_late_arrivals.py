@@ -19,8 +19,8 @@ from events.models import Guest, Party, SeatHandOver
 from events.party import services
 from events.party.roles import Actor, Role
 from events.party.selectors import party_result, snapshot_for
+from games.yankee import Game
 from story.selectors import story_replay
-from tables.engine import Game
 from tables.errors import ServiceError
 from tables.models import Table
 from tests import shorthand

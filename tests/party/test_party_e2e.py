@@ -7,8 +7,8 @@ from asgiref.sync import sync_to_async
 
 from events.models import Guest, Party
 from events.party.selectors import party_result
+from games.yankee import Game, Phase
 from relay.models import Relay
-from tables.engine import Game, Phase
 from tests.party.drive import PartyBots, assert_conserved, party_gift_ids, table_game, tables_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack, pytest.mark.slow]

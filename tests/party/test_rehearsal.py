@@ -32,7 +32,7 @@ from bench.party import Phone, Stats, check_lost, check_stale, load_by_window, s
 from events.models import Guest
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor, snapshot_for
-from tables.engine import Game, Gift, Phase, apply, new_game, parse_action, seat_view
+from games.yankee import Game, Gift, Phase, apply, new_game, parse_action, seat_view
 from tests.party.drive import PartyBots, tables_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -209,7 +209,7 @@ def test_the_bots_turn_chooser_makes_only_legal_moves_from_the_seat_view():
                 game, _ = apply(game, parse_action({**action, "seat": game.active}))  # raises if illegal
                 tried += 1
             else:
-                from tables.engine.bots import bot_action
+                from games.yankee.bots import bot_action
 
                 game, _ = apply(game, bot_action(game, r))
     assert tried > 1000
@@ -283,8 +283,8 @@ async def _oracles(bots, tables, snapshots):
 
 def _one_bot_action(table_id: int, client_id: str) -> int:
     from events.party.commands import table_act
-    from tables.engine.actions import action_to_dict
-    from tables.engine.bots import bot_action
+    from games.yankee.actions import action_to_dict
+    from games.yankee.bots import bot_action
     from tables.models import Table
 
     table = Table.objects.get(pk=table_id)
@@ -298,7 +298,7 @@ def test_the_window_chooser_plays_only_legal_moves_that_open_a_window():
     """bench/live.py's windows phase decides from the seat view too: every move
     choose_window_play offers is legal and opens a reaction window, and it offers one
     whenever the hand holds a playable MOVE card or two cards to SWIPE with."""
-    from tables.engine.bots import bot_action
+    from games.yankee.bots import bot_action
 
     r = random.Random(8)
     opened = 0

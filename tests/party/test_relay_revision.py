@@ -10,7 +10,7 @@ import pytest
 import relay.services as relay_services
 from events.models import Party
 from events.party import services
-from tables.engine import Phase
+from games.yankee import Phase
 from tables.models import Table
 from tests import shorthand
 from tests.live.tables import _drive, bot_step

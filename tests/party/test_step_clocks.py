@@ -17,7 +17,7 @@ from events.party import clocks, play, services
 from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
-from tables.engine import Game, Phase
+from games.yankee import Game, Phase
 from tables.errors import ServiceError
 from tables.models import Table, TableAction
 from tests import shorthand

@@ -13,7 +13,7 @@ from events.broadcast import groups
 from events.models import Guest, SeatHandOver, Tablet
 from events.party import tablets
 from events.party.roles import Actor, Role, groups_for
-from tables.engine import Phase
+from games.yankee import Phase
 from tests import shorthand
 from tests.live.clients import Phone
 from tests.party.drive import PartyBots, table_game, tables_of

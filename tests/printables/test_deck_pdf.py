@@ -6,8 +6,8 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 
+from games.yankee.cards import CARD_OF, Card
 from printables.support import HOST_AIDS, ROUNDS, YOUR_TURN_COPIES
-from tables.engine.cards import CARD_OF, Card
 from tests.printables.pdfcheck import assert_fonts_embedded, fonts_of, open_pdf, render_png
 
 PT = 72  # points per inch

@@ -116,7 +116,7 @@ def test_every_kind_once_seated(tmp_path, lobby):
 
 def test_the_tents_take_gift_matches_the_deal(tmp_path, lobby):
     """'takes gift N' on the tent is the gift the engine dealt to that seat."""
-    from tables.engine import Game
+    from games.yankee import Game
 
     party, _ = lobby
     services.party_seat(party_id=party.pk)

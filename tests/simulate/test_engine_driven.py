@@ -6,8 +6,8 @@ import random
 
 import pytest
 
-from tables.engine import Phase, replay
-from tables.engine.rules import apply
+from games.yankee import Phase, replay
+from games.yankee.rules import apply
 from tables.simulate import play_party, play_table
 from tables.simulate.policies import POLICIES
 
@@ -28,7 +28,7 @@ def test_a_game_under_the_house_rule_replays_and_differs_from_the_rulebook_game(
     plain = play_table(seed=21, players=6, record=True)
     assert replay(seed=21, actions=t.actions, **t.setup).to_dict() == t.game.to_dict()
     assert t.game.last_call_draw == 2 and plain.game.last_call_draw == 0
-    from tables.engine import new_game
+    from games.yankee import new_game
 
     g, _ = new_game(seed=21, **plain.setup)
     k = 0
@@ -70,8 +70,8 @@ def test_in_place_apply_plays_the_same_games_as_the_copying_apply():
 
 
 def test_in_place_apply_changes_the_game_it_is_given_and_apply_does_not():
-    from tables.engine import Regroup
-    from tables.engine.rules import apply_in_place
+    from games.yankee import Regroup
+    from games.yankee.rules import apply_in_place
     from tests.engine.builders import start
 
     g, _ = start(4)
@@ -85,7 +85,7 @@ def test_in_place_apply_changes_the_game_it_is_given_and_apply_does_not():
 
 def test_counts_match_the_engine_events():
     t = play_table(seed=9, players=5, record=True, in_place=False)
-    from tables.engine import new_game
+    from games.yankee import new_game
 
     g, _ = new_game(seed=9, **t.setup)
     types = []

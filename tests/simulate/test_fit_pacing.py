@@ -21,10 +21,10 @@ from events.party import services
 from events.party.commands import table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
+from games.yankee import Game, Phase
+from games.yankee.actions import action_to_dict
+from games.yankee.bots import bot_action
 from relay.services import deliveries_confirm_all, relay_open, relay_run
-from tables.engine import Game, Phase
-from tables.engine.actions import action_to_dict
-from tables.engine.bots import bot_action
 from tables.models import Table
 from tests import shorthand
 

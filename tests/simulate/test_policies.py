@@ -2,7 +2,7 @@
 
 import random
 
-from tables.engine import PlayCard, React, Swipe, apply
+from games.yankee import PlayCard, React, Swipe, apply
 from tables.simulate.policies import GreedyPolicy, HoarderPolicy, NeverStealPolicy, Seat
 from tests.engine.builders import C, build, gift_id, ids
 

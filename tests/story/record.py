@@ -12,11 +12,11 @@ from events.party import services
 from events.party.commands import dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
+from games.yankee import Game, Gift, Phase, apply, new_game, parse_action
+from games.yankee.actions import Action, action_to_dict
+from games.yankee.bots import bot_action
 from relay.models import Relay
 from relay.services import relay_open, relay_run
-from tables.engine import Game, Gift, Phase, apply, new_game, parse_action
-from tables.engine.actions import Action, action_to_dict
-from tables.engine.bots import bot_action
 from tables.models import Table, TableAction
 from tests import shorthand
 

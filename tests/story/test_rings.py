@@ -16,11 +16,11 @@ from django.test import Client
 from events.models import Guest, Party
 from events.party import services
 from events.party.selectors import party_result
+from games.yankee import Game, Phase
+from games.yankee.actions import RelayExchange
 from relay.models import Relay
 from relay.services import relay_open
 from story.selectors import party_story
-from tables.engine import Game, Phase
-from tables.engine.actions import RelayExchange
 from tables.errors import ServiceError
 from tables.models import Table
 from tables.selectors import gift_label

@@ -9,9 +9,9 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from events.models import Party
+from games.yankee.actions import React, RelayExchange, TimeoutPass, VaultExchange
 from story.replay import ReplayMismatch, table_replay
 from story.selectors import party_story, story_replay
-from tables.engine.actions import React, RelayExchange, TimeoutPass, VaultExchange
 from tables.selectors import gift_label
 from tests.story.record import party_lobby, party_play, party_record, table_start, table_steps
 
@@ -144,7 +144,7 @@ def test_only_the_party_only_at_the_end(client):
     from events.party import services
 
     services.party_seat(party_id=party.pk)
-    from tables.engine import Phase
+    from games.yankee import Phase
 
     party_play(party, seed=2, until=Phase.REVEAL)
     # Not told yet answers exactly as no such party (issue 29: no code oracle).

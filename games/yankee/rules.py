@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from . import rng as _rng
+from games import rng as _rng
+
 from .actions import (
     Action,
     ConfirmReveal,

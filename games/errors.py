@@ -1,8 +1,8 @@
-"""Typed errors for illegal actions.
+"""Typed errors for illegal actions, shared by every game.
 
 Every error names the rule it enforces (`rule`, a stable code the screens and logs can
 key on) and says in plain words what was wrong. Raising one never changes the game:
-`apply` works on a copy.
+a game's `apply` works on a copy. A game adds its own subclasses for its own rules.
 """
 
 from __future__ import annotations
@@ -41,19 +41,4 @@ class OutOfTurnError(IllegalActionError):
     rule = "turn"
 
 
-class CardNotInHandError(IllegalActionError):
-    """A card that is not in the acting player's hand."""
-
-    rule = "hand"
-
-
-class IllegalTargetError(IllegalActionError):
-    """A target the card does not allow (yourself, a vault gift, an empty hand...)."""
-
-    rule = "target"
-
-
-class IllegalCardError(IllegalActionError):
-    """A card that cannot be used this way (a reaction as an action, and so on)."""
-
-    rule = "card"
+__all__ = ["IllegalActionError", "MalformedActionError", "OutOfTurnError", "WrongPhaseError"]

@@ -1,0 +1,148 @@
+"""What the party host needs of a game: the seam between the host and any game's rules.
+
+The host (tables/, events/, relay/, the screens) speaks to a game only through a
+`GameDefinition`, the way boardgame.io's server hosts any `Game` and lila runs any
+variant: setup, parsing an action, `apply`, the views, who the game waits for, the
+legal actions, a bot, which role may send which action, the step clocks, the party's
+hooks (the gate, the end, the result) and the features the party shows for it.
+
+Everything here is pure: no Django, no I/O, no clock, no global random. A definition
+is a module-level constant of each game's package (games/yankee, games/royal) and
+`games.registry` names them.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from games.event import Event
+
+State = TypeVar("State")
+Act = TypeVar("Act")
+
+
+class Role(enum.StrEnum):
+    """Who may send an action (docs/RULES.md, "Who does what").
+
+    SEAT: the player in the action's seat, from their phone (or a captain standing in
+    for a guest with no phone). DUTY: the table's captain (a reveal confirmed, a relay
+    seat drawn). SERVER: only the host's own machinery, never a screen (a clock's
+    stand-in, a gift arriving from another table).
+    """
+
+    SEAT = "seat"
+    DUTY = "duty"
+    SERVER = "server"
+
+
+@dataclass(frozen=True, slots=True)
+class Features:
+    """Which parts of the party a game uses; a screen shows none of the others."""
+
+    gifts: bool  # each guest brings a gift and leaves with one
+    vaults: bool  # tables keep extra wrapped gifts
+    relay: bool  # gifts move between tables at the gate
+    gate: bool = True  # every table stops half-way until the host opens the second half
+
+
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """A table's start: its size, its seed and the game's own options.
+
+    `options` is game-specific and JSON-able (Yankee Heist: the gifts and the vault;
+    Royal Heist: the number of heists). `gate` stops the game half-way for the party.
+    """
+
+    players: int
+    seed: int | str
+    gate: bool = False
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A step that waits on people, how long it may wait, and what happens when it runs out.
+
+    `stand_in` is the action the server applies for the first seat in `waiting` when the
+    clock runs out: the rules' do-nothing choice (a turn passed, a reaction let happen,
+    a decision defaulted). `step` names the step for the screens and the timing table.
+    """
+
+    step: str
+    waiting: tuple[int, ...]
+    stand_in: Any
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """One seat's place in a finished (or running) game, for the party's result."""
+
+    seat: int
+    score: int  # what the game ranks by (Royal Heist: banked jewels; Yankee Heist: 0)
+    rank: int  # 1 = best; tied seats share a rank
+    winner: bool
+
+
+class GameDefinition(Protocol[State, Act]):
+    """A game the party can host. `State` is the game's own state value; `Act` its actions."""
+
+    name: str  # the registry key and the stored `game` column: "yankee", "royal"
+    title: str  # as printed: "Yankee Heist"
+    min_players: int
+    max_players: int
+    table_max: int  # the most players a party puts at one table
+    features: Features
+
+    # --- setup, actions, rules -----------------------------------------------------------
+    def setup(self, setup: Setup) -> tuple[State, list[Event]]: ...
+    def parse_action(self, data: Any) -> Act: ...  # raises MalformedActionError
+    def action_to_dict(self, action: Act) -> dict[str, Any]: ...
+    def apply(self, state: State, action: Act) -> tuple[State, list[Event]]: ...  # raises IllegalActionError
+    def replay(self, setup: Setup, actions: Sequence[Act]) -> State: ...
+
+    # --- storage ---------------------------------------------------------------------------
+    def to_dict(self, state: State) -> dict[str, Any]: ...
+    def from_dict(self, data: Mapping[str, Any]) -> State: ...
+    def version(self, state: State) -> int: ...
+
+    # --- views ------------------------------------------------------------------------------
+    def public_view(self, state: State) -> dict[str, Any]: ...
+    def seat_view(self, state: State, seat: int) -> dict[str, Any]: ...
+    def private_keys(self) -> tuple[str, ...]: ...  # the keys of a seat view no one else may see
+
+    # --- who acts ----------------------------------------------------------------------------
+    def waiting_for(self, state: State) -> tuple[int, ...]: ...
+    def legal_actions(self, state: State, seat: int | None) -> list[Act]: ...  # None: duty/server acts
+    def role_of(self, action: Act) -> Role: ...
+    def seat_of(self, action: Act) -> int | None: ...
+    def bot_action(self, state: State, rng: random.Random, seat: int | None = None) -> Act | None: ...
+
+    # --- clocks and the party ------------------------------------------------------------
+    def clock(self, state: State, seconds: Mapping[str, float]) -> Clock | None: ...
+    def clock_steps(self) -> Mapping[str, float]: ...  # each clocked step's default seconds
+    def at_gate(self, state: State) -> bool: ...
+    def gate_opened(self, state: State) -> Act | None: ...  # what the host's "open the gate" applies
+    def is_over(self, state: State) -> bool: ...
+    def standings(self, state: State) -> list[Standing]: ...
+
+    # --- what the screens, printables and story need -----------------------------------
+    def rules_for_screens(self) -> dict[str, Any]: ...
+
+
+Definition = GameDefinition[Any, Any]
+
+
+def ranked(scores: Sequence[int]) -> list[Standing]:
+    """Standings from scores, highest first; tied seats share a rank and a win."""
+    order = sorted(set(scores), reverse=True)
+    best = order[0] if order else 0
+    rank_of = {score: 1 + sum(1 for s in scores if s > score) for score in order}
+    return [Standing(seat=i, score=s, rank=rank_of[s], winner=s == best) for i, s in enumerate(scores)]
+
+
+__all__ = ["Clock", "Definition", "Features", "GameDefinition", "Role", "Setup", "Standing", "ranked"]
