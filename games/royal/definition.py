@@ -1,0 +1,131 @@
+"""Royal Heist behind the party's seam: `ROYAL`, a `games.definition.GameDefinition`.
+
+Not registered here: games/registry.py names the games the party hosts.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from games.definition import Clock, Features, GameDefinition, Role, Setup, Standing, ranked
+
+from . import legal, rules, views
+from .actions import Action, Decide, OpenGate, TimeoutDecide, action_to_dict, parse_action
+from .bots import bot_action
+from .catalogue import rules_for_screens
+from .errors import MalformedActionError
+from .state import Event, Game, Phase
+
+DECIDE_SECONDS = 20.0  # one room's choice: a glance at the rooms and a tap
+_OPTIONS = frozenset({"heists"})
+
+
+def _heists(options: Mapping[str, Any]) -> int:
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise MalformedActionError(f"unknown Royal Heist options: {sorted(unknown)}")
+    heists = options.get("heists", rules.HEISTS)
+    if type(heists) is not int:
+        raise MalformedActionError("the option 'heists' is an integer")
+    return heists
+
+
+class RoyalDefinition:
+    name = "royal"
+    title = "Royal Heist"
+    min_players = rules.MIN_PLAYERS
+    max_players = rules.MAX_PLAYERS
+    table_max = rules.MAX_PLAYERS
+    features = Features(gifts=False, vaults=False, relay=False, gate=True)
+
+    # --- setup, actions, rules ---------------------------------------------------------
+    def setup(self, setup: Setup) -> tuple[Game, list[Event]]:
+        return rules.new_game(setup.seed, setup.players, gate=setup.gate, heists=_heists(setup.options))
+
+    def parse_action(self, data: Any) -> Action:
+        return parse_action(data)
+
+    def action_to_dict(self, action: Action) -> dict[str, Any]:
+        return action_to_dict(action)
+
+    def apply(self, state: Game, action: Action) -> tuple[Game, list[Event]]:
+        return rules.apply(state, action)
+
+    def replay(self, setup: Setup, actions: Sequence[Action]) -> Game:
+        return rules.replay(setup.seed, setup.players, actions, gate=setup.gate, heists=_heists(setup.options))
+
+    # --- storage -------------------------------------------------------------------------
+    def to_dict(self, state: Game) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_dict(self, data: Mapping[str, Any]) -> Game:
+        return Game.from_dict(data)
+
+    def version(self, state: Game) -> int:
+        return state.version
+
+    # --- views ----------------------------------------------------------------------------
+    def public_view(self, state: Game) -> dict[str, Any]:
+        return views.public_view(state)
+
+    def seat_view(self, state: Game, seat: int) -> dict[str, Any]:
+        return views.seat_view(state, seat)
+
+    def private_keys(self) -> tuple[str, ...]:
+        return views.PRIVATE_KEYS
+
+    # --- who acts --------------------------------------------------------------------------
+    def waiting_for(self, state: Game) -> tuple[int, ...]:
+        return legal.waiting_for(state)
+
+    def legal_actions(self, state: Game, seat: int | None) -> list[Action]:
+        return legal.legal_actions(state, seat)
+
+    def role_of(self, action: Action) -> Role:
+        if isinstance(action, Decide):
+            return Role.SEAT
+        if isinstance(action, TimeoutDecide):
+            return Role.SERVER
+        if isinstance(action, OpenGate):
+            return Role.DUTY
+        raise MalformedActionError(f"not a Royal Heist action: {action!r}")
+
+    def seat_of(self, action: Action) -> int | None:
+        return action.seat if isinstance(action, Decide | TimeoutDecide) else None
+
+    def bot_action(self, state: Game, rng: random.Random, seat: int | None = None) -> Action | None:
+        return bot_action(state, rng, seat)
+
+    # --- clocks and the party ------------------------------------------------------------
+    def clock(self, state: Game, seconds: Mapping[str, float]) -> Clock | None:
+        waiting = legal.waiting_for(state)
+        stand_in = legal.stand_in(state)
+        if not waiting or stand_in is None:
+            return None
+        return Clock(step="decide", waiting=waiting, stand_in=stand_in, seconds=seconds.get("decide", DECIDE_SECONDS))
+
+    def clock_steps(self) -> Mapping[str, float]:
+        return {"decide": DECIDE_SECONDS}
+
+    def at_gate(self, state: Game) -> bool:
+        return state.phase is Phase.GATE
+
+    def gate_opened(self, state: Game) -> Action | None:
+        return OpenGate() if state.phase is Phase.GATE else None
+
+    def is_over(self, state: Game) -> bool:
+        return state.phase is Phase.OVER
+
+    def standings(self, state: Game) -> list[Standing]:
+        return ranked(state.banks)
+
+    # --- what the screens need -------------------------------------------------------------
+    def rules_for_screens(self) -> dict[str, Any]:
+        return rules_for_screens()
+
+
+ROYAL: GameDefinition[Game, Action] = RoyalDefinition()
+
+__all__ = ["DECIDE_SECONDS", "ROYAL", "RoyalDefinition"]
