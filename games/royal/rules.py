@@ -144,7 +144,8 @@ def _start_heist(g: Game, log: _Log) -> None:
     g.deck, g.side = deck, side
     g.rooms = []
     g.inside = tuple(range(g.players))
-    g.satchels = [0] * g.players
+    # The satchels are empty already: every heist ends with each player's satchel banked
+    # (got out) or lost (caught), tests/games/royal/test_properties.py checks it always.
     g.dangers = ()
     g.decisions, g.timed_out, g.revealed = {}, (), {}
     g.phase = Phase.DECIDE

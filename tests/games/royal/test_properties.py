@@ -42,6 +42,8 @@ def _check(g):
     assert set(g.decisions) <= set(g.inside)
     if g.phase is Phase.DECIDE:
         assert g.inside and g.waiting()
+        if len(g.rooms) == 1:  # a heist just began: everybody in, the first room's share each
+            assert g.satchels == [g.rooms[0].value // g.players] * g.players
     else:
         assert g.waiting() == ()
 
