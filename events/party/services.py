@@ -203,6 +203,15 @@ def _lobby_guest(party: Party, guest_id: int) -> Guest:
     return guest
 
 
+def _seated_guest(party: Party, guest_id: int, why: str) -> tuple[Guest, int, int]:
+    """A guest of the party who has a seat, with their table and seat; refused with `why`
+    when they have none."""
+    guest = _lobby_guest(party, guest_id)
+    if guest.table_id is None or guest.seat is None:  # a seated guest has both, written together
+        raise ServiceError(ErrorCode.NOT_SEATED, why)
+    return guest, guest.table_id, guest.seat
+
+
 def _locked_in_lobby(party_id: int, why: str) -> Party:
     """The party, locked, while it is still in its lobby; refused with `why` once seated."""
     party = locked_party(party_id)
@@ -381,11 +390,9 @@ def party_set_clock(*, party_id: int, step_clock: object, step_clock_server: obj
 def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
-        guest = _lobby_guest(party, guest_id)
-        if guest.table_id is None:
-            raise ServiceError(ErrorCode.NOT_SEATED, "captains are chosen among seated guests")
-        old = list(Guest.objects.filter(table_id=guest.table_id, is_captain=True).exclude(pk=guest.pk))
-        Guest.objects.filter(table_id=guest.table_id).update(is_captain=False)
+        guest, table_id, _ = _seated_guest(party, guest_id, "captains are chosen among seated guests")
+        old = list(Guest.objects.filter(table_id=table_id, is_captain=True).exclude(pk=guest.pk))
+        Guest.objects.filter(table_id=table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
         party_bump(party)
         msgs = lobby_messages(party)
@@ -442,22 +449,19 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
     """The guest's own phone consents to a hand-over of their seat (they are leaving)."""
     with transaction.atomic():
         party = locked_party(party_id)
-        guest = _lobby_guest(party, guest_id)
-        if guest.table_id is None:
-            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
-        assert guest.seat is not None  # a seated guest has both, written together
+        guest, table_id, seat = _seated_guest(party, guest_id, "only a seated guest's seat can be handed over")
         guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
         guest.save(update_fields=["handover_offered_until"])
-        seats = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        seats = Table.objects.filter(pk=table_id).values_list("roster", flat=True).first()
         assert seats is not None  # the guest's table (a foreign key)
         notice = {
             "kind": "offer",
-            "table": guest.table_id,
-            "seat": guest.seat,
-            "message": f"{guest.name} (seat {guest.seat + 1}) offers their seat to a substitute.",
+            "table": table_id,
+            "seat": seat,
+            "message": f"{guest.name} (seat {seat + 1}) offers their seat to a substitute.",
         }
         minutes = int(OFFER_LIFETIME.total_seconds() // 60)
-        return Outcome({"minutes": minutes}, _table_notice(party.pk, guest.table_id, len(seats), notice))
+        return Outcome({"minutes": minutes}, _table_notice(party.pk, table_id, len(seats), notice))
 
 
 def _hand_over_reason(guest: Guest, requested_by: str, now: datetime) -> SeatHandOver.Reason:
@@ -486,10 +490,7 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
     Announced to the table and recorded (SeatHandOver)."""
     with transaction.atomic():
         party = locked_party(party_id)
-        guest = _lobby_guest(party, guest_id)
-        if guest.table_id is None:
-            raise ServiceError(ErrorCode.NOT_SEATED, "only a seated guest's seat can be handed over")
-        assert guest.seat is not None  # a seated guest has both, written together
+        guest, table_id, seat = _seated_guest(party, guest_id, "only a seated guest's seat can be handed over")
         now = timezone.now()
         reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
@@ -500,8 +501,8 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
         SeatHandOver.objects.create(
             party=party,
             guest=guest,
-            table_id=guest.table_id,
-            seat=guest.seat,
+            table_id=table_id,
+            seat=seat,
             leaving_name=guest.name,
             requested_by=requested_by,
             reason=reason,
@@ -514,18 +515,18 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
         }[reason]
         notice = {
             "kind": "handover",
-            "table": guest.table_id,
-            "seat": guest.seat,
+            "table": table_id,
+            "seat": seat,
             "reason": reason,
             "by": "host" if requested_by == "host" else "captain",
-            "message": f"{guest.name}'s seat (seat {guest.seat + 1}) is being handed to a substitute, {why}.",
+            "message": f"{guest.name}'s seat (seat {seat + 1}) is being handed to a substitute, {why}.",
         }
-        roster = Table.objects.filter(pk=guest.table_id).values_list("roster", flat=True).first()
+        roster = Table.objects.filter(pk=table_id).values_list("roster", flat=True).first()
         assert roster is not None  # the guest's table (a foreign key)
         seats = len(roster)
         return Outcome(
             {"claim": code, "guest": guest.pk, "minutes": CLAIM_LIFETIME_MINUTES},
-            _table_notice(party.pk, guest.table_id, seats, notice),
+            _table_notice(party.pk, table_id, seats, notice),
         )
 
 
