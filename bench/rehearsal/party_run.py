@@ -4,6 +4,7 @@ the fault's moment and the watchdog."""
 from __future__ import annotations
 
 import asyncio
+import collections
 import math
 import random
 from typing import TYPE_CHECKING
@@ -12,6 +13,9 @@ from bench.choose import arrival_awaited, carrier_walk, choose_turn
 from bench.rehearsal.clock import log, now
 from bench.rehearsal.phone import Offline, Phone, Refused
 from bench.stack import HOST, DaphneServer, party_server
+
+# A person whose tap is refused tries again this many times in all before giving up.
+REFUSALS_PER_INTENT = 3
 
 if TYPE_CHECKING:
     from bench.rehearsal.rehearsal import Rehearsal
@@ -32,6 +36,7 @@ class PartyRun:
         self.fatal: list = []
         self.phase_t: dict[str, float] = {}
         self.busy: set = set()  # intents in flight or done, per phone
+        self.refusals: collections.Counter = collections.Counter()  # refused tries, per intent
         self.done = asyncio.Event()
         self.fault_done = False
         self.fault_started = False
@@ -266,8 +271,13 @@ class PartyRun:
                 await coro
             except Refused as exc:
                 # The screen was out of date (`stale`: a snapshot follows) or the tap
-                # too late: the person looks at the screen again.
-                if exc.code == "stale":
+                # too late: the person looks at the screen again. Refused otherwise,
+                # they tap again if the screen still asks them to, as a person at a
+                # party does (play.js leaves the buttons live after an error); after
+                # REFUSALS_PER_INTENT refusals of one intent they give up, and the
+                # watchdog reports the table as stalled.
+                self.refusals[key] += 1
+                if exc.code == "stale" or self.refusals[key] < REFUSALS_PER_INTENT:
                     self.busy.discard(key)
                 p.changed.set()
             except asyncio.CancelledError:
