@@ -21,6 +21,7 @@ urlpatterns = [
     path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
     path("printables/deck.pdf", printable_views.deck_download, name="deck-pdf"),
+    path("printables/royal-rules.pdf", printable_views.royal_rules_download, name="royal-rules-pdf"),
     path(
         "api/parties/<str:code>/printables/<str:kind>.pdf",
         printable_views.party_printables_download,

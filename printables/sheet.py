@@ -1,5 +1,6 @@
-"""Page geometry and drawing helpers shared by every printable: US Letter at 100 %,
-cells on a gray cut grid, wrapped text, QR codes drawn as vector squares.
+"""Page geometry and drawing helpers shared by every printable: US Letter at 100 %
+(the rules cards also on A4), cells on a gray cut grid, wrapped text, QR codes drawn as
+vector squares.
 
 Coordinates are PDF points (1/72 inch), origin at the bottom left of the page.
 """
@@ -17,18 +18,26 @@ from .fonts import REGULAR, register_fonts
 
 INCH = 72.0
 PAGE_W, PAGE_H = 8.5 * INCH, 11 * INCH  # US Letter
+A4_W, A4_H = 210 / 25.4 * INCH, 297 / 25.4 * INCH
+# paper name -> (width, height) in points; the first is the default, as for every printable
+PAPERS: dict[str, tuple[float, float]] = {"letter": (PAGE_W, PAGE_H), "a4": (A4_W, A4_H)}
+# What both papers hold: A4's width, Letter's height. A page drawn inside it, centred,
+# reads the same on either.
+COMMON_W, COMMON_H = min(w for w, _ in PAPERS.values()), min(h for _, h in PAPERS.values())
 CUT_GRAY = 0.62  # the cut grid: light enough not to distract, dark enough to cut on
 CUT_WIDTH = 0.5
 
 
-def new_canvas(buf: io.BytesIO, *, title: str) -> Canvas:
+def new_canvas(
+    buf: io.BytesIO, *, title: str, pagesize: tuple[float, float] = (PAGE_W, PAGE_H), author: str = "Yankee Heist"
+) -> Canvas:
     """A canvas whose initial font is ours: reportlab otherwise names Helvetica (a
     standard-14 font, not embedded) in every page's preamble."""
     register_fonts()
     # types-reportlab types initialFontName as a float; reportlab takes a font name.
-    c = Canvas(buf, pagesize=(PAGE_W, PAGE_H), initialFontName=REGULAR, initialFontSize=10, initialLeading=12)  # type: ignore[arg-type]
+    c = Canvas(buf, pagesize=pagesize, initialFontName=REGULAR, initialFontSize=10, initialLeading=12)  # type: ignore[arg-type]
     c.setTitle(title)
-    c.setAuthor("Yankee Heist")
+    c.setAuthor(author)
     c.setCreator("Yankee Heist party host")
     return c
 

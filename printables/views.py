@@ -1,4 +1,5 @@
-"""Downloads: the deck for anyone (it holds nothing about a party), a party's
+"""Downloads: the deck and Royal Heist's rules card for anyone (they hold nothing about
+a party), a party's
 printables for its host only (guest names and the seating are on them): the host
 secret comes in the Authorization header, as for the result CSV, and the dashboard
 saves the file it fetched."""
@@ -16,7 +17,8 @@ from events.web.http import error_response
 from tables.errors import ErrorCode, Forbidden, ServiceError
 
 from .party import KINDS, NotAvailable
-from .services import deck_pdf_cached, party_printables
+from .services import deck_pdf_cached, party_printables, royal_rules_pdf_cached
+from .sheet import PAPERS
 
 PARTY_KINDS = ("all", *KINDS)
 
@@ -31,6 +33,18 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 @require_safe
 def deck_download(request: HttpRequest) -> HttpResponse:
     response = _pdf(deck_pdf_cached(), "yankee-heist-deck.pdf")
+    response["Cache-Control"] = "public, max-age=3600"
+    return response
+
+
+@require_safe
+def royal_rules_download(request: HttpRequest) -> HttpResponse:
+    """?paper=a4 for A4; US Letter otherwise, like every printable."""
+    paper = request.GET.get("paper", "letter")
+    if paper not in PAPERS:
+        refusal = ServiceError(ErrorCode.INVALID, f"no paper {paper!r}: choose from {', '.join(PAPERS)}")
+        return error_response(refusal, status=404)
+    response = _pdf(royal_rules_pdf_cached(paper), f"royal-heist-rules-{paper}.pdf")
     response["Cache-Control"] = "public, max-age=3600"
     return response
 

@@ -66,5 +66,17 @@ def render_png(data: bytes, page: int, name: str, scale: float = 1.5):
     return image
 
 
+def inside(obj, box, slack=0.01) -> bool:
+    """Whether a pdfplumber object (char, rect, curve, line) lies within box = (x0, top,
+    x1, bottom), in pdfplumber's coordinates (top measured from the top of the page)."""
+    x0, top, x1, bottom = box
+    return (
+        obj["x0"] >= x0 - slack
+        and obj["x1"] <= x1 + slack
+        and obj["top"] >= top - slack
+        and obj["bottom"] <= bottom + slack
+    )
+
+
 def open_pdf(data: bytes):
     return pdfplumber.open(io.BytesIO(data))

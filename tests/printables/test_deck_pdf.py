@@ -8,7 +8,7 @@ from django.core.management import call_command
 
 from games.yankee.cards import CARD_OF, Card
 from printables.support import HOST_AIDS, ROUNDS, YOUR_TURN_COPIES
-from tests.printables.pdfcheck import assert_fonts_embedded, fonts_of, open_pdf, render_png
+from tests.printables.pdfcheck import assert_fonts_embedded, fonts_of, inside, open_pdf, render_png
 
 PT = 72  # points per inch
 LETTER = (8.5 * PT, 11 * PT)
@@ -35,16 +35,6 @@ def gray_of(color) -> float:
 def card_boxes():
     """(x0, top, x1, bottom) of the nine trim boxes of a sheet, left to right, top down."""
     return [(GRID_X[c], GRID_Y[r], GRID_X[c] + CARD_W, GRID_Y[r] + CARD_H) for r in range(3) for c in range(3)]
-
-
-def inside(obj, box, slack=0.01):
-    x0, top, x1, bottom = box
-    return (
-        obj["x0"] >= x0 - slack
-        and obj["x1"] <= x1 + slack
-        and obj["top"] >= top - slack
-        and obj["bottom"] <= bottom + slack
-    )
 
 
 @pytest.fixture(scope="module")

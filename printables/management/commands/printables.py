@@ -1,4 +1,5 @@
 """python manage.py printables deck --out deck.pdf
+python manage.py printables royal-rules --out royal-rules.pdf [--paper a4]
 python manage.py printables party --code ABC123 --out party.pdf [--only labels,tents] [--base-url URL]
 """
 
@@ -12,14 +13,18 @@ from django.core.management.base import BaseCommand, CommandError
 
 from events.party.selectors import party_by_code
 from printables.party import KINDS, NotAvailable
-from printables.services import deck_pdf_cached, party_printables
+from printables.services import deck_pdf_cached, party_printables, royal_rules_pdf_cached
+from printables.sheet import PAPERS
 
 
 class Command(BaseCommand):
-    help = "Write the print-and-play deck, or one party's printables, as a PDF (US Letter, print at 100 %)."
+    help = (
+        "Write the print-and-play deck, Royal Heist's rules card or one party's printables, "
+        "as a PDF (US Letter, print at 100 %; the rules card also on A4)."
+    )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("what", choices=["deck", "party"])
+        parser.add_argument("what", choices=["deck", "royal-rules", "party"])
         parser.add_argument("--out", required=True, help="the PDF file to write")
         parser.add_argument("--code", help="the party's join code (party only)")
         parser.add_argument(
@@ -28,16 +33,21 @@ class Command(BaseCommand):
             help=f"party only: comma-separated kinds among {', '.join(KINDS)} (default: all)",
         )
         parser.add_argument(
+            "--paper", choices=list(PAPERS), default="letter", help="royal-rules only: the paper (default: letter)"
+        )
+        parser.add_argument(
             "--base-url",
             default="http://localhost:8000",
             help="party only: scheme and host guests' phones reach (for the join QR code)",
         )
 
     def handle(
-        self, *args: Any, what: str, out: str, code: str | None, only: str, base_url: str, **options: Any
+        self, *args: Any, what: str, out: str, code: str | None, only: str, paper: str, base_url: str, **options: Any
     ) -> None:
         if what == "deck":
             data = deck_pdf_cached()
+        elif what == "royal-rules":
+            data = royal_rules_pdf_cached(paper)
         else:
             if not code:
                 raise CommandError("party printables need --code")
