@@ -145,10 +145,7 @@ class Command(BaseCommand):
         opts["chunk"] = 500 if opts["chunk"] is None else opts["chunk"]
         model = self.model(opts)
         policies = tuple(p.strip() for p in opts["policy"].split(",") if p.strip())
-        if sys.argv[1:2] == ["simulate"]:
-            command = "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
-        else:  # called from code (call_command): sys.argv is not this command's
-            command = "python manage.py simulate (called from code, seed " + str(seed) + ")"
+        command = self.command_line(seed)
         if opts["estimates"]:
             table = estimate_table(
                 seed=seed,
@@ -194,6 +191,7 @@ class Command(BaseCommand):
     def command_line(self, seed: int | str) -> str:
         if sys.argv[1:2] == ["simulate"]:
             return "python manage.py simulate " + " ".join(shlex.quote(a) for a in sys.argv[2:])
+        # called from code (call_command): sys.argv is not this command's
         return "python manage.py simulate (called from code, seed " + str(seed) + ")"
 
     def handle_royal(self, seed: int | str, opts: dict[str, Any]) -> None:
