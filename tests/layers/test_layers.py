@@ -35,6 +35,8 @@ CONTRACTS = {
     "pure-engine": "The rules engine is pure",
     "pure-simulator": "The simulator is pure",
     "simulated-play-without-io": "A simulated game touches no clock",
+    "royal-simulator-apart": "Royal Heist's simulator stands apart",
+    "yankee-simulator-apart": "Yankee Heist's simulator knows nothing of Royal Heist",
     "transports-on-top": "Nothing imports a transport",
     "acyclic-siblings": "No import cycle between sibling modules",
 }
@@ -92,6 +94,19 @@ def test_the_tree_keeps_every_contract(tmp_path):
         ("games/yankee/cards.py", "import time  # noqa: E402,F401", {"pure-engine", "simulated-play-without-io"}),
         # A simulated game writing a file.
         ("tables/simulate/play.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        # Royal Heist's simulator reaching into Yankee Heist's game, or writing a file.
+        (
+            "tables/simulate/royal/play.py",
+            "from games.yankee import rules  # noqa: E402,F401",
+            {"royal-simulator-apart"},
+        ),
+        ("tables/simulate/royal/stats.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        # Yankee Heist's simulator reaching into Royal Heist's.
+        (
+            "tables/simulate/policies.py",
+            "from tables.simulate.royal import strategies  # noqa: E402,F401",
+            {"yankee-simulator-apart"},
+        ),
         # The party's rules reaching a transport (a management command).
         (
             "events/party/timing.py",
