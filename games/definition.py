@@ -17,7 +17,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.event import Event
 
@@ -137,6 +137,33 @@ class GameDefinition(Protocol[State, Act]):
 Definition = GameDefinition[Any, Any]
 
 
+# --- optional parts: a game that has them says so by having the method -------------------
+
+
+@runtime_checkable
+class HidesInformation(Protocol[State]):
+    """A game with secrets (hands, wrapped gifts, a shuffled pile) that can prove its views
+    keep them: tests/games/conformance checks each viewer's view is the same for `state`
+    and for `reshuffle_hidden(state, viewer, rng)`."""
+
+    def reshuffle_hidden(self, state: State, viewer: int | None, rng: random.Random) -> State:
+        """A state `viewer` (a seat, None: a public screen) cannot tell from `state`:
+        everything it may not know (other hands, the pile's order, undisclosed
+        descriptions, others' pending answers, the generator) chosen afresh with `rng`,
+        everything it may know kept; a state the rules could have reached."""
+        ...
+
+
+@runtime_checkable
+class RelaysGifts(Protocol):
+    """A game with `Features(relay=True)`: at the gate, after `gate_opened`'s actions,
+    it waits for a gift from another table, which the host's relay hands it."""
+
+    def relay_arrival(self, state: Any, gift_id: int, description: str) -> Any:
+        """The action (a SERVER one) that brings gift `gift_id` to this table now."""
+        ...
+
+
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -145,4 +172,15 @@ def ranked(scores: Sequence[int]) -> list[Standing]:
     return [Standing(seat=i, score=s, rank=rank_of[s], winner=s == best) for i, s in enumerate(scores)]
 
 
-__all__ = ["Clock", "Definition", "Features", "GameDefinition", "Role", "Setup", "Standing", "ranked"]
+__all__ = [
+    "Clock",
+    "Definition",
+    "Features",
+    "GameDefinition",
+    "HidesInformation",
+    "RelaysGifts",
+    "Role",
+    "Setup",
+    "Standing",
+    "ranked",
+]
