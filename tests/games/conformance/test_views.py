@@ -7,7 +7,8 @@ the public screen and every seat. What it may do (`legal_actions`) must be the s
 a seat's options depend only on what it knows. The re-dealt game is one the rules could
 reach, so it plays on.
 
-Events: every `SECRET-` string (definitions.py) an event shows a viewer must be in
+Events: a field an event type keeps for its owners is never shown to everybody in
+another event of that type; every `SECRET-` string (definitions.py) an event shows a viewer must be in
 that viewer's view before or after the action: an event never tells what the view
 keeps back. And a seat's private keys are never in the public view.
 """
@@ -23,7 +24,7 @@ import pytest
 
 from games.definition import Definition, HidesInformation
 from tests.games.conformance.definitions import DEFINITIONS, SECRET
-from tests.games.conformance.play import players_of, sample_games, sample_states
+from tests.games.conformance.play import all_legal, players_of, sample_games, sample_states
 
 HIDING = [d for d in DEFINITIONS if isinstance(d, HidesInformation)]
 
@@ -58,12 +59,15 @@ def test_a_view_is_the_same_whatever_its_viewer_may_not_know(hiding: HidesInform
 
 @pytest.mark.parametrize("hiding", HIDING, ids=[d.name for d in HIDING])
 def test_a_re_dealt_game_plays_on(hiding: HidesInformation[Any]) -> None:
+    # Every action listed in a re-dealt game applies, and the bot plays on from it.
     definition: Definition = hiding  # type: ignore[assignment]
     r = random.Random(12)
-    states = sample_states(definition, every=5)
-    for state in r.sample(states, min(60, len(states))):
+    for state in sample_states(definition, every=1):
         game = hiding.reshuffle_hidden(state, r.choice(viewers(definition, state)), r)
-        for _ in range(8):
+        legal = all_legal(definition, game)
+        for action in r.sample(legal, min(8, len(legal))):
+            definition.apply(game, action)
+        for _ in range(4):
             if definition.is_over(game) or definition.at_gate(game):
                 break
             action = definition.bot_action(game, r)
@@ -103,6 +107,22 @@ def test_an_event_shows_no_secret_its_viewer_s_view_keeps(definition: Definition
                     shown += bool(secrets_in(seen))
     if any(game.setup.options for game in sample_games(definition)):
         assert shown, "no event ever showed a secret: the check saw none of the game's secrets"
+
+
+def test_a_field_kept_secret_is_never_public(definition: Definition) -> None:
+    # A field an event type ever keeps for its owners (Event.secret) is never in the data
+    # everybody sees of that event type: one secret draw is enough to make every draw secret.
+    secret: dict[str, set[str]] = {}
+    public: dict[str, set[str]] = {}
+    for game in sample_games(definition):
+        for e in [*game.start_events, *(e for s in game.steps for e in s.events)]:
+            secret.setdefault(e.type, set()).update(e.secret or ())
+            if e.to is None:
+                public.setdefault(e.type, set()).update(e.data)
+    for type_, keys in secret.items():
+        assert not keys & public.get(type_, set()), (
+            f"{type_} shows everybody {keys & public[type_]}, kept secret elsewhere"
+        )
 
 
 def test_private_keys_are_a_seat_s_own(definition: Definition) -> None:
