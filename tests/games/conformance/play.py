@@ -109,7 +109,7 @@ def sizes(definition: Definition) -> list[int]:
     return list(range(definition.min_players, definition.max_players + 1))
 
 
-def sample_games(definition: Definition, per_size: int = 1) -> list[Game]:
+def sample_games(definition: Definition, per_size: int = 2) -> list[Game]:
     """A few whole games: every table size, with and without the gate."""
     return [
         played(definition.name, n, seed, gate=(seed + n) % 2 == 0)
@@ -118,7 +118,7 @@ def sample_games(definition: Definition, per_size: int = 1) -> list[Game]:
     ]
 
 
-def sample_states(definition: Definition, every: int = 3, per_size: int = 1) -> list[Any]:
+def sample_states(definition: Definition, every: int = 3, per_size: int = 2) -> list[Any]:
     """Every `every`-th state of `sample_games`, the first and the last of each included."""
     out: list[Any] = []
     for game in sample_games(definition, per_size):
