@@ -8,7 +8,9 @@ hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
 is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them.
+`games.registry` names them. Two parts are optional, each a method a game has or not
+(below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
+tests/games/conformance) and `relay_arrival` (a game with the party's relay).
 """
 
 from __future__ import annotations
@@ -29,9 +31,11 @@ class Role(enum.StrEnum):
     """Who may send an action (docs/RULES.md, "Who does what").
 
     SEAT: the player in the action's seat, from their phone (or a captain standing in
-    for a guest with no phone). DUTY: the table's captain (a reveal confirmed, a relay
-    seat drawn). SERVER: only the host's own machinery, never a screen (a clock's
-    stand-in, a gift arriving from another table).
+    for a guest with no phone). DUTY: the table's captain, its tablet or the host (a
+    reveal confirmed, a relay seat drawn, a quiet guest's step passed once its clock
+    ran out: events/party/roles.py DUTY_ACTIONS; the server's clock plays that pass as
+    a captain would). SERVER: only the host's own machinery, never a screen (a gift
+    arriving from another table).
     """
 
     SEAT = "seat"
