@@ -8,7 +8,9 @@ hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
 is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them.
+`games.registry` names them. Two parts are optional, each a method a game has or not
+(below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
+tests/games/conformance) and `relay_arrival` (a game with the party's relay).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import enum
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.event import Event
 
@@ -29,9 +31,11 @@ class Role(enum.StrEnum):
     """Who may send an action (docs/RULES.md, "Who does what").
 
     SEAT: the player in the action's seat, from their phone (or a captain standing in
-    for a guest with no phone). DUTY: the table's captain (a reveal confirmed, a relay
-    seat drawn). SERVER: only the host's own machinery, never a screen (a clock's
-    stand-in, a gift arriving from another table).
+    for a guest with no phone). DUTY: the table's captain, its tablet or the host (a
+    reveal confirmed, a relay seat drawn, a quiet guest's step passed once its clock
+    ran out: events/party/roles.py DUTY_ACTIONS; the server's clock plays that pass as
+    a captain would). SERVER: only the host's own machinery, never a screen (a gift
+    arriving from another table).
     """
 
     SEAT = "seat"
@@ -137,6 +141,33 @@ class GameDefinition(Protocol[State, Act]):
 Definition = GameDefinition[Any, Any]
 
 
+# --- optional parts: a game that has them says so by having the method -------------------
+
+
+@runtime_checkable
+class HidesInformation(Protocol[State]):
+    """A game with secrets (hands, wrapped gifts, a shuffled pile) that can prove its views
+    keep them: tests/games/conformance checks each viewer's view is the same for `state`
+    and for `reshuffle_hidden(state, viewer, rng)`."""
+
+    def reshuffle_hidden(self, state: State, viewer: int | None, rng: random.Random) -> State:
+        """A state `viewer` (a seat, None: a public screen) cannot tell from `state`:
+        everything it may not know (other hands, the pile's order, undisclosed
+        descriptions, others' pending answers, the generator) chosen afresh with `rng`,
+        everything it may know kept; a state the rules could have reached."""
+        ...
+
+
+@runtime_checkable
+class RelaysGifts(Protocol):
+    """A game with `Features(relay=True)`: at the gate, after `gate_opened`'s actions,
+    it waits for a gift from another table, which the host's relay hands it."""
+
+    def relay_arrival(self, state: Any, gift_id: int, description: str) -> Any:
+        """The action (a SERVER one) that brings gift `gift_id` to this table now."""
+        ...
+
+
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -145,4 +176,15 @@ def ranked(scores: Sequence[int]) -> list[Standing]:
     return [Standing(seat=i, score=s, rank=rank_of[s], winner=s == best) for i, s in enumerate(scores)]
 
 
-__all__ = ["Clock", "Definition", "Features", "GameDefinition", "Role", "Setup", "Standing", "ranked"]
+__all__ = [
+    "Clock",
+    "Definition",
+    "Features",
+    "GameDefinition",
+    "HidesInformation",
+    "RelaysGifts",
+    "Role",
+    "Setup",
+    "Standing",
+    "ranked",
+]
