@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from games.definition import Definition
+from games.royal.definition import ROYAL
+from games.yankee.definition import YANKEE
 
-GAMES: dict[str, Definition] = {}
+# The first is the party's default: the game the host gets without choosing.
+GAMES: dict[str, Definition] = {d.name: d for d in (YANKEE, ROYAL)}
+DEFAULT_GAME = YANKEE.name
 
 
 def register(definition: Definition) -> Definition:

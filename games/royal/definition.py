@@ -11,7 +11,7 @@ from typing import Any
 
 from games.definition import Clock, Features, GameDefinition, Role, Setup, Standing, ranked
 
-from . import legal, rules, views
+from . import hidden, legal, rules, views
 from .actions import Action, Decide, OpenGate, TimeoutDecide, action_to_dict, parse_action
 from .bots import bot_action
 from .catalogue import rules_for_screens
@@ -72,6 +72,9 @@ class RoyalDefinition:
 
     def seat_view(self, state: Game, seat: int) -> dict[str, Any]:
         return views.seat_view(state, seat)
+
+    def reshuffle_hidden(self, state: Game, viewer: int | None, rng: random.Random) -> Game:
+        return hidden.reshuffle_hidden(state, viewer, rng)
 
     def private_keys(self) -> tuple[str, ...]:
         return views.PRIVATE_KEYS
