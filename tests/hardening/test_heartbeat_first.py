@@ -166,17 +166,23 @@ async def test_a_phone_gone_before_its_pong_still_gets_its_socket_cleaned_up(mon
     await phone.hello("guest", token)
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 1
     real = AsyncConsumer.send
+    refused = []
 
     async def gone(self, message):
         if message.get("type") == "websocket.send" and '"pong"' in message.get("text", ""):
+            refused.append(message)
             raise Disconnected("Attempt to send on a closed protocol")
         await real(self, message)
 
     monkeypatch.setattr(AsyncConsumer, "send", gone)
     await phone.send({"type": "ping"})
-    await asyncio.sleep(0.2)
-    assert not phone.comm.future.done()  # the consumer is still there for the disconnect
+    # The disconnect reaches the consumer behind the ping, on the same input: it is
+    # handled only after the failed pong. A consumer that ended on that pong never
+    # reads it: close() re-raises the Disconnected, and the row below stays.
     await phone.close()
+    assert len(refused) == 1  # the pong was sent, and refused
+    assert phone.comm.future.done() and not phone.comm.future.cancelled()
+    assert phone.comm.future.exception() is None  # it ended by the disconnect, not on the pong
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
 
 
