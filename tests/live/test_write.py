@@ -175,7 +175,17 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
     for t in threads:
         t.start()
     holding.wait(10)
-    time.sleep(0.5)  # the second is waiting for the row lock by now
+    # The second is in PostgreSQL, waiting for the first's row lock (its backend says so).
+    end = time.monotonic() + 10
+    with connection.cursor() as cur:
+        while True:
+            cur.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            if cur.fetchone()[0]:
+                break
+            assert time.monotonic() < end, "the second never waited for the row lock"
+            time.sleep(0.01)
     release.set()
     for t in threads:
         t.join(20)
