@@ -155,6 +155,9 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
                 results["first"] = table_act(
                     actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
                 )
+                with connection.cursor() as cur:
+                    cur.execute("SELECT pg_backend_pid()")
+                    results["first_pid"] = cur.fetchone()[0]
                 holding.set()
                 release.wait(10)
         finally:
@@ -175,12 +178,12 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
     for t in threads:
         t.start()
     holding.wait(10)
-    # The second is in PostgreSQL, waiting for the first's row lock (its backend says so).
+    # The second is in PostgreSQL, its backend blocked by the first's (the row lock).
     end = time.monotonic() + 10
     with connection.cursor() as cur:
         while True:
             cur.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+                "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))", [results["first_pid"]]
             )
             if cur.fetchone()[0]:
                 break
