@@ -17,9 +17,11 @@ class SwallowingLayer:
     def __init__(self) -> None:
         self.calls = 0
         self.swallowed = 0
+        self.waiting = asyncio.Event()  # the loop is inside receive(): a cancel lands there
 
     async def receive(self, channel):
         self.calls += 1
+        self.waiting.set()
         try:
             await asyncio.Event().wait()
         except asyncio.CancelledError:
@@ -33,7 +35,7 @@ async def test_the_fanout_receiver_ends_when_its_cancellation_was_swallowed():
     fan = fanout.LocalFanout()
     layer = fan.layer = SwallowingLayer()
     task = asyncio.ensure_future(fan._receive("fan.x"))
-    await asyncio.sleep(0.01)
+    await layer.waiting.wait()
     task.cancel()
     done, _ = await asyncio.wait([task], timeout=2)
     assert done == {task} and task.cancelled()
@@ -46,9 +48,11 @@ class SwallowingPubSub:
     def __init__(self) -> None:
         self.calls = 0
         self.swallowed = 0
+        self.waiting = asyncio.Event()  # the reader is inside get_message(): a cancel lands there
 
     async def get_message(self, ignore_subscribe_messages=True, timeout=0.1):
         self.calls += 1
+        self.waiting.set()
         try:
             await asyncio.sleep(timeout)
         except asyncio.CancelledError:
@@ -66,11 +70,11 @@ async def test_the_channel_layer_reader_ends_when_its_cancellation_was_swallowed
     shard._probe_last = asyncio.get_running_loop().time() + 3600  # no probe in this test
     shard._subscribed_to = {shard.probe_channel}
     task = asyncio.ensure_future(shard._do_receiving())
-    await asyncio.sleep(0.05)
+    await pubsub.waiting.wait()
     task.cancel()
     done, _ = await asyncio.wait([task], timeout=2)
     assert done == {task} and task.cancelled()
     assert pubsub.swallowed == 1
-    calls = pubsub.calls
-    await asyncio.sleep(0.3)
-    assert pubsub.calls == calls  # no lap after the cancel
+    # The reader's task has ended, so its count of laps is final: the one the cancel
+    # landed in, and no lap after it (nothing else here starts a reader).
+    assert pubsub.calls == 1

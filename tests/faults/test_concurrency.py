@@ -204,6 +204,15 @@ async def test_fifty_frames_at_once_apply_one_at_a_time(server, second_server):
         await lp.close()
 
 
+async def _sockets_closed(guest_id: int, timeout: float = 5) -> None:
+    """Until the server has counted the guest's sockets closed (its presence row)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while (await sync_to_async(Guest.objects.get)(pk=guest_id)).sockets:
+        assert loop.time() < end, f"guest {guest_id}: a socket still counted after {timeout} s"
+        await asyncio.sleep(0.02)
+
+
 async def test_a_phone_away_for_ten_minutes_resyncs_in_one_snapshot(server):
     """No socket while 200+ actions happen (rounds 1-2 at three tables, the relay,
     rounds 3-4): on hello it gets one snapshot, the current state, nothing to replay."""
@@ -216,7 +225,7 @@ async def test_a_phone_away_for_ten_minutes_resyncs_in_one_snapshot(server):
     snap = await phone.open()
     seen = snap["table"]["version"]
     await phone.close()
-    await asyncio.sleep(0.2)  # the server notices the socket closed
+    await _sockets_closed(away_gid)  # the server noticed the socket closed
     # gone for ten minutes, as far as its presence marks go
     await sync_to_async(Guest.objects.filter(pk=away_gid).update)(last_seen=timezone.now() - timedelta(minutes=10))
 
@@ -243,8 +252,13 @@ async def test_a_phone_away_for_ten_minutes_resyncs_in_one_snapshot(server):
     phone = LivePhone(server, bots.party.code, "guest", bots.tokens[away_gid])
     try:
         snap = await phone.open()
-        await asyncio.sleep(0.5)  # anything else the server would send arrives now
-        assert [m["type"] for m in phone.inbox] == ["snapshot"], [m["type"] for m in phone.inbox]
+        # Nothing else happens in the party now, so anything more for this socket would
+        # come of its hello: sent by the hello's request, or queued behind it. A resync
+        # is answered in the same queue, after both: its snapshot is the next message.
+        probe = await phone.request({"type": "resync", "re": "probe"})
+        got = [(m["type"], m.get("re")) for m in phone.inbox]
+        assert got == [("snapshot", snap["re"]), ("snapshot", "probe")], got
+        assert probe["table"]["version"] == table.version  # nothing moved meanwhile
         game = Game.from_dict(table.state)
         assert snap["table"]["version"] == table.version
         assert snap["table"]["view"] == json.loads(json.dumps(seat_view(game, guest.seat)))

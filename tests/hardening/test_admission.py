@@ -34,6 +34,29 @@ class Recorder:
             self.running -= 1
 
 
+class Arrivals:
+    """In front of the admission: the requests that reached it. The admission decides
+    each one without suspending (a free slot, or an exempt path, goes straight into the
+    app, which notes it as started; otherwise it waits in line), so once n have
+    arrived, which of them started is settled: a sleep is not needed, nor enough."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+        self.count = 0
+        self.changed = asyncio.Event()
+
+    async def __call__(self, scope, receive, send):
+        self.count += 1
+        self.changed.set()
+        return await self.app(scope, receive, send)
+
+    async def reached(self, n: int, timeout: float = 5) -> None:
+        async with asyncio.timeout(timeout):
+            while self.count < n:
+                self.changed.clear()
+                await self.changed.wait()
+
+
 async def _get(app, path):
     comm = HttpCommunicator(app, "GET", path)
     return await comm.get_response(timeout=10)
@@ -41,12 +64,11 @@ async def _get(app, path):
 
 async def test_at_most_limit_requests_run_at_once_and_the_rest_in_arrival_order():
     inner = Recorder()
-    app = HttpAdmission(inner, limit=3, wait=10)
+    app = Arrivals(HttpAdmission(inner, limit=3, wait=10))
     tasks = []
     for i in range(10):
         tasks.append(asyncio.ensure_future(_get(app, f"/r{i}")))
-        await asyncio.sleep(0.005)  # arrival order
-    await asyncio.sleep(0.1)
+        await app.reached(i + 1)  # arrival order
     assert inner.running == 3 and inner.started == ["/r0", "/r1", "/r2"]  # the others wait, no thread
     inner.release.set()
     responses = await asyncio.gather(*tasks)
@@ -57,9 +79,10 @@ async def test_at_most_limit_requests_run_at_once_and_the_rest_in_arrival_order(
 
 async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_after():
     inner = Recorder()
-    app = HttpAdmission(inner, limit=1, wait=0.2, retry_after=3)
+    admission = HttpAdmission(inner, limit=1, wait=0.2, retry_after=3)
+    app = Arrivals(admission)
     first = asyncio.ensure_future(_get(app, "/held"))
-    await asyncio.sleep(0.05)
+    await app.reached(1)  # it holds the one slot
     busy = await _get(app, "/api/parties/ABCDEF/guests")
     assert busy["status"] == 503
     headers = dict(busy["headers"])
@@ -68,7 +91,7 @@ async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_
     page = await _get(app, "/j/ABCDEF/")  # a page: it reloads itself after Retry-After
     assert page["status"] == 503 and dict(page["headers"])[b"refresh"] == b"3"
     assert b"reloads by itself" in page["body"]
-    assert inner.started == ["/held"] and app.refused == 2  # the late ones never reached the app
+    assert inner.started == ["/held"] and admission.refused == 2  # the late ones never reached the app
     inner.release.set()
     assert (await first)["status"] == 200
     assert (await _get(app, "/after"))["status"] == 200  # its slot was given back
@@ -76,15 +99,16 @@ async def test_a_request_waiting_longer_than_the_bound_gets_503_busy_with_retry_
 
 async def test_exempt_paths_and_websockets_pass_without_a_slot():
     inner = Recorder()
-    app = HttpAdmission(inner, limit=1, wait=0.2, exempt=("/static/",))
+    admission = HttpAdmission(inner, limit=1, wait=0.2, exempt=("/static/",))
+    app = Arrivals(admission)
     held = asyncio.ensure_future(_get(app, "/held"))
-    await asyncio.sleep(0.05)
+    await app.reached(1)
     static = asyncio.ensure_future(_get(app, "/static/heist/ui.js"))
-    await asyncio.sleep(0.05)
+    await app.reached(2)
     assert inner.started == ["/held", "/static/heist/ui.js"]  # not queued behind the held one
     inner.release.set()
     assert [(await held)["status"], (await static)["status"]] == [200, 200]
-    assert app.refused == 0
+    assert admission.refused == 0
 
 
 async def test_a_failing_request_gives_its_slot_back():

@@ -33,6 +33,21 @@ async def _until_type(phone: Phone, kind: str, timeout: float) -> dict:
     return await phone.until(lambda m: m.get("type") == kind, timeout=timeout)
 
 
+class Signal:
+    """Set from a database thread (a slowed call has begun, or ended), awaited on the
+    test's loop: the request is in hand, rather than probably, after a sleep."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.event = asyncio.Event()
+
+    def set(self) -> None:
+        self.loop.call_soon_threadsafe(self.event.set)
+
+    async def wait(self, timeout: float = 5) -> None:
+        await asyncio.wait_for(self.event.wait(), timeout)
+
+
 async def test_a_ping_is_answered_while_the_hello_waits_for_the_database(monkeypatch):
     party, _ = await sync_to_async(shorthand.party_create)(name="Burst")
     _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ana", description="socks")
@@ -166,17 +181,23 @@ async def test_a_phone_gone_before_its_pong_still_gets_its_socket_cleaned_up(mon
     await phone.hello("guest", token)
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 1
     real = AsyncConsumer.send
+    refused = []
 
     async def gone(self, message):
         if message.get("type") == "websocket.send" and '"pong"' in message.get("text", ""):
+            refused.append(message)
             raise Disconnected("Attempt to send on a closed protocol")
         await real(self, message)
 
     monkeypatch.setattr(AsyncConsumer, "send", gone)
     await phone.send({"type": "ping"})
-    await asyncio.sleep(0.2)
-    assert not phone.comm.future.done()  # the consumer is still there for the disconnect
+    # The disconnect reaches the consumer behind the ping, on the same input: it is
+    # handled only after the failed pong. A consumer that ended on that pong never
+    # reads it: close() re-raises the Disconnected, and the row below stays.
     await phone.close()
+    assert len(refused) == 1  # the pong was sent, and refused
+    assert phone.comm.future.done() and not phone.comm.future.cancelled()
+    assert phone.comm.future.exception() is None  # it ended by the disconnect, not on the pong
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
 
 
@@ -191,19 +212,24 @@ async def test_a_closing_socket_gives_up_on_a_stuck_request_and_still_cleans_up(
     phone = await Phone(party.code).connect()
     await phone.hello("guest", token)
     real = snapshots.snapshot_for
+    began_read, ended_read = Signal(), Signal()
 
     def stuck_snapshot(actor):
-        time.sleep(SLOW)
-        return real(actor)
+        began_read.set()
+        try:
+            time.sleep(SLOW)
+            return real(actor)
+        finally:
+            ended_read.set()
 
     monkeypatch.setattr(snapshots, "snapshot_for", stuck_snapshot)
     await phone.send({"type": "resync", "re": "r"})
-    await asyncio.sleep(0.1)
+    await began_read.wait()  # the request in hand is stuck in the database
     began = time.monotonic()
     await phone.close()
     assert time.monotonic() - began < SLOW / 2  # did not wait for the stuck read
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
-    await asyncio.sleep(SLOW)  # let the abandoned read finish before the test ends
+    await ended_read.wait(SLOW * 3)  # the abandoned read finishes before the test ends
 
 
 async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(monkeypatch):
@@ -215,15 +241,17 @@ async def test_a_hello_that_finishes_after_the_phone_left_holds_no_seat_slot(mon
     party, _ = await sync_to_async(shorthand.party_create)(name="Late hello")
     guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Ed", description="hat")
     real = hello.identify
+    identifying = Signal()
 
     def slow_identify(*args):
+        identifying.set()
         time.sleep(0.8)
         return real(*args)
 
     monkeypatch.setattr(hello, "identify", slow_identify)
     phone = await Phone(party.code).connect()
     await phone.send({"type": "hello", "role": "guest", "token": token, "re": "h"})
-    await asyncio.sleep(0.1)
+    await identifying.wait()
     await phone.close()  # the hello is still in the database
     assert socket_limits.seats.count(guest.pk) == 0
     assert await sync_to_async(GuestSocket.objects.filter(guest_id=guest.pk).count)() == 0
@@ -296,23 +324,28 @@ async def test_a_pong_waits_for_the_seatings_snapshot_rather_than_set_off_a_resy
     sent, a pong goes without versions; after it, they are back."""
     party, host_token = await sync_to_async(shorthand.party_create)(name="Seating")
     tokens = []
+    guests = []
     for name in ("Ana", "Bo", "Cy"):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="socks")
+        guest, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=name, description="socks")
+        guests.append(guest)
         tokens.append(token)
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     phone = await Phone(party.code).connect()
     await phone.hello("guest", tokens[0])
     real = snapshots.snapshot_for
+    reading = Signal()
 
     def slow_snapshot(actor):
+        if actor.guest_id == guests[0].pk:
+            reading.set()
         time.sleep(SLOW)  # the database, reading a hundred sockets' snapshots
         return real(actor)
 
     monkeypatch.setattr(snapshots, "snapshot_for", slow_snapshot)
     await host.send({"type": "party", "re": "seat", "command": "seat"})
     assert (await host.reply("seat"))["type"] == "ok"
-    await asyncio.sleep(0.3)  # the seating's `resubscribe` has reached the phone's socket
+    await reading.wait()  # the seating's `resubscribe` reached the phone's socket: its snapshot is being read
     revision = await sync_to_async(lambda: Party.objects.get(pk=party.pk).revision)()
     heartbeat._versions.clear()
     await phone.send({"type": "ping"})

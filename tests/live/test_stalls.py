@@ -24,11 +24,28 @@ def quick(monkeypatch):
     monkeypatch.setattr(stalls, "SWEEP_SECONDS", 0.2)
 
 
-async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_one_is_not(quick):
+async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_one_is_not(quick, monkeypatch):
     party, host_token = await sync_to_async(shorthand.party_create)(name="Stalls")
     _q, quiet_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Quiet", description="a mug")
     talker, talk_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Talk", description="a hat")
     botg, bot_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Bot", description="a pen")
+    # Every sweep the watch runs: when, whom it found silent, and their stalled() tasks.
+    sweeps: list[tuple[float, list]] = []
+    stalling: set[asyncio.Task] = set()
+    swept_past = asyncio.Event()
+    past: list[float] = [float("inf")]
+    real_sweep = stalls.sweep_once
+
+    def sweep_once(w=None, now=None):
+        now = stalls._now() if now is None else now
+        silent = real_sweep(w, now)
+        sweeps.append((now, silent))
+        stalling.update((w or stalls._watch()).closing)
+        if now > past[0]:
+            swept_past.set()
+        return silent
+
+    monkeypatch.setattr(stalls, "sweep_once", sweep_once)
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     quiet, talking = await Phone(party.code).connect(), await Phone(party.code).connect()
@@ -41,12 +58,18 @@ async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_o
     started = time.monotonic()  # the quiet socket's last frame is this ping, sent after now
     await quiet.send({"type": "ping"})
     await quiet.until(lambda m: m.get("type") == "pong")
+    for _ in range(2):  # the talking socket's heartbeat is known too, and its limit set
+        await talking.send({"type": "ping"})
+        await talking.until(lambda m: m.get("type") == "pong")
+    # Its last frame so far was answered before now: if the pings below went unheard, a
+    # sweep after now + STALL_SECONDS would close it.
+    talked = time.monotonic()
     pinging = True
 
     async def ping():
         while pinging:
-            await talking.send({"type": "ping"})
             await asyncio.sleep(0.3)
+            await talking.send({"type": "ping"})
 
     pinger = asyncio.ensure_future(ping())
     try:
@@ -55,14 +78,29 @@ async def test_a_silent_guest_socket_is_closed_and_shown_offline_and_a_pinging_o
         assert gone["guest"] == _q.pk
         assert stalls.STALL_SECONDS <= took < stalls.STALL_SECONDS + 3 * stalls.SWEEP_SECONDS + 1, took
         assert await quiet.closed() == 4408
-        # Twice the stall time later the pinging guest is still online and watched, and
-        # the socket that never pinged is still open (it was never held to the heartbeat).
-        await asyncio.sleep(2 * stalls.STALL_SECONDS)
+        # No event marks a stall that did not happen: the watch decides by the clock. So
+        # wait for the watch itself to sweep past twice the talking socket's limit from
+        # its last frame before the pinger, and for what that sweep closed: by then an
+        # unheard heartbeat would have been closed and told to the host.
+        past[0] = talked + 2 * stalls.STALL_SECONDS
+        await asyncio.wait_for(swept_past.wait(), timeout=2 * stalls.STALL_SECONDS + 5)
+        await asyncio.gather(*stalling)
+        found = [hb.socket.actor.guest_id for _, silent in sweeps for hb in silent]
+        assert found == [_q.pk], found  # the quiet socket, once; never the pinging one or the bot
+        assert stalls.watched() == 1  # the pinging socket; the bot was never held to a heartbeat
+        # The host hears of anything published before its own command's broadcast
+        # (one group, published in turn): no offline mark for the other two.
+        assert (await host.command("rename_guest", guest=botg.pk, name="Bot Two"))["type"] == "ok"
+        await host.until(
+            lambda m: m.get("type") == "party" and any(g["name"] == "Bot Two" for g in m["party"]["guests"])
+        )
         for still in (talker, botg):
             assert not any(
                 m.get("type") == "presence" and m["guest"] == still.pk and not m["online"] for m in host.inbox
             )
-        assert stalls.watched() == 1
+        # Both sockets are still open: each answers a ping.
+        await talking.send({"type": "ping"})
+        assert (await talking.until(lambda m: m.get("type") == "pong"))["type"] == "pong"
         await bot.send({"type": "ping"})
         assert (await bot.until(lambda m: m.get("type") == "pong"))["type"] == "pong"
     finally:

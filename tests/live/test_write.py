@@ -155,6 +155,9 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
                 results["first"] = table_act(
                     actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
                 )
+                with connection.cursor() as cur:
+                    cur.execute("SELECT pg_backend_pid()")
+                    results["first_pid"] = cur.fetchone()[0]
                 holding.set()
                 release.wait(10)
         finally:
@@ -175,7 +178,17 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
     for t in threads:
         t.start()
     holding.wait(10)
-    time.sleep(0.5)  # the second is waiting for the row lock by now
+    # The second is in PostgreSQL, its backend blocked by the first's (the row lock).
+    end = time.monotonic() + 10
+    with connection.cursor() as cur:
+        while True:
+            cur.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE %s = ANY(pg_blocking_pids(pid))", [results["first_pid"]]
+            )
+            if cur.fetchone()[0]:
+                break
+            assert time.monotonic() < end, "the second never waited for the row lock"
+            time.sleep(0.01)
     release.set()
     for t in threads:
         t.join(20)

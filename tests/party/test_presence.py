@@ -31,13 +31,28 @@ async def test_closing_one_of_two_sockets_keeps_the_guest_online():
     await host.close()
 
 
-async def test_a_removed_socket_is_sent_nothing_after_it_is_closed():
+async def test_a_removed_socket_is_sent_nothing_after_it_is_closed(monkeypatch):
     """The server closed the socket (the host removed the guest), but the consumer is
     still in its groups until the close completes: later broadcasts were sent on the
     closed socket (daphne: "Attempt to send on a closed protocol")."""
+    from events.live.consumers import PartyConsumer
+
     party, host_token = await sync_to_async(shorthand.party_create)(name="Closed")
     gone, gone_token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Gone", description="a mug")
     stays, _, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Stays", description="a hat")
+    # The removed guest's consumer, once the rename's broadcast has reached it (every
+    # consumer reads its channel layer messages through dispatch).
+    reached: asyncio.Future = asyncio.get_running_loop().create_future()
+    real = PartyConsumer.dispatch
+
+    async def dispatch(self, message):
+        await real(self, message)
+        actor = self.actor
+        if actor is not None and actor.guest_id == gone.pk and "Still here" in message.get("text", ""):
+            if not reached.done():
+                reached.set_result(self)
+
+    monkeypatch.setattr(PartyConsumer, "dispatch", dispatch)
     host = await Phone(party.code).connect()
     await host.hello("host", host_token)
     phone = await Phone(party.code).connect()
@@ -50,7 +65,11 @@ async def test_a_removed_socket_is_sent_nothing_after_it_is_closed():
     await host.until(
         lambda m: m.get("type") == "party" and any(g["name"] == "Still here" for g in m["party"]["guests"])
     )
-    await asyncio.sleep(0.3)
+    # The broadcast has reached the removed consumer, and whatever it queued from it
+    # has run: anything it would send on the closed socket has been sent by now.
+    consumer = await asyncio.wait_for(reached, 5)
+    if consumer.queue.worker is not None:
+        await asyncio.wait_for(asyncio.shield(consumer.queue.worker), 5)
     assert phone.comm.output_queue.empty(), await phone.comm.output_queue.get()
     await phone.close()
     await host.close()
