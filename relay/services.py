@@ -15,12 +15,11 @@ from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
 from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.party.play import table_act_server
-from games.yankee import Game, Gift, Phase
+from games.yankee import Game, Gift, Phase, gift_label
 from games.yankee.actions import RelayExchange
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
-from tables.selectors import gift_label
 
 from .models import Relay
 from .selectors import relay_json

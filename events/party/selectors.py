@@ -12,12 +12,13 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.yankee import Game
+from games.registry import DEFAULT_GAME
+from games.yankee import Game, gift_label
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
 from tables.models import Table
-from tables.selectors import gift_label, table_game, table_payload
+from tables.selectors import table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
 
 ONLINE_GRACE = timedelta(seconds=45)
@@ -33,28 +34,28 @@ def party_by_code(code: object) -> Party | None:
 def actor_for(*, party: Party, role: str, token: object) -> Actor | None:
     """Authenticate a hello frame. None for a wrong or forged secret."""
     if role == "spectator":
-        return Actor(Role.SPECTATOR, party.pk)
+        return Actor(Role.SPECTATOR, party.pk, game=party.game)
     if not isinstance(token, str) or not plausible_token(token):  # (isinstance: for mypy)
         return None
     digest = token_hash(token)
     if role == "host":
         # Looked up by digest; the digest compare itself happened in the index lookup,
         # and a 256-bit secret leaves nothing to learn from timing.
-        return Actor(Role.HOST, party.pk) if party.host_token_hash == digest else None
+        return Actor(Role.HOST, party.pk, game=party.game) if party.host_token_hash == digest else None
     if role == "guest":
         guest = Guest.objects.filter(party=party, token_hash=digest, removed_at__isnull=True).first()
-        return guest_actor(guest) if guest else None
+        return guest_actor(guest, game=party.game) if guest else None
     if role == "tablet":
         tablet = Tablet.objects.filter(party=party, token_hash=digest, revoked_at__isnull=True).first()
-        return tablet_actor(tablet) if tablet else None
+        return tablet_actor(tablet, game=party.game) if tablet else None
     return None
 
 
-def tablet_actor(tablet: Tablet) -> Actor:
-    return Actor(Role.TABLET, tablet.party_id, table_id=tablet.table_id, tablet_id=tablet.pk)
+def tablet_actor(tablet: Tablet, *, game: str = DEFAULT_GAME) -> Actor:
+    return Actor(Role.TABLET, tablet.party_id, table_id=tablet.table_id, tablet_id=tablet.pk, game=game)
 
 
-def guest_actor(guest: Guest) -> Actor:
+def guest_actor(guest: Guest, *, game: str = DEFAULT_GAME) -> Actor:
     return Actor(
         Role.GUEST,
         guest.party_id,
@@ -62,6 +63,7 @@ def guest_actor(guest: Guest) -> Actor:
         table_id=guest.table_id,
         seat=guest.seat,
         captain=guest.is_captain,
+        game=game,
     )
 
 

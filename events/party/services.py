@@ -27,6 +27,7 @@ from events.party.lobby import (
     tables_still_playing,
 )
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
+from games.registry import DEFAULT_GAME, GAMES
 from games.yankee import CLOCKED_PHASES, Game, Gift, new_game
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
@@ -113,11 +114,15 @@ def party_create(
     vault_size: object = 0,
     step_clock: object = DEFAULT_STEP_CLOCK,
     step_clock_server: object = False,
+    game: object = DEFAULT_GAME,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
     for one guest (0 off, 60, 120); `step_clock_server`: the server then plays the
-    rules' do-nothing choice itself (docs/RULES.md)."""
+    rules' do-nothing choice itself (docs/RULES.md). `game`: a registered game's name
+    (games/registry.py), which every table of the party plays."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise ServiceError(ErrorCode.INVALID, f"the game is one of {sorted(GAMES)}")
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
@@ -131,6 +136,7 @@ def party_create(
                 party = Party.objects.create(
                     code=new_code(),
                     name=name,
+                    game=game,
                     budget=budget,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
@@ -308,6 +314,7 @@ def party_seat(*, party_id: int) -> Outcome:
             game, _ = new_game(seed=entry["seed"], **setup_gifts(setup=setup))
             table = Table.objects.create(
                 party=party,
+                game=party.game,
                 letter=entry["letter"],
                 seed=entry["seed"],
                 setup=setup,

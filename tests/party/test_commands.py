@@ -25,7 +25,7 @@ from events.party.roles import (
     Role,
 )
 from events.web.http import error_response
-from tables import engine
+from games import yankee as engine
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
 from tables.models import Table
 from tests import shorthand
