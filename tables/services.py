@@ -90,7 +90,7 @@ class PartyRules:
     needs_lock: Callable[[Action], bool]
     admit: Callable[[ActRequest], None]
     after: Callable[[Table, Game], list[Message]]
-    settles_alone: Callable[[Game], bool]
+    settles_alone: Callable[[Table, Game], bool]
 
 
 class Writer(enum.Enum):
@@ -106,6 +106,7 @@ class Persisted:
 
     outcome: Outcome
     game: Game | None
+    definition: Definition | None = None  # the table's game (None with no new game)
 
 
 def table_writers(request: ActRequest, rules: PartyRules, *, on_loop: bool) -> tuple[Writer, ...]:
@@ -277,7 +278,7 @@ def _write_once(request: ActRequest, rules: PartyRules, attempt: write.Attempt |
         # Party-level consequences (the gate) are decided in the same transaction (an
         # optimistic write has committed by now: they are read-only).
         applied.outcome.messages.extend(rules.after(applied.table, applied.game))
-        return Persisted(applied.outcome, applied.game)
+        return Persisted(applied.outcome, applied.game, applied.table.definition)
 
 
 def _optimistic(request: ActRequest, rules: PartyRules) -> Persisted | None:
@@ -308,7 +309,7 @@ async def _on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
     try:
         locked = table_lock(request, attempt=trial)
         new, events, now = _decide(locked, request.action, request.now)
-        if not rules.settles_alone(new):
+        if not rules.settles_alone(locked.table, new):
             return None
         try:
             await loopwrite.save(
@@ -321,7 +322,7 @@ async def _on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
         if trial.written:
             raise  # the statement was sent: never try the action again
         return None  # a refusal, a stale copy: decided again on the row itself
-    return Persisted(applied.outcome, applied.game)
+    return Persisted(applied.outcome, applied.game, locked.table.definition)
 
 
 def _deadlock_retried(attempt: Callable[[], T]) -> T:

@@ -12,7 +12,7 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.registry import DEFAULT_GAME
+from games.registry import DEFAULT_GAME, game_named
 from games.yankee import Game, gift_label
 from relay.models import Relay
 from relay.selectors import relay_json
@@ -288,6 +288,25 @@ def told_to_the_room(gift_id: int, game: Game) -> bool:
     return gift_id in game.open
 
 
+def _standings_result(party: Party) -> dict[str, Any]:
+    """A game without gifts: who ranked where at each table (its definition's standings)."""
+    tables = []
+    for table in party.tables.order_by("letter"):
+        definition = table.definition
+        game = definition.from_dict(table.state)
+        names = [entry["name"] for entry in table.roster]
+        tables.append(
+            {
+                "table": table.letter,
+                "standings": [
+                    {"seat": s.seat, "name": names[s.seat], "score": s.score, "rank": s.rank, "winner": s.winner}
+                    for s in definition.standings(game)
+                ],
+            }
+        )
+    return {"over": party.status == Party.Status.OVER, "tables": tables, "keeps": [], "vault_returns": [], "late": []}
+
+
 def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     """Who leaves with which gift, and where every vault gift goes. Read from the
     tables' final states (valid at any moment: it is the current holder of each gift).
@@ -298,7 +317,10 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     Everyone who brought a gift leaves with exactly one (docs/RULES.md): the gift in
     front of the seat they sat down at, even when a substitute played it for them
     (`played_by` lists everyone who played the seat); a late arrival, their own gift
-    (`late`)."""
+    (`late`). A game without gifts (its definition's Features): each table's standings."""
+    definition = game_named(party.game)
+    if not definition.features.gifts:
+        return _standings_result(party)
     guests = {g.pk: g for g in party.guests.all()}
     handovers = party_handovers(party)
     joined = joined_names(guests.values(), handovers)
