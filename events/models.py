@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.utils import timezone
 
+from games.registry import DEFAULT_GAME, game_choices
 from games.yankee import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
 
 PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
@@ -36,6 +37,8 @@ class Party(models.Model):
 
     code = models.CharField(max_length=6, unique=True)
     name = models.CharField(max_length=80)
+    # Which game the party's tables play (games/registry.py); its tables copy it.
+    game = models.CharField(max_length=20, choices=game_choices(), default=DEFAULT_GAME)
     budget = models.CharField(max_length=40, blank=True)
     jokes_welcome = models.BooleanField(default=True)
     vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3

@@ -1,4 +1,8 @@
-"""Every game the party can host, by the name stored with a party and a table."""
+"""Every game the party can host, by the name stored with a party and a table.
+
+The one module outside a game's package that imports it (the `game-seam` contract in
+pyproject.toml): the host finds a game's definition here, by the name on its row.
+"""
 
 from __future__ import annotations
 
@@ -11,15 +15,13 @@ GAMES: dict[str, Definition] = {d.name: d for d in (YANKEE, ROYAL)}
 DEFAULT_GAME = YANKEE.name
 
 
-def register(definition: Definition) -> Definition:
-    if definition.name in GAMES:
-        raise ValueError(f"a game named {definition.name!r} is registered already")
-    GAMES[definition.name] = definition
-    return definition
-
-
 def game_named(name: str) -> Definition:
     try:
         return GAMES[name]
     except KeyError:
         raise LookupError(f"no game named {name!r}: {sorted(GAMES)}") from None
+
+
+def game_choices() -> list[tuple[str, str]]:
+    """(name, title) of every registered game, for a model's and a form's choices."""
+    return [(d.name, d.title) for d in GAMES.values()]

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from events.models import Party
+from games.yankee import gift_label
 from story.replay import table_start
 from tables.models import Table
-from tables.selectors import gift_label
 
 
 @dataclass(frozen=True)

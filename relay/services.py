@@ -15,12 +15,12 @@ from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
 from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.party.play import table_act_server
-from games.yankee import Game, Gift, Phase
+from games.registry import game_named
+from games.yankee import Game, Gift, Phase, gift_label
 from games.yankee.actions import RelayExchange
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
-from tables.selectors import gift_label
 
 from .models import Relay
 from .selectors import relay_json
@@ -36,6 +36,8 @@ def relay_open(*, party_id: int) -> Outcome:
     """Open the relay once every table waits at the gate. Idempotent."""
     with transaction.atomic():
         party = locked_party(party_id)
+        if not game_named(party.game).features.relay:
+            raise ServiceError(ErrorCode.NO_RELAY, "this party's game has no relay")
         existing = Relay.objects.filter(party=party).first()
         if existing is not None:
             return Outcome()

@@ -8,9 +8,9 @@ from django.core.cache import cache
 
 from events.models import Party
 from events.party.history import joined_names, late_arrivals, party_handovers, seat_players
+from games.yankee import gift_label
 from relay.models import Relay
 from tables.models import TableAction
-from tables.selectors import gift_label
 
 from .build import GiftOrigin, HandOver, TableInput, story_build
 from .replay import table_replay

@@ -2,8 +2,8 @@
 private part once (events/broadcast/fanout.py splits it per socket in each process).
 
 The public part is the `table` message as public screens get it, JSON-encoded once; a
-seat's private part is what `seat_view` adds to the public view (games/yankee/views.py
-`seat_private`) and, when they differ, the action's events as that seat may see them.
+seat's private part is what `seat_view` adds to the public view (the table's
+definition's `seat_private`) and, when they differ, the action's events as that seat may see them.
 
 A screen that said `patches` in its hello gets, instead of the whole public part, what
 changed since the version before (`view_patch`) and the table details without the
@@ -22,8 +22,9 @@ from typing import Any
 
 import orjson
 
-from games.yankee import Event, Game, public_view
-from games.yankee.views import seat_private, view_patch
+from games.definition import Definition
+from games.event import Event
+from games.patch import view_patch
 
 from .groups import Message
 
@@ -40,29 +41,35 @@ def dumps(value: Any) -> str:
 
 
 def table_message(
-    table_id: int, game: Game, events: Sequence[Event], meta: dict[str, Any], before: Game | None = None
+    table_id: int,
+    definition: Definition,
+    game: Any,
+    events: Sequence[Event],
+    meta: dict[str, Any],
+    before: Any | None = None,
 ) -> Message:
     """The one channel-layer message of a table at this version: (group, message).
     `before`: the game this version was made from (committed: a locked row, or this
     process's copy of it), for the patch; None (a new roster, a first deal): no patch."""
     public_events = [v for v in (e.view(None) for e in events) if v is not None]
-    view = public_view(game)
-    head = dumps({"type": "table", "version": game.version, "table": meta, "view": view, "events": public_events})
+    version = definition.version(game)
+    view = definition.public_view(game)
+    head = dumps({"type": "table", "version": version, "table": meta, "view": view, "events": public_events})
     patch = None
-    if before is not None and before.version == game.version - 1:
+    if before is not None and definition.version(before) == version - 1:
         patch = dumps(
             {
                 "type": "table",
-                "version": game.version,
-                "base": before.version,
+                "version": version,
+                "base": version - 1,
                 "table": {k: v for k, v in meta.items() if k != "roster"},
-                "patch": view_patch(public_view(before), view),
+                "patch": view_patch(definition.public_view(before), view),
                 "events": public_events,
             }
         )[:-1]
     private = []
     for seat in range(game.players):
-        part = seat_private(game, seat)
+        part = definition.seat_private(game, seat)
         seen = [v for v in (e.view(seat) for e in events) if v is not None]
         if seen != public_events:
             part["events"] = seen

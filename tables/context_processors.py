@@ -3,7 +3,8 @@
 templates/base.html embeds `screen_rules` as <script id="heist-rules"
 type="application/json">; static/heist/ui.js reads it once (`rules()`): card texts,
 kinds and target counts, the two-player rule, round names, the hand limit and the
-vault's gift-id base, exactly as games/yankee/catalogue.py states them.
+vault's gift-id base, exactly as games/yankee/catalogue.py states them (through the
+registry: the pages' scripts are Yankee Heist's, the default game's).
 """
 
 from __future__ import annotations
@@ -12,10 +13,10 @@ from typing import Any
 
 from django.http import HttpRequest
 
-from games.yankee import rules_for_screens
+from games.registry import DEFAULT_GAME, game_named
 
 # The engine's rules do not change while the process runs: computed once.
-_RULES = rules_for_screens()
+_RULES = game_named(DEFAULT_GAME).rules_for_screens()
 
 
 def screen_rules(request: HttpRequest) -> dict[str, Any]:

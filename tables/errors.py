@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
 
-from games.yankee import IllegalActionError
+from games.errors import IllegalActionError
 
 
 class ErrorCode(StrEnum):

@@ -6,16 +6,22 @@ from __future__ import annotations
 from django.db import models
 from django.utils import timezone
 
+from games.definition import Definition
+from games.registry import DEFAULT_GAME, game_choices, game_named
+
 
 class Table(models.Model):
     party = models.ForeignKey("events.Party", on_delete=models.CASCADE, related_name="tables")
     letter = models.CharField(max_length=2)  # A, B, C ... in the relay ring's order
+    # The game this table plays (games/registry.py), copied from its party at seating:
+    # everything the host asks of the game goes through `definition`.
+    game = models.CharField(max_length=20, choices=game_choices(), default=DEFAULT_GAME)
     seed = models.BigIntegerField()
     setup = models.JSONField()  # new_game's inputs: gifts, vault, gate (replay starts here)
-    state = models.JSONField()  # games.yankee Game.to_dict()
+    state = models.JSONField()  # the game's state, its definition's to_dict()
     version = models.PositiveIntegerField(default=1)
     roster = models.JSONField(default=list)  # per seat: {"guest": id, "name": ..., "gift_number": ...}
-    window_opened_at = models.DateTimeField(null=True, blank=True)  # for the 60-second pass
+    window_opened_at = models.DateTimeField(null=True, blank=True)  # Yankee Heist's reaction window: the 60-second pass
     # The party's step clock, copied here so that an action reads it with the row it
     # locks (no extra query): seconds a step may wait for one guest (0: off), and
     # whether the server itself plays the do-nothing choice when it runs out
@@ -37,6 +43,11 @@ class Table(models.Model):
 
     def __str__(self) -> str:
         return f"table {self.letter} of party {self.party_id}"
+
+    @property
+    def definition(self) -> Definition:
+        """The table's game (a dict lookup: no query, nothing copied)."""
+        return game_named(self.game)
 
 
 class TableAction(models.Model):

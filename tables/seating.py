@@ -18,15 +18,16 @@ MAX_TABLE = 10
 MAX_GUESTS = 100
 
 
-def table_count(n: int) -> int:
-    return max(1, math.ceil(n / MAX_TABLE))
+def table_count(n: int, table_max: int = MAX_TABLE) -> int:
+    return max(1, math.ceil(n / table_max))
 
 
-def table_sizes(n: int) -> list[int]:
-    """Balanced sizes, larger tables first: 23 -> [8, 8, 7]."""
-    if not 2 <= n <= MAX_GUESTS:
-        raise ValueError(f"a party seats 2 to {MAX_GUESTS} guests, not {n}")
-    t = table_count(n)
+def table_sizes(n: int, *, table_max: int = MAX_TABLE, min_players: int = 2) -> list[int]:
+    """Balanced sizes, larger tables first: 23 -> [8, 8, 7]. `table_max` and
+    `min_players`: the game's (its definition's; Yankee Heist 10 and 2, Royal Heist 8 and 3)."""
+    if not min_players <= n <= MAX_GUESTS:
+        raise ValueError(f"a party seats {min_players} to {MAX_GUESTS} guests, not {n}")
+    t = table_count(n, table_max)
     base, extra = divmod(n, t)
     return [base + 1] * extra + [base] * (t - extra)
 
@@ -41,10 +42,18 @@ def derive_seed(party_seed: int, purpose: str) -> int:
     return value >> 1  # fits a signed BigIntegerField
 
 
-def seating_plan(*, seed: int, guest_ids: list[int], vault_ids: list[int], vault_size: int) -> list[dict[str, Any]]:
-    """Seat `guest_ids` at balanced tables. Returns, per table in ring order:
-    {"letter", "guests" (seat order), "captain", "vault", "seed"}."""
-    sizes = table_sizes(len(guest_ids))
+def seating_plan(
+    *,
+    seed: int,
+    guest_ids: list[int],
+    vault_ids: list[int],
+    vault_size: int,
+    table_max: int = MAX_TABLE,
+    min_players: int = 2,
+) -> list[dict[str, Any]]:
+    """Seat `guest_ids` at balanced tables of at most `table_max`. Returns, per table in
+    ring order: {"letter", "guests" (seat order), "captain", "vault", "seed"}."""
+    sizes = table_sizes(len(guest_ids), table_max=table_max, min_players=min_players)
     if len(vault_ids) != vault_size * len(sizes):
         raise ValueError(
             f"{len(sizes)} table(s) with {vault_size} vault gift(s) each need {vault_size * len(sizes)} "

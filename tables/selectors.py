@@ -1,5 +1,5 @@
-"""Reads: what each audience's screen gets for a table. Views come from the engine's
-view functions only (games/yankee/views.py), decorated with names and labels."""
+"""Reads: what each audience's screen gets for a table. Views come from the table's
+game definition only (games/definition.py), decorated with names and labels."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
-from games.yankee import Event, Game, public_view, seat_view
-from games.yankee import gift_label as gift_label  # re-exported: defined once, in the engine
+from games.event import Event
 
 from .clock import REACTION_TIMEOUT_SECONDS
 from .models import Table
@@ -43,20 +42,22 @@ def table_meta(table: Table) -> dict[str, Any]:
 
 
 def table_payload(
-    table: Table, game: Game, seat: int | None, events: Sequence[Event] = (), meta: dict[str, Any] | None = None
+    table: Table, game: Any, seat: int | None, events: Sequence[Event] = (), meta: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """One socket's update: its view of the table at this version, and the events of
     the action that produced it that this audience may see. `meta` (table_meta) may be
     passed in when one action builds a payload for every seat."""
-    view = seat_view(game, seat) if seat is not None else public_view(game)
+    definition = table.definition
+    view = definition.seat_view(game, seat) if seat is not None else definition.public_view(game)
     seen = []
     for e in events:
         v = e.view(seat)
         if v is not None:
             seen.append(v)
     meta = meta if meta is not None else table_meta(table)
-    return {"type": "table", "version": game.version, "table": meta, "view": view, "events": seen}
+    return {"type": "table", "version": definition.version(game), "table": meta, "view": view, "events": seen}
 
 
-def table_game(table: Table) -> Game:
-    return Game.from_dict(table.state)
+def table_game(table: Table) -> Any:
+    """The table's game state, as its definition reads the stored row."""
+    return table.definition.from_dict(table.state)

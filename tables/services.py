@@ -29,17 +29,17 @@ from collections.abc import Callable
 from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from django.db import OperationalError, transaction
 from django.utils import timezone
 
-from games.yankee import Event, Game, Phase, apply
-from games.yankee.actions import Action, TimeoutPass
+from games.definition import Definition
+from games.event import Event
 
 from . import loopwrite, write
 from .broadcast import table_message
-from .clock import pass_from, step_due
+from .clock import in_window, is_pass, pass_from, step_due
 from .errors import ErrorCode, ServiceError, engine_rules
 from .groups import Message
 from .models import Table
@@ -53,6 +53,10 @@ TURN_ACTIONS = frozenset({"play", "swipe", "regroup", "vault"})
 
 DEADLOCK_RETRIES = 3
 T = TypeVar("T")
+# A game's state and action, as its definition (games/definition.py) makes them: the
+# host holds them and hands them back to the table's definition, never looks inside.
+Game = Any
+Action = Any
 
 
 @dataclass(frozen=True)
@@ -86,7 +90,7 @@ class PartyRules:
     needs_lock: Callable[[Action], bool]
     admit: Callable[[ActRequest], None]
     after: Callable[[Table, Game], list[Message]]
-    settles_alone: Callable[[Game], bool]
+    settles_alone: Callable[[Table, Game], bool]
 
 
 class Writer(enum.Enum):
@@ -102,6 +106,7 @@ class Persisted:
 
     outcome: Outcome
     game: Game | None
+    definition: Definition | None = None  # the table's game (None with no new game)
 
 
 def table_writers(request: ActRequest, rules: PartyRules, *, on_loop: bool) -> tuple[Writer, ...]:
@@ -173,7 +178,7 @@ def table_messages(table: Table, game: Game, events: list[Event], before: Game |
     message, the public part and each seat's private part (tables/broadcast.py), which
     each process splits for its own sockets of this table's seat and public groups.
     `before`: the committed game this version was made from (for the patch)."""
-    return [table_message(table.pk, game, events, table_meta(table), before)]
+    return [table_message(table.pk, table.definition, game, events, table_meta(table), before)]
 
 
 class LockRequest(Protocol):
@@ -273,7 +278,7 @@ def _write_once(request: ActRequest, rules: PartyRules, attempt: write.Attempt |
         # Party-level consequences (the gate) are decided in the same transaction (an
         # optimistic write has committed by now: they are read-only).
         applied.outcome.messages.extend(rules.after(applied.table, applied.game))
-        return Persisted(applied.outcome, applied.game)
+        return Persisted(applied.outcome, applied.game, applied.table.definition)
 
 
 def _optimistic(request: ActRequest, rules: PartyRules) -> Persisted | None:
@@ -304,7 +309,7 @@ async def _on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
     try:
         locked = table_lock(request, attempt=trial)
         new, events, now = _decide(locked, request.action, request.now)
-        if not rules.settles_alone(new):
+        if not rules.settles_alone(locked.table, new):
             return None
         try:
             await loopwrite.save(
@@ -317,7 +322,7 @@ async def _on_loop(request: ActRequest, rules: PartyRules) -> Persisted | None:
         if trial.written:
             raise  # the statement was sent: never try the action again
         return None  # a refusal, a stale copy: decided again on the row itself
-    return Persisted(applied.outcome, applied.game)
+    return Persisted(applied.outcome, applied.game, locked.table.definition)
 
 
 def _deadlock_retried(attempt: Callable[[], T]) -> T:
@@ -337,33 +342,33 @@ def _deadlock_retried(attempt: Callable[[], T]) -> T:
 
 
 def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tuple[Game, list[Event], datetime]:
-    """The engine's new game and events for the action (nothing written), and the time
+    """The game's new state and events for the action (nothing written), and the time
     it is taken at; `locked.table`'s window clock and step clock set for the new game."""
     table, game = locked.table, locked.game
+    definition = table.definition
     now = now or timezone.now()
-    if isinstance(engine_action, TimeoutPass):
-        _check_ran_out(table, game, now)
+    if is_pass(definition, game, engine_action):
+        _check_ran_out(table, definition, game, now)
     with engine_rules():
-        new, events = apply(game, engine_action)
+        new, events = definition.apply(game, engine_action)
     if any(e.type == "window_opened" for e in events):
         table.window_opened_at = now
-    elif new.phase is not Phase.REACTION:
+    elif table.window_opened_at is not None and not in_window(table, definition, new):
         table.window_opened_at = None
     if table.step_clock:
-        table.step_due_at = step_due(table, new, events, now)
+        table.step_due_at = step_due(table, definition, new, events, now)
     return new, events, now
 
 
-def _check_ran_out(table: Table, game: Game, now: datetime) -> None:
+def _check_ran_out(table: Table, definition: Definition, game: Game, now: datetime) -> None:
     """A guest's step is passed only once its clock ran out (a reaction also after the
     rulebook's 60 s); a step with no clock waits for its guest."""
-    since = pass_from(table, game)
+    since = pass_from(table, definition, game)
     if since is None:
-        if game.phase in (Phase.ACTION, Phase.TRIM, Phase.REACTION):
-            raise ServiceError(ErrorCode.TOO_EARLY, "this party's step clock is off: this step waits for its guest")
-        return  # nobody's answer is awaited: the engine says why this pass is refused
+        raise ServiceError(ErrorCode.TOO_EARLY, "this party's step clock is off: this step waits for its guest")
     if now < since:
-        if game.phase is Phase.REACTION and table.window_opened_at is not None:
+        if in_window(table, definition, game):
+            assert table.window_opened_at is not None  # in_window says so
             began = table.window_opened_at
         else:
             began = since - timedelta(seconds=table.step_clock)
@@ -372,5 +377,6 @@ def _check_ran_out(table: Table, game: Game, now: datetime) -> None:
 
 
 def _applied(table: Table, new: Game, events: list[Event], before: Game) -> Applied:
-    outcome = Outcome({"version": new.version, "duplicate": False}, table_messages(table, new, events, before))
+    version = table.definition.version(new)
+    outcome = Outcome({"version": version, "duplicate": False}, table_messages(table, new, events, before))
     return Applied(table, new, events, outcome)

@@ -50,10 +50,14 @@ from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from games.yankee import Game
-from games.yankee.actions import Action, action_to_dict
+from games.registry import DEFAULT_GAME, game_named
 
 from .models import Table, TableAction
+
+# A game's state and action as its definition makes them (games/definition.py): the
+# writer stores them through the table's definition and never looks inside.
+Game = Any
+Action = Any
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -90,7 +94,7 @@ class Attempt:
 class Found:
     """What `lock` found: the row, its game, and an earlier action with this request id."""
 
-    table: Table  # with pk, party_id, letter, roster, version, window_opened_at, updated_at, the step clock
+    table: Table  # with pk, party_id, game, letter, roster, version, window_opened_at, updated_at, the step clock
     game: Game
     duplicate: tuple[int, str] | None  # (version, actor) of an earlier action with this id
 
@@ -111,11 +115,13 @@ class Hot:
     step_clock: int = 0  # the table's step clock (tables/models.py)
     step_clock_server: bool = False
     step_due_at: datetime | None = None
+    kind: str = DEFAULT_GAME  # the table's game (tables/models.py `game`)
 
     def table(self, table_id: int) -> Table:
         return _table(
             id=table_id,
             party_id=self.party_id,
+            game=self.kind,
             letter=self.letter,
             roster=self.roster,
             version=self.version,
@@ -227,7 +233,7 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at,"
-            f" t.step_clock, t.step_clock_server, t.step_due_at,"
+            f" t.step_clock, t.step_clock_server, t.step_due_at, t.game,"
             f" CASE WHEN t.xmin::text = %s AND t.version = %s THEN NULL ELSE t.state END"
             f" FROM {t} t WHERE t.id = %s AND t.party_id = %s FOR UPDATE",
             [hot.xmin if hot else "", hot.version if hot else -1, table_id, party_id],
@@ -243,10 +249,11 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
             done = cur.fetchone()
     if row is None:
         raise NoTable()
-    letter, roster, version, opened, updated, clock, clock_server, due, state = row
+    letter, roster, version, opened, updated, clock, clock_server, due, kind, state = row
     table = Table(
         id=table_id,
         party_id=party_id,
+        game=kind,
         letter=letter,
         roster=_json(roster),
         version=version,
@@ -262,7 +269,7 @@ def lock(*, table_id: int, party_id: int, client_id: str, attempt: Attempt | Non
         game = hot.game
     else:
         stats["read"] += 1
-        game = Game.from_dict(_json(state))
+        game = game_named(kind).from_dict(_json(state))
     return Found(table, game, tuple(done) if done else None)
 
 
@@ -272,7 +279,7 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Found:
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT t.letter, t.roster, t.version, t.window_opened_at, t.updated_at, t.state, a.version, a.actor,"
-            f" t.step_clock, t.step_clock_server, t.step_due_at"
+            f" t.step_clock, t.step_clock_server, t.step_due_at, t.game"
             f" FROM {t} t LEFT JOIN {a} a ON a.table_id = t.id AND a.client_id = %s AND a.client_id <> ''"
             f" WHERE t.id = %s AND t.party_id = %s",
             [client_id, table_id, party_id],
@@ -280,10 +287,11 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Found:
         row = cur.fetchone()
     if row is None:
         raise NoTable()
-    letter, roster, version, opened, updated, state, done_version, done_actor, clock, clock_server, due = row
+    letter, roster, version, opened, updated, state, done_version, done_actor, clock, clock_server, due, kind = row
     table = _table(
         id=table_id,
         party_id=party_id,
+        game=kind,
         letter=letter,
         roster=orjson.loads(roster),
         version=version,
@@ -300,7 +308,7 @@ def _lock_sqlite(*, table_id: int, party_id: int, client_id: str) -> Found:
         stats["hot"] += 1
         return Found(table, hot.game, done)
     stats["read"] += 1
-    return Found(table, Game.from_dict(orjson.loads(state)), done)
+    return Found(table, game_named(kind).from_dict(orjson.loads(state)), done)
 
 
 @dataclass
@@ -317,9 +325,14 @@ class Change:
     now: datetime
     attempt: Attempt = field(default_factory=Attempt)
     state: dict[str, Any] = field(init=False)
+    version: int = field(init=False)  # the new game's version
+    action_json: str = field(init=False)  # the action as its log row stores it
 
     def __post_init__(self) -> None:
-        self.state = self.new.to_dict()
+        definition = self.table.definition
+        self.state = definition.to_dict(self.new)
+        self.version = definition.version(self.new)
+        self.action_json = orjson.dumps(definition.action_to_dict(self.action)).decode()
 
 
 def save(change: Change) -> None:
@@ -345,7 +358,7 @@ def written_or_conflict(change: Change, row: tuple[Any, ...] | None, *, committe
         raise Conflict()
     if row is None or row[1] != 1:
         # Cannot happen under the row lock; never acknowledge what was not written.
-        raise RuntimeError(f"table {change.table.pk}: the write of version {change.new.version} did not apply")
+        raise RuntimeError(f"table {change.table.pk}: the write of version {change.version} did not apply")
     _written(change, xmin=row[0], committed=committed)
 
 
@@ -354,7 +367,7 @@ def _save_sqlite(change: Change) -> None:
     any other write changes them) and INSERT, in one transaction of their own when the
     caller holds none."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
-    table, new, attempt = change.table, change.new, change.attempt
+    table, attempt = change.table, change.attempt
     state_text = orjson.dumps(change.state).decode()
     ops = connection.ops
     sql = (
@@ -363,7 +376,7 @@ def _save_sqlite(change: Change) -> None:
     )
     params: list[Any] = [
         state_text,
-        new.version,
+        change.version,
         ops.adapt_datetimefield_value(table.window_opened_at),
         ops.adapt_datetimefield_value(table.step_due_at),
         ops.adapt_datetimefield_value(change.now),
@@ -383,14 +396,14 @@ def _save_sqlite(change: Change) -> None:
             if cur.rowcount != 1:
                 if attempt.optimistic:
                     raise Conflict()
-                raise RuntimeError(f"table {table.pk}: the write of version {new.version} did not apply")
+                raise RuntimeError(f"table {table.pk}: the write of version {change.version} did not apply")
             cur.execute(
                 f"INSERT INTO {a} (table_id, version, action, actor, client_id, created_at)"
                 f" VALUES (%s, %s, %s, %s, %s, %s)",
                 [
                     table.pk,
-                    new.version,
-                    orjson.dumps(action_to_dict(change.action)).decode(),
+                    change.version,
+                    change.action_json,
                     change.actor,
                     change.client_id,
                     ops.adapt_datetimefield_value(change.now),
@@ -417,7 +430,7 @@ def _written(change: Change, *, xmin: str, texts: tuple[str, str] | None = None,
         stats["optimistic"] += 1
     hot = Hot(
         xmin=xmin,
-        version=new.version,
+        version=change.version,
         game=new,
         party_id=table.party_id,
         letter=table.letter,
@@ -428,8 +441,9 @@ def _written(change: Change, *, xmin: str, texts: tuple[str, str] | None = None,
         step_clock=table.step_clock,
         step_clock_server=table.step_clock_server,
         step_due_at=table.step_due_at,
+        kind=table.game,
     )
-    table.version, table.updated_at, table.state = new.version, now, change.state
+    table.version, table.updated_at, table.state = change.version, now, change.state
     table_id = table.pk
     if committed:
         _remember(table_id, hot)
@@ -450,7 +464,7 @@ def write_statement(change: Change) -> tuple[str, list[Any]]:
     Its row is (the new xmin, 1) when it wrote, and none when the guard did not hold.
     Also sent, as it is, on the event loop's own connections (tables/loopwrite.py)."""
     t, a = Table._meta.db_table, TableAction._meta.db_table
-    table, new, attempt, now = change.table, change.new, change.attempt, change.now
+    table, attempt, now = change.table, change.attempt, change.now
     also = attempt.also if attempt.optimistic else None
     sql = (
         f"WITH u AS (UPDATE {t} SET state = %s::jsonb, version = %s, window_opened_at = %s, step_due_at = %s,"
@@ -463,7 +477,7 @@ def write_statement(change: Change) -> tuple[str, list[Any]]:
     )
     params = [
         orjson.dumps(change.state).decode(),
-        new.version,
+        change.version,
         table.window_opened_at,
         table.step_due_at,
         now,
@@ -472,8 +486,8 @@ def write_statement(change: Change) -> tuple[str, list[Any]]:
         attempt.xmin or "",
         attempt.xmin or "",
         *(also.params if also else ()),
-        new.version,
-        orjson.dumps(action_to_dict(change.action)).decode(),
+        change.version,
+        change.action_json,
         change.actor,
         change.client_id,
         now,
@@ -495,17 +509,18 @@ def warm(*, table_id: int, party_id: int) -> bool:
     with connection.cursor() as cur:
         cur.execute(
             f"SELECT xmin::text, version, CAST(state AS TEXT), letter, roster, window_opened_at, updated_at,"
-            f" step_clock, step_clock_server, step_due_at FROM {t} WHERE id = %s AND party_id = %s",
+            f" step_clock, step_clock_server, step_due_at, game FROM {t} WHERE id = %s AND party_id = %s",
             [table_id, party_id],
         )
         row = cur.fetchone()
     if row is None:
         return False
-    xmin, version, state, letter, roster, opened, updated, clock, clock_server, due = row
+    xmin, version, state, letter, roster, opened, updated, clock, clock_server, due, kind = row
     hot = Hot(
         xmin=xmin,
         version=version,
-        game=Game.from_dict(orjson.loads(state)),
+        game=game_named(kind).from_dict(orjson.loads(state)),
+        kind=kind,
         party_id=party_id,
         letter=letter,
         roster=_json(roster),

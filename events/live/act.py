@@ -101,6 +101,7 @@ def _seat_then_act(actor: Actor, secret: str | None, frame: Frame, origin: str) 
             table_id=row["table_id"],
             seat=row["seat"],
             captain=row["is_captain"],
+            game=actor.game,
         )
         if fresh != actor:
             return None

@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from events.party.play import after_table_act, table_act_stand_in
+from games.registry import game_named
 from tables.errors import ServiceError
 from tables.groups import Message
 from tables.models import Table
@@ -54,18 +55,18 @@ def clock_fire_one(*, now: datetime | None = None) -> list[Message] | None:
     due = Table.objects.filter(step_clock_server=True, step_due_at__lte=now)
     if not due.exists():
         return None  # the usual answer, in one read and no transaction (SQLite: no write lock)
-    claimed: tuple[int, int, int] | None = None
+    claimed: tuple[int, int, int, str] | None = None
     try:
         with transaction.atomic():
             claimed = (
                 due.select_for_update(skip_locked=True)
                 .order_by("step_due_at")
-                .values_list("pk", "party_id", "version")
+                .values_list("pk", "party_id", "version", "game")
                 .first()
             )
             if claimed is None:
                 return None
-            table_id, party_id, version = claimed
+            table_id, party_id, version, kind = claimed
             outcome, game = table_act_stand_in(
                 party_id=party_id, table_id=table_id, version=version, actor_label=ACTOR, now=now
             )
@@ -77,4 +78,4 @@ def clock_fire_one(*, now: datetime | None = None) -> list[Message] | None:
         log.exception("table %s: the clock's pass was refused; its deadline is cleared", claimed[0])
         Table.objects.filter(pk=claimed[0], version=claimed[2]).update(step_due_at=None)
         return []
-    return after_table_act(party_id=party_id, outcome=outcome, game=game).messages
+    return after_table_act(party_id=party_id, outcome=outcome, game=game, definition=game_named(kind)).messages

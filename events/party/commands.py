@@ -30,13 +30,18 @@ from events.party.roles import (
     SEAT_ACTIONS,
     Actor,
     Role,
+    check_action_role,
     check_own_guest,
     check_own_seat,
     check_party_command,
     check_table_action,
     delivery_confirmer,
 )
-from games.yankee import MalformedActionError, parse_action
+from games.definition import Definition
+from games.definition import Role as GameRole
+from games.errors import IllegalActionError, MalformedActionError
+from games.registry import DEFAULT_GAME as YANKEE_NAME
+from games.registry import game_named
 from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
 from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_rules
@@ -93,27 +98,55 @@ def _act_frame(actor: Actor, frame: Frame) -> tuple[str, Frame]:
 
 
 def _check_action(actor: Actor, frame: Frame) -> None:
-    action = frame["action"]
-    check_table_action(actor, frame["table"], action["type"])
-    check_own_seat(actor, action)
+    """Yankee Heist's refusal by wire type, before parsing (its codes, as ever); every
+    game's verdict on the parsed action is `_act_request`'s (`check_action_role`)."""
+    if actor.game == YANKEE_NAME:
+        action = frame["action"]
+        check_table_action(actor, frame["table"], action["type"])
+        check_own_seat(actor, action)
 
 
 def _parse_action(actor: Actor, frame: Frame) -> Args:
     return {"request": _act_request(actor, frame)}
 
 
+def _parsed(definition: Definition, actor: Actor, action: dict[str, Any]) -> Any:
+    """The action through the table's game definition. A guest's own action names no
+    seat: the seat is the guest's (a seat acts for itself), when the game says the
+    action so filled is a seat's; otherwise it is parsed as sent (a captain's pass
+    names the seat it passes)."""
+    with engine_rules():
+        if actor.role is Role.GUEST and actor.seat is not None and "seat" not in action:
+            first: IllegalActionError | None
+            try:
+                mine = definition.parse_action({**action, "seat": actor.seat})
+            except IllegalActionError as exc:
+                mine, first = None, exc
+            else:
+                if definition.role_of(mine) is GameRole.SEAT:
+                    return mine
+                first = None
+            try:
+                return definition.parse_action(action)
+            except IllegalActionError:
+                if first is not None:
+                    raise first from None  # the seat's own action's error says what is wrong
+                raise
+        return definition.parse_action(action)
+
+
 def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -> ActRequest:
     action = frame["action"]
     kind = action["type"]
-    if kind in SEAT_ACTIONS:
-        action = {**action, "seat": actor.seat}  # a seat acts for itself (check_own_seat)
-    with engine_rules():
-        engine_action = parse_action(action)
+    definition = game_named(actor.game)
+    engine_action = _parsed(definition, actor, action)
+    role = definition.role_of(engine_action)
+    check_action_role(actor, frame["table"], role, definition.seat_of(engine_action))
     return ActRequest(
         party_id=actor.party_id,
         table_id=frame["table"],
         action=engine_action,
-        actor_label=actor.label_for(kind),
+        actor_label=actor.label_for(role is GameRole.SEAT),
         client_id=frame.get("re") or "",
         # Only turn actions are version-checked: two phones answering one window both count.
         expected_version=frame.get("version") if kind in TURN_ACTIONS else None,
@@ -201,6 +234,8 @@ def _party(
 
 
 TABLE_ACTIONS: dict[str, Command] = {name: _action(name) for name in sorted(SEAT_ACTIONS | DUTY_ACTIONS)}
+# Another game's table actions: one command, its roles the definition's (`_act_request`).
+ANY_TABLE_ACTION = _action("act")
 
 PARTY_COMMANDS: dict[str, Command] = {
     c.name: c
@@ -283,7 +318,7 @@ def lookup(actor: Actor, frame: Frame) -> tuple[Command, Frame]:
     """The command a frame asks for, and the frame as its command reads it."""
     if frame["type"] == "act":
         kind, frame = _act_frame(actor, frame)
-        command = TABLE_ACTIONS.get(kind)
+        command = TABLE_ACTIONS.get(kind) if actor.game == YANKEE_NAME else ANY_TABLE_ACTION
         if command is None:  # relay_exchange (the server's own), or no action at all
             raise Forbidden("that action is not available to players")
         return command, frame

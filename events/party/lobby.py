@@ -7,6 +7,8 @@ events/party/play.py) all lock the party and announce its changes through here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
@@ -14,7 +16,6 @@ from django.utils import timezone
 from events.broadcast.groups import Message, host_group, party_group
 from events.models import Party
 from events.party.selectors import party_for_host, party_public
-from games.yankee import Game, Phase
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 
@@ -53,18 +54,20 @@ def party_bump(party: Party) -> None:
     Party.objects.filter(pk=party.pk).update(revision=F("revision") + 1)
 
 
-def party_after_table_change(*, table: Table, game: Game) -> list[Message]:
+def party_after_table_change(*, table: Table, game: Any) -> list[Message]:
     """Called inside a table's transaction, and read-only on the party: a table action
     never writes (or locks) the party row, so it can never deadlock with the party-wide
     writes that lock the party and then its tables (relay, seat claim). Reports the
     gate as tables arrive at it; the end is settled after commit (party_close_if_over)."""
-    if game.phase is Phase.GATE:
+    if table.definition.at_gate(game):
         return lobby_messages(Party.objects.get(pk=table.party_id))
     return []
 
 
 def tables_still_playing(party: Party) -> list[str]:
-    return [t.letter for t in party.tables.order_by("letter") if t.state["phase"] != Phase.OVER.value]
+    return [
+        t.letter for t in party.tables.order_by("letter") if not t.definition.is_over(t.definition.from_dict(t.state))
+    ]
 
 
 def party_close(party: Party) -> list[Message]:

@@ -10,11 +10,13 @@ commit, a table that finished may end the party (`_after`).
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from events.party.lobby import party_after_table_change, party_close_if_over
-from games.yankee import Game, Phase, stand_in
-from games.yankee.actions import Action, DrawRelaySeat
+from games.definition import Definition
+from games.yankee.actions import DrawRelaySeat
 from relay.selectors import relay_is_open
+from tables.clock import NO_SECONDS
 from tables.errors import ErrorCode, ServiceError
 from tables.groups import Message
 from tables.models import Table
@@ -29,6 +31,9 @@ from tables.services import (
     table_persist,
     table_persist_on_loop,
 )
+
+Game = Any  # a game's state, as the table's definition makes it
+Action = Any
 
 
 def _is_relay_draw(action: Action) -> bool:
@@ -45,10 +50,11 @@ def _announce_gate(table: Table, game: Game) -> list[Message]:
     return party_after_table_change(table=table, game=game)
 
 
-def _needs_nothing_more(game: Game) -> bool:
+def _needs_nothing_more(table: Table, game: Game) -> bool:
     """The party has nothing to do about this new game (party_after_table_change and
-    party_close_if_over read the database for these two phases)."""
-    return game.phase not in (Phase.GATE, Phase.OVER)
+    party_close_if_over read the database at the gate and the end)."""
+    definition = table.definition
+    return not (definition.at_gate(game) or definition.is_over(game))
 
 
 PARTY_RULES = PartyRules(
@@ -79,7 +85,7 @@ async def table_act_on_loop(request: ActRequest) -> Outcome | None:
 
 
 def _after(party_id: int, done: Persisted) -> Outcome:
-    if done.game is not None and done.game.phase is Phase.OVER:
+    if done.game is not None and done.definition is not None and done.definition.is_over(done.game):
         # The table's last action has committed; the party may now be over too.
         done.outcome.messages.extend(party_close_if_over(party_id=party_id))
     return done.outcome
@@ -106,7 +112,8 @@ def table_act_stand_in(
     locked = table_lock(TableClaim(party_id=party_id, table_id=table_id, actor_label=actor_label, client_id=client_id))
     if locked.duplicate is not None or locked.table.version != version:
         return Outcome({"version": locked.table.version, "duplicate": True}), None
-    action = stand_in(locked.game)
+    clock = locked.table.definition.clock(locked.game, NO_SECONDS)
+    action = clock.stand_in if clock is not None else None
     if action is None:
         return Outcome({"version": version, "duplicate": False}), None
     applied = table_apply(locked, action, actor_label=actor_label, client_id=client_id, now=now)
@@ -114,6 +121,6 @@ def table_act_stand_in(
     return applied.outcome, applied.game
 
 
-def after_table_act(*, party_id: int, outcome: Outcome, game: Game | None) -> Outcome:
+def after_table_act(*, party_id: int, outcome: Outcome, game: Game | None, definition: Definition) -> Outcome:
     """After the action's commit: a table that finished may end the party."""
-    return _after(party_id, Persisted(outcome, game))
+    return _after(party_id, Persisted(outcome, game, definition))

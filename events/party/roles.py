@@ -9,7 +9,12 @@
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
-(games/yankee/views.py builds the views; tests/engine/test_leaks.py checks them).
+(each game's views build them, games/yankee/views.py and games/royal/views.py;
+tests/engine/test_leaks.py checks Yankee Heist's). Which table actions a seat, a captain
+or only the server may send is the game's own word: its definition's `role_of` and
+`seat_of` (games/definition.py), asked once the action is parsed (`check_action_role`).
+Yankee Heist's wire types are also listed below by role, so a frame it can never accept
+is refused before it is parsed, with the same codes as ever.
 The "sees" column is `groups_for` (the channel groups a socket joins); the "may do"
 column is the sets and checks below, which the command registry (events/party/commands.py)
 applies to every wire command before its service runs.
@@ -21,6 +26,8 @@ import enum
 from dataclasses import dataclass
 
 from events.broadcast import groups
+from games.definition import Role as GameRole
+from games.registry import DEFAULT_GAME
 from tables.errors import Forbidden
 from tables.models import Table
 
@@ -41,6 +48,7 @@ class Actor:
     seat: int | None = None
     captain: bool = False
     tablet_id: int | None = None
+    game: str = DEFAULT_GAME  # the party's game (games/registry.py): its tables' definition
 
     @property
     def label(self) -> str:
@@ -52,14 +60,15 @@ class Actor:
             return f"tablet:{self.tablet_id}"
         return "spectator"
 
-    def label_for(self, action_type: str) -> str:
+    def label_for(self, seat_action: bool) -> str:
         """Who the action log says acted: a captain's duty is logged as the captain's."""
-        if self.role is Role.GUEST and self.captain and action_type not in SEAT_ACTIONS:
+        if self.role is Role.GUEST and self.captain and not seat_action:
             return f"captain:{self.guest_id}"
         return self.label
 
 
-# Table actions (engine wire types) by who may send them.
+# Yankee Heist's table actions (its wire types) by who may send them: the refusal before
+# parsing (`check_table_action`); `check_action_role` is every game's verdict after.
 SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
 DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
 SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
@@ -100,6 +109,21 @@ def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
             raise Forbidden("only the player in that seat can do that")
         return
     if action_type in DUTY_ACTIONS:
+        check_captains_duty(actor, table_id)
+        return
+    raise Forbidden("that action is not available to players")
+
+
+def check_action_role(actor: Actor, table_id: int, role: GameRole, seat: int | None) -> None:
+    """Raise Forbidden unless `actor` may send a parsed action the game says is `role`'s
+    (its definition's `role_of`), for `seat` (`seat_of`), to table `table_id`."""
+    if role is GameRole.SEAT:
+        if actor.role is not Role.GUEST or actor.table_id != table_id or actor.seat is None:
+            raise Forbidden("only the player in that seat can do that")
+        if seat != actor.seat:
+            raise Forbidden("you can only act for your own seat")
+        return
+    if role is GameRole.DUTY:
         check_captains_duty(actor, table_id)
         return
     raise Forbidden("that action is not available to players")

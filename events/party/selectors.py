@@ -12,12 +12,13 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.yankee import Game
+from games.registry import DEFAULT_GAME, game_named
+from games.yankee import Game, gift_label
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
 from tables.models import Table
-from tables.selectors import gift_label, table_game, table_payload
+from tables.selectors import table_game, table_payload
 from tables.simulate.lobby import party_length_estimate
 
 ONLINE_GRACE = timedelta(seconds=45)
@@ -33,28 +34,28 @@ def party_by_code(code: object) -> Party | None:
 def actor_for(*, party: Party, role: str, token: object) -> Actor | None:
     """Authenticate a hello frame. None for a wrong or forged secret."""
     if role == "spectator":
-        return Actor(Role.SPECTATOR, party.pk)
+        return Actor(Role.SPECTATOR, party.pk, game=party.game)
     if not isinstance(token, str) or not plausible_token(token):  # (isinstance: for mypy)
         return None
     digest = token_hash(token)
     if role == "host":
         # Looked up by digest; the digest compare itself happened in the index lookup,
         # and a 256-bit secret leaves nothing to learn from timing.
-        return Actor(Role.HOST, party.pk) if party.host_token_hash == digest else None
+        return Actor(Role.HOST, party.pk, game=party.game) if party.host_token_hash == digest else None
     if role == "guest":
         guest = Guest.objects.filter(party=party, token_hash=digest, removed_at__isnull=True).first()
-        return guest_actor(guest) if guest else None
+        return guest_actor(guest, game=party.game) if guest else None
     if role == "tablet":
         tablet = Tablet.objects.filter(party=party, token_hash=digest, revoked_at__isnull=True).first()
-        return tablet_actor(tablet) if tablet else None
+        return tablet_actor(tablet, game=party.game) if tablet else None
     return None
 
 
-def tablet_actor(tablet: Tablet) -> Actor:
-    return Actor(Role.TABLET, tablet.party_id, table_id=tablet.table_id, tablet_id=tablet.pk)
+def tablet_actor(tablet: Tablet, *, game: str = DEFAULT_GAME) -> Actor:
+    return Actor(Role.TABLET, tablet.party_id, table_id=tablet.table_id, tablet_id=tablet.pk, game=game)
 
 
-def guest_actor(guest: Guest) -> Actor:
+def guest_actor(guest: Guest, *, game: str = DEFAULT_GAME) -> Actor:
     return Actor(
         Role.GUEST,
         guest.party_id,
@@ -62,6 +63,7 @@ def guest_actor(guest: Guest) -> Actor:
         table_id=guest.table_id,
         seat=guest.seat,
         captain=guest.is_captain,
+        game=game,
     )
 
 
@@ -286,6 +288,25 @@ def told_to_the_room(gift_id: int, game: Game) -> bool:
     return gift_id in game.open
 
 
+def _standings_result(party: Party) -> dict[str, Any]:
+    """A game without gifts: who ranked where at each table (its definition's standings)."""
+    tables = []
+    for table in party.tables.order_by("letter"):
+        definition = table.definition
+        game = definition.from_dict(table.state)
+        names = [entry["name"] for entry in table.roster]
+        tables.append(
+            {
+                "table": table.letter,
+                "standings": [
+                    {"seat": s.seat, "name": names[s.seat], "score": s.score, "rank": s.rank, "winner": s.winner}
+                    for s in definition.standings(game)
+                ],
+            }
+        )
+    return {"over": party.status == Party.Status.OVER, "tables": tables, "keeps": [], "vault_returns": [], "late": []}
+
+
 def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     """Who leaves with which gift, and where every vault gift goes. Read from the
     tables' final states (valid at any moment: it is the current holder of each gift).
@@ -296,7 +317,10 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     Everyone who brought a gift leaves with exactly one (docs/RULES.md): the gift in
     front of the seat they sat down at, even when a substitute played it for them
     (`played_by` lists everyone who played the seat); a late arrival, their own gift
-    (`late`)."""
+    (`late`). A game without gifts (its definition's Features): each table's standings."""
+    definition = game_named(party.game)
+    if not definition.features.gifts:
+        return _standings_result(party)
     guests = {g.pk: g for g in party.guests.all()}
     handovers = party_handovers(party)
     joined = joined_names(guests.values(), handovers)

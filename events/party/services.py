@@ -27,7 +27,9 @@ from events.party.lobby import (
     tables_still_playing,
 )
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
-from games.yankee import CLOCKED_PHASES, Game, Gift, new_game
+from games.definition import Setup
+from games.registry import DEFAULT_GAME, GAMES, game_named
+from games.yankee import Gift
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
@@ -113,16 +115,22 @@ def party_create(
     vault_size: object = 0,
     step_clock: object = DEFAULT_STEP_CLOCK,
     step_clock_server: object = False,
+    game: object = DEFAULT_GAME,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
     for one guest (0 off, 60, 120); `step_clock_server`: the server then plays the
-    rules' do-nothing choice itself (docs/RULES.md)."""
+    rules' do-nothing choice itself (docs/RULES.md). `game`: a registered game's name
+    (games/registry.py), which every table of the party plays."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise ServiceError(ErrorCode.INVALID, f"the game is one of {sorted(GAMES)}")
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
         raise ServiceError(ErrorCode.INVALID, "the vault holds 0 to 3 gifts per table")
+    if vault_size and not GAMES[game].features.vaults:
+        raise ServiceError(ErrorCode.INVALID, f"{GAMES[game].title} has no vault")
     step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
@@ -131,6 +139,7 @@ def party_create(
                 party = Party.objects.create(
                     code=new_code(),
                     name=name,
+                    game=game,
                     budget=budget,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
@@ -288,15 +297,18 @@ def party_seat(*, party_id: int) -> Outcome:
     with transaction.atomic():
         party = _locked_in_lobby(party_id, "this party is already seated")
         guests = list(party.guests.filter(removed_at__isnull=True))
-        if len(guests) < 2:
-            raise ServiceError(ErrorCode.TOO_FEW, "at least 2 guests are needed to play")
-        vault = list(party.vault_gifts.all())
+        definition = game_named(party.game)
+        if len(guests) < definition.min_players:
+            raise ServiceError(ErrorCode.TOO_FEW, f"at least {definition.min_players} guests are needed to play")
+        vault = list(party.vault_gifts.all()) if definition.features.vaults else []
         try:
             plan = seating.seating_plan(
                 seed=party.seed,
                 guest_ids=[g.pk for g in guests],
                 vault_ids=[v.pk for v in vault],
-                vault_size=party.vault_size,
+                vault_size=party.vault_size if definition.features.vaults else 0,
+                table_max=definition.table_max,
+                min_players=definition.min_players,
             )
         except ValueError as exc:
             raise ServiceError(ErrorCode.SEATING, str(exc)) from None
@@ -306,22 +318,28 @@ def party_seat(*, party_id: int) -> Outcome:
         for entry in plan:
             seated = [by_id[gid] for gid in entry["guests"]]
             vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]
-            setup = {
-                "gifts": [
-                    {"id": g.gift_number, "description": g.description, "brought_by": seat}
-                    for seat, g in enumerate(seated)
-                ],
-                "vault": [{"id": v.gift_id, "description": v.description} for v in vault_gifts],
-                "gate": gate,
-            }
-            game, _ = new_game(seed=entry["seed"], **setup_gifts(setup=setup))
+            if definition.features.gifts:
+                setup: dict[str, Any] = {
+                    "gifts": [
+                        {"id": g.gift_number, "description": g.description, "brought_by": seat}
+                        for seat, g in enumerate(seated)
+                    ],
+                    "vault": [{"id": v.gift_id, "description": v.description} for v in vault_gifts],
+                    "gate": gate,
+                }
+                options = {"gifts": setup["gifts"], "vault": setup["vault"]}
+            else:
+                # A game without gifts: its definition's own setup (games/definition.py Setup).
+                setup, options = {"players": len(seated), "gate": gate, "options": {}}, {}
+            game, _ = definition.setup(Setup(players=len(seated), seed=entry["seed"], gate=gate, options=options))
             table = Table.objects.create(
                 party=party,
+                game=party.game,
                 letter=entry["letter"],
                 seed=entry["seed"],
                 setup=setup,
-                state=game.to_dict(),
-                version=game.version,
+                state=definition.to_dict(game),
+                version=definition.version(game),
                 step_clock=party.step_clock,
                 step_clock_server=party.step_clock_server,
                 step_due_at=_first_due(party.step_clock),
@@ -344,10 +362,11 @@ def party_seat(*, party_id: int) -> Outcome:
 
 
 def setup_gifts(*, setup: dict[str, Any]) -> dict[str, Any]:
-    """new_game's keyword arguments from a table's stored setup."""
+    """Yankee Heist's new_game keyword arguments from a table's stored setup (the
+    tests' and benchmarks' replays; the engine's Gift fields, as stored)."""
     return {
-        "gifts": [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]],
-        "vault": [Gift(v["id"], v["description"]) for v in setup["vault"]],
+        "gifts": [Gift(**g) for g in setup["gifts"]],
+        "vault": [Gift(**v) for v in setup["vault"]],
         "gate": setup["gate"],
     }
 
@@ -378,9 +397,9 @@ def party_set_clock(*, party_id: int, step_clock: object, step_clock_server: obj
         msgs = lobby_messages(party)
         now = timezone.now()
         for table in Table.objects.select_for_update().filter(party=party).order_by("pk"):
-            game = Game.from_dict(table.state)
+            game = table.definition.from_dict(table.state)
             table.step_clock, table.step_clock_server = step_clock, step_clock_server
-            waits = step_clock and game.phase in CLOCKED_PHASES
+            waits = step_clock and table.definition.clock(game, {}) is not None
             table.step_due_at = now + timedelta(seconds=step_clock) if waits else None  # afresh from the change
             table.save(update_fields=["step_clock", "step_clock_server", "step_due_at"])
             msgs += table_messages(table, game, [])
@@ -598,7 +617,7 @@ def _seat_taken_messages(party: Party, table: Table, seat: int, message: str) ->
     """What a seat changing hands tells the room: the lobby, the table's views (with the
     new name) and a notice to the table's seats, tablets and the host."""
     msgs = lobby_messages(party)
-    msgs += table_messages(table, Game.from_dict(table.state), [])
+    msgs += table_messages(table, table.definition.from_dict(table.state), [])
     msgs += _table_notice(
         party.pk, table.pk, len(table.roster), {"kind": "claimed", "table": table.pk, "seat": seat, "message": message}
     )
@@ -627,7 +646,7 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
         if leaver.table_id is None:
             raise ServiceError(ErrorCode.NOT_SEATED, f"{leaver.name} has no seat to hand over")
         table = Table.objects.select_for_update().get(pk=leaver.table_id)
-        if Game.from_dict(table.state).phase.value == "over":
+        if table.definition.is_over(table.definition.from_dict(table.state)):
             raise ServiceError(ErrorCode.OVER, f"table {table.letter} has finished")
         seat, captain = leaver.seat, leaver.is_captain
         assert seat is not None

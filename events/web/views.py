@@ -32,6 +32,7 @@ from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
+from games.registry import DEFAULT_GAME, game_choices
 from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
@@ -78,6 +79,7 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
             vault_size=data.get("vault_size", 0),
             step_clock=data.get("step_clock", DEFAULT_STEP_CLOCK),
             step_clock_server=data.get("step_clock_server", False),
+            game=data.get("game", DEFAULT_GAME),
         ).data
     except ServiceError as exc:
         return error_response(exc)
@@ -189,7 +191,7 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "events/home.html")
+    return render(request, "events/home.html", {"games": game_choices(), "default_game": DEFAULT_GAME})
 
 
 def _missing(request: HttpRequest, code: str) -> NothingHere:

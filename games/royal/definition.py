@@ -79,6 +79,9 @@ class RoyalDefinition:
     def private_keys(self) -> tuple[str, ...]:
         return views.PRIVATE_KEYS
 
+    def seat_private(self, state: Game, seat: int) -> dict[str, Any]:
+        return views.seat_private(state, seat)
+
     # --- who acts --------------------------------------------------------------------------
     def waiting_for(self, state: Game) -> tuple[int, ...]:
         return legal.waiting_for(state)

@@ -156,6 +156,9 @@ class YankeeDefinition:
     def private_keys(self) -> tuple[str, ...]:
         return views.PRIVATE_KEYS
 
+    def seat_private(self, state: Game, seat: int) -> dict[str, Any]:
+        return views.seat_private(state, seat)
+
     def reshuffle_hidden(self, state: Game, viewer: int | None, rng: random.Random) -> Game:
         return hidden.reshuffle_hidden(state, viewer, rng)
 

@@ -44,6 +44,7 @@ hostForm.addEventListener("submit", async (ev) => {
         vault_size: Number(document.getElementById("party-vault").value),
         step_clock: Number(document.getElementById("party-clock").value),
         step_clock_server: document.getElementById("party-clock-server").checked,
+        game: document.getElementById("party-game")?.value || "yankee",
       }),
     });
     const data = await res.json().catch(() => ({}));

@@ -52,10 +52,9 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
     from events.models import Guest, Party, VaultGift
     from events.party.lobbycast import lobby_announce
     from events.party.selectors import party_result
-    from games.yankee import Game, Phase, action_to_dict
+    from games.yankee import Game, Phase, action_to_dict, gift_label
     from tables.models import Table
     from tables.seating import seating_plan
-    from tables.selectors import gift_label
 
     started = time.monotonic()
     base = asgi_server

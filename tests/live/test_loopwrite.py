@@ -238,14 +238,14 @@ async def test_an_action_the_party_must_answer_in_the_database_is_not_written_fr
         actor_label="x",
     )
     persisted = await table_persist_on_loop(
-        request, dataclasses.replace(play.PARTY_RULES, settles_alone=lambda new: False)
+        request, dataclasses.replace(play.PARTY_RULES, settles_alone=lambda table, new: False)
     )
     assert persisted is None and write.stats == before  # not sent: no statement, no conflict
     assert (await game_of(table.pk)).version == g.version
     # The party's phases: the gate and the end are answered through the threads.
-    assert not play._needs_nothing_more(g.__class__.from_dict({**g.to_dict(), "phase": Phase.GATE.value}))
-    assert not play._needs_nothing_more(g.__class__.from_dict({**g.to_dict(), "phase": Phase.OVER.value}))
-    assert play._needs_nothing_more(g)
+    assert not play._needs_nothing_more(table, g.__class__.from_dict({**g.to_dict(), "phase": Phase.GATE.value}))
+    assert not play._needs_nothing_more(table, g.__class__.from_dict({**g.to_dict(), "phase": Phase.OVER.value}))
+    assert play._needs_nothing_more(table, g)
 
 
 async def test_a_frame_the_loop_refuses_is_answered_by_the_long_path(acts_on_threads):

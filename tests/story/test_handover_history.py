@@ -15,10 +15,9 @@ from django.test import Client
 from events.models import Guest, Party, SeatHandOver
 from events.party import services
 from events.party.selectors import party_result
-from games.yankee import Game, Phase
+from games.yankee import Game, Phase, gift_label
 from story.selectors import story_replay
 from tables.models import Table
-from tables.selectors import gift_label
 from tests.story.record import party_lobby, party_play
 
 pytestmark = pytest.mark.django_db

@@ -16,14 +16,13 @@ from django.test import Client
 from events.models import Guest, Party
 from events.party import services
 from events.party.selectors import party_result
-from games.yankee import Game, Phase
+from games.yankee import Game, Phase, gift_label
 from games.yankee.actions import RelayExchange
 from relay.models import Relay
 from relay.services import relay_open
 from story.selectors import party_story
 from tables.errors import ServiceError
 from tables.models import Table
-from tables.selectors import gift_label
 from tests.story.record import party_lobby, party_play, party_record_with_tokens, table_start, table_steps
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,10 @@ from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from events.models import Party
+from games.yankee import gift_label
 from games.yankee.actions import React, RelayExchange, TimeoutPass, VaultExchange
 from story.replay import ReplayMismatch, table_replay
 from story.selectors import party_story, story_replay
-from tables.selectors import gift_label
 from tests.story.record import party_lobby, party_play, party_record, table_start, table_steps
 
 pytestmark = pytest.mark.django_db

@@ -1,0 +1,124 @@
+"""A Royal Heist party, end to end through the real socket: the host creates it with
+game="royal", guests join, the host seats them, and every seat's phone decides from its
+own view until the game is over. The table host speaks to the game only through its
+definition (games/royal/definition.py), and no seat ever sees another seat's pending
+decision."""
+
+import json
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from events.models import Party
+from games.royal.views import PRIVATE_KEYS
+from tables.models import Table
+from tables.seating import table_sizes
+from tests import shorthand
+from tests.live.clients import Phone
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+PUBLIC_SEAT_KEYS = {"seat", "inside", "satchel", "bank", "decided"}  # nothing of a choice not yet revealed
+
+
+class RoyalPhone(Phone):
+    """A phone of a Royal Heist table: a seat's update is the public view plus its own
+    private part (what GameDefinition.seat_private adds), merged as a screen would."""
+
+    def _note_raw(self, text: str) -> dict:
+        raw = json.loads(text)
+        if raw.get("type") != "table":
+            return raw
+        self.raw_tables.append(raw)
+        private = raw.get("private")
+        if private is None:
+            return raw
+        out = {k: v for k, v in raw.items() if k != "private"}
+        out["view"] = {**raw["view"], **{k: v for k, v in private.items() if k != "events"}}
+        if "events" in private:
+            out["events"] = private["events"]
+        return out
+
+
+def _seen_by_seat(phone: RoyalPhone, seat: int) -> int:
+    """Everything this seat's socket was sent names no other seat's choice before the
+    reveal. Returns how many of its own choices it was told of."""
+    own = 0
+    for raw in phone.raw_tables:
+        for entry in raw["view"]["seats"]:
+            assert set(entry) == PUBLIC_SEAT_KEYS, entry
+        private = raw.get("private")
+        if private is None:
+            continue
+        assert private["you"] == seat
+        assert set(private) - {"events"} == set(PRIVATE_KEYS)
+        for event in [*private.get("events", ()), *raw.get("events", ())]:
+            if "press_on" in event:
+                assert event["seat"] == seat, (seat, event)
+                own += 1
+    return own
+
+
+@pytest.mark.parametrize("guests", [3, 8])
+async def test_a_royal_heist_table_plays_to_the_end_through_the_socket(guests):
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Royal night", game="royal")
+    assert party.game == "royal"
+    tokens = []
+    for i in range(guests):
+        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="-")
+        tokens.append(token)
+    host = await RoyalPhone(party.code).connect()
+    await host.hello("host", host_token)
+    phones = [await RoyalPhone(party.code).connect() for _ in tokens]
+    for phone, token in zip(phones, tokens, strict=True):
+        await phone.hello("guest", token)
+    ok = await host.command("seat")
+    assert ok["type"] == "ok", ok
+    table = await sync_to_async(Table.objects.get)(party=party)
+    assert table.game == "royal" and len(table.roster) == guests  # one table for 3 to 8
+    for phone in phones:
+        snap = await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+        assert snap["table"]["view"]["you"] == snap["me"]["seat"]
+    seat_of = {id(p): p.snapshot["me"]["seat"] for p in phones}
+
+    r = random.Random(guests)
+    actions = 0
+    while phones[0].table["view"]["phase"] != "over":
+        deciders = [p for p in phones if p.table["view"]["can_decide"]]
+        assert deciders, phones[0].table["view"]
+        phone = r.choice(deciders)
+        # A seat acts for itself: the frame names no seat, the server fills in the sender's.
+        res = await phone.act({"type": "decide", "press_on": r.random() < 0.7})
+        assert res["type"] == "ok", res
+        actions += 1
+        for p in phones:
+            await p.at_version(res["version"])
+        assert actions < 2000
+    assert actions >= guests
+    told = 0
+    for phone in phones:
+        told += _seen_by_seat(phone, seat_of[id(phone)])
+        assert phone.table["view"]["winners"]  # every seat sees the result
+    assert told >= actions  # each decision was told to its own seat (and, the loop says, to no other)
+
+    # The last action ended the party: the host's screen gets the result, standings and all.
+    over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
+    (standings,) = over["party"]["result"]["tables"]
+    assert sorted(s["seat"] for s in standings["standings"]) == list(range(guests))
+    assert (await sync_to_async(Party.objects.get)(pk=party.pk)).status == Party.Status.OVER
+    # A seat's own action is refused for another seat, with the role table's code.
+    res = await phones[0].act({"type": "decide", "seat": (seat_of[id(phones[0])] + 1) % guests, "press_on": True})
+    assert res["type"] == "error" and res["code"] == "forbidden", res
+    for p in [*phones, host]:
+        await p.close()
+
+
+def test_royal_heist_seats_one_table_of_3_to_8_and_tables_of_5_to_8_from_11_guests():
+    # The seating rule with Royal Heist's sizes (its definition's table_max and min_players).
+    assert [table_sizes(n, table_max=8, min_players=3) for n in (3, 8)] == [[3], [8]]
+    for n in range(11, 101):
+        sizes = table_sizes(n, table_max=8, min_players=3)
+        assert len(sizes) == -(-n // 8) and sum(sizes) == n and 5 <= min(sizes) <= max(sizes) <= 8, (n, sizes)
+    with pytest.raises(ValueError):
+        table_sizes(2, table_max=8, min_players=3)
