@@ -182,7 +182,7 @@ def test_phone_buttons_enabled_only_when_the_seat_may_decide(browser, static_url
     draw(page, "phone", seat_view(moments.start, 0), due)
     assert decide_buttons(page) == [("Press on", False), ("Get out", False)]
     assert "Heist 1 of 5" in root_text(page)
-    assert page.locator(".countdown").inner_text().startswith("Time to choose: ")
+    assert page.locator(".countdown").inner_text() == "Time to choose: 20 s"  # due far ahead: the whole clock
     sizes = page.eval_on_selector_all("button.r-decide", "els => els.map(b => b.getBoundingClientRect())")
     assert all(s["height"] >= 56 and s["width"] >= 360 - 2 * 12 - 2 for s in sizes), sizes
     page.click("button.r-decide.press")
@@ -197,6 +197,8 @@ def test_phone_buttons_enabled_only_when_the_seat_may_decide(browser, static_url
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / "royal-phone-locked.png"), full_page=True)
 
+    draw(page, "phone", seat_view(moments.on, 0), {**META, "step_due_at": 1})  # long past
+    assert page.locator(".countdown").inner_text().startswith("Time is up")
     # Out of this heist: no buttons, what was banked.
     view = seat_view(moments.revealed, 0)
     draw(page, "phone", view, META)
@@ -281,8 +283,8 @@ def test_danger_gate_and_end(browser, static_url, moments):
     page = _page(browser, static_url, 1280, 720, errors)
     draw(page, "phone", seat_view(moments.caught, 2), META)
     card = moments.caught.last_heist["card"]  # type: ignore[index]
-    assert "caught everyone still inside" in root_text(page)
-    assert card[0] in "JQKAX"
+    title = rules_for_screens()["cards"][card]["title"]
+    assert f"Last heist: the {title} caught everyone still inside" in root_text(page)
     draw(page, "tablet", public_view(moments.gate))
     page.click("button.r-open-gate")
     assert page.evaluate("window.calls") == [["open_gate"]]

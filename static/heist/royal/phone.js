@@ -2,7 +2,7 @@
 // the table's details (meta: roster, step_clock, step_due_at) as DOM. Two thumb-sized
 // buttons while the seat may decide; the choice, once made, shown locked and kept
 // secret until the reveal. The module opens no socket: onDecide(pressOn) does.
-import { h } from "../ui.js";
+import { h, namer } from "../ui.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, rankName, roomRow, seatBoard } from "./board.js";
 
 export const TEXT = {
@@ -81,7 +81,7 @@ function choicePanel(view, meta, onDecide) {
   if (view.phase === "over") {
     const you = view.seats[view.you];
     const winners = view.winners || [];
-    const names = winners.map((s) => (s === view.you ? "you" : (meta && meta.roster && meta.roster[s] ? meta.roster[s].name : `Seat ${s + 1}`)));
+    const names = winners.map(namer(meta, view.you));
     const head = winners.includes(view.you) ? (winners.length > 1 ? TEXT.youTied : TEXT.youWon) : TEXT.over;
     return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: TEXT.finalBank(you.bank) }));
   }
