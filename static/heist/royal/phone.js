@@ -1,0 +1,115 @@
+// Royal Heist on a guest's phone: the seat's view (games/royal/views.py seat_view) and
+// the table's details (meta: roster, step_clock, step_due_at) as DOM. Two thumb-sized
+// buttons while the seat may decide; the choice, once made, shown locked and kept
+// secret until the reveal. The module opens no socket: onDecide(pressOn) does.
+import { h, namer } from "../ui.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, rankName, roomRow, seatBoard } from "./board.js";
+
+export const TEXT = {
+  pressOn: "Press on",
+  getOut: "Get out",
+  pressOnHint: "keep your satchel at risk for the next room",
+  getOutHint: "bank your satchel and a share of what is left",
+  choose: "Press on or get out?",
+  lockedOn: "You chose to press on — hidden until everyone inside has chosen.",
+  lockedOut: "You chose to get out — hidden until everyone inside has chosen.",
+  waiting: "Waiting for the others to choose.",
+  gotOutBanked: (n) => `You got out with ${n} jewel${n === 1 ? "" : "s"} banked. Wait for the next heist.`,
+  satchel: "Your satchel",
+  bank: "Your bank",
+  jewels: (n) => `${n} jewel${n === 1 ? "" : "s"}`,
+  roomGave: (card, n) => `${card} turned up: ${n} jewel${n === 1 ? "" : "s"} into your satchel.`,
+  roomGaveNothing: (card) => `${card} turned up: it did not divide, nothing for you; it stays in the room.`,
+  roomDanger: (card, rank) => `${card} turned up: danger! A second ${rank} ends this heist.`,
+  roomSeen: (card) => `${card} turned up.`,
+  withBonus: (card, bonus) => `${card} (with the ${bonus})`,
+  caught: (card, lost) => `Last heist: the ${card} caught everyone still inside${lost ? ` (${lost} jewels in the rooms lost)` : ""}.`,
+  allOut: "Last heist: everyone got out in time.",
+  gate: "Half-way: the game waits at the gate until the host opens it.",
+  over: "Game over.",
+  youWon: "You won!",
+  youTied: "You share the win!",
+  winners: (names) => `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
+  finalBank: (n) => `You banked ${n} jewel${n === 1 ? "" : "s"} in all.`,
+  group: "Your choice",
+};
+
+/** The newest room and what it gave this seat (an even share of its worth among the
+ * seats inside when it was turned up: nobody leaves between a room and the next reveal). */
+function roomNews(view) {
+  const rooms = view.rooms || [];
+  if (!rooms.length) return null;
+  const room = rooms[rooms.length - 1];
+  const name = room.bonus ? TEXT.withBonus(cardTitle(room.card), cardTitle(room.bonus)) : cardTitle(room.card);
+  if (room.kind === "danger") return h("p", { class: "r-news danger", text: TEXT.roomDanger(name, rankName(room.rank)) });
+  if (!view.inside) return h("p", { class: "r-news", text: TEXT.roomSeen(name) });
+  const inside = view.seats.filter((s) => s.inside).length;
+  const share = inside ? Math.floor(room.value / inside) : 0;
+  return h("p", { class: "r-news gain", data: { share } }, share ? TEXT.roomGave(name, share) : TEXT.roomGaveNothing(name));
+}
+
+/** How the previous heist ended, while the new one has just begun. */
+function lastHeistNews(view, meta) {
+  const last = view.last_heist;
+  if (!last || view.phase !== "decide" || last.heist !== view.heist - 1 || (view.rooms || []).length > 1) return null;
+  return h("p", { class: `r-news ${last.ended}`, text: last.ended === "caught" ? TEXT.caught(cardTitle(last.card), last.rooms_lost) : TEXT.allOut });
+}
+
+function decideButtons(view, onDecide) {
+  const can = Boolean(view.can_decide);
+  const chosen = view.decision;
+  const press = (pressOn) => (ev) => {
+    if (!can) return;
+    for (const b of ev.currentTarget.parentElement.querySelectorAll("button")) b.disabled = true;
+    ev.currentTarget.setAttribute("aria-pressed", "true");
+    if (onDecide) onDecide(pressOn);
+  };
+  const button = (pressOn) => h("button", {
+    type: "button",
+    class: `btn r-decide ${pressOn ? "press" : "leave"}`,
+    disabled: !can,
+    aria: { pressed: chosen === null || chosen === undefined ? null : String(chosen === pressOn) },
+    data: { key: `royal-decide-${pressOn ? "on" : "out"}`, choice: pressOn ? "press_on" : "get_out" },
+    on: { click: press(pressOn) },
+  }, h("span", { class: "r-verb", text: pressOn ? TEXT.pressOn : TEXT.getOut }),
+  h("span", { class: "r-hint", text: pressOn ? TEXT.pressOnHint : TEXT.getOutHint }));
+  return h("div", { class: "r-buttons", role: "group", "aria-label": TEXT.group }, button(true), button(false));
+}
+
+function choicePanel(view, meta, onDecide) {
+  if (view.phase === "gate") return h("p", { class: "r-status", text: TEXT.gate });
+  if (view.phase === "over") {
+    const you = view.seats[view.you];
+    const winners = view.winners || [];
+    const names = winners.map(namer(meta, view.you));
+    const head = winners.includes(view.you) ? (winners.length > 1 ? TEXT.youTied : TEXT.youWon) : TEXT.over;
+    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: TEXT.finalBank(you.bank) }));
+  }
+  if (!view.inside) {
+    return h("p", { class: "r-status out", text: TEXT.gotOutBanked(view.seats[view.you].bank) });
+  }
+  const chosen = view.decision;
+  const locked = chosen === true || chosen === false;
+  return h("div", { class: "r-choose" },
+    h("p", { class: "r-status", role: "status", "aria-live": "polite", text: locked ? (chosen ? TEXT.lockedOn : TEXT.lockedOut) : view.can_decide ? TEXT.choose : TEXT.waiting }),
+    decideButtons(view, onDecide),
+    decideClock(view, meta));
+}
+
+/** The phone's whole Royal screen for one seat. */
+export function renderPhone(view, meta, { onDecide } = {}) {
+  const you = view.seats[view.you];
+  const flip = flipsNow(view, { id: `phone:${meta && meta.id}` });
+  return h("div", { class: "royal r-phone", data: { version: view.version, phase: view.phase } },
+    h("header", { class: "r-head" },
+      h("h2", { text: heistTitle(view) }),
+      h("dl", { class: "r-purse" },
+        h("div", null, h("dt", { text: TEXT.satchel }), h("dd", { class: "r-satchel", text: TEXT.jewels(you.satchel) })),
+        h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })))),
+    lastHeistNews(view, meta),
+    roomNews(view),
+    choicePanel(view, meta, onDecide),
+    dangerLine(view),
+    roomRow(view),
+    seatBoard(view, meta, { mySeat: view.you, flip }));
+}

@@ -1,0 +1,57 @@
+// Royal Heist on the captain's tablet and as a big-screen tile: the table's public view
+// (games/royal/views.py public_view) and its details (meta: id, letter, roster,
+// step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
+// flips every choice at once. The gate's button calls onOpenGate; no socket here.
+import { h, seatName } from "../ui.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, roomRow, seatBoard } from "./board.js";
+
+export const TEXT = {
+  table: (letter) => (letter ? `Table ${letter}` : "Table"),
+  deciding: (n, of) => `${n} of ${of} inside have chosen.`,
+  revealed: "Every choice is shown at once:",
+  gate: "Half-way: this table waits at the gate.",
+  gateDuty: "Open the gate when the party is ready for the next heist.",
+  openGate: "Open the gate",
+  gateWaits: "The host opens the gate.",
+  over: "Game over.",
+  winners: (names) => `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
+  caught: (card) => `Last heist ended: the ${card} caught everyone still inside.`,
+  allOut: "Last heist ended: everyone got out.",
+  deck: (n) => `${n} card${n === 1 ? "" : "s"} in the deck`,
+  inRooms: (n) => `${n} jewel${n === 1 ? "" : "s"} in the rooms`,
+};
+
+function status(view, meta, onOpenGate) {
+  if (view.phase === "gate") {
+    return h("div", { class: "r-gate", role: "group", "aria-label": TEXT.gate },
+      h("p", { class: "r-status", text: TEXT.gate }),
+      onOpenGate
+        ? [h("p", { class: "hint", text: TEXT.gateDuty }),
+          h("button", { type: "button", class: "btn primary big r-open-gate", data: { key: `royal-gate-${meta && meta.id}` }, on: { click: (ev) => onOpenGate(ev.currentTarget) } }, TEXT.openGate)]
+        : h("p", { class: "hint", text: TEXT.gateWaits }));
+  }
+  if (view.phase === "over") {
+    return h("p", { class: "r-status over", text: `${TEXT.over} ${TEXT.winners((view.winners || []).map((s) => seatName(meta, s)))}` });
+  }
+  const inside = view.seats.filter((s) => s.inside);
+  const decided = inside.filter((s) => s.decided).length;
+  const last = view.last_heist;
+  const news = last && last.heist === view.heist - 1 && (view.rooms || []).length <= 1
+    ? h("p", { class: `r-news ${last.ended}`, text: last.ended === "caught" ? TEXT.caught(cardTitle(last.card)) : TEXT.allOut })
+    : null;
+  return [news, h("p", { class: "r-status", role: "status", text: TEXT.deciding(decided, inside.length) }), decideClock(view, meta)];
+}
+
+/** The table's Royal screen: for the captain's tablet (with onOpenGate, the duty at the
+ * gate) or a big-screen tile (without). */
+export function renderTable(view, meta, { onOpenGate = null, tile = false } = {}) {
+  const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
+  return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase } },
+    h("header", { class: "r-head" },
+      h("h2", null, h("span", { class: "r-letter", text: TEXT.table(meta && meta.letter) }), " · ", heistTitle(view)),
+      h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),
+    status(view, meta, onOpenGate),
+    roomRow(view),
+    dangerLine(view),
+    seatBoard(view, meta, { flip }));
+}

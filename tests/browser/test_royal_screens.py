@@ -1,0 +1,381 @@
+"""Royal Heist's screens (static/heist/royal/*.js) in Chromium, fed real views.
+
+The engine (games.royal) plays a seeded four-seat party game with the gate on; its
+seat and public views at several moments (the start, a decision, the reveal, a danger's
+repeat, the gate, the end) are drawn by the modules, served as files over HTTP from
+this worktree's static/ by a tiny server on 127.0.0.1. Checked: the decide buttons are
+there and enabled only when the seat may decide, and the choice shows locked; another
+seat's phone is the same whatever a seat chose until the reveal; the reveal flips every
+choice at once, and not under reduced motion; the gate's button calls its callback;
+the leaderboard ranks ties together; no sideways scroll at 320 and 1280 px; axe-core
+finds nothing serious. Screenshots go to artifacts/screenshots/royal-*.png.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import threading
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from games.royal import (
+    Decide,
+    Game,
+    OpenGate,
+    apply,
+    gate_after,
+    new_game,
+    public_view,
+    rules_for_screens,
+    seat_view,
+)
+
+from .helpers import SHOTS, new_page, serious_a11y
+
+pytestmark = [pytest.mark.browser]
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+PLAYERS = 4
+SEED = 3  # heist 1 ends on a danger's repeat when everybody presses on (asserted below)
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+META = {"id": 7, "letter": "B", "roster": [{"guest": i + 1, "name": n} for i, n in enumerate(NAMES)], "step_clock": 20}
+
+
+class _Static(SimpleHTTPRequestHandler):
+    """static/ as files; a page set with set_content (about:blank) imports the modules
+    cross-origin, so they carry CORS's allow header."""
+
+    def end_headers(self) -> None:
+        self.send_header("Access-Control-Allow-Origin", "*")
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass  # quiet: a failure shows the page's own errors
+
+
+@pytest.fixture(scope="module")
+def static_url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Static, directory=str(STATIC)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Royal Heist screens</title>
+<link rel="stylesheet" href="{base}/heist/heist.css"><link rel="stylesheet" href="{base}/heist/royal.css">
+<script id="royal-rules" type="application/json">{rules}</script>
+</head><body><main id="root" style="padding: .75rem"></main>
+<script type="module">
+import * as ui from "{base}/heist/ui.js";
+import {{ renderPhone }} from "{base}/heist/royal/phone.js";
+import {{ renderTable }} from "{base}/heist/royal/table.js";
+import {{ renderLeaderboard, ranked }} from "{base}/heist/royal/leaderboard.js";
+window.calls = [];
+window.draw = (kind, view, meta) => {{
+  const root = document.getElementById("root");
+  let el;
+  if (kind === "phone") el = renderPhone(view, meta, {{ onDecide: (pressOn) => window.calls.push(["decide", pressOn]) }});
+  else if (kind === "tablet") el = renderTable(view, meta, {{ onOpenGate: () => window.calls.push(["open_gate"]) }});
+  else if (kind === "tile") el = renderTable(view, meta, {{ tile: true }});
+  else el = renderLeaderboard(view);
+  ui.render(root, el);
+  ui.tickClocks();
+}};
+window.ranked = ranked;
+ui.startClocks(() => Date.now() / 1000);
+window.ready = true;
+</script></body></html>"""
+
+
+def _page(browser, static_url: str, width: int, height: int, errors: list[str], rules: Any = None):
+    page = new_page(browser, width, height, errors, f"royal {width}x{height}")
+    page.set_content(PAGE.format(base=static_url, rules=json.dumps(rules or rules_for_screens())))
+    page.wait_for_function("() => window.ready === true")
+    return page
+
+
+def draw(page, kind: str, view: Any, meta: dict[str, Any] | None = None) -> None:
+    page.evaluate("([k, v, m]) => window.draw(k, v, m)", [kind, json.loads(json.dumps(view)), meta or META])
+
+
+def settle(page) -> None:
+    """Wait for the reveal's flip to end (a screenshot, a contrast check at rest)."""
+    page.evaluate("() => Promise.all(document.getAnimations().map(a => a.finished))")
+
+
+def root_html(page) -> str:
+    return page.inner_html("#root")
+
+
+def root_text(page) -> str:
+    return page.inner_text("#root")
+
+
+def no_sideways_scroll(page) -> bool:
+    return page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth")
+
+
+def play(g: Game, choices: dict[int, bool]) -> Game:
+    for seat, press_on in sorted(choices.items()):
+        g, _ = apply(g, Decide(seat=seat, press_on=press_on))
+    return g
+
+
+def everybody_out(g: Game) -> Game:
+    return play(g, dict.fromkeys(g.inside, False))
+
+
+class Moments:
+    """The game at the moments the screens are drawn, all from one seed."""
+
+    def __init__(self) -> None:
+        self.start, _ = new_game(SEED, PLAYERS, gate=True)
+        # Seat 0 decides; the same step with the other choice, for the secrecy check.
+        self.on = play(self.start, {0: True})
+        self.out = play(self.start, {0: False})
+        # The reveal: seat 0 gets out, the rest press on.
+        self.revealed = play(self.start, {0: False, 1: True, 2: True, 3: True})
+        g = self.revealed
+        while g.heist == 1:  # everybody inside presses on until the heist ends
+            g = play(g, dict.fromkeys(g.inside, True))
+        self.caught = g
+        g = everybody_out(g)
+        self.gate = g
+        g, _ = apply(g, OpenGate())
+        while g.phase.value != "over":
+            g = everybody_out(g)
+        self.over = g
+
+
+@pytest.fixture(scope="module")
+def moments() -> Moments:
+    m = Moments()
+    assert m.caught.last_heist and m.caught.last_heist["ended"] == "caught"
+    assert m.gate.phase.value == "gate" and m.gate.heist == gate_after(m.gate.heists)
+    assert m.revealed.phase.value == "decide" and m.revealed.revealed == {0: False, 1: True, 2: True, 3: True}
+    return m
+
+
+def decide_buttons(page) -> list[tuple[str, bool]]:
+    got = page.eval_on_selector_all(
+        "button.r-decide", "els => els.map(b => [b.querySelector('.r-verb').textContent, b.disabled])"
+    )
+    return [(text, disabled) for text, disabled in got]
+
+
+def test_phone_buttons_enabled_only_when_the_seat_may_decide(browser, static_url, moments):
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    due = {**META, "step_due_at": 10**10}
+    draw(page, "phone", seat_view(moments.start, 0), due)
+    assert decide_buttons(page) == [("Press on", False), ("Get out", False)]
+    assert "Heist 1 of 5" in root_text(page)
+    assert page.locator(".countdown").inner_text() == "Time to choose: 20 s"  # due far ahead: the whole clock
+    sizes = page.eval_on_selector_all("button.r-decide", "els => els.map(b => b.getBoundingClientRect())")
+    assert all(s["height"] >= 56 and s["width"] >= 360 - 2 * 12 - 2 for s in sizes), sizes
+    page.click("button.r-decide.press")
+    assert page.evaluate("window.calls") == [["decide", True]]
+    assert [d for _, d in decide_buttons(page)] == [True, True]  # no second tap while it travels
+
+    # The server's answer: the seat decided; the choice shows locked, the buttons off.
+    draw(page, "phone", seat_view(moments.on, 0), due)
+    assert decide_buttons(page) == [("Press on", True), ("Get out", True)]
+    assert "You chose to press on — hidden until everyone inside has chosen" in root_text(page)
+    assert page.get_attribute("button.r-decide.press", "aria-pressed") == "true"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / "royal-phone-locked.png"), full_page=True)
+
+    draw(page, "phone", seat_view(moments.on, 0), {**META, "step_due_at": 1})  # long past
+    assert page.locator(".countdown").inner_text().startswith("Time is up")
+    # Out of this heist: no buttons, what was banked.
+    view = seat_view(moments.revealed, 0)
+    draw(page, "phone", view, META)
+    assert decide_buttons(page) == []
+    assert f"You got out with {view['seats'][0]['bank']} jewels banked" in root_text(page)
+    # At the gate and at the end nobody decides.
+    draw(page, "phone", seat_view(moments.gate, 1), META)
+    assert decide_buttons(page) == []
+    assert "waits at the gate" in root_text(page)
+    draw(page, "phone", seat_view(moments.over, 1), META)
+    assert decide_buttons(page) == []
+    assert "You banked" in root_text(page)
+    assert not errors, errors
+
+
+def test_a_choice_stays_secret_on_every_other_screen_until_the_reveal(browser, static_url, moments):
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    for other in (1, 2, 3):
+        draw(page, "phone", seat_view(moments.on, other), META)
+        pressed = root_html(page)
+        text = root_text(page).lower()
+        assert "decided" in page.inner_text("tr[data-seat='0']")
+        assert "pressed on" not in text and "chose to press on" not in text
+        draw(page, "phone", seat_view(moments.out, other), META)
+        assert root_html(page) == pressed, f"seat {other}'s phone tells seat 0's choice apart"
+    for kind in ("tablet", "tile"):
+        draw(page, kind, public_view(moments.on))
+        pressed = root_html(page)
+        assert "pressed on" not in root_text(page).lower()
+        draw(page, kind, public_view(moments.out))
+        assert root_html(page) == pressed
+    # A second step: the last reveal shows, the new choice does not.
+    later_on = play(moments.revealed, {1: True})
+    later_out = play(moments.revealed, {1: False})
+    draw(page, "phone", seat_view(moments.revealed, 2), META)  # the reveal arrives (and flips)
+    draw(page, "phone", seat_view(later_on, 2), META)
+    pressed = root_html(page)
+    draw(page, "phone", seat_view(later_out, 2), META)
+    assert root_html(page) == pressed
+    assert not errors, errors
+
+
+def test_the_reveal_flips_every_choice_at_once(browser, static_url, moments):
+    errors: list[str] = []
+    page = _page(browser, static_url, 1280, 720, errors)
+    view = public_view(moments.revealed)
+    draw(page, "tile", public_view(moments.on))
+    assert page.locator(".r-choice").count() == 0
+    draw(page, "tile", view)
+    choices = page.eval_on_selector_all(
+        ".r-choice",
+        "els => els.map(e => [e.closest('tr').dataset.seat, e.dataset.choice, e.classList.contains('flip'), getComputedStyle(e).animationName])",
+    )
+    assert sorted((s, c) for s, c, _, _ in choices) == [
+        ("0", "get_out"),
+        ("1", "press_on"),
+        ("2", "press_on"),
+        ("3", "press_on"),
+    ]
+    assert all(flip and name == "r-flip" for _, _, flip, name in choices), choices
+    # The same reveal drawn again (a decision of the next step): no second flip.
+    draw(page, "tile", public_view(play(moments.revealed, {1: True})))
+    assert page.locator(".r-choice.flip").count() == 0
+    settle(page)
+    page.screenshot(path=str(SHOTS / "royal-tile-revealed.png"))
+    assert not errors, errors
+
+
+def test_reduced_motion_turns_the_flip_off(browser, static_url, moments):
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    page.emulate_media(reduced_motion="reduce")
+    draw(page, "phone", seat_view(moments.revealed, 1), META)
+    styles = page.eval_on_selector_all(".r-choice.flip", "els => els.map(e => getComputedStyle(e).animationName)")
+    assert len(styles) == PLAYERS and set(styles) == {"none"}, styles
+    assert not errors, errors
+
+
+def test_danger_gate_and_end(browser, static_url, moments):
+    errors: list[str] = []
+    page = _page(browser, static_url, 1280, 720, errors)
+    draw(page, "phone", seat_view(moments.caught, 2), META)
+    card = moments.caught.last_heist["card"]  # type: ignore[index]
+    title = rules_for_screens()["cards"][card]["title"]
+    assert f"Last heist: the {title} caught everyone still inside" in root_text(page)
+    draw(page, "tablet", public_view(moments.gate))
+    page.click("button.r-open-gate")
+    assert page.evaluate("window.calls") == [["open_gate"]]
+    draw(page, "tile", public_view(moments.gate))
+    assert page.locator("button.r-open-gate").count() == 0  # a tile has no duty
+    draw(page, "tile", public_view(moments.over))
+    winners = [NAMES[s] for s in public_view(moments.over)["winners"]]
+    assert f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}" in root_text(page)
+    assert not errors, errors
+
+
+def test_card_and_rank_names_come_from_the_engines_rules(browser, static_url, moments):
+    """The titles are the engine's (rules_for_screens, embedded in the page): other
+    rules in the page, other words on the screen."""
+    view = seat_view(moments.on, 1)
+    room = view["rooms"][-1]["card"]
+    assert room == "AS"  # the seed's first room: a danger, named by card and by rank
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    draw(page, "phone", view, META)
+    assert f"{rules_for_screens()['cards'][room]['title']} turned up" in root_text(page)
+    assert "A second Ace ends this heist" in root_text(page)
+    assert "Ace" in page.inner_text(".r-dangers")
+    changed = rules_for_screens()
+    changed["cards"][room]["title"] = "the Changed Card"
+    changed["danger_ranks"]["A"] = "Changed Rank"
+    page = _page(browser, static_url, 360, 740, errors, rules=changed)
+    draw(page, "phone", view, META)
+    assert "the Changed Card turned up" in root_text(page)
+    assert "A second Changed Rank ends this heist" in root_text(page)
+    assert "Changed Rank" in page.inner_text(".r-dangers")
+    assert not errors, errors
+
+
+def test_leaderboard_ranks_ties_together(browser, static_url):
+    errors: list[str] = []
+    page = _page(browser, static_url, 1280, 720, errors)
+    rows = [
+        {"name": "Di", "table": "A", "bank": 12},
+        {"name": "Ana", "table": "B", "bank": 30},
+        {"name": "Cy", "table": "A", "bank": 30},
+        {"name": "Bo", "table": "B", "bank": 5},
+    ]
+    draw(page, "leaderboard", rows)
+    got = page.eval_on_selector_all(
+        ".r-board tbody tr",
+        "els => els.map(r => [r.querySelector('.r-rank').textContent, r.querySelector('.r-name').textContent])",
+    )
+    assert got == [["1", "Ana"], ["1", "Cy"], ["3", "Di"], ["4", "Bo"]]
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("width", "height"), [(320, 640), (1280, 720)])
+def test_no_sideways_scroll_and_nothing_serious_for_axe(browser, static_url, moments, width, height):
+    errors: list[str] = []
+    page = _page(browser, static_url, width, height, errors)
+    found: list[str] = []
+    due = {**META, "step_due_at": 10**10}
+    cases: list[tuple[str, Any]] = [
+        ("phone", seat_view(moments.start, 0)),
+        ("phone", seat_view(moments.on, 0)),
+        ("phone", seat_view(moments.revealed, 0)),
+        ("phone", seat_view(moments.revealed, 1)),
+        ("phone", seat_view(moments.caught, 1)),
+        ("phone", seat_view(moments.over, 1)),
+        ("tablet", public_view(moments.gate)),
+        ("tile", public_view(moments.revealed)),
+        ("tile", public_view(moments.over)),
+        ("leaderboard", [{"name": "Anastasia Featherstonehaugh-Smythe", "table": "A", "bank": 120}]),
+    ]
+    for i, (kind, view) in enumerate(cases):
+        draw(page, kind, view, due)
+        assert no_sideways_scroll(page), f"{kind} #{i} scrolls sideways at {width}x{height}"
+        settle(page)
+        found += serious_a11y(page, f"{kind} #{i}")
+    assert not found, found
+    assert not errors, errors
+
+
+def test_screenshots(browser, static_url, moments):
+    """The phone at 360x740 and the tile at 1280x720, for a person to look at."""
+    errors: list[str] = []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page = _page(browser, static_url, 360, 740, errors)
+    draw(page, "phone", seat_view(moments.revealed, 1), {**META, "step_due_at": 10**10})
+    settle(page)
+    page.screenshot(path=str(SHOTS / "royal-phone.png"), full_page=True)
+    page = _page(browser, static_url, 1280, 720, errors)
+    g = play(moments.revealed, {1: True})
+    draw(page, "tile", public_view(g), {**META, "step_due_at": 10**10})
+    settle(page)
+    page.screenshot(path=str(SHOTS / "royal-tile.png"))
+    assert (SHOTS / "royal-tile.png").stat().st_size > 0
+    assert not errors, errors
