@@ -105,7 +105,7 @@ def test_the_tree_keeps_every_contract(tmp_path):
         (
             "tables/simulate/royal/play.py",
             "from games.yankee import rules  # noqa: E402,F401",
-            {"royal-simulator-apart"},
+            {"royal-simulator-apart", "game-seam"},
         ),
         ("tables/simulate/royal/stats.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
         # Yankee Heist's simulator reaching into Royal Heist's.
