@@ -5,12 +5,9 @@ simulator itself needs nothing outside the standard library."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-from .common.output import ci_columns, save_figure, write_files
+from .common.output import Figures, ci_columns, write_files
 from .pacing import TARGET
 
 
@@ -139,15 +136,9 @@ def write_report(report: dict[str, Any], folder: Path, command: str) -> list[Pat
 
 
 def plots(report: dict[str, Any], folder: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
+    figures = Figures(folder)
+    save = figures.save
     import matplotlib.pyplot as plt
-
-    written = []
-
-    def save(fig: Figure, name: str) -> None:
-        written.append(save_figure(fig, folder / name))
 
     rows = fairness_rows(report)
     if rows:
@@ -231,4 +222,4 @@ def plots(report: dict[str, Any], folder: Path) -> list[Path]:
         ax.set_title("Expected party length")
         ax.legend(fontsize=7, loc="lower right")
         save(fig, "pacing.png")
-    return written
+    return figures.written

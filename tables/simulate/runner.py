@@ -15,6 +15,7 @@ from typing import Any
 
 from tables.seating import table_sizes
 
+from .common.output import estimates_source
 from .common.runs import Clock, chunk_seed, run_in_order
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
@@ -247,18 +248,8 @@ def estimate_table(
 
 def estimates_module(table: dict[int, dict[str, Any]], command: str, model: PacingModel) -> str:
     """The source of tables/simulate/lobby_estimates.py for `table`."""
-    lines = [
+    about = (
         '"""Estimated party length in minutes by guest count (seated by the scaling rule):',
         "(low, high) = the 10th and 90th percentiles of simulated parties. Generated, do not edit:",
-        "",
-        f"    {command}",
-        "",
-        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.to_dict().items())}.",
-        '"""',
-        "",
-        "MINUTES: dict[int, tuple[int, int]] = {",
-    ]
-    for n, d in table.items():
-        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    )
+    return estimates_source(about, command, model.to_dict(), table)

@@ -1,12 +1,13 @@
-"""Writing a simulator's report folder, the same for both games: report.json, a CSV
-per table of rows, RESULTS.md, and PNG plots saved so that the same report gives the
-same bytes. matplotlib is imported only when a plot is saved."""
+"""Writing a simulator's files, the same for both games: the report folder (report.json,
+a CSV per table of rows, RESULTS.md, PNG plots saved so that the same report gives the
+same bytes) and the lobby's generated estimate table. matplotlib is imported only when
+plots are made."""
 
 from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,12 +56,48 @@ def write_files(
     return written
 
 
-def save_figure(fig: Figure, path: Path) -> Path:
-    """Lay out, save and close `fig`. Fixed metadata: the same report gives
-    byte-identical PNGs."""
-    import matplotlib.pyplot as plt
+class Figures:
+    """A report's plots, saved into `folder`; `written` lists their paths. Made before
+    pyplot is imported: it selects the file-only backend (no display needed)."""
 
-    fig.tight_layout()
-    fig.savefig(path, dpi=110, metadata={"Software": None})
-    plt.close(fig)
-    return path
+    def __init__(self, folder: Path) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        self.folder = folder
+        self.written: list[Path] = []
+
+    def save(self, fig: Figure, name: str) -> None:
+        """Lay out, save and close `fig`. Fixed metadata: the same report gives
+        byte-identical PNGs."""
+        import matplotlib.pyplot as plt
+
+        fig.tight_layout()
+        path = self.folder / name
+        fig.savefig(path, dpi=110, metadata={"Software": None})
+        plt.close(fig)
+        self.written.append(path)
+
+
+def estimates_source(
+    about: Sequence[str], command: str, model: Mapping[str, float], table: Mapping[int, Mapping[str, Any]], *more: str
+) -> str:
+    """The source of a generated lobby_estimates.py: its docstring (`about`, opening
+    quotes included, then the command and the pacing model), the lines `more` (each
+    followed by a blank line), then MINUTES, each guest count's (p10, p90 rounded up)."""
+    lines = [
+        *about,
+        "",
+        f"    {command}",
+        "",
+        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.items())}.",
+        '"""',
+        "",
+    ]
+    for line in more:
+        lines += [line, ""]
+    lines.append("MINUTES: dict[int, tuple[int, int]] = {")
+    for n, d in table.items():
+        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

@@ -5,12 +5,9 @@ here only."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-from ..common.output import ci_columns, save_figure, write_files
+from ..common.output import Figures, ci_columns, write_files
 from .pacing import TARGET
 
 
@@ -159,15 +156,9 @@ def write_report(report: dict[str, Any], folder: Path, command: str) -> list[Pat
 
 
 def plots(report: dict[str, Any], folder: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
+    figures = Figures(folder)
+    save = figures.save
     import matplotlib.pyplot as plt
-
-    written = []
-
-    def save(fig: Figure, name: str) -> None:
-        written.append(save_figure(fig, folder / name))
 
     rows = strategy_rows(report)
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -226,4 +217,4 @@ def plots(report: dict[str, Any], folder: Path) -> list[Path]:
         ax.set_title("Royal Heist: party length by games played")
         ax.legend(fontsize=7)
         save(fig, "royal_party.png")
-    return written
+    return figures.written

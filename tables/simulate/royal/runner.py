@@ -13,6 +13,7 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from ..common.output import estimates_source
 from ..common.runs import Clock, chunk_seed, run_in_order
 from .pacing import MAX_GUESTS, RoyalPacing, describe_minutes, game_seconds, party_seconds, recommend_games, table_sizes
 from .play import game_seeds, play_game
@@ -176,21 +177,9 @@ def estimate_table(
 
 def estimates_module(table: dict[int, dict[str, Any]], games: int, command: str, model: RoyalPacing) -> str:
     """The source of tables/simulate/royal/lobby_estimates.py for `table`."""
-    lines = [
+    about = (
         f'"""Estimated Royal Heist party length in minutes by guest count, {games} games a party, at',
         "ceil(n / 8) balanced tables: (low, high) = the 10th and 90th percentiles of simulated",
         "parties. Generated, do not edit:",
-        "",
-        f"    {command}",
-        "",
-        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.to_dict().items())}.",
-        '"""',
-        "",
-        f"GAMES = {games}",
-        "",
-        "MINUTES: dict[int, tuple[int, int]] = {",
-    ]
-    for n, d in table.items():
-        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    )
+    return estimates_source(about, command, model.to_dict(), table, f"GAMES = {games}")
