@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from games.parsing import action_type
+
 from .errors import MalformedActionError
 
 
@@ -49,14 +51,7 @@ def _seat(d: dict[str, Any]) -> int:
 def parse_action(d: Any) -> Action:
     """Build an action from its JSON form, or raise MalformedActionError. Strict: unknown
     types, missing fields, wrong types and extra fields are all refused."""
-    if not isinstance(d, dict):
-        raise MalformedActionError("an action must be a JSON object")
-    kind = d.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
-        raise MalformedActionError(f"unknown action type {kind!r}")
-    extra = set(d) - _FIELDS[kind] - {"type"}
-    if extra:
-        raise MalformedActionError(f"unexpected fields for {kind}: {sorted(extra)}")
+    kind, d = action_type(d, _FIELDS)
     if kind == "decide":
         press_on = d.get("press_on")
         if type(press_on) is not bool:

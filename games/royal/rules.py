@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from games import rng as _rng
+from games.dispatch import dispatch
 
 from .actions import Action, Decide, OpenGate, TimeoutDecide
 from .cards import JOKER, RUN_DECK, SIDE_STACK, is_bonus, is_danger, rank_of, spot_value
@@ -106,13 +107,7 @@ def new_game(seed: int | str, players: int, gate: bool = False, heists: int = HE
 
 def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:
     """Apply one action. Returns the new game and its events; raises IllegalActionError."""
-    handler = _HANDLERS.get(type(action))
-    if handler is None:
-        raise MalformedActionError(f"not an action: {type(action).__name__}")
-    g = game.clone()
-    g.version += 1
-    log = _Log(g.version)
-    handler(g, action, log)
+    g, log = dispatch(game, action, _HANDLERS, _Log)
     return g, list(log)
 
 

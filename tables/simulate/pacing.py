@@ -18,9 +18,10 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
+from .common.pacing import draw, model_from_dict, quantiles
 from .play import TRIMS, TURNS, WINDOWS, K, PartyResult
 
 TARGET = (30.0, 45.0)  # minutes: the rulebook's event target for a big party
@@ -41,14 +42,7 @@ class PacingModel:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> PacingModel:
-        names = {f.name for f in fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown pacing parameters: {sorted(unknown)}")
-        bad = [k for k, v in d.items() if not isinstance(v, (int, float)) or v < 0]
-        if bad:
-            raise ValueError(f"pacing parameters must be non-negative numbers: {sorted(bad)}")
-        return replace(cls(), **{k: float(v) for k, v in d.items()})
+        return model_from_dict(cls, d)
 
 
 def half_seconds(counts: Sequence[float], half: int, players: int, m: PacingModel) -> tuple[float, float]:
@@ -67,15 +61,11 @@ def half_seconds(counts: Sequence[float], half: int, players: int, m: PacingMode
     return mean, var
 
 
-def _draw(r: random.Random, mean: float, var: float) -> float:
-    return max(0.0, r.gauss(mean, math.sqrt(var))) if var > 0 else mean
-
-
 def party_seconds(p: PartyResult, m: PacingModel, r: random.Random) -> float:
     """One sampled length of this simulated party, in seconds."""
     total = m.setup
     for half in (0, 1):
-        total += max(_draw(r, *half_seconds(t.counts, half, t.players, m)) for t in p.tables)
+        total += max(draw(r, *half_seconds(t.counts, half, t.players, m)) for t in p.tables)
     if p.relayed:
         total += m.relay
     return total
@@ -93,19 +83,8 @@ def one_table_seconds(counts: list[int], players: int, guests: int, m: PacingMod
         if half == 0:  # the reveal is per guest, not per simulated player
             mean += (guests - players) * m.reveal
             var += (guests - players) * (m.reveal * m.cv) ** 2
-        total += _draw(r, mean, var)
+        total += draw(r, mean, var)
     return total
-
-
-def quantiles(xs: list[float], qs: Sequence[float] = (0.1, 0.5, 0.9)) -> list[float]:
-    s = sorted(xs)
-    out = []
-    for q in qs:
-        i = q * (len(s) - 1)
-        lo = int(i)
-        hi = min(lo + 1, len(s) - 1)
-        out.append(s[lo] + (s[hi] - s[lo]) * (i - lo))
-    return out
 
 
 def describe_minutes(seconds: list[float]) -> dict[str, Any]:

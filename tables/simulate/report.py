@@ -4,14 +4,10 @@ simulator itself needs nothing outside the standard library."""
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
+from .common.output import Figures, ci_columns, write_files
 from .pacing import TARGET
 
 
@@ -30,16 +26,12 @@ def fairness_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                 "games": s["games"],
                 "last_rank": la["rank"]["mean"],
                 "others_rank": la["others_rank"]["mean"],
-                "advantage": adv["mean"],
-                "advantage_low": adv["low"],
-                "advantage_high": adv["high"],
+                **ci_columns("advantage", "advantage", adv),
                 "real": la["real"],
                 "last_favourite": la["favourite"]["mean"],
                 "others_favourite": la["others_favourite"]["mean"],
                 "fair_share": la["fair_share"],
-                "seat0_vs_rest": s["seat0_vs_rest"]["mean"],
-                "seat0_low": s["seat0_vs_rest"]["low"],
-                "seat0_high": s["seat0_vs_rest"]["high"],
+                **ci_columns("seat0_vs_rest", "seat0", s["seat0_vs_rest"]),
                 "kept_dealt": s["kept_dealt"],
                 "blocks": s["blocks"],
                 "comebacks": s["comebacks"],
@@ -135,49 +127,18 @@ def markdown(report: dict[str, Any], command: str) -> str:
 
 def write_report(report: dict[str, Any], folder: Path, command: str) -> list[Path]:
     """Write report.json, fairness.csv, order.csv, pacing.csv, RESULTS.md and the PNGs."""
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-
-    def put(name: str, text: str) -> None:
-        path = folder / name
-        path.write_text(text)
-        written.append(path)
-
-    put("report.json", json.dumps({**report, "command": command}, indent=1, sort_keys=True) + "\n")
-    for name, rows in (
+    tables = (
         ("fairness.csv", fairness_rows(report)),
         ("order.csv", order_rows(report)),
         ("pacing.csv", report["pacing"]["scenarios"]),
-    ):
-        rows = [{k: (";".join(map(str, v)) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
-        if not rows:
-            continue
-        path = folder / name
-        with path.open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        written.append(path)
-    put("RESULTS.md", markdown(report, command))
-    written += plots(report, folder)
-    return written
+    )
+    return write_files(folder, report, command, tables, markdown(report, command)) + plots(report, folder)
 
 
 def plots(report: dict[str, Any], folder: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
+    figures = Figures(folder)
+    save = figures.save
     import matplotlib.pyplot as plt
-
-    written = []
-
-    def save(fig: Figure, name: str) -> None:
-        fig.tight_layout()
-        path = folder / name
-        # Fixed metadata: the same report gives byte-identical PNGs.
-        fig.savefig(path, dpi=110, metadata={"Software": None})
-        plt.close(fig)
-        written.append(path)
 
     rows = fairness_rows(report)
     if rows:
@@ -261,4 +222,4 @@ def plots(report: dict[str, Any], folder: Path) -> list[Path]:
         ax.set_title("Expected party length")
         ax.legend(fontsize=7, loc="lower right")
         save(fig, "pacing.png")
-    return written
+    return figures.written

@@ -8,16 +8,15 @@ report with 1 worker or 16, whatever the scheduling.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
-import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from games import rng as _rng
 from tables.seating import table_sizes
 
+from .common.output import estimates_source
+from .common.runs import Clock, chunk_seed, run_in_order
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
 from .policies import POLICIES
@@ -29,11 +28,6 @@ PACING_GUESTS = (10, 20, 50, 100)
 # (their first item names the kind; see _tables_chunk and _parties_chunk).
 Task = tuple[Any, ...]
 Result = tuple[Any, ...]
-
-
-def chunk_seed(seed: int | str, *parts: object) -> int:
-    value, _ = _rng.next64(_rng.seed_state(":".join(str(p) for p in (seed, *parts))))
-    return value >> 1
 
 
 def balanced(guests: int, tables: int) -> list[int]:
@@ -104,25 +98,8 @@ def run_tasks(tasks: list[Task], workers: int | None, progress: Callable[[int, i
     """Run tasks on `workers` processes (None: every core; 1: in this process), yielding
     results in task order."""
     total = sum(t[-2] for t in tasks)  # games and parties: both tuples end with (count, option)
-    done = 0
     workers = workers or os.cpu_count() or 1
-    results: Iterator[Result]
-    if workers == 1:
-        results = map(_work, tasks)
-        pool = None
-    else:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        results = pool.imap(_work, tasks, chunksize=1)
-    try:
-        for res in results:
-            done += res[-1]
-            if progress:
-                progress(done, total)
-            yield res
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    return run_in_order(_work, tasks, workers, total, lambda res: res[-1], progress)  # results end with their count
 
 
 def simulate(
@@ -195,8 +172,7 @@ def simulate(
                     )
                 )
 
-    t0, c0 = time.perf_counter(), time.process_time()
-    children0 = os.times()
+    clock = Clock.start()
     per_size: dict[int, SizeStats] = {}
     lengths: dict[tuple[int, str], list[float]] = {}
     for res in run_tasks(tasks, workers, progress):
@@ -208,13 +184,7 @@ def simulate(
                 per_size[res[1]] = s
         else:
             lengths.setdefault((res[2], res[1]), []).extend(res[3])
-    wall = time.perf_counter() - t0
-    ch = os.times()
-    cpu = (
-        (time.process_time() - c0)
-        + (ch.children_user - children0.children_user)
-        + (ch.children_system - children0.children_system)
-    )
+    wall, cpu = clock.wall_seconds(), clock.cpu_seconds()
 
     sizes_out = {str(n): per_size[n].summary() for n in sorted(per_size)}
     pacing_out = []
@@ -278,18 +248,8 @@ def estimate_table(
 
 def estimates_module(table: dict[int, dict[str, Any]], command: str, model: PacingModel) -> str:
     """The source of tables/simulate/lobby_estimates.py for `table`."""
-    lines = [
+    about = (
         '"""Estimated party length in minutes by guest count (seated by the scaling rule):',
         "(low, high) = the 10th and 90th percentiles of simulated parties. Generated, do not edit:",
-        "",
-        f"    {command}",
-        "",
-        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.to_dict().items())}.",
-        '"""',
-        "",
-        "MINUTES: dict[int, tuple[int, int]] = {",
-    ]
-    for n, d in table.items():
-        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    )
+    return estimates_source(about, command, model.to_dict(), table)

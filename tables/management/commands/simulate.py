@@ -9,6 +9,7 @@ import shlex
 import sys
 import time
 from argparse import ArgumentParser
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,10 @@ def int_list(text: str) -> list[int]:
     except ValueError:
         raise CommandError(f"not a list of numbers: {text!r} (e.g. 2-10 or 4,6,8)") from None
     return out
+
+
+def timing_line(t: dict[str, Any]) -> str:
+    return f"{t['wall_seconds']:.1f} s wall, {t['cpu_seconds']:.1f} s CPU, {t['workers']} workers"
 
 
 class Progress:
@@ -156,8 +161,7 @@ class Command(BaseCommand):
                 workers=opts["workers"],
                 progress=Progress(self.stderr, "estimates"),
             )
-            opts["estimates"].write_text(estimates_module(table, command, model))
-            self.stderr.write(f"wrote {opts['estimates']}")
+            self.write_estimates(opts["estimates"], estimates_module(table, command, model))
             return
         try:
             report = simulate(
@@ -177,16 +181,34 @@ class Command(BaseCommand):
             )
         except ValueError as e:
             raise CommandError(str(e)) from None
+        self.put_out(report, command, opts, self.text)
+
+    def put_out(
+        self, report: dict[str, Any], command: str, opts: dict[str, Any], text: Callable[[dict[str, Any]], str]
+    ) -> None:
+        """Either game's report out: its folder (--report), then one JSON line (--json)
+        or `text`'s summary."""
         report["command"] = command
         if opts["report"]:
-            from tables.simulate.report import write_report
+            # imported here: only --report needs them (and matplotlib, when plotting)
+            if opts["game"] == "royal":
+                from tables.simulate.royal.report import write_report as write_royal
 
-            for path in write_report(report, opts["report"], command):
+                written = write_royal(report, opts["report"], command)
+            else:
+                from tables.simulate.report import write_report
+
+                written = write_report(report, opts["report"], command)
+            for path in written:
                 self.stderr.write(f"wrote {path}")
         if opts["json"]:
             self.stdout.write(json.dumps(report, sort_keys=True))
             return
-        self.stdout.write(self.text(report))
+        self.stdout.write(text(report))
+
+    def write_estimates(self, path: Path, source: str) -> None:
+        path.write_text(source)
+        self.stderr.write(f"wrote {path}")
 
     def command_line(self, seed: int | str) -> str:
         if sys.argv[1:2] == ["simulate"]:
@@ -229,8 +251,7 @@ class Command(BaseCommand):
                 table = royal_estimate_table(
                     per_size, seed=seed, games=games[0], count=opts["estimate_parties"], model=model
                 )
-                opts["estimates"].write_text(royal_estimates_module(table, games[0], command, model))
-                self.stderr.write(f"wrote {opts['estimates']}")
+                self.write_estimates(opts["estimates"], royal_estimates_module(table, games[0], command, model))
                 return
             report = simulate_royal(
                 seed=seed,
@@ -247,16 +268,7 @@ class Command(BaseCommand):
             )
         except ValueError as e:
             raise CommandError(str(e)) from None
-        report["command"] = command
-        if opts["report"]:
-            from tables.simulate.royal.report import write_report
-
-            for path in write_report(report, opts["report"], command):
-                self.stderr.write(f"wrote {path}")
-        if opts["json"]:
-            self.stdout.write(json.dumps(report, sort_keys=True))
-            return
-        self.stdout.write(self.text_royal(report))
+        self.put_out(report, command, opts, self.text_royal)
 
     def text_royal(self, r: dict[str, Any]) -> str:
         out = [f"Royal Heist: {r['games_per_size']:,} games per size, field {','.join(r['field'])}, seed {r['seed']}"]
@@ -286,8 +298,7 @@ class Command(BaseCommand):
                     f"  {100 * p['within_target']:5.0f} %"
                 )
             out.append(f"recommended games per party: {r['pacing']['recommended_games']}")
-        t = r["timing"]
-        out.append(f"{t['wall_seconds']:.1f} s wall, {t['cpu_seconds']:.1f} s CPU, {t['workers']} workers")
+        out.append(timing_line(r["timing"]))
         return "\n".join(out)
 
     def text(self, r: dict[str, Any]) -> str:
@@ -310,6 +321,5 @@ class Command(BaseCommand):
                 out.append(
                     f"{p['guests']:>6}  {p['seating']:<28} {p['mean']:6.1f} {p['p10']:5.1f} {p['p90']:5.1f}  {100 * p['within_target']:5.0f} %"
                 )
-        t = r["timing"]
-        out.append(f"{t['wall_seconds']:.1f} s wall, {t['cpu_seconds']:.1f} s CPU, {t['workers']} workers")
+        out.append(timing_line(r["timing"]))
         return "\n".join(out)

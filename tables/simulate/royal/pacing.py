@@ -15,13 +15,14 @@ drawn per table and half from the party's own generator.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.royal import HEISTS, MAX_PLAYERS, MIN_PLAYERS, gate_after
+
+from ..common.pacing import draw, model_from_dict, quantiles
 
 # The decide clock is 20 s (games/royal/definition.py); people at a party rarely use it
 # all: a glance at the rooms, a tap. The round waits for the slowest phone inside.
@@ -58,14 +59,7 @@ class RoyalPacing:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> RoyalPacing:
-        names = {f.name for f in fields(cls)}
-        unknown = set(d) - names
-        if unknown:
-            raise ValueError(f"unknown pacing parameters: {sorted(unknown)}")
-        bad = [k for k, v in d.items() if not isinstance(v, (int, float)) or v < 0]
-        if bad:
-            raise ValueError(f"pacing parameters must be non-negative numbers: {sorted(bad)}")
-        return replace(cls(), **{k: float(v) for k, v in d.items()})
+        return model_from_dict(cls, d)
 
 
 def table_sizes(guests: int) -> list[int]:
@@ -86,16 +80,12 @@ def half_seconds(decisions: int, heists: int, m: RoyalPacing) -> tuple[float, fl
     return mean, var
 
 
-def _draw(r: random.Random, mean: float, var: float) -> float:
-    return max(0.0, r.gauss(mean, math.sqrt(var))) if var > 0 else mean
-
-
 HALF_HEISTS = (gate_after(HEISTS), HEISTS - gate_after(HEISTS))  # 2 before the gate, 3 after
 
 
 def game_seconds(halves: tuple[int, int], m: RoyalPacing, r: random.Random) -> float:
     """One sampled length of one table's game (no gate, no setup), in seconds."""
-    return m.game_start + sum(_draw(r, *half_seconds(d, h, m)) for d, h in zip(halves, HALF_HEISTS, strict=True))
+    return m.game_start + sum(draw(r, *half_seconds(d, h, m)) for d, h in zip(halves, HALF_HEISTS, strict=True))
 
 
 def party_seconds(
@@ -113,21 +103,10 @@ def party_seconds(
         total += m.game_start
         played = [samples[n][int(r.random() * len(samples[n]))] for n in sizes]
         for half, heists in enumerate(HALF_HEISTS):
-            total += max(_draw(r, *half_seconds(h[half], heists, m)) for h in played)
+            total += max(draw(r, *half_seconds(h[half], heists, m)) for h in played)
         if len(sizes) > 1:
             total += m.gate
     return total
-
-
-def quantiles(xs: Sequence[float], qs: Sequence[float] = (0.1, 0.5, 0.9)) -> list[float]:
-    s = sorted(xs)
-    out = []
-    for q in qs:
-        i = q * (len(s) - 1)
-        lo = int(i)
-        hi = min(lo + 1, len(s) - 1)
-        out.append(s[lo] + (s[hi] - s[lo]) * (i - lo))
-    return out
 
 
 def describe_minutes(seconds: Sequence[float]) -> dict[str, float]:

@@ -4,14 +4,10 @@ here only."""
 
 from __future__ import annotations
 
-import csv
-import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
+from ..common.output import Figures, ci_columns, write_files
 from .pacing import TARGET
 
 
@@ -31,14 +27,10 @@ def strategy_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                     "players": int(n),
                     "strategy": name,
                     "appearances": x["appearances"],
-                    "win_share": x["win_share"]["mean"],
-                    "win_low": x["win_share"]["low"],
-                    "win_high": x["win_share"]["high"],
+                    **ci_columns("win_share", "win", x["win_share"]),
                     "fair_share": s["fair_share"],
                     "won_or_shared": x["won_or_shared"]["mean"],
-                    "bank": x["bank"]["mean"],
-                    "bank_low": x["bank"]["low"],
-                    "bank_high": x["bank"]["high"],
+                    **ci_columns("bank", "bank", x["bank"]),
                     "vs_fair": x["vs_fair"],
                 }
             )
@@ -53,9 +45,7 @@ def seat_rows(report: dict[str, Any]) -> list[dict[str, Any]]:
                 {
                     "players": int(n),
                     "seat": i,
-                    "win_share": x["win_share"]["mean"],
-                    "win_low": x["win_share"]["low"],
-                    "win_high": x["win_share"]["high"],
+                    **ci_columns("win_share", "win", x["win_share"]),
                     "fair_share": s["fair_share"],
                     "bank": x["bank"]["mean"],
                     "vs_fair": x["vs_fair"],
@@ -156,46 +146,19 @@ def markdown(report: dict[str, Any], command: str) -> str:
 
 
 def write_report(report: dict[str, Any], folder: Path, command: str) -> list[Path]:
-    folder.mkdir(parents=True, exist_ok=True)
-    written = []
-    path = folder / "report.json"
-    path.write_text(json.dumps({**report, "command": command}, indent=1, sort_keys=True) + "\n")
-    written.append(path)
-    for name, rows in (
+    tables = (
         ("strategies.csv", strategy_rows(report)),
         ("seats.csv", seat_rows(report)),
         ("lengths.csv", length_rows(report)),
         ("parties.csv", report["pacing"]["parties"]),
-    ):
-        rows = [{k: (";".join(map(str, v)) if isinstance(v, list) else v) for k, v in r.items()} for r in rows]
-        if not rows:
-            continue
-        path = folder / name
-        with path.open("w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        written.append(path)
-    path = folder / "RESULTS.md"
-    path.write_text(markdown(report, command))
-    written.append(path)
-    return written + plots(report, folder)
+    )
+    return write_files(folder, report, command, tables, markdown(report, command)) + plots(report, folder)
 
 
 def plots(report: dict[str, Any], folder: Path) -> list[Path]:
-    import matplotlib
-
-    matplotlib.use("Agg")
+    figures = Figures(folder)
+    save = figures.save
     import matplotlib.pyplot as plt
-
-    written = []
-
-    def save(fig: Figure, name: str) -> None:
-        fig.tight_layout()
-        path = folder / name
-        fig.savefig(path, dpi=110, metadata={"Software": None})  # byte-identical for a report
-        plt.close(fig)
-        written.append(path)
 
     rows = strategy_rows(report)
     fig, ax = plt.subplots(figsize=(8, 4.5))
@@ -254,4 +217,4 @@ def plots(report: dict[str, Any], folder: Path) -> list[Path]:
         ax.set_title("Royal Heist: party length by games played")
         ax.legend(fontsize=7)
         save(fig, "royal_party.png")
-    return written
+    return figures.written

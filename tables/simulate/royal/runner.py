@@ -8,15 +8,13 @@ this process from the merged games, with their own seeded generator.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from games import rng as _rng
-
+from ..common.output import estimates_source
+from ..common.runs import Clock, chunk_seed, run_in_order
 from .pacing import MAX_GUESTS, RoyalPacing, describe_minutes, game_seconds, party_seconds, recommend_games, table_sizes
 from .play import game_seeds, play_game
 from .stats import SizeStats
@@ -29,11 +27,6 @@ GAME_SAMPLES = 2000  # sampled one-table games per size for the minutes per game
 Task = tuple[int, tuple[str, ...], int, int]  # players, field, chunk seed, games
 
 
-def chunk_seed(seed: int | str, *parts: object) -> int:
-    value, _ = _rng.next64(_rng.seed_state(":".join(str(p) for p in (seed, *parts))))
-    return value >> 1
-
-
 def _play_chunk(task: Task) -> SizeStats:
     players, field, cseed, count = task
     stats = SizeStats(players)
@@ -43,24 +36,7 @@ def _play_chunk(task: Task) -> SizeStats:
 
 
 def _run(tasks: list[Task], workers: int, progress: Callable[[int, int], None] | None) -> Iterator[SizeStats]:
-    total, done = sum(t[-1] for t in tasks), 0
-    pool = None
-    results: Iterator[SizeStats]
-    if workers == 1:
-        results = map(_play_chunk, tasks)
-    else:
-        pool = multiprocessing.get_context("fork").Pool(workers)
-        results = pool.imap(_play_chunk, tasks, chunksize=1)
-    try:
-        for res in results:
-            done += res.games
-            if progress:
-                progress(done, total)
-            yield res
-    finally:
-        if pool is not None:
-            pool.close()
-            pool.join()
+    return run_in_order(_play_chunk, tasks, workers, sum(t[-1] for t in tasks), lambda res: res.games, progress)
 
 
 def play_sizes(
@@ -145,7 +121,7 @@ def simulate_royal(
     for n in party_guests:
         if not 3 <= n <= MAX_GUESTS:
             raise ValueError(f"a Royal Heist party seats 3 to {MAX_GUESTS} guests, not {n}")
-    t0, c0, ch0 = time.perf_counter(), time.process_time(), os.times()
+    clock = Clock.start()
     per_size = play_sizes(
         seed=seed, games=games, players=players, field=field, workers=workers, chunk=chunk, progress=progress
     )
@@ -160,10 +136,7 @@ def simulate_royal(
         if party_count and party_guests
         else []
     )
-    ch = os.times()
-    cpu = (
-        (time.process_time() - c0) + (ch.children_user - ch0.children_user) + (ch.children_system - ch0.children_system)
-    )
+    cpu = clock.cpu_seconds()
     return {
         "game": "royal",
         "seed": seed,
@@ -181,7 +154,7 @@ def simulate_royal(
         },
         "raw": {str(n): per_size[n].to_raw() for n in sorted(per_size)},
         "timing": {
-            "wall_seconds": time.perf_counter() - t0,
+            "wall_seconds": clock.wall_seconds(),
             "cpu_seconds": cpu,
             "workers": workers or os.cpu_count(),
         },
@@ -204,21 +177,9 @@ def estimate_table(
 
 def estimates_module(table: dict[int, dict[str, Any]], games: int, command: str, model: RoyalPacing) -> str:
     """The source of tables/simulate/royal/lobby_estimates.py for `table`."""
-    lines = [
+    about = (
         f'"""Estimated Royal Heist party length in minutes by guest count, {games} games a party, at',
         "ceil(n / 8) balanced tables: (low, high) = the 10th and 90th percentiles of simulated",
         "parties. Generated, do not edit:",
-        "",
-        f"    {command}",
-        "",
-        f"Pacing model: {', '.join(f'{k}={v:g}' for k, v in model.to_dict().items())}.",
-        '"""',
-        "",
-        f"GAMES = {games}",
-        "",
-        "MINUTES: dict[int, tuple[int, int]] = {",
-    ]
-    for n, d in table.items():
-        lines.append(f"    {n}: ({int(d['p10'])}, {int(-(-d['p90'] // 1))}),")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
+    )
+    return estimates_source(about, command, model.to_dict(), table, f"GAMES = {games}")
