@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from games import rng as _rng
-from games.dispatch import dispatch
 
 from .actions import (
     Action,
@@ -66,12 +65,6 @@ class _Log(list[Event]):
     def emit_secret(self, type_: str, data: dict[str, Any], secret: dict[str, Any], owners: tuple[int, ...]) -> None:
         """An event everybody sees, with `secret` fields only `owners` see."""
         self.append(_new_tuple(Event, (type_, data, None, self.version, secret, owners)))
-
-
-def _log_at(version: int) -> _Log:
-    log = _Log()
-    log.version = version
-    return log
 
 
 # --- setup --------------------------------------------------------------------------------
@@ -152,7 +145,8 @@ def new_game(
         gate=gate,
         last_call_draw=last_call_draw,
     )
-    log = _log_at(1)
+    log = _Log()
+    log.version = 1
     log.emit("game_started", players=n, starter=starter, gifts=list(dealt), vault=list(game.vault), gate=gate)
     for seat in range(n):
         log.emit("dealt", (seat,), seat=seat, cards=list(hands[seat]))
@@ -166,8 +160,19 @@ def new_game(
 
 
 def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:
-    """Apply one action. Returns the new game and its events; raises IllegalActionError."""
-    g, log = dispatch(game, action, _HANDLERS, _log_at)
+    """Apply one action. Returns the new game and its events; raises IllegalActionError.
+
+    The steps of games/dispatch.py written out, not called: this is the engine's hottest
+    function, and the shared one measured about 5% slower per apply (bench/engine.py,
+    16.7 against 15.9 µs, nine runs each, interleaved)."""
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise MalformedActionError(f"not an action: {type(action).__name__}")
+    g = game.clone()
+    g.version += 1
+    log = _Log()
+    log.version = g.version
+    handler(g, action, log)
     return g, list(log)
 
 
@@ -176,7 +181,14 @@ def apply_in_place(game: Game, action: Action) -> tuple[Game, list[Event]]:
     state and is returned. The server keeps `apply`: an illegal action may leave `game`
     half changed here, so call this only with actions known to be legal (the simulator's
     bots choose from `legal.py`). tests/simulate checks both give identical games."""
-    return dispatch(game, action, _HANDLERS, _log_at, copy=False)
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        raise MalformedActionError(f"not an action: {type(action).__name__}")
+    game.version += 1
+    log = _Log()
+    log.version = game.version
+    handler(game, action, log)
+    return game, log
 
 
 # --- shared steps -------------------------------------------------------------------------
