@@ -189,9 +189,17 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+# The games whose pages (phone, tablet, big screen, dashboard) are wired: the host's form
+# offers only these. Royal Heist is hosted through the API and the socket, its screens
+# are built (static/heist/royal/) but no page loads them yet (issue 31), so a host could
+# otherwise start a party nobody's phone can play.
+ON_SCREENS = frozenset({DEFAULT_GAME})
+
+
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "events/home.html", {"games": game_choices(), "default_game": DEFAULT_GAME})
+    games = [(name, title) for name, title in game_choices() if name in ON_SCREENS]
+    return render(request, "events/home.html", {"games": games, "default_game": DEFAULT_GAME})
 
 
 def _missing(request: HttpRequest, code: str) -> NothingHere:

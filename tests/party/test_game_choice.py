@@ -1,0 +1,45 @@
+"""The game a party plays: chosen when it is created, among the games whose pages are
+wired (the host's form offers no game a phone cannot play); the API takes any
+registered game and refuses the rest, naming them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+
+from events.models import Party
+from events.web.views import ON_SCREENS
+from games.registry import DEFAULT_GAME, GAMES
+
+pytestmark = [pytest.mark.django_db]
+
+
+def _create(client: Client, **fields: object):
+    return client.post("/api/parties", json.dumps({"name": "Game night", **fields}), "application/json")
+
+
+def test_the_hosts_form_offers_only_games_whose_pages_are_wired():
+    page = Client().get("/").content.decode()
+    offered = [name for name in GAMES if f'<option value="{name}"' in page]
+    assert offered == [name for name in GAMES if name in ON_SCREENS and len(ON_SCREENS) > 1]
+    # While one game is on the screens, the form has no choice to make at all.
+    assert ('id="party-game"' in page) == (len(ON_SCREENS) > 1)
+    assert DEFAULT_GAME in ON_SCREENS
+
+
+def test_a_party_plays_the_game_it_was_created_with():
+    client = Client()
+    assert _create(client).status_code == 201
+    assert Party.objects.get().game == DEFAULT_GAME
+    assert _create(client, game="royal").status_code == 201
+    assert Party.objects.order_by("-pk").first().game == "royal"
+
+
+@pytest.mark.parametrize("game", ["chess", "", 7, None, "ROYAL"])
+def test_an_unknown_game_is_refused_and_nothing_is_created(game):
+    answer = _create(Client(), game=game)
+    assert answer.status_code == 400
+    assert "royal" in answer.json()["message"] and "yankee" in answer.json()["message"]
+    assert not Party.objects.exists()
