@@ -163,9 +163,11 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
     if code is None:
         raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code (six letters and digits)")
     name = _clean(name, "your name", NAME_MAX)
-    description = _clean(description, "your gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
         party = locked_party_by_code(code)
+        # A game without gifts (Royal Heist) asks for none: whatever came is not kept.
+        gifts = GAMES[party.game].features.gifts
+        description = _clean(description, "your gift's description", DESCRIPTION_MAX) if gifts else ""
         # After the deal nobody is turned away: a late arrival registers with their
         # gift, and the host may seat them in place of a guest who leaves
         # (late_guest_seat); otherwise they take their own gift home (docs/RULES.md).

@@ -32,7 +32,7 @@ from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
-from games.registry import DEFAULT_GAME, game_choices
+from games.registry import DEFAULT_GAME, GAMES, game_choices
 from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
@@ -189,11 +189,10 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-# The games whose pages (phone, tablet, big screen, dashboard) are wired: the host's form
-# offers only these. Royal Heist is hosted through the API and the socket, its screens
-# are built (static/heist/royal/) but no page loads them yet (issue 31), so a host could
-# otherwise start a party nobody's phone can play.
-ON_SCREENS = frozenset({DEFAULT_GAME})
+# The games whose pages are wired: the host's form offers only these, so nobody starts
+# a party no phone can play. Royal Heist: the phone (static/heist/royal/play.js) and the
+# host's dashboard (its tiles and leaderboard) load static/heist/royal/.
+ON_SCREENS = frozenset({DEFAULT_GAME, "royal"})
 
 
 @require_safe
@@ -220,7 +219,14 @@ def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
     # The link and QR code a phone can open (events/party/public_url.py), and whether none can.
     links = {"join_url": public_url.join_url(request, party.code), "lan_missing": public_url.lan_missing(request)}
-    return render(request, template, {"party": party, **links})
+    # The party's game: which parts of the party it uses (a page shows no others) and,
+    # for a game other than the default one, its rules for the page's scripts.
+    definition = GAMES[party.game]
+    game = {
+        "features": definition.features,
+        "rules": None if party.game == DEFAULT_GAME else definition.rules_for_screens(),
+    }
+    return render(request, template, {"party": party, "game": game, **links})
 
 
 @require_safe

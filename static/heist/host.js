@@ -12,6 +12,8 @@ import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyRes
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { renderLeaderboard } from "./royal/leaderboard.js";
+import { renderTable } from "./royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
 const PARTY_NAME = document.title;
@@ -19,6 +21,9 @@ const PARTY_NAME = document.title;
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const token = localStorage.getItem(`heist.host.${code}`);
+// A Royal Heist party (the page says which game): its tables drawn by royal/table.js and
+// a leaderboard; none of Yankee Heist's panels (relay, vault, gifts, stand-ins).
+const ROYAL = app.dataset.game === "royal";
 
 const S = {
   party: null,
@@ -295,10 +300,12 @@ function draw() {
         : h("button", { class: "btn", type: "button", text: "Reopen registration", data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
       h("button", {
         class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
-        text: guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
-        disabled: guests.length < 2 || Boolean(dealBlocked(p, guests)),
+        text: ROYAL
+          ? (guests.length < 3 ? "Seat everyone (needs 3 guests)" : `Seat everyone (${guests.length} players)`)
+          : guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
+        disabled: guests.length < (ROYAL ? 3 : 2) || Boolean(dealBlocked(p, guests)),
         "aria-describedby": dealBlocked(p, guests) ? "deal-why" : null,
-        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast("Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
+        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast(ROYAL ? "Everyone is seated: the heists begin." : "Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
       }),
       dealBlocked(p, guests) ? h("p", { class: "deal-why", id: "deal-why", role: "status", text: dealBlocked(p, guests) }) : null,
     );
@@ -313,7 +320,7 @@ function draw() {
 
   const vaultPanel = document.getElementById("vault-panel");
   vaultPanel.hidden = !(p.vault_size > 0) || many;
-  if (p.vault_size > 0) {
+  if (p.vault_size > 0 && !ROYAL) {
     render(
       document.getElementById("vault-list"),
       (p.vault_gifts || []).map((v) =>
@@ -338,6 +345,10 @@ function drawTables() {
   const box = document.getElementById("tables");
   box.classList.toggle("compact", multi);
   box.classList.toggle("overview", multi);
+  if (ROYAL) {
+    drawRoyalTables(box);
+    return;
+  }
   if (multi) {
     // The overview: every table as a tile, all on one screen; details on demand.
     render(box, sortedTables().map((t) => tile(t)));
@@ -347,6 +358,16 @@ function drawTables() {
   drawDetails();
   drawPartyBar();
   drawAlerts();
+  tickClocks();
+}
+
+/** A Royal Heist party's tables: each table's tile and the party's leaderboard (every
+ * seat's bank, from the tables' views). */
+function drawRoyalTables(box) {
+  const tables = sortedTables();
+  const rows = tables.flatMap(({ view, table: meta }) =>
+    view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
+  render(box, tables.length ? [renderLeaderboard(rows), tables.map((t) => renderTable(t.view, t.table, { tile: true }))] : null);
   tickClocks();
 }
 
@@ -507,6 +528,7 @@ function alertsNow() {
 
 function drawAlerts() {
   const box = document.getElementById("alerts");
+  if (ROYAL) return; // its alerts read Yankee Heist's views (stand-ins, idle turns)
   const alerts = alertsNow();
   const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
   titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);
@@ -676,7 +698,7 @@ function drawPartyBar() {
   const p = S.party;
   const bar = document.getElementById("party-bar");
   // Only while the tables play: at the end the result says it all.
-  if (!p || p.status !== "playing" || !isMultiTable(p)) {
+  if (!p || p.status !== "playing" || !isMultiTable(p) || ROYAL) {
     bar.hidden = true;
     return;
   }
@@ -761,7 +783,7 @@ function partyCommand(button, name) {
 function drawResult() {
   const p = S.party;
   const box = document.getElementById("result");
-  if (!p || !p.result || !p.result.over) {
+  if (!p || !p.result || !p.result.over || ROYAL) { // Royal's end: the tiles and the leaderboard
     box.hidden = true;
     return;
   }

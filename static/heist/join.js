@@ -58,10 +58,10 @@ if (form) {
     const nameField = document.getElementById("guest-name");
     const giftField = document.getElementById("guest-gift");
     const name = nameField.value.trim();
-    const description = giftField.value.trim();
+    const description = giftField ? giftField.value.trim() : null; // a game without gifts asks for none
     if (!name) return fail(box, "Please enter your name.", nameField);
-    if (!description) return fail(box, "Describe your gift (only you will see it until it is peeked or unwrapped).", giftField);
-    return takeSeat(form, box, `/api/parties/${encodeURIComponent(code)}/guests`, { name, description });
+    if (giftField && !description) return fail(box, "Describe your gift (only you will see it until it is peeked or unwrapped).", giftField);
+    return takeSeat(form, box, `/api/parties/${encodeURIComponent(code)}/guests`, giftField ? { name, description } : { name });
   });
 }
 

@@ -442,7 +442,7 @@ export function unmergePrivate(view) {
     return { ...rest, description: null };
   };
   out.seats = view.seats.map(plain);
-  out.vault = view.vault.map(plain);
+  if (view.vault) out.vault = view.vault.map(plain); // a game without a vault (Royal Heist) has none
   return out;
 }
 
@@ -457,8 +457,11 @@ export function mergePrivate(msg) {
   const mark = (entry) => (!entry.open && peeked.has(entry.gift)
     ? { ...entry, description: peeked.get(entry.gift), peeked: true }
     : entry);
-  const view = { ...msg.view, seats: msg.view.seats.map(mark), vault: msg.view.vault.map(mark) };
+  const view = { ...msg.view, seats: msg.view.seats.map(mark) };
+  if (msg.view.vault) view.vault = msg.view.vault.map(mark);
   for (const key of PRIVATE_KEYS) view[key] = p[key];
+  // Another game's private part (Royal Heist: you, inside, decision, can_decide) as it comes.
+  for (const [key, value] of Object.entries(p)) if (key !== "events" && key !== "peeked" && !PRIVATE_KEYS.includes(key)) view[key] = value;
   const out = { ...msg, view, events: p.events || msg.events };
   delete out.private;
   return out;

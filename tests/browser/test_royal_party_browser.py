@@ -1,0 +1,98 @@
+"""A Royal Heist party through the real pages, in real browsers: the host chooses Royal
+Heist in the home page's form, three phones join (no gift asked: the game has none),
+the host seats them from the dashboard, and each phone taps Press on or Get out until
+the game is over. Every phone ends showing the winners; no phone ever shows another
+seat's choice before the reveal; nothing scrolls sideways at 360 px. A screenshot of a
+phone mid-game goes to artifacts/screenshots/royal-party-phone.png."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.helpers import SHOTS, new_page, overflows
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NAMES = ["Alex", "Bea", "Cam"]
+PHONE = "#phone .r-phone"
+# Another seat's choice while it is still being made: a choice mark on a row that is not
+# this phone's, in the deciding phase, outside the "last step" note of the reveal before.
+OTHERS_PENDING = f"{PHONE}[data-phase=decide] tr[data-seat]:not(.me).in .r-state > .r-choice"
+
+
+def _phase(page: Page) -> str | None:
+    el = page.query_selector(PHONE)
+    return el.get_attribute("data-phase") if el else None
+
+
+def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
+    base = asgi_server
+    errors: list[str] = []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+
+    host = new_page(browser, 1024, 900, errors, "host")
+    host.goto(base + "/")
+    host.get_by_label("Party name").fill("Royal night")
+    host.locator("#party-game").select_option("royal")
+    host.get_by_role("button", name="Host a party").click()
+    host.wait_for_url(re.compile(r"/host/[A-Z0-9]{6}/$"))
+    code = host.url.rstrip("/").rsplit("/", 1)[1]
+    expect(host.locator("#vault-panel")).to_be_hidden()
+
+    phones: list[Page] = []
+    for name in NAMES:
+        phone = new_page(browser, 360, 740, errors, name)  # a browser context each
+        phone.goto(f"{base}/j/{code}/")
+        expect(phone.locator("#guest-gift")).to_have_count(0)  # Royal Heist asks for no gift
+        phone.get_by_label("Your name", exact=True).fill(name)
+        phone.get_by_role("button", name="Join the party").click()
+        phone.wait_for_url(f"**/p/{code}/")
+        expect(phone.get_by_role("heading", name=f"You're in, {name}!")).to_be_visible()
+        phones.append(phone)
+
+    expect(host.locator("#roster li.guest")).to_have_count(3)
+    host.get_by_role("button", name=re.compile(r"Seat everyone")).click()
+    for phone in phones:
+        expect(phone.locator(PHONE)).to_be_visible()
+    expect(host.locator("#tables .r-table.tile")).to_have_count(1)
+    expect(host.locator("#tables .r-leaderboard")).to_be_visible()
+
+    r = random.Random(7)
+    taps = 0
+    shot = False
+    deadline = time.monotonic() + 240
+    while not all(_phase(p) == "over" for p in phones):
+        assert time.monotonic() < deadline, [_phase(p) for p in phones]
+        for phone in phones:
+            assert phone.locator(OTHERS_PENDING).count() == 0, phone.inner_text(PHONE)
+            buttons = phone.locator(f"{PHONE} button.r-decide:not([disabled])")
+            if buttons.count() != 2:
+                continue
+            version = phone.locator(PHONE).get_attribute("data-version")
+            if not shot and taps >= 3:
+                phone.screenshot(path=str(SHOTS / "royal-party-phone.png"), full_page=True)
+                shot = True
+            choice = "press_on" if r.random() < 0.7 else "get_out"
+            phone.locator(f"{PHONE} button[data-choice={choice}]").click()
+            taps += 1
+            # The choice shows locked on this phone (until the reveal moves the table on).
+            expect(
+                phone.locator(f"{PHONE}:not([data-version='{version}']), {PHONE} .r-status:has-text('You chose')")
+            ).not_to_have_count(0)
+            assert not overflows(phone), "the phone scrolls sideways at 360 px"
+        assert taps < 500
+    assert taps >= 3 and shot
+
+    for phone in phones:
+        over = phone.locator(f"{PHONE}[data-phase=over] .r-status.over")
+        expect(over).to_contain_text("Winner")
+        assert not overflows(phone)
+    winners = phones[0].locator(f"{PHONE} .r-status.over").inner_text()
+    assert any(n in winners for n in NAMES) or "you" in winners
+    expect(host.locator("#tables .r-table.tile[data-phase=over]")).to_have_count(1)
+    assert not errors, errors
