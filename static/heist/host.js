@@ -367,7 +367,11 @@ function drawRoyalTables(box) {
   const tables = sortedTables();
   const rows = tables.flatMap(({ view, table: meta }) =>
     view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
-  render(box, tables.length ? [renderLeaderboard(rows), tables.map((t) => renderTable(t.view, t.table, { tile: true }))] : null);
+  // Whole tables, not `.tile`s (the dashboard folds Yankee's tiles at the end), in one
+  // block across #tables' grid.
+  render(box, tables.length
+    ? h("div", { class: "r-host" }, renderLeaderboard(rows), tables.map((t) => [renderTable(t.view, t.table), tabletsPanel(t.table)]))
+    : null);
   tickClocks();
 }
 

@@ -9,9 +9,14 @@ import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } fro
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
 import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
+import { renderLeaderboard } from "./royal/leaderboard.js";
+import { renderTable } from "./royal/table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
+// A Royal Heist party: each table's tile (royal/table.js) and the leaderboard, to the
+// end; none of Yankee Heist's gifts, relay or story.
+const ROYAL = app.dataset.game === "royal";
 const tables = new Map();
 const logs = new Map();
 let party = null;
@@ -31,6 +36,10 @@ function draw() {
   const stage = party.status;
   document.body.dataset.stage = stage;
   const note = document.getElementById("lobby-note");
+  if (ROYAL) {
+    drawRoyal(stage, note);
+    return;
+  }
   note.textContent = stage === "lobby"
     ? "Scan the code, join, and write your number on your gift."
     : stage === "playing" ? "The heist is on." : "The party is over: everyone takes a gift home.";
@@ -47,6 +56,21 @@ function draw() {
   }
   drawPartyBar(list);
   drawEnd(list);
+  tickClocks();
+}
+
+function drawRoyal(stage, note) {
+  note.textContent = stage === "lobby" ? "Scan the code and join." : stage === "playing" ? "The heists are on." : "The heists are over.";
+  document.getElementById("join-panel").hidden = stage !== "lobby";
+  document.getElementById("party-bar").hidden = true;
+  document.getElementById("end").hidden = true;
+  if (stage === "lobby") drawLobby();
+  const list = sorted();
+  const tilesBox = document.getElementById("tables");
+  tilesBox.hidden = stage === "lobby";
+  tilesBox.dataset.count = String(list.length);
+  const rows = list.flatMap(({ view, table: meta }) => view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
+  if (!tilesBox.hidden) render(tilesBox, [renderLeaderboard(rows, { limit: 10 }), list.map((t) => renderTable(t.view, t.table, { tile: true }))]);
   tickClocks();
 }
 

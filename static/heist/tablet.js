@@ -8,9 +8,12 @@ import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
 import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { renderTable } from "./royal/table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
+// A Royal Heist table: drawn by royal/table.js (no stand-ins, gifts or relay here).
+const ROYAL = app.dataset.game === "royal";
 const partyName = app.dataset.partyName;
 const key = `heist.tablet.${code}`;
 const root = document.getElementById("tablet");
@@ -117,6 +120,7 @@ function start(token) {
 
 /** Which step may be played for its quiet guest now ("" for none). */
 function passKey() {
+  if (ROYAL) return "";
   const { view, table: meta } = S.payload;
   return passableNow(view, meta, live.serverNow()) ? `${meta.id}:${S.payload.version}` : "";
 }
@@ -147,6 +151,11 @@ function draw() {
   }
   if (!S.payload) return;
   const { view, table: meta } = S.payload;
+  if (ROYAL) {
+    render(root, renderTable(view, meta));
+    tickClocks();
+    return;
+  }
   S.passKey = passKey();
   const info = tableInfo();
   const prompt = dutyPrompt(view, meta);

@@ -2,8 +2,9 @@
 Heist in the home page's form, three phones join (no gift asked: the game has none),
 the host seats them from the dashboard, and each phone taps Press on or Get out until
 the game is over. Every phone ends showing the winners; no phone ever shows another
-seat's choice before the reveal; nothing scrolls sideways at 360 px. A screenshot of a
-phone mid-game goes to artifacts/screenshots/royal-party-phone.png."""
+seat's choice before the reveal; nothing scrolls sideways at 360 px. The big screen and
+the captain's tablet (paired from the dashboard) show the table and the leaderboard to
+the end. Screenshots go to artifacts/screenshots/royal-party-*.png."""
 
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     host.wait_for_url(re.compile(r"/host/[A-Z0-9]{6}/$"))
     code = host.url.rstrip("/").rsplit("/", 1)[1]
     expect(host.locator("#vault-panel")).to_be_hidden()
+    screen = new_page(browser, 1280, 720, errors, "big screen")
+    screen.goto(f"{base}/screen/{code}/")
 
     phones: list[Page] = []
     for name in NAMES:
@@ -59,8 +62,16 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     host.get_by_role("button", name=re.compile(r"Seat everyone")).click()
     for phone in phones:
         expect(phone.locator(PHONE)).to_be_visible()
-    expect(host.locator("#tables .r-table.tile")).to_have_count(1)
+    expect(host.locator("#tables .r-table")).to_have_count(1)
     expect(host.locator("#tables .r-leaderboard")).to_be_visible()
+    expect(screen.locator("#tables .r-table.tile")).to_have_count(1)
+    expect(screen.locator("#tables .r-leaderboard tbody tr")).to_have_count(3)
+    # The captain's tablet, paired from the dashboard, shows the table.
+    host.get_by_role("button", name="Pair a tablet with table A").click()
+    pairing = host.locator(".pairing-code").inner_text()
+    tablet = new_page(browser, 1024, 768, errors, "tablet")
+    tablet.goto(f"{base}/t/{code}/#{pairing}")
+    expect(tablet.locator("#tablet .r-table:not(.tile)")).to_be_visible()
 
     r = random.Random(7)
     taps = 0
@@ -94,5 +105,11 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
         assert not overflows(phone)
     winners = phones[0].locator(f"{PHONE} .r-status.over").inner_text()
     assert any(n in winners for n in NAMES) or "you" in winners
-    expect(host.locator("#tables .r-table.tile[data-phase=over]")).to_have_count(1)
+    for page in (host, screen, tablet):
+        expect(page.locator(".r-table[data-phase=over] .r-status.over")).to_contain_text("Winner")
+    expect(screen.locator(".r-leaderboard tbody tr")).to_have_count(3)
+    screen.screenshot(path=str(SHOTS / "royal-party-screen.png"))
+    expect(host.locator("#tables .r-leaderboard")).to_be_visible()
+    host.locator("#tables .r-table").screenshot(path=str(SHOTS / "royal-party-host-tile.png"))
+    phones[0].screenshot(path=str(SHOTS / "royal-party-phone-over.png"), full_page=True)
     assert not errors, errors

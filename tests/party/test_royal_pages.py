@@ -1,5 +1,5 @@
 """A Royal Heist party's pages: a guest joins without describing a gift (the game has
-none; Yankee Heist still asks for one), and the phone page and the host's dashboard load
+none; Yankee Heist still asks for one), and its phone page, dashboard, big screen and tablet load
 Royal's scripts with its rules, while a Yankee Heist party's pages load none of them."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ def test_royal_pages_load_royal_scripts_and_rules_and_yankee_pages_do_not():
     royal, _ = shorthand.party_create(name="Royal night", game="royal")
     yankee, _ = shorthand.party_create(name="Swap night")
     rules = json.dumps(game_named("royal").rules_for_screens())
-    for path in ("/p/{}/", "/host/{}/"):
+    for path in ("/p/{}/", "/host/{}/", "/screen/{}/", "/t/{}/"):
         page = Client().get(path.format(royal.code)).content.decode()
         assert 'id="royal-rules"' in page and "heist/royal.css" in page, path
         other = Client().get(path.format(yankee.code)).content.decode()
