@@ -316,7 +316,10 @@ def party_seat(*, party_id: int) -> Outcome:
             raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
-        gate = len(plan) > 1  # several tables meet at the gate after round 2
+        # Several tables meet at the gate half-way, for the relay. A game without the relay
+        # plays straight through for now: the host's command that opens its gate is not
+        # built yet (issue 31), and a gate nobody can open would stall the whole room.
+        gate = len(plan) > 1 and definition.features.relay
         for entry in plan:
             seated = [by_id[gid] for gid in entry["guests"]]
             vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]

@@ -122,3 +122,41 @@ def test_royal_heist_seats_one_table_of_3_to_8_and_tables_of_5_to_8_from_11_gues
         assert len(sizes) == -(-n // 8) and sum(sizes) == n and 5 <= min(sizes) <= max(sizes) <= 8, (n, sizes)
     with pytest.raises(ValueError):
         table_sizes(2, table_max=8, min_players=3)
+
+
+async def test_a_royal_party_of_several_tables_plays_through_to_its_result():
+    # 11 guests sit at two tables (6 and 5). No table stops at a gate nobody can open:
+    # every table plays to its end and the party closes with both tables' standings.
+    guests = 11
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Royal hall", game="royal")
+    tokens = []
+    for i in range(guests):
+        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="-")
+        tokens.append(token)
+    host = await RoyalPhone(party.code).connect()
+    await host.hello("host", host_token)
+    phones = [await RoyalPhone(party.code).connect() for _ in tokens]
+    for phone, token in zip(phones, tokens, strict=True):
+        await phone.hello("guest", token)
+    ok = await host.command("seat")
+    assert ok["type"] == "ok", ok
+    tables = await sync_to_async(lambda: sorted(len(t.roster) for t in Table.objects.filter(party=party)))()
+    assert tables == [5, 6]
+    for phone in phones:
+        await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+    r = random.Random(guests)
+    for _ in range(4000):
+        deciders = [p for p in phones if p.table["view"]["phase"] != "over" and p.table["view"]["can_decide"]]
+        if not deciders:
+            break
+        phone = r.choice(deciders)
+        res = await phone.act({"type": "decide", "press_on": r.random() < 0.7})
+        assert res["type"] == "ok", res
+        mates = [p for p in phones if p.table["table"]["id"] == phone.table["table"]["id"]]
+        for p in mates:
+            await p.at_version(res["version"])
+    assert {p.table["view"]["phase"] for p in phones} == {"over"}  # no table waits at a gate
+    over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
+    assert sorted(len(t["standings"]) for t in over["party"]["result"]["tables"]) == [5, 6]
+    for p in [*phones, host]:
+        await p.close()
