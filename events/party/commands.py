@@ -262,6 +262,7 @@ PARTY_COMMANDS: dict[str, Command] = {
         _party("set_captain", lambda a, args: services.party_set_captain(party_id=a.party_id, **args), _guest),
         _party("open_relay", lambda a, _: relay_open(party_id=a.party_id)),
         _party("run_relay", lambda a, _: relay_run(party_id=a.party_id)),
+        _party("open_gate", lambda a, _: services.party_open_gate(party_id=a.party_id)),
         _party(
             "confirm_delivery",
             lambda a, args: delivery_confirm(party_id=a.party_id, **args),

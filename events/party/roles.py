@@ -86,6 +86,7 @@ HOST_COMMANDS = frozenset(
         "set_captain",
         "open_relay",
         "run_relay",
+        "open_gate",
         "end",
         "pair_tablet",
         "revoke_tablet",

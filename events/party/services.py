@@ -26,6 +26,7 @@ from events.party.lobby import (
     party_close,
     tables_still_playing,
 )
+from events.party.play import table_act_server
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from games.definition import Setup
 from games.registry import DEFAULT_GAME, GAMES, game_named
@@ -316,10 +317,9 @@ def party_seat(*, party_id: int) -> Outcome:
             raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
-        # Several tables meet at the gate half-way, for the relay. A game without the relay
-        # plays straight through for now: the host's command that opens its gate is not
-        # built yet (issue 31), and a gate nobody can open would stall the whole room.
-        gate = len(plan) > 1 and definition.features.relay
+        # Several tables meet at the gate half-way: Yankee Heist's opens with the relay,
+        # another game's with the host's `open_gate` (party_open_gate).
+        gate = len(plan) > 1 and definition.features.gate
         for entry in plan:
             seated = [by_id[gid] for gid in entry["guests"]]
             vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]
@@ -423,6 +423,31 @@ def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
         for g in [*old, guest]:
             msgs.append((guest_group(g.pk), {"type": "resubscribe"}))
         return Outcome(messages=msgs)
+
+
+def party_open_gate(*, party_id: int) -> Outcome:
+    """The host opens the gate of a game without the relay (Royal Heist): once every
+    table has reached it (or finished), each plays its second half, together. Yankee
+    Heist's gate opens with the relay (relay/services.py)."""
+    with transaction.atomic():
+        party = locked_party(party_id)
+        definition = game_named(party.game)
+        if definition.features.relay:
+            raise ServiceError(ErrorCode.INVALID, f"{definition.title}'s gate opens with the relay")
+        tables = list(Table.objects.select_for_update().filter(party=party).order_by("pk"))  # pk order, as ever
+        games = [(table, definition.from_dict(table.state)) for table in tables]
+        playing = sorted(t.letter for t, g in games if not definition.at_gate(g) and not definition.is_over(g))
+        if playing:
+            raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing the first half: table {', '.join(playing)}")
+        opening = [(t, definition.gate_opened(g)) for t, g in games if definition.at_gate(g)]
+        if not opening:
+            raise ServiceError(ErrorCode.GATE_CLOSED, "no table is waiting at the gate")
+        messages: list[Message] = []
+        for table, action in opening:
+            assert action is not None  # a game at its gate names the action that opens it
+            messages += table_act_server(table=table, engine_action=action, actor_label="host").messages
+        party_bump(party)
+        return Outcome({"opened": len(opening)}, messages + lobby_messages(party))
 
 
 def party_end(*, party_id: int) -> Outcome:

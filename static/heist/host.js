@@ -370,9 +370,31 @@ function drawRoyalTables(box) {
   // Whole tables, not `.tile`s (the dashboard folds Yankee's tiles at the end), in one
   // block across #tables' grid.
   render(box, tables.length
-    ? h("div", { class: "r-host" }, renderLeaderboard(rows), tables.map((t) => [renderTable(t.view, t.table), tabletsPanel(t.table)]))
+    ? h("div", { class: "r-host" }, royalGate(tables), renderLeaderboard(rows), tables.map((t) => [renderTable(t.view, t.table), tabletsPanel(t.table)]))
     : null);
   tickClocks();
+}
+
+/** The gate of a Royal Heist party of several tables: every table stops half-way; once
+ * all are there (or finished), the host opens the second half for all at once. */
+function royalGate(tables) {
+  const phases = tables.map((t) => t.view.phase);
+  const waiting = phases.filter((p) => p === "gate").length;
+  if (!waiting) return null;
+  const ready = phases.every((p) => p === "gate" || p === "over");
+  return h("div", { class: "panel r-gate", role: "status" }, [
+    h("p", {}, ready
+      ? "Every table is at the gate."
+      : `At the gate: ${waiting} of ${tables.length} tables. The others are still playing their first half.`),
+    ready
+      ? h("button", {
+          type: "button",
+          class: "btn primary big",
+          data: { key: "royal-open-gate" },
+          on: { click: (ev) => partyCommand(ev.currentTarget, "open_gate") },
+        }, "Open the gate: play the second half")
+      : null,
+  ]);
 }
 
 // --- the overview: a tile per table ----------------------------------------------------------

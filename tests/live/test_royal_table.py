@@ -124,9 +124,24 @@ def test_royal_heist_seats_one_table_of_3_to_8_and_tables_of_5_to_8_from_11_gues
         table_sizes(2, table_max=8, min_players=3)
 
 
-async def test_a_royal_party_of_several_tables_plays_through_to_its_result():
-    # 11 guests sit at two tables (6 and 5). No table stops at a gate nobody can open:
-    # every table plays to its end and the party closes with both tables' standings.
+async def _play(phones: list[RoyalPhone], r: random.Random, *, until: set[str]) -> None:
+    """Seats decide at random until every table is in one of the phases `until`."""
+    for _ in range(4000):
+        deciders = [p for p in phones if p.table["view"]["phase"] not in until and p.table["view"]["can_decide"]]
+        if not deciders:
+            return
+        phone = r.choice(deciders)
+        res = await phone.act({"type": "decide", "press_on": r.random() < 0.7})
+        assert res["type"] == "ok", res
+        for p in phones:
+            if p.table["table"]["id"] == phone.table["table"]["id"]:
+                await p.at_version(res["version"])
+    raise AssertionError("the tables did not get there")
+
+
+async def test_a_royal_party_of_several_tables_meets_at_the_gate_and_the_host_opens_it():
+    # 11 guests sit at two tables (6 and 5). Each stops half-way at the gate; the host
+    # opens it once both are there (not before), and both play on to the party's result.
     guests = 11
     party, host_token = await sync_to_async(shorthand.party_create)(name="Royal hall", game="royal")
     tokens = []
@@ -144,18 +159,24 @@ async def test_a_royal_party_of_several_tables_plays_through_to_its_result():
     assert tables == [5, 6]
     for phone in phones:
         await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+    early = await host.command("open_gate")
+    assert early["type"] == "error" and early["code"] == "gate_closed", early
     r = random.Random(guests)
-    for _ in range(4000):
-        deciders = [p for p in phones if p.table["view"]["phase"] != "over" and p.table["view"]["can_decide"]]
-        if not deciders:
-            break
-        phone = r.choice(deciders)
-        res = await phone.act({"type": "decide", "press_on": r.random() < 0.7})
-        assert res["type"] == "ok", res
-        mates = [p for p in phones if p.table["table"]["id"] == phone.table["table"]["id"]]
-        for p in mates:
-            await p.at_version(res["version"])
-    assert {p.table["view"]["phase"] for p in phones} == {"over"}  # no table waits at a gate
+    first = [p for p in phones if p.table["table"]["id"] == phones[0].table["table"]["id"]]
+    await _play(first, r, until={"gate"})  # one table at the gate, the other still playing
+    assert {p.table["view"]["phase"] for p in first} == {"gate"}
+    refused = await host.command("open_gate")
+    assert refused["type"] == "error" and refused["code"] == "gate_closed", refused
+    tried = await phones[1].act({"type": "open_gate"})  # a guest's phone cannot open it
+    assert tried["type"] == "error", tried
+    await _play(phones, r, until={"gate"})
+    assert {p.table["view"]["phase"] for p in phones} == {"gate"}
+    opened = await host.command("open_gate")
+    assert opened["type"] == "ok" and opened["opened"] == 2, opened
+    for p in phones:
+        await p.until(lambda m, p=p: p.table["view"]["phase"] != "gate")
+    await _play(phones, r, until={"over"})
+    assert {p.table["view"]["phase"] for p in phones} == {"over"}
     over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
     assert sorted(len(t["standings"]) for t in over["party"]["result"]["tables"]) == [5, 6]
     for p in [*phones, host]:
