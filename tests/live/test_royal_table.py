@@ -60,8 +60,8 @@ def _seen_by_seat(phone: RoyalPhone, seat: int) -> int:
     return own
 
 
-@pytest.mark.parametrize("guests", [3, 8])
-async def test_a_royal_heist_table_plays_to_the_end_through_the_socket(guests):
+async def _seated_party(guests: int) -> tuple[Party, RoyalPhone, list[RoyalPhone]]:
+    """A Royal Heist party of `guests`, each on their own socket, seated by the host."""
     party, host_token = await sync_to_async(shorthand.party_create)(name="Royal night", game="royal")
     assert party.game == "royal"
     tokens = []
@@ -75,6 +75,12 @@ async def test_a_royal_heist_table_plays_to_the_end_through_the_socket(guests):
         await phone.hello("guest", token)
     ok = await host.command("seat")
     assert ok["type"] == "ok", ok
+    return party, host, phones
+
+
+@pytest.mark.parametrize("guests", [3, 8])
+async def test_a_royal_heist_table_plays_to_the_end_through_the_socket(guests):
+    party, host, phones = await _seated_party(guests)
     table = await sync_to_async(Table.objects.get)(party=party)
     assert table.game == "royal" and len(table.roster) == guests  # one table for 3 to 8
     for phone in phones:
@@ -143,18 +149,7 @@ async def test_a_royal_party_of_several_tables_meets_at_the_gate_and_the_host_op
     # 11 guests sit at two tables (6 and 5). Each stops half-way at the gate; the host
     # opens it once both are there (not before), and both play on to the party's result.
     guests = 11
-    party, host_token = await sync_to_async(shorthand.party_create)(name="Royal hall", game="royal")
-    tokens = []
-    for i in range(guests):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="-")
-        tokens.append(token)
-    host = await RoyalPhone(party.code).connect()
-    await host.hello("host", host_token)
-    phones = [await RoyalPhone(party.code).connect() for _ in tokens]
-    for phone, token in zip(phones, tokens, strict=True):
-        await phone.hello("guest", token)
-    ok = await host.command("seat")
-    assert ok["type"] == "ok", ok
+    party, host, phones = await _seated_party(guests)
     tables = await sync_to_async(lambda: sorted(len(t.roster) for t in Table.objects.filter(party=party)))()
     assert tables == [5, 6]
     for phone in phones:
