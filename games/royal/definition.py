@@ -95,7 +95,10 @@ class RoyalDefinition:
         if isinstance(action, TimeoutDecide):
             return Role.SERVER
         if isinstance(action, OpenGate):
-            return Role.DUTY
+            # The gate is the party's: every table waits until all are there, and the
+            # host opens it for all at once (party_open_gate). A captain opening their
+            # own table's gate would let it run ahead of the room.
+            return Role.SERVER
         raise MalformedActionError(f"not a Royal Heist action: {action!r}")
 
     def seat_of(self, action: Action) -> int | None:
