@@ -341,6 +341,13 @@ class PostgresServer(Killable):
         transaction rolled back), `down` seconds with no server, then the same cluster on
         the same port. Seconds down in all."""
         t = time.monotonic()
+        self.shut_down()
+        time.sleep(down)
+        self.start()
+        return time.monotonic() - t
+
+    def shut_down(self) -> None:
+        """The first half of `restart`: `pg_ctl stop -m fast`, waited for."""
         subprocess.run(
             self._as_postgres([str(self.bin / "pg_ctl"), "stop", "-D", str(self.data), "-m", "fast", "-w"]),
             check=True,
@@ -349,6 +356,3 @@ class PostgresServer(Killable):
         )
         if self.proc is not None:
             self.proc.wait(timeout=30)
-        time.sleep(down)
-        self.start()
-        return time.monotonic() - t

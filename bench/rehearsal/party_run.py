@@ -40,6 +40,11 @@ class PartyRun:
         self.done = asyncio.Event()
         self.fault_done = False
         self.fault_started = False
+        # Set once the fault has struck. Until then a table in round 2's reaction window (or
+        # past it) holds: its guests look at the window and do not answer yet. Without
+        # it a fast machine played round 2 to the game's end between two looks of the
+        # fault's task, and the run proved nothing about the fault (CI, 2026-12-03).
+        self.fault_struck = asyncio.Event()
         self.tables: list[int] = []
         self.csv_rows: int | None = None
 
@@ -238,6 +243,9 @@ class PartyRun:
         tid = payload["table"]["id"]
         phase = v["phase"]
         you = v["you"]
+        if self._holding_for_fault(v):
+            self._spawn(p, ("hold", tid, v["version"]), self._hold(p))
+            return
         if phase == "action" and v["active"] == you:
             self._spawn(p, ("turn", tid, v["version"]), self._turn(p, tid, v["version"]))
         elif phase == "reaction" and v["asked"]:
@@ -258,6 +266,18 @@ class PartyRun:
             to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
             if to_table is not None:
                 self._spawn(p, ("deliver", tid), self._deliver(p, to_table))
+
+    def _holding_for_fault(self, view: dict) -> bool:
+        """A fault that strikes mid-round 2 (every one but drop-phones) has not struck yet,
+        and this table is at round 2's reaction window or later."""
+        fault = self.bench.args.fault
+        if fault in ("none", "drop-phones") or self.fault_struck.is_set() or view["phase"] == "over":
+            return False
+        return view["round"] > 2 or (view["round"] == 2 and view["phase"] == "reaction")
+
+    async def _hold(self, p: Phone) -> None:
+        await self.fault_struck.wait()
+        p.changed.set()  # look at the screen again
 
     def _spawn(self, p: Phone, key: tuple, coro) -> None:
         key = (p.name, *key)
@@ -474,8 +494,12 @@ class PartyRun:
         seen: dict[int, tuple[int, float]] = {}
         while True:
             await asyncio.sleep(2)
-            if self.bench.faulting:
-                seen.clear()  # a server stopped or restarting on purpose: its pause is no stall
+            if self.bench.faulting or any(
+                self._holding_for_fault(v["view"]) for k, v in self.host.views.items() if k[0] == "public"
+            ):
+                # a server stopped or restarting on purpose, or a table held for the fault
+                # to strike: its pause is no stall
+                seen.clear()
                 continue
             db = await asyncio.to_thread(self.bench.db_tables, self.tables)
             t = now()

@@ -126,10 +126,13 @@ class Rehearsal:
         async with self.fault_lock:
             party.fault_started = True
             self.faulting = True
+            # Each branch of _inject releases the held guests (PartyRun.fault_struck) once
+            # the server is down, so that their answers meet the fault: resent, not lost.
             try:
                 entry = await self._inject(fault, party)
             finally:
                 self.faulting = False
+                party.fault_struck.set()  # the held guests answer, whatever happened
             self.stats.faults.append(entry)
             party.log(f"{fault}: back after {entry['down_s']}s")
             entry["converge_s"] = round(await self._converged(party), 2)
@@ -171,10 +174,14 @@ class Rehearsal:
         victim = party.socket_servers(self.servers[-1])[0]
         if fault == "restart-postgres":
             party.log(f"restart PostgreSQL :{self.pg.port} (fast shutdown)")
-            await asyncio.to_thread(self.pg.restart, 2)  # down 2 s, as the other restarts
+            await asyncio.to_thread(self.pg.shut_down)
+            party.fault_struck.set()
+            await asyncio.sleep(2)  # down 2 s, as the other restarts
+            await asyncio.to_thread(self.pg.start)
         elif fault == "sleep-laptop":
             party.log(f"SIGSTOP daphne :{victim.port} for {self.args.sleep:.0f}s")
             victim.suspend()
+            party.fault_struck.set()
             try:
                 await asyncio.sleep(self.args.sleep)
             finally:
@@ -182,17 +189,20 @@ class Rehearsal:
         elif fault == "ctrl-c":
             party.log(f"SIGINT daphne :{victim.port}")
             extra["exit_status"] = await asyncio.to_thread(victim.interrupt)
+            party.fault_struck.set()
             extra["stopped_s"] = round(now() - t, 1)
             await asyncio.to_thread(victim.start, START_TIMEOUT_S)
         elif fault == "kill-daphne":
             # the daphne holding this party's sockets (the second, when they are spread)
             party.log(f"kill -9 daphne :{victim.port}")
             victim.kill9()
+            party.fault_struck.set()
             await asyncio.sleep(2)
             await asyncio.to_thread(victim.start, START_TIMEOUT_S)
         elif fault == "restart-redis":
             party.log(f"kill -9 redis-server :{self.redis.port}")
             self.redis.kill9()
+            party.fault_struck.set()
             await asyncio.sleep(2)
             await asyncio.to_thread(self.redis.start)
         return {
