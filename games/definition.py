@@ -51,6 +51,11 @@ class Features:
     vaults: bool  # tables keep extra wrapped gifts
     relay: bool  # gifts move between tables at the gate
     gate: bool = True  # every table stops half-way until the host opens the second half
+    # How many games a party's table plays in a row, one state, a running total
+    # (Setup.games): what the host's form offers by default and at most. A gift swap
+    # plays one: its gifts go home.
+    games: int = 1
+    max_games: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +64,13 @@ class Setup:
 
     `options` is game-specific and JSON-able (Yankee Heist: the gifts and the vault;
     Royal Heist: the number of heists). `gate` stops the game half-way for the party.
+    `games`: how many games the table plays in a row (1 to Features.max_games).
     """
 
     players: int
     seed: int | str
     gate: bool = False
+    games: int = 1
     options: Mapping[str, Any] = field(default_factory=dict)
 
 

@@ -21,12 +21,24 @@ from .errors import (
     WrongPhaseError,
 )
 from .legal import legal_actions, stand_in, waiting_for
-from .rules import HEISTS, MAX_HEISTS, MAX_PLAYERS, MIN_PLAYERS, apply, gate_after, new_game, replay
+from .rules import (
+    HEISTS,
+    MAX_GAMES,
+    MAX_HEISTS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    apply,
+    gate_after,
+    gate_point,
+    new_game,
+    replay,
+)
 from .state import Event, Game, Phase, Room
 from .views import PRIVATE_KEYS, public_view, seat_private, seat_view
 
 __all__ = [
     "HEISTS",
+    "MAX_GAMES",
     "MAX_HEISTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
@@ -56,6 +68,7 @@ __all__ = [
     "apply",
     "bot_action",
     "gate_after",
+    "gate_point",
     "legal_actions",
     "new_game",
     "parse_action",

@@ -22,14 +22,15 @@ DECIDE_SECONDS = 20.0  # one room's choice: a glance at the rooms and a tap
 _OPTIONS = frozenset({"heists"})
 
 
-def _heists(options: Mapping[str, Any]) -> int:
-    unknown = set(options) - _OPTIONS
+def _options(setup: Setup) -> dict[str, int]:
+    """new_game's `heists` and `games` from a Setup (rules.new_game checks their ranges)."""
+    unknown = set(setup.options) - _OPTIONS
     if unknown:
         raise MalformedActionError(f"unknown Royal Heist options: {sorted(unknown)}")
-    heists = options.get("heists", rules.HEISTS)
+    heists = setup.options.get("heists", rules.HEISTS)
     if type(heists) is not int:
         raise MalformedActionError("the option 'heists' is an integer")
-    return heists
+    return {"heists": heists, "games": setup.games}
 
 
 class RoyalDefinition:
@@ -38,11 +39,13 @@ class RoyalDefinition:
     min_players = rules.MIN_PLAYERS
     max_players = rules.MAX_PLAYERS
     table_max = rules.MAX_PLAYERS
-    features = Features(gifts=False, vaults=False, relay=False, gate=True)
+    # A party plays three games, a running total (docs/RULES.md, "A Royal Heist party");
+    # four fit a single table's evening.
+    features = Features(gifts=False, vaults=False, relay=False, gate=True, games=3, max_games=rules.MAX_GAMES)
 
     # --- setup, actions, rules ---------------------------------------------------------
     def setup(self, setup: Setup) -> tuple[Game, list[Event]]:
-        return rules.new_game(setup.seed, setup.players, gate=setup.gate, heists=_heists(setup.options))
+        return rules.new_game(setup.seed, setup.players, gate=setup.gate, **_options(setup))
 
     def parse_action(self, data: Any) -> Action:
         return parse_action(data)
@@ -54,7 +57,7 @@ class RoyalDefinition:
         return rules.apply(state, action)
 
     def replay(self, setup: Setup, actions: Sequence[Action]) -> Game:
-        return rules.replay(setup.seed, setup.players, actions, gate=setup.gate, heists=_heists(setup.options))
+        return rules.replay(setup.seed, setup.players, actions, gate=setup.gate, **_options(setup))
 
     # --- storage -------------------------------------------------------------------------
     def to_dict(self, state: Game) -> dict[str, Any]:
@@ -128,7 +131,8 @@ class RoyalDefinition:
         return state.phase is Phase.OVER
 
     def standings(self, state: Game) -> list[Standing]:
-        return ranked(state.banks)
+        # the running total of a table's games (one game: its banks)
+        return ranked(state.running_totals())
 
     # --- what the screens need -------------------------------------------------------------
     def rules_for_screens(self) -> dict[str, Any]:

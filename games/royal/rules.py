@@ -37,6 +37,10 @@ HEISTS = 5
 # deck, and turning up the whole deck would turn up both: the heist ends on the second
 # at the latest (tests/games/royal/test_decks.py).
 MAX_HEISTS = 13
+# A party's table may play several games in a row, the banks adding up (docs/RULES.md,
+# "A Royal Heist party": three; four fit one table's evening, not a room's). Each game
+# starts from a whole deck, so MAX_HEISTS's proof holds game by game.
+MAX_GAMES = 4
 
 
 class _Log(list[Event]):
@@ -51,25 +55,41 @@ class _Log(list[Event]):
 
 
 def gate_after(heists: int) -> int:
-    """The heist after which a party's game stops at the gate: half-way, rounded down
-    (heist 2 of 5, so the gate stands before heist 3)."""
+    """The heist after which a party's one-game table stops at the gate: half-way,
+    rounded down (heist 2 of 5, so the gate stands before heist 3)."""
     return heists // 2
+
+
+def gate_point(heists: int, games: int = 1) -> tuple[int, int]:
+    """(game, heist) after which a party's table stops at the gate: half-way through all
+    its heists, rounded down. One game of 5: after heist 2; three games of 5 (15 heists):
+    after the 7th, game 2's heist 2; two games: between them. (0, 0): no half-way."""
+    n = games * heists // 2
+    if n < 1:
+        return 0, 0
+    return (n - 1) // heists + 1, (n - 1) % heists + 1
 
 
 # --- setup --------------------------------------------------------------------------------
 
 
-def new_game(seed: int | str, players: int, gate: bool = False, heists: int = HEISTS) -> tuple[Game, list[Event]]:
-    """Seat `players` players and start heist 1 (its first room is turned up at once)."""
+def new_game(
+    seed: int | str, players: int, gate: bool = False, heists: int = HEISTS, games: int = 1
+) -> tuple[Game, list[Event]]:
+    """Seat `players` players and start heist 1 of game 1 (its first room is turned up
+    at once). `games` > 1: the table plays that many games in a row, each from a whole
+    deck and empty banks, the banks adding up to a running total (`Game.totals`)."""
     if type(seed) is not int and type(seed) is not str:  # bool is an int subclass: refuse it too
         raise MalformedActionError(f"a seed is an int or a str, not {type(seed).__name__}")
     if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise MalformedActionError(f"Royal Heist is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players!r}")
     if type(heists) is not int or not 1 <= heists <= MAX_HEISTS:
         raise MalformedActionError(f"a game has 1 to {MAX_HEISTS} heists, not {heists!r}")
+    if type(games) is not int or not 1 <= games <= MAX_GAMES:
+        raise MalformedActionError(f"a table plays 1 to {MAX_GAMES} games, not {games!r}")
     if type(gate) is not bool:
         raise MalformedActionError("gate is true or false")
-    if gate and gate_after(heists) < 1:
+    if gate and gate_point(heists, games) == (0, 0):
         raise MalformedActionError("a one-heist game has no half-way for a party's gate")
     game = Game(
         players=players,
@@ -79,6 +99,9 @@ def new_game(seed: int | str, players: int, gate: bool = False, heists: int = HE
         phase=Phase.DECIDE,
         heists=heists,
         heist=0,
+        games=games,
+        game=1,
+        totals=[0] * players,
         gate=gate,
         gate_opened=False,
         deck=[],
@@ -97,7 +120,7 @@ def new_game(seed: int | str, players: int, gate: bool = False, heists: int = HE
         last_heist=None,
     )
     log = _Log(1)
-    log.emit("game_started", players=players, heists=heists, gate=gate)
+    log.emit("game_started", game=1, players=players, heists=heists, games=games, gate=gate)
     _start_heist(game, log)
     return game, list(log)
 
@@ -111,9 +134,11 @@ def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:
     return g, list(log)
 
 
-def replay(seed: int | str, players: int, actions: Sequence[Action], gate: bool = False, heists: int = HEISTS) -> Game:
+def replay(
+    seed: int | str, players: int, actions: Sequence[Action], gate: bool = False, heists: int = HEISTS, games: int = 1
+) -> Game:
     """Rebuild a game from its setup and accepted actions."""
-    game, _ = new_game(seed, players, gate=gate, heists=heists)
+    game, _ = new_game(seed, players, gate=gate, heists=heists, games=games)
     for action in actions:
         game, _ = apply(game, action)
     return game
@@ -125,6 +150,8 @@ def replay(seed: int | str, players: int, actions: Sequence[Action], gate: bool 
 def _start_heist(g: Game, log: _Log) -> None:
     """1. Go in: shuffle the run deck without the retired cards, shuffle the side stack,
     everybody inside with an empty satchel, the first room turned up at once."""
+    if g.heist >= g.heists:
+        _next_game(g, log)
     g.heist += 1
     retired = list(g.retired)
     deck = []
@@ -144,7 +171,7 @@ def _start_heist(g: Game, log: _Log) -> None:
     g.dangers = ()
     g.decisions, g.timed_out, g.revealed = {}, (), {}
     g.phase = Phase.DECIDE
-    log.emit("heist_started", heist=g.heist, deck=len(deck), retired=list(g.retired))
+    log.emit("heist_started", game=g.game, heist=g.heist, deck=len(deck), retired=list(g.retired))
     _turn_up(g, log)
 
 
@@ -208,18 +235,48 @@ def _clear_rooms(g: Game) -> int:
 
 
 def _end_heist(g: Game, log: _Log, summary: dict[str, Any]) -> None:
-    g.last_heist = summary
+    g.last_heist = {**summary, "game": g.game}
     g.decisions, g.timed_out = {}, ()
-    log.emit("heist_ended", **summary, banks=list(g.banks))
+    log.emit("heist_ended", **summary, game=g.game, banks=list(g.banks))
     if g.heist >= g.heists:
-        g.phase = Phase.OVER
+        totals = g.running_totals()
+        if g.game >= g.games:
+            g.phase = Phase.OVER
+            best = max(totals)
+            log.emit(
+                "game_over",
+                game=g.game,
+                banks=list(g.banks),
+                totals=totals,
+                winners=[s for s, t in enumerate(totals) if t == best],
+            )
+            return
+        # One game of several is over; the next starts with the next heist (_start_heist),
+        # so a gate between two games shows the finished game's banks.
         best = max(g.banks)
-        log.emit("game_over", banks=list(g.banks), winners=[s for s, b in enumerate(g.banks) if b == best])
-    elif g.gate and not g.gate_opened and g.heist == gate_after(g.heists):
+        log.emit(
+            "game_ended",
+            game=g.game,
+            banks=list(g.banks),
+            winners=[s for s, b in enumerate(g.banks) if b == best],
+            totals=totals,
+        )
+    if g.gate and not g.gate_opened and (g.game, g.heist) == gate_point(g.heists, g.games):
         g.phase = Phase.GATE
-        log.emit("at_gate", heist=g.heist)
+        log.emit("at_gate", game=g.game, heist=g.heist)
     else:
         _start_heist(g, log)
+
+
+def _next_game(g: Game, log: _Log) -> None:
+    """The next of a table's several games starts as the first did: the banks go into
+    the running totals and are emptied, the retired cards go back into the run deck."""
+    g.totals = g.running_totals()
+    g.banks = [0] * g.players
+    g.retired = ()
+    g.game += 1
+    g.heist = 0
+    log.emit("game_started", game=g.game, games=g.games, totals=list(g.totals))
 
 
 def _get_out(g: Game, leavers: Sequence[int], log: _Log) -> None:
@@ -305,7 +362,7 @@ def _open_gate(g: Game, a: OpenGate, log: _Log) -> None:
     if g.phase is not Phase.GATE:
         raise WrongPhaseError(f"there is no gate to open: the game is in its {g.phase.value} phase")
     g.gate_opened = True
-    log.emit("gate_opened", heist=g.heist + 1)
+    log.emit("gate_opened", game=g.game, heist=g.heist + 1)
     _start_heist(g, log)
 
 
@@ -316,4 +373,15 @@ _HANDLERS: dict[type[Any], Callable[[Game, Any, _Log], None]] = {
 }
 
 
-__all__ = ["HEISTS", "MAX_HEISTS", "MAX_PLAYERS", "MIN_PLAYERS", "apply", "gate_after", "new_game", "replay"]
+__all__ = [
+    "HEISTS",
+    "MAX_GAMES",
+    "MAX_HEISTS",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
+    "apply",
+    "gate_after",
+    "gate_point",
+    "new_game",
+    "replay",
+]

@@ -59,6 +59,9 @@ class Game:
     phase: Phase
     heists: int  # how many heists the game has (5 as printed)
     heist: int  # the heist being played (or just played, at the gate and the end), 1-based
+    games: int  # how many games a party's table plays in a row, banks adding up (1 as printed)
+    game: int  # the game being played (or just played), 1-based
+    totals: list[int]  # per seat: the banks of the games already finished, added up
     gate: bool  # party mode: stop half-way (rules.gate_after) until OpenGate
     gate_opened: bool
     deck: list[str]  # this heist's run deck; the top is the END of the list
@@ -85,6 +88,9 @@ class Game:
             phase=self.phase,
             heists=self.heists,
             heist=self.heist,
+            games=self.games,
+            game=self.game,
+            totals=self.totals[:],
             gate=self.gate,
             gate_opened=self.gate_opened,
             deck=self.deck[:],
@@ -114,6 +120,9 @@ class Game:
             "phase": self.phase.value,
             "heists": self.heists,
             "heist": self.heist,
+            "games": self.games,
+            "game": self.game,
+            "totals": list(self.totals),
             "gate": self.gate,
             "gate_opened": self.gate_opened,
             "deck": list(self.deck),
@@ -142,6 +151,10 @@ class Game:
             phase=Phase(d["phase"]),
             heists=int(d["heists"]),
             heist=int(d["heist"]),
+            # a table stored before a party played several games played one
+            games=int(d.get("games", 1)),
+            game=int(d.get("game", 1)),
+            totals=[int(x) for x in d.get("totals", [0] * int(d["players"]))],
             gate=bool(d["gate"]),
             gate_opened=bool(d["gate_opened"]),
             deck=[str(c) for c in d["deck"]],
@@ -159,6 +172,11 @@ class Game:
             lost=int(d["lost"]),
             last_heist=d["last_heist"],
         )
+
+    def running_totals(self) -> list[int]:
+        """Per seat: every jewel banked in this table's games so far, the one being
+        played included. What ranks a party's guests."""
+        return [t + b for t, b in zip(self.totals, self.banks, strict=True)]
 
     def waiting(self) -> tuple[int, ...]:
         """The seats inside that have not decided yet (in DECIDE), ascending."""

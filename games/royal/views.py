@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import kind, rank_of
 from .legal import waiting_for
-from .rules import gate_after
+from .rules import gate_point
 from .state import Game, Phase
 
 PRIVATE_KEYS = ("you", "inside", "decision", "can_decide")
@@ -20,15 +20,21 @@ PRIVATE_KEYS = ("you", "inside", "decision", "can_decide")
 
 def public_view(g: Game) -> dict[str, Any]:
     over = g.phase is Phase.OVER
-    best = max(g.banks)
+    totals = g.running_totals()
+    best = max(totals)
+    gate_game, gate_heist = gate_point(g.heists, g.games) if g.gate else (None, None)
     return {
         "version": g.version,
         "phase": g.phase.value,
         "players": g.players,
         "heist": g.heist,
         "heists": g.heists,
+        "game": g.game,
+        "games": g.games,
         "gate": g.gate,
-        "gate_after": gate_after(g.heists) if g.gate else None,
+        # the gate stands after heist `gate_after` of game `gate_game`
+        "gate_after": gate_heist,
+        "gate_game": gate_game,
         "gate_opened": g.gate_opened,
         "rooms": [
             {
@@ -48,6 +54,8 @@ def public_view(g: Game) -> dict[str, Any]:
                 "inside": s in g.inside,
                 "satchel": g.satchels[s],
                 "bank": g.banks[s],
+                # the banks of this table's games so far, this one's included
+                "total": totals[s],
                 "decided": s in g.decisions,
             }
             for s in range(g.players)
@@ -61,7 +69,7 @@ def public_view(g: Game) -> dict[str, Any]:
         "turned_up": g.turned_up,
         "lost": g.lost,
         "last_heist": g.last_heist,
-        "winners": [s for s, b in enumerate(g.banks) if b == best] if over else None,
+        "winners": [s for s, t in enumerate(totals) if t == best] if over else None,
     }
 
 

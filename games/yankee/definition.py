@@ -106,6 +106,8 @@ class YankeeDefinition:
 
     # --- setup, actions, rules -------------------------------------------------------------
     def setup(self, setup: Setup) -> tuple[Game, list[Event]]:
+        if setup.games != 1:
+            raise MalformedActionError("a Yankee Heist table plays one game: its gifts go home")
         options = setup.options
         unknown = set(options) - _OPTIONS
         if unknown:

@@ -8,7 +8,8 @@ registering it; nothing here needs to change.
 `example_setup` is the table a test plays: `Setup(players, seed, gate)` for any game,
 with richer options for a game listed in `OPTIONS` (Yankee Heist: gifts whose
 descriptions are `SECRET-` strings, so a leak is found by looking for that prefix, and
-a vault of 0 to 3 gifts). A game whose options carry its secrets as `SECRET-` strings
+a vault of 0 to 3 gifts). A game that lets a party's table play several games in a
+row (Features.max_games) plays one or two, so every property holds across them. A game whose options carry its secrets as `SECRET-` strings
 gets the events' leak check for free.
 """
 
@@ -48,4 +49,5 @@ def example_setup(definition: Definition, players: int, seed: int, gate: bool) -
     """The table a test plays: its options drawn from `seed` (the same seed, the same table)."""
     options = OPTIONS.get(definition.name)
     r = random.Random(f"options:{seed}")
-    return Setup(players=players, seed=seed, gate=gate, options=options(players, r) if options else {})
+    games = r.choice((1, 1, 2)) if definition.features.max_games > 1 else 1
+    return Setup(players=players, seed=seed, gate=gate, games=games, options=options(players, r) if options else {})

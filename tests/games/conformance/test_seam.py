@@ -2,7 +2,8 @@
 
 - the definition's facts: a name the registry could key on, table sizes the party can
   seat, clocked steps with their seconds, JSON rules for the screens;
-- setup refuses a table size outside [min_players, max_players] with a typed error;
+- setup refuses a table size outside [min_players, max_players] with a typed error, and
+  more games in a row than the game offers a party (Features.max_games);
 - who the game waits for is exactly who has a legal action; every seat action names
   its seat and is a SEAT action, every other listed action a DUTY or SERVER one; a
   game neither over nor at its gate always has something legal to do;
@@ -13,6 +14,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -21,6 +23,7 @@ import pytest
 from games.definition import Clock, Definition, Features, Role, Setup
 from games.errors import IllegalActionError
 from games.registry import GAMES
+from tests.games.conformance.definitions import example_setup
 from tests.games.conformance.play import all_legal, players_of, sample_games, sample_states
 
 
@@ -31,6 +34,7 @@ def test_the_definition_s_facts(definition: Definition) -> None:
     assert 1 <= definition.min_players <= definition.max_players
     assert definition.min_players <= definition.table_max <= definition.max_players
     assert isinstance(definition.features, Features)
+    assert 1 <= definition.features.games <= definition.features.max_games
     steps = definition.clock_steps()
     assert steps and all(seconds > 0 for seconds in steps.values())
     json.dumps(definition.rules_for_screens())
@@ -41,6 +45,16 @@ def test_setup_refuses_a_table_it_cannot_seat(definition: Definition) -> None:
         with pytest.raises(IllegalActionError) as refused:
             definition.setup(Setup(players=players, seed=1))
         assert refused.value.rule
+
+
+def test_setup_plays_as_many_games_as_it_offers_and_refuses_more(definition: Definition) -> None:
+    """A party's table plays 1 to Features.max_games games in a row; more is refused."""
+    base = example_setup(definition, definition.min_players, seed=3, gate=False)
+    for games in range(1, definition.features.max_games + 1):
+        definition.setup(dataclasses.replace(base, games=games))
+    with pytest.raises(IllegalActionError) as refused:
+        definition.setup(dataclasses.replace(base, games=definition.features.max_games + 1))
+    assert refused.value.rule
 
 
 def test_setup_seats_every_size_it_claims(definition: Definition) -> None:

@@ -77,5 +77,6 @@ def of(events: list[Event], type_: str) -> list[Event]:
 
 
 def jewels(g: Game) -> int:
-    """Where every jewel turned up is now: satchels, banks, rooms, or lost."""
-    return sum(g.satchels) + sum(g.banks) + sum(r.jewels for r in g.rooms) + g.lost
+    """Where every jewel turned up is now: satchels, banks (this game's, and the totals
+    of the table's finished games), rooms, or lost."""
+    return sum(g.satchels) + sum(g.banks) + sum(g.totals) + sum(r.jewels for r in g.rooms) + g.lost

@@ -14,7 +14,7 @@ from tests.games.royal.builders import decide, rigged
 def test_the_definitions_constants():
     assert (ROYAL.name, ROYAL.title) == ("royal", "Royal Heist")
     assert (ROYAL.min_players, ROYAL.max_players, ROYAL.table_max) == (3, 8, 8)
-    assert ROYAL.features == Features(gifts=False, vaults=False, relay=False, gate=True)
+    assert ROYAL.features == Features(gifts=False, vaults=False, relay=False, gate=True, games=3, max_games=4)
 
 
 def test_roles_and_seats():

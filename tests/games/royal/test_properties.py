@@ -49,9 +49,16 @@ def _check(g):
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=seeds, n=players, gate=st.booleans(), bot_seed=st.integers(0, 10**6), press=st.floats(0, 1))
-def test_random_games_keep_every_invariant_and_finish(seed, n, gate, bot_seed, press):
-    g, _ = new_game(seed, n, gate=gate)
+@given(
+    seed=seeds,
+    n=players,
+    gate=st.booleans(),
+    bot_seed=st.integers(0, 10**6),
+    press=st.floats(0, 1),
+    games=st.integers(1, 3),
+)
+def test_random_games_keep_every_invariant_and_finish(seed, n, gate, bot_seed, press, games):
+    g, _ = new_game(seed, n, gate=gate, games=games)
     r = random.Random(bot_seed)
     steps = 0
     while g.phase is not Phase.OVER:
@@ -63,9 +70,9 @@ def test_random_games_keep_every_invariant_and_finish(seed, n, gate, bot_seed, p
             action = Decide(seat, r.random() < press)
         g, _ = apply(g, action)
         steps += 1
-        assert steps < 2000
+        assert steps < 2000 * games
     _check(g)
-    assert g.heist == 5
+    assert (g.game, g.heist) == (games, 5)
 
 
 @settings(max_examples=30, deadline=None)
