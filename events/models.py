@@ -39,6 +39,9 @@ class Party(models.Model):
     name = models.CharField(max_length=80)
     # Which game the party's tables play (games/registry.py); its tables copy it.
     game = models.CharField(max_length=20, choices=game_choices(), default=DEFAULT_GAME)
+    # How many games each table plays in a row, banks adding up (games.definition.Setup.games;
+    # 1 to the game's Features.max_games).
+    games = models.PositiveSmallIntegerField(default=1)
     budget = models.CharField(max_length=40, blank=True)
     jokes_welcome = models.BooleanField(default=True)
     vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3

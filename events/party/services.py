@@ -117,14 +117,22 @@ def party_create(
     step_clock: object = DEFAULT_STEP_CLOCK,
     step_clock_server: object = False,
     game: object = DEFAULT_GAME,
+    games: object = None,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
     for one guest (0 off, 60, 120); `step_clock_server`: the server then plays the
     rules' do-nothing choice itself (docs/RULES.md). `game`: a registered game's name
-    (games/registry.py), which every table of the party plays."""
+    (games/registry.py), which every table of the party plays; `games`: how many of it
+    each table plays in a row, a running total (None: the game's Features.games)."""
     if not isinstance(game, str) or game not in GAMES:
         raise ServiceError(ErrorCode.INVALID, f"the game is one of {sorted(GAMES)}")
+    features = GAMES[game].features
+    if games is None:
+        games = features.games
+    if type(games) is not int or not 1 <= games <= features.max_games:
+        many = "one game" if features.max_games == 1 else f"1 to {features.max_games} games"
+        raise ServiceError(ErrorCode.INVALID, f"a {GAMES[game].title} table plays {many} in a row")
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
@@ -141,6 +149,7 @@ def party_create(
                     code=new_code(),
                     name=name,
                     game=game,
+                    games=games,
                     budget=budget,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
@@ -332,11 +341,14 @@ def party_seat(*, party_id: int) -> Outcome:
                     "vault": [{"id": v.gift_id, "description": v.description} for v in vault_gifts],
                     "gate": gate,
                 }
-                options = {"gifts": setup["gifts"], "vault": setup["vault"]}
+                options: dict[str, Any] = {"gifts": setup["gifts"], "vault": setup["vault"]}
             else:
                 # A game without gifts: its definition's own setup (games/definition.py Setup).
-                setup, options = {"players": len(seated), "gate": gate, "options": {}}, {}
-            game, _ = definition.setup(Setup(players=len(seated), seed=entry["seed"], gate=gate, options=options))
+                setup = {"players": len(seated), "gate": gate, "games": party.games, "options": {}}
+                options = {}
+            game, _ = definition.setup(
+                Setup(players=len(seated), seed=entry["seed"], gate=gate, games=party.games, options=options)
+            )
             table = Table.objects.create(
                 party=party,
                 game=party.game,

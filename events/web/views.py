@@ -80,6 +80,7 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
             step_clock=data.get("step_clock", DEFAULT_STEP_CLOCK),
             step_clock_server=data.get("step_clock_server", False),
             game=data.get("game", DEFAULT_GAME),
+            games=data.get("games"),
         ).data
     except ServiceError as exc:
         return error_response(exc)
@@ -197,7 +198,19 @@ ON_SCREENS = frozenset({DEFAULT_GAME, "royal"})
 
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    games = [(name, title) for name, title in game_choices() if name in ON_SCREENS]
+    # Each game's parts of the form: the vault only for a game with vaults, how many
+    # games in a row only for one that plays several (home.js shows them by the choice).
+    games = [
+        {
+            "name": name,
+            "title": title,
+            "vaults": GAMES[name].features.vaults,
+            "games": GAMES[name].features.games,
+            "max_games": GAMES[name].features.max_games,
+        }
+        for name, title in game_choices()
+        if name in ON_SCREENS
+    ]
     return render(request, "events/home.html", {"games": games, "default_game": DEFAULT_GAME})
 
 

@@ -22,6 +22,33 @@ joinForm.addEventListener("submit", (ev) => {
   location.href = `/j/${code}/`;
 });
 
+// The form's parts follow the game chosen: the vault only for a game with vaults (a
+// Royal Heist party has none), "games in a row" only for a game that plays several.
+const gameSelect = document.getElementById("party-game");
+const gamesField = document.getElementById("party-games-field");
+const gamesSelect = document.getElementById("party-games");
+const vaultField = document.getElementById("party-vault-field");
+function chosenGame() {
+  const option = gameSelect ? gameSelect.selectedOptions[0] : null;
+  return {
+    vaults: !option || option.dataset.vaults === "1",
+    games: Number(option?.dataset.games || 1),
+    maxGames: Number(option?.dataset.maxGames || 1),
+  };
+}
+function followGame() {
+  const game = chosenGame();
+  vaultField.hidden = !game.vaults;
+  gamesField.hidden = game.maxGames < 2;
+  const options = [];
+  for (let n = 1; n <= game.maxGames; n++) {
+    options.push(h("option", { value: String(n), selected: n === game.games }, n === game.games ? `${n} (recommended)` : String(n)));
+  }
+  gamesSelect.replaceChildren(...options);
+}
+if (gameSelect) gameSelect.addEventListener("change", followGame);
+followGame();
+
 hostForm.addEventListener("submit", async (ev) => {
   ev.preventDefault();
   hostError.hidden = true;
@@ -41,7 +68,8 @@ hostForm.addEventListener("submit", async (ev) => {
         name,
         budget: document.getElementById("party-budget").value.trim(),
         jokes_welcome: document.getElementById("party-jokes").checked,
-        vault_size: Number(document.getElementById("party-vault").value),
+        vault_size: chosenGame().vaults ? Number(document.getElementById("party-vault").value) : 0,
+        games: chosenGame().maxGames > 1 ? Number(gamesSelect.value) : 1,
         step_clock: Number(document.getElementById("party-clock").value),
         step_clock_server: document.getElementById("party-clock-server").checked,
         game: document.getElementById("party-game")?.value || "yankee",

@@ -19,7 +19,7 @@ from tests.live.clients import Phone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
-PUBLIC_SEAT_KEYS = {"seat", "inside", "satchel", "bank", "decided"}  # nothing of a choice not yet revealed
+PUBLIC_SEAT_KEYS = {"seat", "inside", "satchel", "bank", "total", "decided"}  # nothing of a choice not yet revealed
 
 
 class RoyalPhone(Phone):

@@ -10,8 +10,10 @@ import pytest
 from django.test import Client
 
 from events.models import Party
+from events.party.services import guest_join, party_create, party_seat
 from events.web.views import ON_SCREENS
 from games.registry import DEFAULT_GAME, GAMES
+from tables.models import Table
 
 pytestmark = [pytest.mark.django_db]
 
@@ -43,3 +45,30 @@ def test_an_unknown_game_is_refused_and_nothing_is_created(game):
     assert answer.status_code == 400
     assert "royal" in answer.json()["message"] and "yankee" in answer.json()["message"]
     assert not Party.objects.exists()
+
+
+def test_a_royal_party_plays_three_games_in_a_row_unless_the_host_says_otherwise():
+    client = Client()
+    assert _create(client, game="royal").status_code == 201
+    assert _create(client, game="royal", games=1).status_code == 201
+    assert _create(client).status_code == 201
+    assert [p.games for p in Party.objects.order_by("pk")] == [3, 1, 1]
+
+
+@pytest.mark.parametrize(
+    ("game", "games"), [("royal", 0), ("royal", 5), ("royal", "3"), ("royal", True), ("yankee", 2), ("yankee", 0)]
+)
+def test_more_games_in_a_row_than_the_game_offers_is_refused_and_nothing_is_created(game, games):
+    answer = _create(Client(), game=game, games=games)
+    assert answer.status_code == 400, answer.json()
+    assert "in a row" in answer.json()["message"]
+    assert not Party.objects.exists()
+
+
+def test_each_table_of_the_party_plays_its_games_in_a_row():
+    created = party_create(name="Game night", game="royal", games=2).data
+    for i in range(4):
+        guest_join(code=created["code"], name=f"Guest {i}", description="")
+    party_seat(party_id=created["party"])
+    (table,) = Table.objects.all()
+    assert table.state["games"] == 2 and table.state["game"] == 1 and table.setup["games"] == 2
