@@ -78,7 +78,7 @@ def royal_rules_card() -> RulesCard:
     bonus_low = min(value[c] for c in bonus) + min(value[c] for c in side)
     bonus_high = max(value[c] for c in bonus) + max(value[c] for c in side)
     heists = rules["heists"]["default"]
-    gate_after = rules["heists"]["gate_after"]
+    party = rules["party"]
     players = rules["players"]
     seconds = ROYAL.clock_steps()["decide"]
     stand_in = _CHOICE_WORDS[rules["decide_default"]]
@@ -149,9 +149,10 @@ def royal_rules_card() -> RulesCard:
             f"Whoever has not chosen when the clock runs out {stand_in}.",
         ),
         Item(
-            "The party gate",
-            f"At a party of several tables, every game stops after heist {gate_after} of {heists} until the host "
-            f"opens the gate; heist {gate_after + 1} then starts at once.",
+            "At a party",
+            f"Each table plays {party['games']} games in a row; every player's banks add up, and the biggest "
+            f"total wins. With several tables, all stop after heist {party['gate']['heist']} of game "
+            f"{party['gate']['game']} until the host opens the gate.",
         ),
         Item(
             "Open books",

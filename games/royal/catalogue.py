@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cards import DANGER_RANKS, JOKER, RANK_NAMES, RUN_DECK, SIDE_STACK, kind, rank_of, spot_value, title
-from .rules import HEISTS, MAX_HEISTS, MAX_PLAYERS, MIN_PLAYERS, gate_after
+from .rules import HEISTS, MAX_GAMES, MAX_HEISTS, MAX_PLAYERS, MIN_PLAYERS, PARTY_GAMES, gate_after, gate_point
 
 
 def rules_for_screens() -> dict[str, Any]:
@@ -21,10 +21,13 @@ def rules_for_screens() -> dict[str, Any]:
       "joker": "X",                 # a second Joker also halves each caught bank
       "bonus_range": [4, 18],       # a diamond room's worth
       "heists": {"default": 5, "max": 13, "gate_after": 2},
+      "party": {"games": 3, "max_games": 4, "gate": {"game": 2, "heist": 2}},
+                                    # a party's table: games in a row, and its gate
       "players": {"min": 3, "max": 8},
       "decide_default": "get_out",  # what a clock's stand-in chooses
     }
     """
+    party_gate = gate_point(HEISTS, PARTY_GAMES)
     cards: dict[str, Any] = {}
     for pile, codes in (("run", RUN_DECK), ("side", SIDE_STACK)):
         for code in codes:
@@ -43,6 +46,11 @@ def rules_for_screens() -> dict[str, Any]:
         "joker": JOKER,
         "bonus_range": [2 + 2, 9 + 9],
         "heists": {"default": HEISTS, "max": MAX_HEISTS, "gate_after": gate_after(HEISTS)},
+        "party": {
+            "games": PARTY_GAMES,
+            "max_games": MAX_GAMES,
+            "gate": dict(zip(("game", "heist"), party_gate, strict=True)),
+        },
         "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
         "decide_default": "get_out",
     }

@@ -41,7 +41,9 @@ class RoyalDefinition:
     table_max = rules.MAX_PLAYERS
     # A party plays three games, a running total (docs/RULES.md, "A Royal Heist party");
     # four fit a single table's evening.
-    features = Features(gifts=False, vaults=False, relay=False, gate=True, games=3, max_games=rules.MAX_GAMES)
+    features = Features(
+        gifts=False, vaults=False, relay=False, gate=True, games=rules.PARTY_GAMES, max_games=rules.MAX_GAMES
+    )
 
     # --- setup, actions, rules ---------------------------------------------------------
     def setup(self, setup: Setup) -> tuple[Game, list[Event]]:

@@ -41,6 +41,7 @@ MAX_HEISTS = 13
 # "A Royal Heist party": three; four fit one table's evening, not a room's). Each game
 # starts from a whole deck, so MAX_HEISTS's proof holds game by game.
 MAX_GAMES = 4
+PARTY_GAMES = 3  # what a party's table plays unless the host chooses otherwise
 
 
 class _Log(list[Event]):
@@ -236,6 +237,10 @@ def _clear_rooms(g: Game) -> int:
 
 def _end_heist(g: Game, log: _Log, summary: dict[str, Any]) -> None:
     g.last_heist = {**summary, "game": g.game}
+    if g.heist >= g.heists:
+        # a game's last heist: its banks, for the screens' "game 1 is over" once the
+        # next game has emptied them
+        g.last_heist["game_banks"] = list(g.banks)
     g.decisions, g.timed_out = {}, ()
     log.emit("heist_ended", **summary, game=g.game, banks=list(g.banks))
     if g.heist >= g.heists:
@@ -379,6 +384,7 @@ __all__ = [
     "MAX_HEISTS",
     "MAX_PLAYERS",
     "MIN_PLAYERS",
+    "PARTY_GAMES",
     "apply",
     "gate_after",
     "gate_point",

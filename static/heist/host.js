@@ -12,7 +12,7 @@ import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyRes
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { renderLeaderboard } from "./royal/leaderboard.js";
+import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
 import { renderTable } from "./royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
@@ -366,7 +366,7 @@ function drawTables() {
 function drawRoyalTables(box) {
   const tables = sortedTables();
   const rows = tables.flatMap(({ view, table: meta }) =>
-    view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
+    view.seats.map((s) => leaderRow(s, seatName(meta, s.seat), meta.letter)));
   // Whole tables, not `.tile`s (the dashboard folds Yankee's tiles at the end), in one
   // block across #tables' grid.
   render(box, tables.length

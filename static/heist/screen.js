@@ -9,7 +9,7 @@ import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } fro
 import { storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
 import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
-import { renderLeaderboard } from "./royal/leaderboard.js";
+import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
 import { renderTable } from "./royal/table.js";
 
 const app = document.getElementById("app");
@@ -69,7 +69,7 @@ function drawRoyal(stage, note) {
   const tilesBox = document.getElementById("tables");
   tilesBox.hidden = stage === "lobby";
   tilesBox.dataset.count = String(list.length);
-  const rows = list.flatMap(({ view, table: meta }) => view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
+  const rows = list.flatMap(({ view, table: meta }) => view.seats.map((s) => leaderRow(s, seatName(meta, s.seat), meta.letter)));
   if (!tilesBox.hidden) render(tilesBox, [renderLeaderboard(rows, { limit: 10 }), list.map((t) => renderTable(t.view, t.table, { tile: true }))]);
   tickClocks();
 }

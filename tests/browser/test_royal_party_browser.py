@@ -1,7 +1,8 @@
 """A Royal Heist party through the real pages, in real browsers: the host chooses Royal
-Heist in the home page's form, three phones join (no gift asked: the game has none),
-the host seats them from the dashboard, and each phone taps Press on or Get out until
-the game is over. Every phone ends showing the winners; no phone ever shows another
+Heist in the home page's form (no vault offered; three games in a row, as recommended),
+three phones join (no gift asked: the game has none), the host seats them from the
+dashboard, and each phone taps Press on or Get out until the three games are over.
+Every phone ends showing the winners and its total over the three; no phone ever shows another
 seat's choice before the reveal; nothing scrolls sideways at 360 px. The big screen and
 the captain's tablet (paired from the dashboard) show the table and the leaderboard to
 the end. Screenshots go to artifacts/screenshots/royal-party-*.png."""
@@ -39,7 +40,11 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     host = new_page(browser, 1024, 900, errors, "host")
     host.goto(base + "/")
     host.get_by_label("Party name").fill("Royal night")
+    expect(host.locator("#party-vault")).to_be_visible()  # Yankee Heist, the default, has a vault
+    expect(host.locator("#party-games")).to_be_hidden()  # ... and plays one game
     host.locator("#party-game").select_option("royal")
+    expect(host.locator("#party-vault")).to_be_hidden()  # Royal Heist has none
+    expect(host.locator("#party-games")).to_have_value("3")  # three games in a row, recommended
     host.get_by_role("button", name="Host a party").click()
     host.wait_for_url(re.compile(r"/host/[A-Z0-9]{6}/$"))
     code = host.url.rstrip("/").rsplit("/", 1)[1]
@@ -102,6 +107,7 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     for phone in phones:
         over = phone.locator(f"{PHONE}[data-phase=over] .r-status.over")
         expect(over).to_contain_text("Winner")
+        expect(over).to_contain_text("over 3 games")  # the running total of the three
         assert not overflows(phone)
     winners = phones[0].locator(f"{PHONE} .r-status.over").inner_text()
     assert any(n in winners for n in NAMES) or "you" in winners

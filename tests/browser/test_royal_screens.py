@@ -159,6 +159,24 @@ class Moments:
         self.over = g
 
 
+class Match:
+    """A party's table of two games in a row: the first room of game 2, and the end."""
+
+    def __init__(self) -> None:
+        g, _ = new_game(SEED, PLAYERS, games=2)
+        # Game 1: seat 0 gets out after every first room, the others press on once and
+        # then get out, so the banks differ.
+        while g.game == 1:
+            heist = g.heist
+            g = play(g, {s: s != 0 for s in g.inside})
+            if g.game == 1 and g.heist == heist:
+                g = everybody_out(g)
+        self.game_2 = g
+        while g.phase.value != "over":
+            g = everybody_out(g)
+        self.over = g
+
+
 @pytest.fixture(scope="module")
 def moments() -> Moments:
     m = Moments()
@@ -296,6 +314,34 @@ def test_danger_gate_and_end(browser, static_url, moments):
     assert not errors, errors
 
 
+def test_a_table_of_several_games_shows_the_game_and_the_running_totals(browser, static_url):
+    m = Match()
+    banks = m.game_2.last_heist["game_banks"]  # type: ignore[index]
+    assert m.game_2.totals == banks and max(banks) > 0 and m.game_2.banks == [0] * PLAYERS
+    best = max(banks)
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    draw(page, "phone", seat_view(m.game_2, 0), META)
+    text = root_text(page)
+    assert "Game 2 of 2 · Heist 1 of 5" in text
+    assert len(set(banks)) > 1
+    winners = " and ".join(NAMES[s] if s else "you" for s, b in enumerate(banks) if b == best)
+    assert f"Game 1 is over: {winners} banked the most ({best} jewel" in text
+    assert page.inner_text(".r-totalv") == f"{banks[0]} jewel{'' if banks[0] == 1 else 's'}"
+    totals = page.eval_on_selector_all(".r-seats tbody td.r-total", "els => els.map(e => Number(e.textContent))")
+    assert totals == banks
+    assert no_sideways_scroll(page)
+    draw(page, "tablet", public_view(m.game_2), META)
+    assert "Game 2 of 2" in root_text(page) and "Game 1 is over" in root_text(page)
+    draw(page, "phone", seat_view(m.over, 1), META)
+    total = m.over.totals[1] + m.over.banks[1]
+    assert f"You banked {total} jewel{'' if total == 1 else 's'} over 2 games." in root_text(page)
+    # one game, as printed: no game count, no total column
+    draw(page, "tile", public_view(new_game(SEED, PLAYERS)[0]), META)
+    assert "Game " not in root_text(page) and page.locator("td.r-total").count() == 0
+    assert not errors, errors
+
+
 def test_card_and_rank_names_come_from_the_engines_rules(browser, static_url, moments):
     """The titles are the engine's (rules_for_screens, embedded in the page): other
     rules in the page, other words on the screen."""
@@ -354,6 +400,8 @@ def test_no_sideways_scroll_and_nothing_serious_for_axe(browser, static_url, mom
         ("tile", public_view(moments.revealed)),
         ("tile", public_view(moments.over)),
         ("leaderboard", [{"name": "Anastasia Featherstonehaugh-Smythe", "table": "A", "bank": 120}]),
+        ("phone", seat_view(Match().game_2, 3)),
+        ("tablet", public_view(Match().game_2)),
     ]
     for i, (kind, view) in enumerate(cases):
         draw(page, kind, view, due)

@@ -8,8 +8,9 @@ from collections import Counter
 import pytest
 from django.core.management import call_command
 
-from games.royal import HEISTS, MAX_PLAYERS, MIN_PLAYERS, ROYAL, gate_after, rules_for_screens
+from games.royal import HEISTS, MAX_PLAYERS, MIN_PLAYERS, ROYAL, gate_point, rules_for_screens
 from games.royal.cards import FACES, JOKER, RUN_DECK, SIDE_STACK, kind, rank_of, spot_value
+from games.royal.rules import PARTY_GAMES
 from printables.royal_card import DoesNotFit, royal_rules_pdf
 from printables.royal_words import Item, royal_rules_card
 from tests.printables.pdfcheck import assert_fonts_embedded, inside, open_pdf, render_png
@@ -107,8 +108,9 @@ def test_the_game_and_the_house_decisions_with_the_engines_numbers(printed):
     assert re.search(
         rf"Out of time On phones, everybody inside has {seconds:g} seconds to decide .* runs out gets out", text
     )
-    after = gate_after(HEISTS)
-    assert f"every game stops after heist {after} of {HEISTS} until the host opens the gate; heist {after + 1}" in text
+    game, heist = gate_point(HEISTS, PARTY_GAMES)
+    assert f"At a party Each table plays {PARTY_GAMES} games in a row; every player's banks add up" in text
+    assert f"all stop after heist {heist} of game {game} until the host opens the gate" in text
 
 
 def test_the_words_follow_the_engine(monkeypatch):
@@ -122,7 +124,7 @@ def test_the_words_follow_the_engine(monkeypatch):
     assert "over 7 heists" in card.goal and "After heist 7" in card.scoring
     house = {item.name: item.text for item in card.house}
     assert "45 seconds" in house["Out of time"]
-    assert "after heist 3 of 7" in house["The party gate"]
+    assert "after heist 3 of game 2" in house["At a party"]  # 21 heists: half-way is the 10th
 
 
 def test_nothing_runs_off_the_card_and_the_type_stays_legible(printed):

@@ -6,6 +6,10 @@ import { h, namer } from "../ui.js";
 
 export const TEXT = {
   heist: (n, of) => `Heist ${n} of ${of}`,
+  game: (n, of) => `Game ${n} of ${of}`,
+  total: "Total",
+  gameTied: (n, jewels) => `Game ${n} is over: everyone banked ${jewels} jewel${jewels === 1 ? "" : "s"}. The banks start again at 0; the totals keep adding up.`,
+  gameOver: (n, names, jewels) => `Game ${n} is over: ${names.join(" and ")} banked the most (${jewels} jewel${jewels === 1 ? "" : "s"}). The banks start again at 0; the totals keep adding up.`,
   rooms: "Rooms",
   noRooms: "No room turned up yet.",
   jewelsLeft: (n) => `${n} left`,
@@ -72,8 +76,29 @@ export function rankName(rank) {
   return (rules && rules.danger_ranks && rules.danger_ranks[rank]) || rank;
 }
 
+/** True when the table plays several games in a row (a party's running total). */
+export function severalGames(view) {
+  return (view.games || 1) > 1;
+}
+
 export function heistTitle(view) {
-  return TEXT.heist(view.heist, view.heists);
+  const heist = TEXT.heist(view.heist, view.heists);
+  return severalGames(view) ? `${TEXT.game(view.game, view.games)} · ${heist}` : heist;
+}
+
+/** The game before this one ended a moment ago (the new game's first room is up): who
+ * banked the most in it. The winners are the seats whose total grew the most, which
+ * needs the last game's banks: the view's `last_heist` carries the game it ended. */
+export function lastGameNews(view, meta, name) {
+  const last = view.last_heist;
+  if (!severalGames(view) || !last || view.phase !== "decide" || view.heist !== 1 || last.game !== view.game - 1) return null;
+  if ((view.rooms || []).length > 1) return null;
+  const banked = last.game_banks || null;
+  if (!banked) return null;
+  const best = Math.max(...banked);
+  const names = banked.flatMap((b, s) => (b === best ? [name(s)] : []));
+  const text = names.length === banked.length ? TEXT.gameTied(last.game, best) : TEXT.gameOver(last.game, names, best);
+  return h("p", { class: "r-news game-over", text });
 }
 
 /** One room as a card face: rank and suit, its worth (or "danger"), the jewels on it. */
@@ -164,14 +189,16 @@ export function seatBoard(view, meta, { mySeat = null, flip = false } = {}) {
       h("caption", { class: "r-label", text: TEXT.seats }),
       h("thead", null, h("tr", null,
         h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: "" }),
-        h("th", { scope: "col", class: "num", text: TEXT.satchel }), h("th", { scope: "col", class: "num", text: TEXT.bank }))),
+        h("th", { scope: "col", class: "num", text: TEXT.satchel }), h("th", { scope: "col", class: "num", text: TEXT.bank }),
+        severalGames(view) ? h("th", { scope: "col", class: "num", text: TEXT.total }) : null)),
       h("tbody", null, view.seats.map((s) => h("tr", { class: `${s.inside ? "in" : "out"}${s.seat === mySeat ? " me" : ""}`, data: { seat: s.seat } },
         h("th", { scope: "row", class: "r-name", text: name(s.seat) }),
         h("td", { class: "r-state" },
           h("span", { class: `r-where ${s.inside ? "in" : "out"}`, text: s.inside ? TEXT.inside : TEXT.out }), " ",
           choiceMark(view, s, flip), " ", lastChoice(view, s, flip)),
         h("td", { class: "num", text: String(s.satchel) }),
-        h("td", { class: "num r-bank", text: String(s.bank) }))))));
+        h("td", { class: "num r-bank", text: String(s.bank) }),
+        severalGames(view) ? h("td", { class: "num r-total", text: String(s.total) }) : null)))));
 }
 
 /** The decide clock: ui.js startClocks ticks it (data-opened-at, data-countdown), as

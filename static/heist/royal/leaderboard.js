@@ -1,5 +1,7 @@
-// The party's Royal Heist leaderboard (big screen, host dashboard): every player's bank,
-// highest first; tied banks share a rank (1, 1, 3), as the engine's `ranked` does.
+// The party's Royal Heist leaderboard (big screen, host dashboard): every player's
+// running total (the banks of every game their table played so far, this one's
+// included), highest first; tied totals share a rank (1, 1, 3), as the engine's
+// `ranked` does.
 import { h } from "../ui.js";
 
 export const TEXT = {
@@ -11,6 +13,11 @@ export const TEXT = {
   empty: "Nobody has banked anything yet.",
   tableName: (t) => (t === null || t === undefined || t === "" ? "—" : String(t)),
 };
+
+/** A seat of a table's view as a leaderboard row (`bank`: the seat's running total). */
+export function leaderRow(seat, name, letter) {
+  return { name, table: letter, bank: seat.total ?? seat.bank };
+}
 
 /** rows [{name, table, bank}] -> the same rows with `rank`, best first (ties: the same
  * rank, then by name so the order holds still between updates). */

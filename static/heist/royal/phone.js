@@ -3,7 +3,7 @@
 // buttons while the seat may decide; the choice, once made, shown locked and kept
 // secret until the reveal. The module opens no socket: onDecide(pressOn) does.
 import { h, namer } from "../ui.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, rankName, roomRow, seatBoard } from "./board.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./board.js";
 
 export const TEXT = {
   pressOn: "Press on",
@@ -17,6 +17,7 @@ export const TEXT = {
   gotOutBanked: (n) => `You got out with ${n} jewel${n === 1 ? "" : "s"} banked. Wait for the next heist.`,
   satchel: "Your satchel",
   bank: "Your bank",
+  total: "Your total",
   jewels: (n) => `${n} jewel${n === 1 ? "" : "s"}`,
   roomGave: (card, n) => `${card} turned up: ${n} jewel${n === 1 ? "" : "s"} into your satchel.`,
   roomGaveNothing: (card) => `${card} turned up: it did not divide, nothing for you; it stays in the room.`,
@@ -31,6 +32,7 @@ export const TEXT = {
   youTied: "You share the win!",
   winners: (names) => `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
   finalBank: (n) => `You banked ${n} jewel${n === 1 ? "" : "s"} in all.`,
+  finalTotal: (n, games) => `You banked ${n} jewel${n === 1 ? "" : "s"} over ${games} games.`,
   group: "Your choice",
 };
 
@@ -83,7 +85,8 @@ function choicePanel(view, meta, onDecide) {
     const winners = view.winners || [];
     const names = winners.map(namer(meta, view.you));
     const head = winners.includes(view.you) ? (winners.length > 1 ? TEXT.youTied : TEXT.youWon) : TEXT.over;
-    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: TEXT.finalBank(you.bank) }));
+    const final = severalGames(view) ? TEXT.finalTotal(you.total, view.games) : TEXT.finalBank(you.bank);
+    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: final }));
   }
   if (!view.inside) {
     return h("p", { class: "r-status out", text: TEXT.gotOutBanked(view.seats[view.you].bank) });
@@ -105,7 +108,9 @@ export function renderPhone(view, meta, { onDecide } = {}) {
       h("h2", { text: heistTitle(view) }),
       h("dl", { class: "r-purse" },
         h("div", null, h("dt", { text: TEXT.satchel }), h("dd", { class: "r-satchel", text: TEXT.jewels(you.satchel) })),
-        h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })))),
+        h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })),
+        severalGames(view) ? h("div", null, h("dt", { text: TEXT.total }), h("dd", { class: "r-totalv", text: TEXT.jewels(you.total) })) : null)),
+    lastGameNews(view, meta, namer(meta, view.you)),
     lastHeistNews(view, meta),
     roomNews(view),
     choicePanel(view, meta, onDecide),

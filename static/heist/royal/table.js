@@ -3,7 +3,7 @@
 // step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
 // flips every choice at once. The gate's button calls onOpenGate; no socket here.
 import { h, seatName } from "../ui.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, roomRow, seatBoard } from "./board.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./board.js";
 
 export const TEXT = {
   table: (letter) => (letter ? `Table ${letter}` : "Table"),
@@ -39,7 +39,7 @@ function status(view, meta, onOpenGate) {
   const news = last && last.heist === view.heist - 1 && (view.rooms || []).length <= 1
     ? h("p", { class: `r-news ${last.ended}`, text: last.ended === "caught" ? TEXT.caught(cardTitle(last.card)) : TEXT.allOut })
     : null;
-  return [news, h("p", { class: "r-status", role: "status", text: TEXT.deciding(decided, inside.length) }), decideClock(view, meta)];
+  return [lastGameNews(view, meta, (s) => seatName(meta, s)), news, h("p", { class: "r-status", role: "status", text: TEXT.deciding(decided, inside.length) }), decideClock(view, meta)];
 }
 
 /** The table's Royal screen: for the captain's tablet (with onOpenGate, the duty at the

@@ -133,6 +133,8 @@ def test_a_gate_between_two_games_shows_the_finished_games_banks():
     assert of(events, "game_ended")[0].data["winners"] == [0]
     g, _ = apply(g, OpenGate())
     assert (g.game, g.heist, g.banks, g.totals) == (2, 1, [0, 0, 0], [4, 0, 1])
+    # what the screens tell of the game just over, once its banks are emptied
+    assert g.last_heist["game"] == 1 and g.last_heist["game_banks"] == [4, 0, 1]
 
 
 @pytest.mark.parametrize("games", [0, MAX_GAMES + 1, "3", True, 2.0])
