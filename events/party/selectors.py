@@ -19,7 +19,7 @@ from relay.selectors import relay_json
 from tables import seating
 from tables.models import Table
 from tables.selectors import table_game, table_payload
-from tables.simulate.lobby import party_length_estimate
+from tables.simulate.estimates import lobby_estimate
 
 ONLINE_GRACE = timedelta(seconds=45)
 
@@ -183,7 +183,7 @@ def party_for_host(
         for v in VaultGift.objects.filter(party=party)
     ]
     # The simulator's estimate for the guests so far (a table lookup, no simulation).
-    out["estimate"] = party_length_estimate(guests=out["guest_count"])
+    out["estimate"] = lobby_estimate(game=party.game, games=party.games, guests=out["guest_count"])
     # The vault gifts the current guest count needs (the seating refuses a shortfall).
     n = len(out["guests"])
     out["vault_needed"] = party.vault_size * seating.table_count(n)

@@ -5,6 +5,7 @@ import pytest
 from events.party.selectors import party_for_host
 from tables.simulate.lobby import party_length_estimate
 from tables.simulate.lobby_estimates import MINUTES
+from tables.simulate.royal.lobby import MINUTES_BY_GAMES
 from tables.simulate.runner import estimate_table
 from tests import shorthand
 
@@ -18,6 +19,17 @@ def test_the_host_payload_carries_the_estimate_for_the_guests_so_far():
         shorthand.guest_join(code=party.code, name=f"Guest {i}", description="socks")
     est = party_for_host(party)["estimate"]
     assert est == {"guests": 12, "tables": 2, "low": MINUTES[12][0], "high": MINUTES[12][1]}
+
+
+@pytest.mark.django_db
+def test_a_royal_party_s_lobby_estimates_its_games_in_a_row():
+    for games in (3, 1):
+        party, _ = shorthand.party_create(name="Royal estimate", game="royal", games=games)
+        for i in range(12):
+            shorthand.guest_join(code=party.code, name=f"Guest {i}", description="")
+        minutes = MINUTES_BY_GAMES[games][12]
+        est = party_for_host(party)["estimate"]
+        assert est == {"guests": 12, "tables": 2, "games": games, "low": minutes[0], "high": minutes[1]}
 
 
 def test_the_table_covers_every_party_size_and_grows_sensibly():

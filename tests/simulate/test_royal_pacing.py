@@ -4,7 +4,10 @@ import random
 
 import pytest
 
-from tables.simulate.royal.lobby import royal_party_length_estimate
+from games.royal import ROYAL
+from tables.simulate.estimates import lobby_estimate
+from tables.simulate.lobby import party_length_estimate
+from tables.simulate.royal.lobby import MINUTES_BY_GAMES, royal_party_length_estimate
 from tables.simulate.royal.lobby_estimates import GAMES, MINUTES
 from tables.simulate.royal.pacing import (
     HALF_HEISTS,
@@ -80,6 +83,20 @@ def test_the_lobby_estimate_covers_every_party_and_grows_with_tables():
         assert 0 < low <= high
     # several tables wait for the slowest and at the gate: longer than one table of 8
     assert MINUTES[100][0] > MINUTES[8][0]
+
+
+def test_the_lobby_has_an_estimate_for_every_choice_of_games_in_a_row_and_more_take_longer():
+    assert sorted(MINUTES_BY_GAMES) == list(range(1, ROYAL.features.max_games + 1))
+    assert MINUTES_BY_GAMES[GAMES] is MINUTES and ROYAL.features.games == GAMES
+    for n in (3, 8, 20, 50, 100):
+        lows = [MINUTES_BY_GAMES[g][n][0] for g in sorted(MINUTES_BY_GAMES)]
+        assert lows == sorted(lows) and lows[0] < lows[-1], (n, lows)
+    assert royal_party_length_estimate(guests=40, games=1)["games"] == 1
+    assert royal_party_length_estimate(guests=40, games=5) is None
+    # the party host asks by game: Yankee Heist's table, Royal Heist's by games in a row
+    assert lobby_estimate(game="royal", games=2, guests=40) == royal_party_length_estimate(guests=40, games=2)
+    assert lobby_estimate(game="yankee", games=1, guests=40) == party_length_estimate(guests=40)
+    assert lobby_estimate(game="yankee", games=2, guests=40) is None
 
 
 def test_the_precomputed_table_matches_a_fresh_simulation():

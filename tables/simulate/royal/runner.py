@@ -176,9 +176,10 @@ def estimate_table(
 
 
 def estimates_module(table: dict[int, dict[str, Any]], games: int, command: str, model: RoyalPacing) -> str:
-    """The source of tables/simulate/royal/lobby_estimates.py for `table`."""
+    """The source of tables/simulate/royal/lobby_estimates*.py for `table` (one module per
+    number of games a party's tables play in a row)."""
     about = (
-        f'"""Estimated Royal Heist party length in minutes by guest count, {games} games a party, at',
+        f'"""Estimated Royal Heist party length in minutes by guest count, {games} game{"s" if games > 1 else ""} a party, at',
         "ceil(n / 8) balanced tables: (low, high) = the 10th and 90th percentiles of simulated",
         "parties. Generated, do not edit:",
     )
