@@ -178,7 +178,7 @@ function drawLobbyStats(p, guests, dups) {
   if (p.estimate) {
     const e = p.estimate;
     items.push(h("li", { class: "stat", data: { stat: "estimate" } },
-      `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""}${e.games ? `, ${e.games} game${e.games > 1 ? "s" : ""} in a row` : ""})`));
+      `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""}${e.games > 1 ? `, ${e.games} games in a row` : ""})`));
   }
   render(box, h("ul", { class: "plain stats" }, items));
 }
