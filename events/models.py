@@ -12,8 +12,8 @@ from datetime import datetime, timedelta
 from django.db import models
 from django.utils import timezone
 
-from games.registry import DEFAULT_GAME, game_choices
-from games.yankee import VAULT_ID_BASE as ENGINE_VAULT_ID_BASE
+from games.definition import gifts_of
+from games.registry import DEFAULT_GAME, game_choices, game_named
 
 PARTY_LIFETIME = timedelta(days=7)  # rulebook: rooms expire after seven days
 
@@ -128,13 +128,13 @@ class VaultGift(models.Model):
         constraints = [models.UniqueConstraint(fields=["party", "number"], name="one_label_per_vault_gift")]
         ordering = ["number"]
 
-    # Engine gift ids: guests' gifts use their label number, vault gifts VAULT_ID_BASE +
-    # number, so one id space serves the whole party (defined once, in the engine).
-    VAULT_ID_BASE = ENGINE_VAULT_ID_BASE
-
     @property
     def gift_id(self) -> int:
-        return self.VAULT_ID_BASE + self.number
+        """The game's id for this gift: guests' gifts use their label number, vault gifts
+        the game's `vault_gift_id(number)`, so one id space serves the whole party
+        (defined once, in the game; games/definition.py HoldsGifts). Read through
+        `party.vault_gifts`, the party is already at hand (no query)."""
+        return gifts_of(game_named(self.party.game)).vault_gift_id(self.number)
 
 
 class SeatHandOver(models.Model):

@@ -8,9 +8,11 @@ hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
 is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them. Two parts are optional, each a method a game has or not
+`games.registry` names them. Three parts are optional, each a set of methods a game has or not
 (below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
-tests/games/conformance) and `relay_arrival` (a game with the party's relay).
+tests/games/conformance), the gifts' ids, labels and places (`HoldsGifts`, a game with
+the party's gifts) and the relay's draw and arrival (`RelaysGifts`, a game with the
+party's relay).
 """
 
 from __future__ import annotations
@@ -169,13 +171,69 @@ class HidesInformation(Protocol[State]):
 
 
 @runtime_checkable
+class HoldsGifts(Protocol):
+    """A game with `Features(gifts=True)`: the guests' gifts (and, with `vaults`, the
+    tables' vault gifts) are its pieces. The party names them by the game's ids: a
+    guest's gift is its label number, a vault gift `vault_gift_id(number)`; the party
+    reads back where each gift is, to say who leaves with what."""
+
+    def vault_gift_id(self, number: int) -> int:
+        """The id of the party's vault gift labelled `number` (one id space for the party)."""
+        ...
+
+    def gift_label(self, gift_id: int) -> str:
+        """The label printed on the gift's tag and shown on every screen ("3", "V2")."""
+        ...
+
+    def seat_gifts(self, state: Any) -> Sequence[int]:
+        """The gift in front of each seat, by seat."""
+        ...
+
+    def vault_gifts(self, state: Any) -> Sequence[int]:
+        """The gifts left in this table's vault."""
+        ...
+
+    def gift_description(self, state: Any, gift_id: int) -> str:
+        """What the guest wrote about the gift ("" for a gift this table never held)."""
+        ...
+
+    def told_to_the_room(self, state: Any, gift_id: int) -> bool:
+        """Whether the gift was unwrapped in front of the room (its description is public)."""
+        ...
+
+
+@runtime_checkable
 class RelaysGifts(Protocol):
     """A game with `Features(relay=True)`: at the gate, after `gate_opened`'s actions,
     it waits for a gift from another table, which the host's relay hands it."""
 
+    def draws_relay_seat(self, action: Any) -> bool:
+        """Whether `action` is the captain's draw of the seat that sends a gift on (the
+        party accepts it only once the host has opened the relay)."""
+        ...
+
+    def relay_seat(self, state: Any) -> int | None:
+        """The seat drawn to send its gift on (None: not drawn yet)."""
+        ...
+
     def relay_arrival(self, state: Any, gift_id: int, description: str) -> Any:
         """The action (a SERVER one) that brings gift `gift_id` to this table now."""
         ...
+
+
+def gifts_of(definition: Definition) -> HoldsGifts:
+    """The gift part of a game with `Features(gifts=True)` (LookupError for another game:
+    the party asked a game without gifts about gifts)."""
+    if not isinstance(definition, HoldsGifts):
+        raise LookupError(f"{definition.name} has no gifts")
+    return definition
+
+
+def relay_of(definition: Definition) -> RelaysGifts:
+    """The relay part of a game with `Features(relay=True)` (LookupError for another game)."""
+    if not isinstance(definition, RelaysGifts):
+        raise LookupError(f"{definition.name} has no relay")
+    return definition
 
 
 def ranked(scores: Sequence[int]) -> list[Standing]:
@@ -192,9 +250,12 @@ __all__ = [
     "Features",
     "GameDefinition",
     "HidesInformation",
+    "HoldsGifts",
     "RelaysGifts",
     "Role",
     "Setup",
     "Standing",
+    "gifts_of",
     "ranked",
+    "relay_of",
 ]

@@ -32,6 +32,13 @@ def next64(state: int) -> tuple[int, int]:
     return z ^ (z >> 31), state
 
 
+def derive_seed(party_seed: int, purpose: str) -> int:
+    """An independent 63-bit seed for one purpose (seating, a table's game...): the
+    party's (tables/seating.py) and a simulated party's (games/yankee/selfplay.py)."""
+    value, _ = next64(seed_state(f"{party_seed}:{purpose}"))
+    return value >> 1  # fits a signed BigIntegerField
+
+
 def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in [0, n) and the new state.
 

@@ -8,8 +8,9 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from events.models import Party
-from games.yankee import gift_label
-from story.replay import table_start
+from events.party.selectors import table_setup
+from games.definition import gifts_of
+from games.registry import game_named
 from tables.models import Table
 
 
@@ -60,23 +61,28 @@ def captain_pairing_url(table: Table, *, base_url: str) -> str:
 def party_sheets(party: Party, *, base_url: str) -> PartySheets:
     """Everything the party's printables need. `base_url` (scheme and host, no
     trailing slash) makes the poster's join link absolute."""
+    # The labels and the deal are the game's (games/definition.py HoldsGifts). A game
+    # without gifts deals none: its guests' numbers are printed as they are.
+    definition = game_named(party.game)
+    gifts = gifts_of(definition) if definition.features.gifts else None
+    label = gifts.gift_label if gifts is not None else str
     guests = list(party.guests.filter(removed_at__isnull=True).order_by("gift_number"))
-    vault = list(party.vault_gifts.order_by("number"))
-    vault_labels = tuple(gift_label(v.gift_id) for v in vault)
+    vault = list(party.vault_gifts.order_by("number")) if definition.features.vaults else []
+    vault_labels = tuple(label(v.gift_id) for v in vault)
     tables = []
     for table in party.tables.order_by("letter"):
-        start, _ = table_start(table)
+        start, _ = definition.setup(table_setup(table))  # the table as it was dealt
+        dealt = [label(g) for g in gifts.seat_gifts(start)] if gifts is not None else [""] * len(table.roster)
         captain = next((g.name for g in guests if g.table_id == table.pk and g.is_captain), None)
         seats = tuple(
-            SeatLine(seat + 1, r["name"], gift_label(r["gift_number"]), gift_label(start.gifts[seat]))
-            for seat, r in enumerate(table.roster)
+            SeatLine(seat + 1, r["name"], label(r["gift_number"]), dealt[seat]) for seat, r in enumerate(table.roster)
         )
         tables.append(
             TableSheet(
                 letter=table.letter,
                 seats=seats,
                 captain=captain,
-                vault=tuple(gift_label(g) for g in start.vault),
+                vault=tuple(label(g) for g in gifts.vault_gifts(start)) if gifts is not None else (),
                 pairing_url=captain_pairing_url(table, base_url=base_url),
             )
         )
@@ -88,7 +94,7 @@ def party_sheets(party: Party, *, base_url: str) -> PartySheets:
         vault_size=party.vault_size,
         join_url=base_url.rstrip("/") + reverse("join", args=[party.code]),
         seated=party.status != Party.Status.LOBBY,
-        gift_labels=tuple(gift_label(g.gift_number) for g in guests) + vault_labels,
+        gift_labels=tuple(label(g.gift_number) for g in guests) + vault_labels,
         vault_labels=vault_labels,
         tables=tuple(tables),
     )

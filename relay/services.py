@@ -15,9 +15,8 @@ from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
 from events.party.lobby import lobby_messages, locked_party, party_bump
 from events.party.play import table_act_server
+from games.definition import gifts_of, relay_of
 from games.registry import game_named
-from games.yankee import Game, Gift, Phase, gift_label
-from games.yankee.actions import RelayExchange
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
@@ -44,7 +43,8 @@ def relay_open(*, party_id: int) -> Outcome:
         tables = _tables_locked(party)
         if len(tables) < 2:
             raise ServiceError(ErrorCode.NO_RELAY, "the relay needs at least two tables")
-        waiting = [t.letter for t in tables if t.state["phase"] != Phase.GATE.value]
+        definition = game_named(party.game)
+        waiting = [t.letter for t in tables if not definition.at_gate(definition.from_dict(t.state))]
         if waiting:
             raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing round 2: table {', '.join(waiting)}")
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
@@ -66,8 +66,10 @@ def relay_run(*, party_id: int) -> Outcome:
         if relay.status != Relay.Status.OPEN:
             return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
-        games = {letter: Game.from_dict(t.state) for letter, t in tables.items()}
-        seats = {letter: games[letter].relay_seat for letter in relay.ring}
+        definition = game_named(party.game)
+        gifts, relaying = gifts_of(definition), relay_of(definition)
+        games = {letter: definition.from_dict(t.state) for letter, t in tables.items()}
+        seats = {letter: relaying.relay_seat(games[letter]) for letter in relay.ring}
         drawn = {letter: seat for letter, seat in seats.items() if seat is not None}
         undrawn = [letter for letter in relay.ring if letter not in drawn]
         if undrawn:
@@ -75,7 +77,7 @@ def relay_run(*, party_id: int) -> Outcome:
         ring = relay.ring
         # Each drawn player sends their gift to the next table's drawn seat and receives
         # the previous table's: the gift from ring[i - 1] arrives at ring[i].
-        outgoing = {letter: games[letter].gifts[drawn[letter]] for letter in ring}
+        outgoing = {letter: gifts.seat_gifts(games[letter])[drawn[letter]] for letter in ring}
         result = []
         for i, letter in enumerate(ring):
             source = ring[i - 1]
@@ -87,10 +89,10 @@ def relay_run(*, party_id: int) -> Outcome:
                     "table_id": tables[letter].pk,
                     "seat": seat,
                     "guest": guest.name,  # this table's carrier
-                    "sent": gift_label(outgoing[letter]),
+                    "sent": gifts.gift_label(outgoing[letter]),
                     "sent_id": outgoing[letter],
                     "sent_to": ring[(i + 1) % len(ring)],
-                    "received": gift_label(outgoing[source]),
+                    "received": gifts.gift_label(outgoing[source]),
                     "received_id": outgoing[source],
                     "received_from": source,
                     # The walk: the gift coming in has not arrived yet; round 3 waits.
@@ -179,14 +181,18 @@ def _after_arrivals(party: Party, relay: Relay, result: list[dict[str, Any]]) ->
         # transaction does (_tables_locked).
         starting = Table.objects.select_for_update().filter(party=party, letter__in=[e["table"] for e in ready])
         tables = {t.letter: t for t in starting.order_by("pk")}
+        definition = game_named(party.game)
+        gifts, relaying = gifts_of(definition), relay_of(definition)
         for entry in ready:
             # The gift's secret description, from the table it left (a game keeps the
             # description of every gift it ever held; that table may be playing on).
-            source = Game.from_dict(Table.objects.get(party=party, letter=entry["received_from"]).state)
-            incoming = Gift(entry["received_id"], source.descriptions[entry["received_id"]])
-            outcome = table_act_server(
-                table=tables[entry["table"]], engine_action=RelayExchange(incoming), actor_label="relay"
+            source = definition.from_dict(Table.objects.get(party=party, letter=entry["received_from"]).state)
+            gift_id = entry["received_id"]
+            table = tables[entry["table"]]
+            arrival = relaying.relay_arrival(
+                definition.from_dict(table.state), gift_id, gifts.gift_description(source, gift_id)
             )
+            outcome = table_act_server(table=table, engine_action=arrival, actor_label="relay")
             messages.extend(outcome.messages)
             entry["playing"] = True
     if all(e["playing"] for e in result):

@@ -13,6 +13,7 @@ import string
 from typing import Any
 
 from games import rng
+from games.rng import derive_seed
 
 MAX_TABLE = 10
 MAX_GUESTS = 100
@@ -34,12 +35,6 @@ def table_sizes(n: int, *, table_max: int = MAX_TABLE, min_players: int = 2) -> 
 
 def table_letter(i: int) -> str:
     return string.ascii_uppercase[i]
-
-
-def derive_seed(party_seed: int, purpose: str) -> int:
-    """An independent 63-bit seed for one purpose (seating, a table's game...)."""
-    value, _ = rng.next64(rng.seed_state(f"{party_seed}:{purpose}"))
-    return value >> 1  # fits a signed BigIntegerField
 
 
 def seating_plan(

@@ -69,13 +69,14 @@ def create_game(players: int, label: str) -> dict:
 
 def replay_check(table_id: int, digests: list) -> collections.Counter:
     """Check every recorded message of one table against the table replayed from its log."""
-    from events.party.services import setup_gifts
-    from games.yankee import apply, new_game, parse_action
+    from events.party.selectors import table_setup
+    from games.yankee import apply, parse_action
+    from games.yankee.definition import YANKEE
     from tables.models import Table, TableAction
 
     out = collections.Counter()
     table = Table.objects.get(pk=table_id)
-    game, _ = new_game(seed=table.seed, **setup_gifts(setup=table.setup))
+    game, _ = YANKEE.setup(table_setup(table))
     actions = {a.version: a.action for a in TableAction.objects.filter(table_id=table_id)}
     events = []
     for d in sorted(digests, key=lambda d: d[1]):

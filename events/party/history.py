@@ -13,7 +13,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Guest, Party, SeatHandOver
-from games.yankee import gift_label
+from games.definition import gifts_of
+from games.registry import game_named
 
 WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
 
@@ -46,7 +47,8 @@ def late_arrivals(
     guests: Iterable[Guest], handovers: list[SeatHandOver], letters: dict[int, str], *, over: bool
 ) -> list[dict[str, Any]]:
     """The late arrivals (docs/RULES.md): each takes their own gift home, and may have
-    played a leaver's seat for them (`played_for`)."""
+    played a leaver's seat for them (`played_for`). The party's game labels the gifts
+    (read through `party.guests`, the party is at hand)."""
     substituted = {h.substitute_id: h for h in handovers if h.substitute_id is not None}
     late = []
     for g in guests:
@@ -57,7 +59,7 @@ def late_arrivals(
             {
                 "guest": g.name,
                 "guest_id": g.pk,
-                "gift": gift_label(g.gift_number),
+                "gift": gifts_of(game_named(g.party.game)).gift_label(g.gift_number),
                 # Never in play, never unwrapped: a secret until the party is over.
                 "description": g.description if over else WRAPPED,
                 "source": f"brought by {g.name} (arrived late)",

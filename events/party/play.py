@@ -13,8 +13,8 @@ from datetime import datetime
 from typing import Any
 
 from events.party.lobby import party_after_table_change, party_close_if_over
-from games.definition import Definition
-from games.yankee.actions import DrawRelaySeat
+from games.definition import Definition, RelaysGifts
+from games.registry import GAMES
 from relay.selectors import relay_is_open
 from tables.clock import NO_SECONDS
 from tables.errors import ErrorCode, ServiceError
@@ -36,8 +36,13 @@ Game = Any  # a game's state, as the table's definition makes it
 Action = Any
 
 
+# The games with the party's relay. A request carries its action, not its game: each
+# game knows its own actions, and no other game's action is its relay draw.
+_RELAYING = tuple(d for d in GAMES.values() if isinstance(d, RelaysGifts))
+
+
 def _is_relay_draw(action: Action) -> bool:
-    return isinstance(action, DrawRelaySeat)
+    return any(d.draws_relay_seat(action) for d in _RELAYING)
 
 
 def _relay_open_for_draw(request: ActRequest) -> None:

@@ -12,8 +12,8 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
+from games.definition import HoldsGifts, Setup, gifts_of
 from games.registry import DEFAULT_GAME, game_named
-from games.yankee import Game, gift_label
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
@@ -273,19 +273,35 @@ def guest_takes_home(party: Party, guest: Guest) -> list[dict[str, Any]]:
     gift."""
     result = party_result(party)
     mine = [dict(r, kind="keeps") for r in result["keeps"] if r["guest_id"] == guest.pk]
-    own = gift_label(guest.gift_number)
-    mine += [dict(r, kind="vault_return") for r in result["vault_returns"] if r["gift"] == own]
+    if result["vault_returns"]:  # only a game with gifts has any (its labels, then)
+        own = gifts_of(game_named(party.game)).gift_label(guest.gift_number)
+        mine += [dict(r, kind="vault_return") for r in result["vault_returns"] if r["gift"] == own]
     mine += [dict(r, kind="late") for r in result["late"] if r["guest_id"] == guest.pk]
     return mine
 
 
-def told_to_the_room(gift_id: int, game: Game) -> bool:
+def told_to_the_room(gift_id: int, game: Any, gifts: HoldsGifts) -> bool:
     """The one rule of what stays secret, during the party and after it: a gift's
     description is told to the room once the gift was unwrapped in front of it (the
-    round-1 reveal, taken from the vault, arriving by relay: the game's `open` set).
+    round-1 reveal, taken from the vault, arriving by relay: the game says, `gifts`).
     A gift nobody ever unwrapped (a vault gift nobody took) keeps its secret for good,
     as the story tells it (story/build.py)."""
-    return gift_id in game.open
+    return gifts.told_to_the_room(game, gift_id)
+
+
+def table_setup(table: Table) -> Setup:
+    """The setup a table was dealt from, as party_seat stored it (events/party/services.py):
+    a game with gifts keeps its guests' gifts and its vault, another its own options. With
+    the table's seed, its definition's `replay` of the action log is the stored game."""
+    stored = table.setup
+    if "options" in stored:
+        return Setup(players=stored["players"], seed=table.seed, gate=stored["gate"], options=stored["options"])
+    return Setup(
+        players=len(stored["gifts"]),
+        seed=table.seed,
+        gate=stored["gate"],
+        options={"gifts": stored["gifts"], "vault": stored["vault"]},
+    )
 
 
 def _standings_result(party: Party) -> dict[str, Any]:
@@ -321,6 +337,7 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     definition = game_named(party.game)
     if not definition.features.gifts:
         return _standings_result(party)
+    gifts = gifts_of(definition)
     guests = {g.pk: g for g in party.guests.all()}
     handovers = party_handovers(party)
     joined = joined_names(guests.values(), handovers)
@@ -333,16 +350,16 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     def bringer(gift_id: int) -> str:
         return joined[brought[gift_id].pk]
 
-    def describe(gift_id: int, game: Game) -> dict[str, Any]:
+    def describe(gift_id: int, game: Any) -> dict[str, Any]:
         if gift_id in vault_by_id:
             source = f"vault gift from {vault_by_id[gift_id].contributor}"
         else:
             source = f"brought by {bringer(gift_id)}" if gift_id in brought else "unknown"
         # The host downloads this mid-party too: a gift still wrapped keeps its secret
         # (the host plays as well, and a projector may show the dashboard).
-        told = told_to_the_room(gift_id, game) or (over and not public)
-        description = game.descriptions.get(gift_id, "") if told else WRAPPED
-        return {"gift": gift_label(gift_id), "description": description, "source": source}
+        told = told_to_the_room(gift_id, game, gifts) or (over and not public)
+        description = gifts.gift_description(game, gift_id) if told else WRAPPED
+        return {"gift": gifts.gift_label(gift_id), "description": description, "source": source}
 
     keeps: list[dict[str, Any]] = []
     returns: list[dict[str, Any]] = []
@@ -350,7 +367,7 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     letters = {t.pk: t.letter for t in tables}
     for table in tables:
         game = table_game(table)
-        for seat, gift_id in enumerate(game.gifts):
+        for seat, gift_id in enumerate(gifts.seat_gifts(game)):
             entry = table.roster[seat]
             # The seat's owner brought the gift the seat was dealt with in mind: the
             # roster's gift number (a late substitute's own gift is not in play).
@@ -365,7 +382,7 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
                     **describe(gift_id, game),
                 }
             )
-        for gift_id in game.vault:
+        for gift_id in gifts.vault_gifts(game):
             # Leftover vault gifts return to whoever contributed them (rulebook).
             to = vault_by_id[gift_id].contributor if gift_id in vault_by_id else bringer(gift_id)
             returns.append({"table": table.letter, "returns_to": to, **describe(gift_id, game)})

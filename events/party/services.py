@@ -30,7 +30,6 @@ from events.party.play import table_act_server
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
 from games.definition import Setup
 from games.registry import DEFAULT_GAME, GAMES, game_named
-from games.yankee import Gift
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
@@ -376,16 +375,6 @@ def party_seat(*, party_id: int) -> Outcome:
         # Every screen of the party (host, guests, spectators) now has tables to watch:
         # each re-subscribes to its groups and gets a fresh snapshot.
         return Outcome(messages=[(party_group(party.pk), {"type": "resubscribe"})])
-
-
-def setup_gifts(*, setup: dict[str, Any]) -> dict[str, Any]:
-    """Yankee Heist's new_game keyword arguments from a table's stored setup (the
-    tests' and benchmarks' replays; the engine's Gift fields, as stored)."""
-    return {
-        "gifts": [Gift(**g) for g in setup["gifts"]],
-        "vault": [Gift(**v) for v in setup["vault"]],
-        "gate": setup["gate"],
-    }
 
 
 def _check_clock(step_clock: object, step_clock_server: object) -> tuple[int, bool]:

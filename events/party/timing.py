@@ -26,21 +26,14 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Party
-from games.yankee import Game, Gift, new_game, parse_action
-from games.yankee.rules import apply
+from events.party.selectors import table_setup
 from tables.models import Table
 from tables.simulate.pacing import PacingModel
 
+# The model's parameters are Yankee Heist's (tables/simulate/pacing.py), and so are these
+# action and event names; the log is replayed through the table's definition.
 TURN = frozenset({"play", "swipe", "regroup", "vault"})
 ANSWER = frozenset({"react", "timeout_pass"})
-
-
-def _start(table: Table) -> Game:
-    """The table's game as dealt, from its recorded setup."""
-    setup = table.setup
-    gifts = [Gift(g["id"], g["description"], g["brought_by"]) for g in setup["gifts"]]
-    vault = [Gift(v["id"], v["description"]) for v in setup["vault"]]
-    return new_game(seed=table.seed, gifts=gifts, vault=vault, gate=setup["gate"])[0]
 
 
 def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]:
@@ -62,7 +55,9 @@ def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]
         gate_reached, relayed_at = [], []
         for table in tables:
             n_tables += 1
-            game = _start(table)
+            definition = table.definition
+            setup = table_setup(table)
+            game, _ = definition.setup(setup)  # the table's game as dealt
             previous = table.created_at
             first = True
             for row in table.actions.order_by("version"):
@@ -70,8 +65,8 @@ def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]
                 kind = row.action["type"]
                 gap = (row.created_at - previous).total_seconds()
                 previous = row.created_at
-                round_before = game.round
-                game, events = apply(game, parse_action(row.action))
+                was_at_gate = definition.at_gate(game)
+                game, events = definition.apply(game, definition.parse_action(row.action))
                 if kind in TURN:
                     if first:
                         sums["setup"] += gap
@@ -88,11 +83,11 @@ def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]
                     counts["trim"] += 1
                 elif kind == "confirm_reveal":
                     sums["reveal"] += gap
-                    counts["reveal"] += game.players
+                    counts["reveal"] += setup.players
                 elif kind == "relay_exchange":
                     relayed_at.append(row.created_at)
                 counts["window"] += sum(1 for e in events if e.type == "window_opened")
-                if round_before == 2 and any(e.type == "at_gate" for e in events):
+                if not was_at_gate and definition.at_gate(game):  # reached the gate (after round 2)
                     gate_reached.append(row.created_at)
         if gate_reached and relayed_at:
             sums["relay"] += (max(relayed_at) - max(gate_reached)).total_seconds()

@@ -17,7 +17,17 @@ import random
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from games.definition import Clock, Features, GameDefinition, HidesInformation, RelaysGifts, Role, Setup, Standing
+from games.definition import (
+    Clock,
+    Features,
+    GameDefinition,
+    HidesInformation,
+    HoldsGifts,
+    RelaysGifts,
+    Role,
+    Setup,
+    Standing,
+)
 from games.event import Event
 
 from . import bots, catalogue, hidden, legal, rules, views
@@ -38,7 +48,7 @@ from .actions import (
 )
 from .cards import Card, card_of, target_count
 from .errors import MalformedActionError
-from .state import Direction, Game, Gift, Phase, open_window
+from .state import VAULT_ID_BASE, Direction, Game, Gift, Phase, gift_label, open_window
 
 # The step each clocked phase is (the names static/heist/standin.js and docs/RULES.md
 # use), and its default seconds: the party's default step clock (events/models.py
@@ -221,6 +231,35 @@ class YankeeDefinition:
             return DrawRelaySeat()
         return None
 
+    # --- the party's gifts (HoldsGifts) --------------------------------------------------
+    def vault_gift_id(self, number: int) -> int:
+        return VAULT_ID_BASE + number
+
+    def gift_label(self, gift_id: int) -> str:
+        return gift_label(gift_id)
+
+    def seat_gifts(self, state: Game) -> Sequence[int]:
+        return state.gifts
+
+    def vault_gifts(self, state: Game) -> Sequence[int]:
+        return state.vault
+
+    def gift_description(self, state: Game, gift_id: int) -> str:
+        # A game keeps the description of every gift it ever held (a relayed gift's too).
+        return state.descriptions.get(gift_id, "")
+
+    def told_to_the_room(self, state: Game, gift_id: int) -> bool:
+        # The game's `open` set: unwrapped at the round-1 reveal, taken from the vault,
+        # arriving by relay.
+        return gift_id in state.open
+
+    # --- the relay (RelaysGifts) -----------------------------------------------------------
+    def draws_relay_seat(self, action: Action) -> bool:
+        return isinstance(action, DrawRelaySeat)
+
+    def relay_seat(self, state: Game) -> int | None:
+        return state.relay_seat
+
     def relay_arrival(self, state: Game, gift_id: int, description: str) -> Action:
         """The relay's gift arriving at this table's drawn seat (the relay service sends it)."""
         return RelayExchange(Gift(gift_id, description))
@@ -295,9 +334,10 @@ def _duties(g: Game) -> Iterator[Action]:
 
 
 YANKEE = YankeeDefinition()
-# The type checker holds YANKEE to the whole seam and to its two optional parts.
+# The type checker holds YANKEE to the whole seam and to its three optional parts.
 _SEAM: GameDefinition[Game, Action] = YANKEE
 _HIDES: HidesInformation[Game] = YANKEE
+_GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
 
 __all__ = ["REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]

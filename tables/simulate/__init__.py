@@ -8,8 +8,7 @@ rules engine, fairness statistics and the party clock. Pure Python, no Django:
 """
 
 from .pacing import PacingModel
-from .play import PartyResult, TableResult, play_party, play_table
-from .policies import POLICIES, Policy, Seat
+from .play import POLICIES, PartyResult, Policy, Seat, TableResult, play_party, play_table
 from .runner import simulate
 
 __all__ = [

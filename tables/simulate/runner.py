@@ -18,8 +18,7 @@ from tables.seating import table_sizes
 from .common.output import estimates_source
 from .common.runs import Clock, chunk_seed, run_in_order
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
-from .play import AGREEMENT, COUNTS, game_seeds, play_party, play_table
-from .policies import POLICIES
+from .play import AGREEMENT, COUNTS, POLICIES, game_seeds, play_party, play_table
 from .stats import SizeStats
 
 PACING_GUESTS = (10, 20, 50, 100)

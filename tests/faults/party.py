@@ -19,11 +19,11 @@ from events.broadcast import groups
 from events.models import Guest
 from events.party.commands import table_act
 from events.party.roles import Actor, Role
-from events.party.selectors import guest_actor
-from events.party.services import setup_gifts
-from games.yankee import Game, Phase, parse_action, public_view, replay, seat_view
+from events.party.selectors import guest_actor, table_setup
+from games.yankee import Game, Phase, parse_action, public_view, seat_view
 from games.yankee.actions import action_to_dict
 from games.yankee.bots import bot_action
+from games.yankee.definition import YANKEE
 from tables.models import Table, TableAction
 from tests.party.drive import PartyBots, captains, relay_walks, seat_map, table_game, tables_of
 
@@ -51,7 +51,7 @@ def replayed(table_id: int) -> tuple[Game, Game]:
     rows = list(TableAction.objects.filter(table=table).order_by("version"))
     first = Game.from_dict(table.state).version - len(rows)
     assert [r.version for r in rows] == list(range(first + 1, first + 1 + len(rows))), "versions not contiguous"
-    game = replay(seed=table.seed, **setup_gifts(setup=table.setup), actions=[parse_action(r.action) for r in rows])
+    game = YANKEE.replay(table_setup(table), [parse_action(r.action) for r in rows])
     return Game.from_dict(table.state), game
 
 

@@ -17,13 +17,14 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection, transaction
 from events.party import services
-from events.party.services import setup_gifts
+from events.party.selectors import table_setup
+from games.yankee.definition import YANKEE
 from tests import shorthand
 from events.models import Guest
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor
 from tables import write
-from games.yankee import Game, replay
+from games.yankee import Game
 from games.yankee.actions import action_to_dict, parse_action
 from games.yankee.bots import bot_action
 from tables.models import Table, TableAction
@@ -51,7 +52,7 @@ out["after_20"] = dict(write.stats)
 t = Table.objects.get(pk=table.pk)
 log = list(TableAction.objects.filter(table=t).order_by("version"))
 out["versions_once"] = [a.version for a in log] == list(range(2, t.version + 1))
-replayed = replay(seed=t.seed, **setup_gifts(setup=t.setup), actions=[parse_action(a.action) for a in log])
+replayed = YANKEE.replay(table_setup(t), [parse_action(a.action) for a in log])
 out["replay_equal"] = replayed.to_dict() == t.state
 g = Game.from_dict(Table.objects.get(pk=table.pk).state)
 g.hands = [tuple(reversed(h)) for h in g.hands]

@@ -8,8 +8,7 @@ import pytest
 
 from games.yankee import Phase, replay
 from games.yankee.rules import apply
-from tables.simulate import play_party, play_table
-from tables.simulate.policies import POLICIES
+from tables.simulate import POLICIES, play_party, play_table
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))

@@ -15,8 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, OutputWrapper
 
-from tables.simulate import PacingModel, simulate
-from tables.simulate.policies import POLICIES
+from tables.simulate import POLICIES, PacingModel, simulate
 from tables.simulate.royal.pacing import RoyalPacing
 from tables.simulate.royal.strategies import DEFAULT_FIELD
 from tables.simulate.runner import estimate_table, estimates_module

@@ -9,7 +9,10 @@
   game neither over nor at its gate always has something legal to do;
 - the step clock: a clocked step's waiting seats are the game's, its stand-in is one of
   the actions listed and applies; no clock at the gate or the end;
-- standings: one per seat, ranks that follow the scores, winners ranked first.
+- standings: one per seat, ranks that follow the scores, winners ranked first;
+- the party's features are parts the game has: gifts (`HoldsGifts`: a gift in front of
+  every seat, each labelled apart) and the relay (`RelaysGifts`: the gate's draw is the
+  relay draw, and names a seat).
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from games.definition import Clock, Definition, Features, Role, Setup
+from games.definition import Clock, Definition, Features, HoldsGifts, RelaysGifts, Role, Setup
 from games.errors import IllegalActionError
 from games.registry import GAMES
 from tests.games.conformance.definitions import example_setup
@@ -108,3 +111,32 @@ def test_standings(definition: Definition) -> None:
             for s in table:
                 assert s.rank == 1 + sum(1 for t in table if t.score > s.score)
                 assert not s.winner or s.rank == 1
+
+
+def test_the_features_are_parts_the_game_has(definition: Definition) -> None:
+    features = definition.features
+    assert isinstance(definition, HoldsGifts) == features.gifts
+    assert isinstance(definition, RelaysGifts) == features.relay
+    assert not (features.vaults or features.relay) or features.gifts, "a vault or a relay moves gifts"
+    if isinstance(definition, HoldsGifts):
+        for game in sample_games(definition):
+            for state in (game.start, game.final):
+                seats = list(definition.seat_gifts(state))
+                assert len(seats) == players_of(definition, state)
+                held = seats + list(definition.vault_gifts(state))
+                labels = [definition.gift_label(gift) for gift in held]
+                assert len(set(held)) == len(held) and len(set(labels)) == len(labels), labels
+                assert all(definition.gift_description(state, gift) for gift in held)
+        vault_ids = [definition.vault_gift_id(number) for number in (1, 2, 3)]
+        assert len({*vault_ids, *range(1, definition.max_players + 1)}) == 3 + definition.max_players
+    if isinstance(definition, RelaysGifts):
+        gated = [s for s in sample_states(definition, every=1) if definition.at_gate(s)]
+        assert gated, "no sample game reached the gate"
+        for state in gated:
+            draw = definition.gate_opened(state)
+            if draw is None:  # drawn already: the table waits for the relay's gift
+                assert definition.relay_seat(state) is not None
+                continue
+            assert definition.relay_seat(state) is None and definition.draws_relay_seat(draw)
+            drawn, _ = definition.apply(state, draw)
+            assert definition.relay_seat(drawn) in range(players_of(definition, state))

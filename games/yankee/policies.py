@@ -1,4 +1,7 @@
-"""Bot players for the simulator, behind one small interface.
+"""Bot players for the simulator (tables/simulate), behind one small interface.
+
+Game code: a policy reads Yankee Heist's state as a player at the table would, so it
+lives with the game (the game-seam contract keeps the game's names in its package).
 
 A policy answers three questions for one seat: what to do on its turn (`turn`), whether
 to block a move that threatens its gift (`react`, a reaction card or None), and which
@@ -9,7 +12,7 @@ worth the prior mean to it. Randomness comes only from `Seat.r`, never the game'
 generator (so bots never change the game's draws).
 
 Policies, from naive to sensible:
-- random:  the engine's random legal bot (games/yankee/bots.py);
+- random:  the engine's random legal bot (bots.py);
 - greedy:  a thief: goes for the best gift it can reach, blocks when its gift is worth keeping;
 - hoarder: keeps its reactions (never spends them, digs for more) and blocks every
            threat it can; steals only with MOVE cards;
@@ -23,10 +26,10 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from games.yankee.actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
-from games.yankee.bots import bot_action
-from games.yankee.cards import CARD_OF, REACTION_IDS, Card
-from games.yankee.state import Direction, Game, open_window
+from .actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
+from .bots import bot_action
+from .cards import CARD_OF, REACTION_IDS, Card
+from .state import Direction, Game, open_window
 
 T = TypeVar("T")
 
