@@ -178,6 +178,17 @@ class RelaysGifts(Protocol):
         ...
 
 
+@runtime_checkable
+class ScoresEachGame(Protocol):
+    """A game whose table may play several games in a row (Features.max_games > 1): the
+    party's result shows each guest's score game by game, read from the events the
+    table's play emitted (its definition's replay of the stored actions, tables/replay.py)."""
+
+    def game_scores(self, events: Sequence[Event]) -> list[list[int]]:
+        """Per finished game, in order: each seat's score in that game alone."""
+        ...
+
+
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -194,6 +205,7 @@ __all__ = [
     "HidesInformation",
     "RelaysGifts",
     "Role",
+    "ScoresEachGame",
     "Setup",
     "Standing",
     "ranked",

@@ -134,6 +134,10 @@ class RoyalDefinition:
         # the running total of a table's games (one game: its banks)
         return ranked(state.running_totals())
 
+    def game_scores(self, events: Sequence[Event]) -> list[list[int]]:
+        # each game's banks as it ended (game_ended between games, game_over at the last)
+        return [list(e.data["banks"]) for e in events if e.type in ("game_ended", "game_over")]
+
     # --- what the screens need -------------------------------------------------------------
     def rules_for_screens(self) -> dict[str, Any]:
         return rules_for_screens()
