@@ -69,7 +69,7 @@ function drawRoyal(stage, note) {
   const tilesBox = document.getElementById("tables");
   tilesBox.hidden = stage === "lobby";
   tilesBox.dataset.count = String(list.length);
-  const rows = list.flatMap(({ view, table: meta }) => view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.bank })));
+  const rows = list.flatMap(({ view, table: meta }) => view.seats.map((s) => ({ name: seatName(meta, s.seat), table: meta.letter, bank: s.total ?? s.bank })));
   if (!tilesBox.hidden) render(tilesBox, [renderLeaderboard(rows, { limit: 10 }), list.map((t) => renderTable(t.view, t.table, { tile: true }))]);
   tickClocks();
 }

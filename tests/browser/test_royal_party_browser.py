@@ -110,6 +110,10 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     expect(screen.locator(".r-leaderboard tbody tr")).to_have_count(3)
     screen.screenshot(path=str(SHOTS / "royal-party-screen.png"))
     expect(host.locator("#tables .r-leaderboard")).to_be_visible()
+    # The dashboard's end-of-party panel: the champion, every guest's total, the CSV.
+    expect(host.locator("#result .r-champion")).to_contain_text("Champion")
+    expect(host.locator("#result .r-ranking tbody tr")).to_have_count(3)
+    expect(host.locator("#result #download-csv")).to_be_visible()
     host.locator("#tables .r-table").screenshot(path=str(SHOTS / "royal-party-host-tile.png"))
     phones[0].screenshot(path=str(SHOTS / "royal-party-phone-over.png"), full_page=True)
     assert not errors, errors

@@ -122,3 +122,16 @@ def test_a_royal_partys_csv_has_one_row_per_guest_with_the_totals_and_the_champi
     assert [int(r["rank"]) for r in rows] == sorted(int(r["rank"]) for r in rows)
     (g0,) = [r for r in rows if r["name"] == "G0"]
     assert g0["played by"] == "G0, then Lena"
+
+
+def test_the_public_page_of_a_finished_royal_party_shows_the_ranking_and_the_champion():
+    party, _, _ = _royal_party(5, games=1)
+    page = Client().get(f"/j/{party.code}/").content.decode()
+    result = party_result(party)
+    assert "This party is over" in page and "took a gift home" not in page  # no gift-swap words
+    champions = ", ".join(result["champions"])
+    assert f"Champion{'s' if len(result['champions']) > 1 else ''}: {champions}" in page
+    assert page.count("<tr") == 1 + 5  # the head and a row per guest
+    for r in result["ranking"]:
+        assert f"<td>{r['rank']}</td><th scope=\"row\">{r['guest']}" in page
+    assert "(played by G0, then Lena)" in page
