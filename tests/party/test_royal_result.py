@@ -133,5 +133,5 @@ def test_the_public_page_of_a_finished_royal_party_shows_the_ranking_and_the_cha
     assert f"Champion{'s' if len(result['champions']) > 1 else ''}: {champions}" in page
     assert page.count("<tr") == 1 + 5  # the head and a row per guest
     for r in result["ranking"]:
-        assert f"<td>{r['rank']}</td><th scope=\"row\">{r['guest']}" in page
+        assert f'<td>{r["rank"]}</td><th scope="row">{r["guest"]}' in page
     assert "(played by G0, then Lena)" in page
