@@ -321,9 +321,10 @@ def _standings_result(party: Party) -> dict[str, Any]:
     winners, the party's champions (the best total of all; ties share it) and, for a game
     that keeps score game by game, each guest's score in each game.
 
-    The seat belongs to the guest who sat down there (the roster's guest, by the name
-    they joined with), even when a substitute played it for them (`played_by` lists
-    everyone who played the seat, as a gift swap's result does)."""
+    The seat belongs to the guest who sat down there (by the name they joined with),
+    even when a substitute played it for them (`played_by` lists everyone who played
+    the seat, as a gift swap's result does). Mid-party (the host's CSV), a table's last
+    game in `games` is the one being played, so far."""
     definition = game_named(party.game)
     tables = list(party.tables.order_by("letter"))
     guests = {g.pk: g for g in party.guests.all()}
@@ -399,7 +400,8 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     Everyone who brought a gift leaves with exactly one (docs/RULES.md): the gift in
     front of the seat they sat down at, even when a substitute played it for them
     (`played_by` lists everyone who played the seat); a late arrival, their own gift
-    (`late`). A game without gifts (its definition's Features): each table's standings."""
+    (`late`). A game without gifts (its definition's Features): the party's ranking
+    (`_standings_result`)."""
     definition = game_named(party.game)
     if not definition.features.gifts:
         return _standings_result(party)

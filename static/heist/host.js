@@ -13,6 +13,7 @@ import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, win
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { renderLeaderboard, renderResult } from "./royal/leaderboard.js";
+import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { renderTable } from "./royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
@@ -818,7 +819,7 @@ function drawResult() {
   if (ROYAL) { // no gifts: every guest's jewels across the tables, the winners, the champions
     render(box,
       h("h2", { id: "result-h", text: "The party's result" }),
-      csvButton(),
+      h("p", {}, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })),
       renderResult(p.result));
     return;
   }

@@ -114,6 +114,14 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     expect(host.locator("#result .r-champion")).to_contain_text("Champion")
     expect(host.locator("#result .r-ranking tbody tr")).to_have_count(3)
     expect(host.locator("#result #download-csv")).to_be_visible()
+    expect(host.locator("#result a.story-link")).to_have_attribute("href", f"/story/{code}/")
+    expect(phones[0].locator("a.story-link")).to_be_visible()
     host.locator("#tables .r-table").screenshot(path=str(SHOTS / "royal-party-host-tile.png"))
     phones[0].screenshot(path=str(SHOTS / "royal-party-phone-over.png"), full_page=True)
+    # The story, from the phone's link: the table heist by heist, in Royal Heist's words.
+    phones[0].locator("a.story-link").click()
+    phones[0].wait_for_url(f"**/story/{code}/")
+    expect(phones[0].get_by_role("heading", name="Table by table, heist by heist")).to_be_visible()
+    expect(phones[0].locator("#story-tables")).to_contain_text("Game 1, heist 1")  # three games a table
+    assert not overflows(phones[0]), "the story scrolls sideways at 360 px"
     assert not errors, errors

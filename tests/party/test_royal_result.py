@@ -135,3 +135,4 @@ def test_the_public_page_of_a_finished_royal_party_shows_the_ranking_and_the_cha
     for r in result["ranking"]:
         assert f'<td>{r["rank"]}</td><th scope="row">{r["guest"]}' in page
     assert "(played by G0, then Lena)" in page
+    assert f'href="/story/{party.code}/"' in page  # the story, heist by heist
