@@ -124,4 +124,7 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     expect(phones[0].get_by_role("heading", name="Table by table, heist by heist")).to_be_visible()
     expect(phones[0].locator("#story-tables")).to_contain_text("Game 1, heist 1")  # three games a table
     assert not overflows(phones[0]), "the story scrolls sideways at 360 px"
+    # The big screen's slideshow of it opens on the result.
+    screen.goto(f"{base}/story/{code}/?screen=1")
+    expect(screen.locator(".story-slide:visible")).to_contain_text("Champion")
     assert not errors, errors
