@@ -13,7 +13,7 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.definition import ScoresEachGame, ranked
+from games.definition import Definition, ScoresEachGame, ranked
 from games.registry import DEFAULT_GAME, game_named
 from games.yankee import Game, gift_label
 from relay.models import Relay
@@ -315,6 +315,12 @@ def _game_scores(party: Party, tables: list[Table]) -> dict[int, list[list[int]]
     return cached
 
 
+def _game_number(definition: Definition, game: Any) -> int:
+    """Which of a table's games is being played (or was, at a gate between two): its
+    public view's `game` (games/definition.py Setup.games), 1 for a view without one."""
+    return int(definition.public_view(game).get("game", 1))
+
+
 def _standings_result(party: Party) -> dict[str, Any]:
     """A game without gifts: one ranking of every seated guest across the tables by the
     running total (its definition's standings; tied totals share a rank), each table's
@@ -324,7 +330,7 @@ def _standings_result(party: Party) -> dict[str, Any]:
     The seat belongs to the guest who sat down there (by the name they joined with),
     even when a substitute played it for them (`played_by` lists everyone who played
     the seat, as a gift swap's result does). Mid-party (the host's CSV), a table's last
-    game in `games` is the one being played, so far."""
+    game in `games` is the one being played, so far (none at a gate between two)."""
     definition = game_named(party.game)
     tables = list(party.tables.order_by("letter"))
     guests = {g.pk: g for g in party.guests.all()}
@@ -358,8 +364,9 @@ def _standings_result(party: Party) -> dict[str, Any]:
             }
             if table.pk in scores:
                 finished = [game_scores[s.seat] for game_scores in scores[table.pk]]
-                if not definition.is_over(game):
-                    finished.append(s.score - sum(finished))  # the game being played, so far
+                # the game being played, so far (none at a gate between two games)
+                if not definition.is_over(game) and len(finished) < _game_number(definition, game):
+                    finished.append(s.score - sum(finished))
                 row["games"] = finished
             table_rows.append(row)
         rows += table_rows

@@ -136,3 +136,17 @@ def test_the_public_page_of_a_finished_royal_party_shows_the_ranking_and_the_cha
         assert f'<td>{r["rank"]}</td><th scope="row">{r["guest"]}' in page
     assert "(played by G0, then Lena)" in page
     assert f'href="/story/{party.code}/"' in page  # the story, heist by heist
+
+
+@pytest.mark.parametrize(("games", "finished"), [(2, 1), (3, 2)])
+def test_mid_party_each_guests_games_are_the_finished_ones_and_the_one_being_played(games, finished):
+    # Two tables stop at the gate half-way through their heists: after game 1 of two
+    # (between the games: nothing of game 2 yet), or in game 2 of three.
+    party, _ = shorthand.party_create(name="Royal night", game="royal", games=games)
+    for i in range(11):
+        shorthand.guest_join(code=party.code, name=f"G{i}", description="")
+    services.party_seat(party_id=party.pk)
+    _play_until(party, random.Random(games), gate=True)
+    ranking = party_result(party)["ranking"]
+    assert len(ranking) == 11
+    assert all(len(r["games"]) == finished and sum(r["games"]) == r["total"] for r in ranking)
