@@ -236,6 +236,29 @@ def relay_of(definition: Definition) -> RelaysGifts:
     return definition
 
 
+@runtime_checkable
+class ScoresEachGame(Protocol):
+    """A game whose table may play several games in a row (Features.max_games > 1): the
+    party's result shows each guest's score game by game, read from the events the
+    table's play emitted (its definition's replay of the stored actions, tables/replay.py)."""
+
+    def game_scores(self, events: Sequence[Event]) -> list[list[int]]:
+        """Per finished game, in order: each seat's score in that game alone."""
+        ...
+
+
+@runtime_checkable
+class TellsStory(Protocol):
+    """A game whose party's story page the host builds from the game's own telling
+    (story/heists.py): the table's play read from the events of its replay. Yankee
+    Heist's story is the story app's own (story/build.py)."""
+
+    def story(self, events: Sequence[Event]) -> dict[str, Any]:
+        """The table's play as JSON, seats by number; every entry naming a seat carries
+        the `version` of the action it happened in (the host names whoever played it)."""
+        ...
+
+
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -253,8 +276,10 @@ __all__ = [
     "HoldsGifts",
     "RelaysGifts",
     "Role",
+    "ScoresEachGame",
     "Setup",
     "Standing",
+    "TellsStory",
     "gifts_of",
     "ranked",
     "relay_of",

@@ -13,6 +13,7 @@ from relay.models import Relay
 from tables.models import TableAction
 
 from .build import GiftOrigin, HandOver, TableInput, story_build
+from .heists import heists_story, tells_its_story
 from .replay import table_replay
 
 CACHE_SECONDS = 600
@@ -40,7 +41,8 @@ def party_story(party: Party) -> dict[str, Any]:
     key = f"story:{party.pk}:{party.ended_at.timestamp() if party.ended_at else 0}"
     story: dict[str, Any] | None = cache.get(key)
     if story is None:
-        story = story_replay(party)
+        # a game that tells its own tables' story (Royal Heist), or a gift swap's
+        story = heists_story(party) if tells_its_story(party) else story_replay(party)
         cache.set(key, story, CACHE_SECONDS)
     return story
 

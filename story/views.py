@@ -16,13 +16,17 @@ from django.views.decorators.http import require_safe
 
 from events.access.gate import NothingHere, holder, party_gate
 from events.models import Party
-from events.party.selectors import party_by_code
+from events.party.selectors import party_by_code, party_result
 from events.web.http import error_response
+from games.registry import game_named
 from games.yankee import ROUND_NAMES
 from tables.errors import ErrorCode, ServiceError
 
+from .heists import tells_its_story
 from .selectors import party_story
 from .svg import story_svg
+
+_UNTOLD = ServiceError(ErrorCode.NO_STORY, "this party's game has no such story")
 
 
 def _told(request: HttpRequest, code: str, *, page: bool) -> Party:
@@ -46,6 +50,13 @@ def _told(request: HttpRequest, code: str, *, page: bool) -> Party:
 def story_page(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=True)
     context = {"party": party, "screen": request.GET.get("screen") == "1", "over": party.status == Party.Status.OVER}
+    if not game_named(party.game).features.gifts:
+        # A game without gifts: its tables' play as the game tells it (story/heists.py),
+        # or, for a game that tells none, its result; never a gift swap's words.
+        context["title"] = game_named(party.game).title
+        if context["over"]:
+            context["story"] = party_story(party) if tells_its_story(party) else {"result": party_result(party)}
+        return render(request, "story/heists.html", context)
     if context["over"]:
         story = party_story(party)
         context["story"] = story
@@ -70,8 +81,11 @@ def _by_round(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @party_gate(answer="json")
 def story_json(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=False)
+    if not game_named(party.game).features.gifts and not tells_its_story(party):
+        raise NothingHere(error_response(_UNTOLD, status=404))
     response = HttpResponse(json.dumps(party_story(party), indent=1), content_type="application/json")
-    response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}-story.json"'
+    slug = game_named(party.game).title.lower().replace(" ", "-")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{party.code}-story.json"'
     return response
 
 
@@ -79,6 +93,9 @@ def story_json(request: HttpRequest, code: str) -> HttpResponse:
 @party_gate(answer="json")
 def story_svg_view(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=False)
+    if not game_named(party.game).features.gifts:
+        # The picture is of gifts moving between seats and tables: a gift swap's only.
+        raise NothingHere(error_response(_UNTOLD, status=404))
     response = HttpResponse(story_svg(party_story(party)), content_type="image/svg+xml")
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any, cast
 
+from django.core.cache import cache
 from django.db.models.fields.json import KT
 from django.utils import timezone
 
@@ -12,12 +13,13 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.definition import HoldsGifts, Setup, gifts_of
+from games.definition import Definition, HoldsGifts, ScoresEachGame, Setup, gifts_of, ranked
 from games.registry import DEFAULT_GAME, game_named
 from relay.models import Relay
 from relay.selectors import relay_json
 from tables import seating
 from tables.models import Table
+from tables.replay import table_replayed
 from tables.selectors import table_game, table_payload
 from tables.simulate.estimates import lobby_estimate
 
@@ -270,7 +272,9 @@ def guest_takes_home(party: Party, guest: Guest) -> list[dict[str, Any]]:
     """Everything this guest leaves with: the gift in front of their seat (or of the
     seat a substitute played for them), their own gift if it ended in a vault
     (leftover vault gifts return to whoever brought them), or, arrived late, their own
-    gift."""
+    gift. A game without gifts: nothing (and no replay of its tables for each phone)."""
+    if not game_named(party.game).features.gifts:
+        return []
     result = party_result(party)
     mine = [dict(r, kind="keeps") for r in result["keeps"] if r["guest_id"] == guest.pk]
     if result["vault_returns"]:  # only a game with gifts has any (its labels, then)
@@ -304,23 +308,108 @@ def table_setup(table: Table) -> Setup:
     )
 
 
+SCORES_CACHE_SECONDS = 600
+
+
+def _game_scores(party: Party, tables: list[Table]) -> dict[int, list[list[int]]]:
+    """table id -> each finished game's scores per seat, for a game that keeps score
+    game by game (games.definition.ScoresEachGame): the stored state holds only the
+    running totals, so the tables' action logs are replayed through the definition. A
+    finished party never changes again: its replay runs once per party and process
+    (every host hello at the end asks for the result), as the story's does."""
+    definition = game_named(party.game)
+    if not isinstance(definition, ScoresEachGame):
+        return {}
+    over = party.status == Party.Status.OVER
+    key = f"scores:{party.pk}:{party.ended_at.timestamp() if party.ended_at else 0}"
+    cached: dict[int, list[list[int]]] | None = cache.get(key) if over else None
+    if cached is None:
+        cached = {t.pk: definition.game_scores(table_replayed(t).events()) for t in tables}
+        if over:
+            cache.set(key, cached, SCORES_CACHE_SECONDS)
+    return cached
+
+
+def _game_number(definition: Definition, game: Any) -> int:
+    """Which of a table's games is being played (or was, at a gate between two): its
+    public view's `game` (games/definition.py Setup.games), 1 for a view without one."""
+    return int(definition.public_view(game).get("game", 1))
+
+
 def _standings_result(party: Party) -> dict[str, Any]:
-    """A game without gifts: who ranked where at each table (its definition's standings)."""
-    tables = []
-    for table in party.tables.order_by("letter"):
-        definition = table.definition
+    """A game without gifts: one ranking of every seated guest across the tables by the
+    running total (its definition's standings; tied totals share a rank), each table's
+    winners, the party's champions (the best total of all; ties share it) and, for a game
+    that keeps score game by game, each guest's score in each game.
+
+    The seat belongs to the guest who sat down there (by the name they joined with),
+    even when a substitute played it for them (`played_by` lists everyone who played
+    the seat, as a gift swap's result does). Mid-party (the host's CSV), a table's last
+    game in `games` is the one being played, so far (none at a gate between two)."""
+    definition = game_named(party.game)
+    tables = list(party.tables.order_by("letter"))
+    guests = {g.pk: g for g in party.guests.all()}
+    handovers = party_handovers(party)
+    joined = joined_names(guests.values(), handovers)
+    players = seat_players(handovers)
+    scores = _game_scores(party, tables)
+    # A late arrival seated for a leaver takes the roster's place; the seat's first
+    # hand-over names the guest who sat down there.
+    sat_down: dict[tuple[int | None, int], int] = {}
+    for h in handovers:
+        sat_down.setdefault((h.table_id, h.seat), h.guest_id)
+    rows: list[dict[str, Any]] = []
+    per_table = []
+    for table in tables:
         game = definition.from_dict(table.state)
-        names = [entry["name"] for entry in table.roster]
-        tables.append(
+        standings = definition.standings(game)
+        table_rows = []
+        for s in standings:
+            entry = table.roster[s.seat]
+            guest_id = sat_down.get((table.pk, s.seat), entry["guest"])
+            name = joined.get(guest_id, entry["name"])
+            row: dict[str, Any] = {
+                "guest": name,
+                "guest_id": guest_id,
+                "played_by": players.get((table.pk, s.seat), [name]),
+                "table": table.letter,
+                "seat": s.seat,
+                "total": s.score,
+                "table_winner": s.winner,
+            }
+            if table.pk in scores:
+                finished = [game_scores[s.seat] for game_scores in scores[table.pk]]
+                # the game being played, so far (none at a gate between two games)
+                if not definition.is_over(game) and len(finished) < _game_number(definition, game):
+                    finished.append(s.score - sum(finished))
+                row["games"] = finished
+            table_rows.append(row)
+        rows += table_rows
+        per_table.append(
             {
                 "table": table.letter,
+                # (the table's own ranks: its standings as the table's screens show them)
                 "standings": [
-                    {"seat": s.seat, "name": names[s.seat], "score": s.score, "rank": s.rank, "winner": s.winner}
-                    for s in definition.standings(game)
+                    {"seat": s.seat, "name": r["guest"], "score": s.score, "rank": s.rank, "winner": s.winner}
+                    for s, r in zip(standings, table_rows, strict=True)
                 ],
+                "winners": [r["guest"] for r in table_rows if r["table_winner"]],
             }
         )
-    return {"over": party.status == Party.Status.OVER, "tables": tables, "keeps": [], "vault_returns": [], "late": []}
+    for row, place in zip(rows, ranked([r["total"] for r in rows]), strict=True):
+        row["rank"], row["champion"] = place.rank, place.winner
+    rows.sort(key=lambda r: (r["rank"], r["table"], r["seat"]))
+    return {
+        "over": party.status == Party.Status.OVER,
+        "game": definition.name,
+        "games": party.games,
+        "tables": per_table,
+        "ranking": rows,
+        "champions": [r["guest"] for r in rows if r["champion"]],
+        "keeps": [],
+        "vault_returns": [],
+        "late": [],
+    }
 
 
 def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
@@ -333,7 +422,8 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
     Everyone who brought a gift leaves with exactly one (docs/RULES.md): the gift in
     front of the seat they sat down at, even when a substitute played it for them
     (`played_by` lists everyone who played the seat); a late arrival, their own gift
-    (`late`). A game without gifts (its definition's Features): each table's standings."""
+    (`late`). A game without gifts (its definition's Features): the party's ranking
+    (`_standings_result`)."""
     definition = game_named(party.game)
     if not definition.features.gifts:
         return _standings_result(party)

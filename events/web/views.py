@@ -32,7 +32,7 @@ from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
-from games.registry import DEFAULT_GAME, GAMES, game_choices
+from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
 from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
@@ -305,6 +305,44 @@ def party_result_csv(request: HttpRequest, code: str) -> HttpResponse:
     result = party_result(party)
     out = io.StringIO()
     writer = _SafeWriter(csv.writer(out))
+    if "ranking" in result:  # a game without gifts: its ranking
+        _ranking_csv(writer, result)
+    else:
+        _gifts_csv(writer, result)
+    # A byte-order mark first: Excel reads a CSV without one in the system's code page
+    # and shows "TomÃ¡s" for "Tomás".
+    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
+    slug = game_named(party.game).title.lower().replace(" ", "-")
+    response["Content-Disposition"] = f'attachment; filename="{slug}-{party.code}.csv"'
+    return response
+
+
+def _ranking_csv(writer: _SafeWriter, result: dict[str, Any]) -> None:
+    """A game without gifts: one row per seated guest, best first. `name` is the guest
+    who sat down at the seat; `played by` everyone who played it (a substitute)."""
+    games = max((len(r.get("games", ())) for r in result["ranking"]), default=0)
+    per_game = [f"game {i}" for i in range(1, games + 1)]
+    writer.writerow(["rank", "name", "table", "seat", "total", *per_game, "table winner", "champion", "played by"])
+    for row in result["ranking"]:
+        banks = list(row.get("games", ()))
+        writer.writerow(
+            [
+                row["rank"],
+                row["guest"],
+                row["table"],
+                row["seat"] + 1,  # from 1, as on every screen
+                row["total"],
+                *banks,
+                *[""] * (games - len(banks)),
+                "yes" if row["table_winner"] else "no",
+                "yes" if row["champion"] else "no",
+                ", then ".join(row["played_by"]),
+            ]
+        )
+
+
+def _gifts_csv(writer: _SafeWriter, result: dict[str, Any]) -> None:
+    """A gift swap: who takes which gift home, the vault's returns and the late arrivals."""
     # `name` is who takes the gift home: for a seat a substitute played, the guest
     # who sat down there (docs/RULES.md); `played by` names everyone who played it.
     writer.writerow(["kind", "name", "table", "seat", "gift", "description", "source", "played by"])
@@ -336,11 +374,6 @@ def party_result_csv(request: HttpRequest, code: str) -> HttpResponse:
                 played,
             ]
         )
-    # A byte-order mark first: Excel reads a CSV without one in the system's code page
-    # and shows "TomÃ¡s" for "Tomás".
-    response = HttpResponse("\ufeff" + out.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="yankee-heist-{party.code}.csv"'
-    return response
 
 
 class _RowWriter(Protocol):

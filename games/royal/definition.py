@@ -17,6 +17,7 @@ from .bots import bot_action
 from .catalogue import rules_for_screens
 from .errors import MalformedActionError
 from .state import Event, Game, Phase
+from .story import table_story
 
 DECIDE_SECONDS = 20.0  # one room's choice: a glance at the rooms and a tap
 _OPTIONS = frozenset({"heists"})
@@ -135,6 +136,13 @@ class RoyalDefinition:
     def standings(self, state: Game) -> list[Standing]:
         # the running total of a table's games (one game: its banks)
         return ranked(state.running_totals())
+
+    def game_scores(self, events: Sequence[Event]) -> list[list[int]]:
+        # each game's banks as it ended (game_ended between games, game_over at the last)
+        return [list(e.data["banks"]) for e in events if e.type in ("game_ended", "game_over")]
+
+    def story(self, events: Sequence[Event]) -> dict[str, Any]:
+        return table_story(events)
 
     # --- what the screens need -------------------------------------------------------------
     def rules_for_screens(self) -> dict[str, Any]:

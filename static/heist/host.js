@@ -12,7 +12,8 @@ import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyRes
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
+import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
+import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { renderTable } from "./royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
@@ -809,16 +810,27 @@ function partyCommand(button, name) {
 function drawResult() {
   const p = S.party;
   const box = document.getElementById("result");
-  if (!p || !p.result || !p.result.over || ROYAL) { // Royal's end: the tiles and the leaderboard
+  if (!p || !p.result || !p.result.over) {
     box.hidden = true;
     return;
   }
   box.hidden = false;
+  if (ROYAL) { // no gifts: every guest's jewels across the tables, the winners, the champions
+    render(box,
+      h("h2", { id: "result-h", text: "The party's result" }),
+      h("p", {}, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })),
+      renderResult(p.result));
+    return;
+  }
   render(box,
     h("h2", { id: "result-h", text: "The party's result" }),
     h("p", { text: "Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors." }),
-    h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, "Download CSV"),
+    csvButton(),
     partyResultTables(p.result));
+}
+
+function csvButton() {
+  return h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, "Download CSV");
 }
 
 /** Fetch the CSV with the host key in the Authorization header (never in a URL) and
@@ -832,7 +844,7 @@ async function downloadCsv(button) {
       throw new Error(data.message || `the server refused the download (${res.status})`);
     }
     const url = URL.createObjectURL(await res.blob());
-    const link = h("a", { href: url, download: `yankee-heist-${code}.csv`, hidden: true });
+    const link = h("a", { href: url, download: `${ROYAL ? "royal" : "yankee"}-heist-${code}.csv`, hidden: true });
     document.body.appendChild(link);
     link.click();
     link.remove();

@@ -6,7 +6,7 @@
 // nothing flashes.
 import { Live } from "./live.js";
 import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "./party.js";
-import { storyLink } from "./story-link.js";
+import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
 import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
 import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
@@ -61,6 +61,7 @@ function draw() {
 
 function drawRoyal(stage, note) {
   note.textContent = stage === "lobby" ? "Scan the code and join." : stage === "playing" ? "The heists are on." : "The heists are over.";
+  if (stage === "over") note.append(" ", storyLink(code, { screen: true, text: ROYAL_STORY }));
   document.getElementById("join-panel").hidden = stage !== "lobby";
   document.getElementById("party-bar").hidden = true;
   document.getElementById("end").hidden = true;

@@ -116,6 +116,21 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     expect(screen.locator(".r-leaderboard tbody tr")).to_have_count(3)
     screen.screenshot(path=str(SHOTS / "royal-party-screen.png"))
     expect(host.locator("#tables .r-leaderboard")).to_be_visible()
+    # The dashboard's end-of-party panel: the champion, every guest's total, the CSV.
+    expect(host.locator("#result .r-champion")).to_contain_text("Champion")
+    expect(host.locator("#result .r-ranking tbody tr")).to_have_count(3)
+    expect(host.locator("#result #download-csv")).to_be_visible()
+    expect(host.locator("#result a.story-link")).to_have_attribute("href", f"/story/{code}/")
+    expect(phones[0].locator("a.story-link")).to_be_visible()
     host.locator("#tables .r-table").screenshot(path=str(SHOTS / "royal-party-host-tile.png"))
     phones[0].screenshot(path=str(SHOTS / "royal-party-phone-over.png"), full_page=True)
+    # The story, from the phone's link: the table heist by heist, in Royal Heist's words.
+    phones[0].locator("a.story-link").click()
+    phones[0].wait_for_url(f"**/story/{code}/")
+    expect(phones[0].get_by_role("heading", name="Table by table, heist by heist")).to_be_visible()
+    expect(phones[0].locator("#story-tables")).to_contain_text("Game 1, heist 1")  # three games a table
+    assert not overflows(phones[0]), "the story scrolls sideways at 360 px"
+    # The big screen's slideshow of it opens on the result.
+    screen.goto(f"{base}/story/{code}/?screen=1")
+    expect(screen.locator(".story-slide:visible")).to_contain_text("Champion")
     assert not errors, errors

@@ -47,3 +47,50 @@ export function renderLeaderboard(rows, { limit = null } = {}) {
           h("td", { class: "num r-bank", text: String(r.bank) })))))
       : h("p", { class: "hint", text: TEXT.empty }));
 }
+
+export const RESULT_TEXT = {
+  title: "The party's result",
+  champion: (names) => (names.length > 1 ? `Champions: ${names.join(", ")}` : `Champion: ${names[0]}`),
+  tableWinners: (table, names) => `Table ${table}: ${names.join(", ")}`,
+  winners: "Each table's winner",
+  caption: (n) => `Every guest's jewels, all tables (${n} guests)`,
+  total: "Total",
+  game: (i) => `Game ${i}`,
+  playedBy: (r) => ` (played by ${r.played_by.join(", then ")})`,
+  winnerMark: "table winner",
+  championMark: "champion",
+};
+
+/** The party's result (events/party/selectors.py `_standings_result`): the champions,
+ * each table's winners and every guest's running total across all tables, game by game
+ * when the result has them. A seat a substitute played goes to the guest who sat down,
+ * and both are named, as a gift swap's result does. */
+export function renderResult(result) {
+  const rows = result.ranking || [];
+  const games = Math.max(0, ...rows.map((r) => (r.games || []).length));
+  const gameCols = Array.from({ length: games }, (_, i) => i + 1);
+  const champions = result.champions || [];
+  return h("div", { class: "royal r-result" },
+    champions.length ? h("p", { class: "r-champion", text: RESULT_TEXT.champion(champions) }) : null,
+    (result.tables || []).length > 1
+      ? h("section", { class: "r-winners", "aria-label": RESULT_TEXT.winners },
+        h("h3", { text: RESULT_TEXT.winners }),
+        h("ul", null, result.tables.map((t) => h("li", { text: RESULT_TEXT.tableWinners(t.table, t.winners || []) }))))
+      : null,
+    h("div", { class: "table-scroll" },
+      h("table", { class: "result-table r-board r-ranking" },
+        h("caption", { text: RESULT_TEXT.caption(rows.length) }),
+        h("thead", null, h("tr", null,
+          h("th", { scope: "col", class: "num", text: TEXT.rank }), h("th", { scope: "col", text: TEXT.name }),
+          h("th", { scope: "col", text: TEXT.table }), h("th", { scope: "col", class: "num", text: RESULT_TEXT.total }),
+          gameCols.map((i) => h("th", { scope: "col", class: "num", text: RESULT_TEXT.game(i) })))),
+        h("tbody", null, rows.map((r) => h("tr", { class: r.champion ? "top" : "", data: { rank: r.rank } },
+          h("td", { class: "num r-rank", text: String(r.rank) }),
+          h("th", { scope: "row", class: "r-name" },
+            (r.played_by || []).length > 1 ? `${r.guest}${RESULT_TEXT.playedBy(r)}` : r.guest,
+            r.champion ? h("span", { class: "r-mark", text: ` · ${RESULT_TEXT.championMark}` })
+              : r.table_winner ? h("span", { class: "r-mark", text: ` · ${RESULT_TEXT.winnerMark}` }) : null),
+          h("td", { text: TEXT.tableName(r.table) }),
+          h("td", { class: "num r-total", text: String(r.total) }),
+          gameCols.map((i) => h("td", { class: "num", text: (r.games || [])[i - 1] === undefined ? "" : String(r.games[i - 1]) }))))))));
+}

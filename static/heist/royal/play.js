@@ -4,6 +4,7 @@
 // sent as the seat's own `act`. Yankee Heist's phone page (../play.js) is not loaded.
 import { Live } from "../live.js";
 import { h, loadJSON, render, showError, startClocks, track } from "../ui.js";
+import { ROYAL_STORY, storyLink } from "../story-link.js";
 import { renderPhone } from "./phone.js";
 
 const app = document.getElementById("app");
@@ -87,7 +88,8 @@ function draw() {
   if (S.sentVersion !== null && S.sentVersion !== view.version) S.sentVersion = null;
   // While a decision is on its way the buttons stay locked (the view cannot say so yet).
   const shown = S.sentVersion === null ? view : { ...view, can_decide: false };
-  render(root, renderPhone(shown, meta, { onDecide: decide }));
+  const over = S.party && S.party.status === "over"; // every table is done: the story is told
+  render(root, [renderPhone(shown, meta, { onDecide: decide }), over ? h("p", { class: "r-story" }, storyLink(code, { text: ROYAL_STORY })) : null]);
 }
 
 if (!stored || !stored.token) document.getElementById("no-seat").hidden = false;

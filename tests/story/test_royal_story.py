@@ -1,0 +1,69 @@
+"""Issue 31: a Royal Heist party's story page tells each table's play heist by heist, as
+the game tells it from the replay of the stored actions (games.definition.TellsStory):
+who got out with what, who was caught, the retired card, each game's banks; the seat a
+late arrival played named by who played it; no gift swap's words."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from games.royal import ROYAL
+from story.heists import heists_story
+from tables.models import Table
+from tests.party.test_royal_result import _royal_party
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_story_of_a_royal_party_adds_up_to_its_tables_banks_heist_by_heist():
+    party, _, _ = _royal_party(6, games=2)
+    story = heists_story(party)
+    (table,) = Table.objects.filter(party=party)
+    (told,) = story["tables"]
+    assert [g["game"] for g in told["games"]] == [1, 2]
+    final = ROYAL.from_dict(table.state)
+    lena_seat = next(s for s, e in enumerate(table.roster) if e["name"] == "Lena")
+    running = [0] * 6
+    for game in told["games"]:
+        assert [x["heist"] for x in game["heists"]] == [1, 2, 3, 4, 5]
+        banked = [0] * 6
+        for x in game["heists"]:
+            assert x["rooms"] and x["ended"] in ("caught", "all_out")
+            # A heist ends with its second danger (which retires) or with everybody out.
+            assert (x["ended"] == "caught") == bool(x["caught"]) == (x["retired"] is not None)
+            if x["retired"]:
+                assert x["card"] == x["retired"] and x["rooms"][-1] == x["retired"]
+            for o in x["got_out"]:
+                banked[o["seat"]] += o["banked"]
+            for c in x["caught"]:
+                banked[c["seat"]] -= c["bank"]
+            # Lena played G0's seat from the deal: every entry of it is hers.
+            assert all(e["name"] == "Lena" for e in x["got_out"] + x["caught"] if e["seat"] == lena_seat)
+        running = [r + b for r, b in zip(running, banked, strict=True)]
+        assert [s["bank"] for s in game["seats"]] == banked
+        assert [s["total"] for s in game["seats"]] == running
+    assert running == final.running_totals()
+    # The game's end names the seat's guest, who sat down there.
+    assert told["games"][-1]["seats"][lena_seat]["name"] == "G0"
+    assert told["seats"][lena_seat]["played_by"] == ["G0", "Lena"]
+    assert story["result"]["champions"]
+
+
+def test_the_story_page_of_a_royal_party_tells_the_heists_in_its_own_words():
+    party, _, _ = _royal_party(5, games=1)
+    cache.clear()
+    client = Client()
+    page = client.get(f"/story/{party.code}/")
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert "Table by table, heist by heist" in text and "Heist 5" in text and "Champion" in text
+    told = text.split('id="story"')[1].split("<script")[0]  # the page's own words
+    assert "Heist 1" in told
+    for gift_swap in ("Most-stolen", "Yankee", "gift", "Round"):
+        assert gift_swap not in told and gift_swap not in text.split("<title>")[1].split("</title>")[0]
+    data = client.get(f"/story/{party.code}/story.json")
+    assert data.status_code == 200 and data.json()["tables"][0]["table"] == "A"
+    assert f"royal-heist-{party.code}-story.json" in data["Content-Disposition"]
+    assert client.get(f"/story/{party.code}/flow.svg").status_code == 404  # a gift swap's picture
