@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from events.models import Party
-from events.party.selectors import table_setup
 from games.definition import gifts_of
 from games.registry import game_named
 from tables.models import Table
+from tables.replay import table_setup
 
 
 @dataclass(frozen=True)

@@ -69,10 +69,10 @@ def create_game(players: int, label: str) -> dict:
 
 def replay_check(table_id: int, digests: list) -> collections.Counter:
     """Check every recorded message of one table against the table replayed from its log."""
-    from events.party.selectors import table_setup
     from games.yankee import apply, parse_action
     from games.yankee.definition import YANKEE
     from tables.models import Table, TableAction
+    from tables.replay import table_setup
 
     out = collections.Counter()
     table = Table.objects.get(pk=table_id)

@@ -13,7 +13,7 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.definition import Definition, HoldsGifts, ScoresEachGame, Setup, gifts_of, ranked
+from games.definition import Definition, HoldsGifts, ScoresEachGame, gifts_of, ranked
 from games.registry import DEFAULT_GAME, game_named
 from relay.models import Relay
 from relay.selectors import relay_json
@@ -291,21 +291,6 @@ def told_to_the_room(gift_id: int, game: Any, gifts: HoldsGifts) -> bool:
     A gift nobody ever unwrapped (a vault gift nobody took) keeps its secret for good,
     as the story tells it (story/build.py)."""
     return gifts.told_to_the_room(game, gift_id)
-
-
-def table_setup(table: Table) -> Setup:
-    """The setup a table was dealt from, as party_seat stored it (events/party/services.py):
-    a game with gifts keeps its guests' gifts and its vault, another its own options. With
-    the table's seed, its definition's `replay` of the action log is the stored game."""
-    stored = table.setup
-    if "options" in stored:
-        return Setup(players=stored["players"], seed=table.seed, gate=stored["gate"], options=stored["options"])
-    return Setup(
-        players=len(stored["gifts"]),
-        seed=table.seed,
-        gate=stored["gate"],
-        options={"gifts": stored["gifts"], "vault": stored["vault"]},
-    )
 
 
 SCORES_CACHE_SECONDS = 600

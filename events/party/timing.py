@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Party
-from events.party.selectors import table_setup
 from tables.models import Table
+from tables.replay import table_setup
 from tables.simulate.pacing import PacingModel
 
 # The model's parameters are Yankee Heist's (tables/simulate/pacing.py), and so are these

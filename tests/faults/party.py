@@ -19,12 +19,13 @@ from events.broadcast import groups
 from events.models import Guest
 from events.party.commands import table_act
 from events.party.roles import Actor, Role
-from events.party.selectors import guest_actor, table_setup
+from events.party.selectors import guest_actor
 from games.yankee import Game, Phase, parse_action, public_view, seat_view
 from games.yankee.actions import action_to_dict
 from games.yankee.bots import bot_action
 from games.yankee.definition import YANKEE
 from tables.models import Table, TableAction
+from tables.replay import table_setup
 from tests.party.drive import PartyBots, captains, relay_walks, seat_map, table_game, tables_of
 
 from .server import DaphneServer, LivePhone

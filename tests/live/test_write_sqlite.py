@@ -17,7 +17,7 @@ from django.core.management import call_command
 call_command("migrate", verbosity=0)
 from django.db import connection, transaction
 from events.party import services
-from events.party.selectors import table_setup
+from tables.replay import table_setup
 from games.yankee.definition import YANKEE
 from tests import shorthand
 from events.models import Guest
