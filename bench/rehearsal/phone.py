@@ -15,8 +15,8 @@ import websockets
 from websockets.asyncio.client import connect as ws_connect
 
 from bench.rehearsal.clock import now
+from bench.rehearsal.copies import table_copies
 from bench.stack import DaphneServer
-from games.yankee.views import TableCopies
 
 if TYPE_CHECKING:
     from bench.rehearsal.party_run import PartyRun
@@ -65,8 +65,8 @@ class Phone:
         self.resyncing: asyncio.Future | None = None  # the resync in flight, if any
         self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
-        self.copies = TableCopies()  # what patches apply to (as live.js)
         bench = getattr(run, "bench", None)  # (a test's stand-in run has none)
+        self.copies = table_copies(getattr(getattr(bench, "args", None), "game", "yankee"))  # what patches apply to
         self.patches = bench is None or not bench.args.whole  # as live.js, unless --whole
         self.snapshot: dict | None = None
         self.party: dict | None = None

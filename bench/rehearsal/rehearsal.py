@@ -17,6 +17,7 @@ from bench.rehearsal.http_client import Http
 from bench.rehearsal.pace import Pace
 from bench.rehearsal.party_run import PartyRun
 from bench.rehearsal.procfs import postgres_pids, pss_kb, rss_kb
+from bench.rehearsal.royal import where
 from bench.rehearsal.stats import Stats
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer
 
@@ -118,8 +119,7 @@ class Rehearsal:
                     continue
                 views = sorted(party.host.views.items())
                 party.log(
-                    " ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views)
-                    or "lobby"
+                    " ".join(f"{v['table']['letter']}:{where(party.game, v['view'])}" for _, v in views) or "lobby"
                 )
 
     async def inject(self, fault: str, party: PartyRun) -> None:
@@ -168,9 +168,7 @@ class Rehearsal:
     async def _inject(self, fault: str, party: PartyRun) -> dict:
         t = now()
         # where the tables were when it struck (a fault test checks it was mid-round)
-        extra: dict = {
-            "tables_at": sorted(f"r{v['view']['round']}/{v['view']['phase']}" for v in party.host.views.values())
-        }
+        extra: dict = {"tables_at": sorted(where(party.game, v["view"]) for v in party.host.views.values())}
         victim = party.socket_servers(self.servers[-1])[0]
         if fault == "restart-postgres":
             party.log(f"restart PostgreSQL :{self.pg.port} (fast shutdown)")
