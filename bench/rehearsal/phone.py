@@ -73,6 +73,7 @@ class Phone:
         self.me: dict | None = None
         self.changed = asyncio.Event()
         self.last_frame = now()
+        self.last_news = now()  # the last frame that was not a pong (what `_settle` waits out)
         self.frozen: asyncio.Event | None = None  # set while asleep with the socket open
         self.late = False  # this frame waited while the phone slept (not a broadcast delay)
         self.naps = 0  # moves at each fall asleep and each waking: an act's wait that spans one slept
@@ -271,6 +272,8 @@ class Phone:
 
     def _receive(self, msg: dict, ws) -> None:
         kind = msg.get("type")
+        if kind != "pong":
+            self.last_news = now()
         if kind == "snapshot":
             self._take_snapshot(msg)
             if msg.get("re") == self.hello_re:

@@ -16,6 +16,7 @@ from bench.rehearsal.clock import now
 from bench.rehearsal.http_client import Http
 from bench.rehearsal.pace import Pace
 from bench.rehearsal.party_run import PartyRun
+from bench.rehearsal.phone import PING_S, PONG_GRACE_S
 from bench.rehearsal.procfs import postgres_pids, pss_kb, rss_kb
 from bench.rehearsal.royal import where
 from bench.rehearsal.stats import Stats
@@ -25,6 +26,8 @@ from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer
 # (load 15) importing Django and the apps took over the old 30 s.
 START_TIMEOUT_S = 120
 FREEZE_EVERY_S = 10  # the harness's collector: see _sample_load
+# Quiet at the end: a ping, its pong, and the grace before a resync it asks for (phone.py).
+SETTLE_S = PING_S + PONG_GRACE_S + 0.3
 
 
 class Rehearsal:
@@ -258,11 +261,14 @@ class Rehearsal:
 
     async def _settle(self, timeout: float = 15) -> None:
         """Let replies, broadcasts and resyncs in flight arrive: every screen connected,
-        nothing pending, nothing received for a second."""
+        nothing pending, and no news (a frame other than a pong) for SETTLE_S: long enough
+        for each screen's next pong, and the resync it may start, to come."""
         phones = [p for party in self.parties for p in [party.host, *party.guests.values()] if p and not p.stopped]
         end = now() + timeout
         while now() < end:
-            quiet = all(p.ready and not p.pending and now() - p.last_frame > 1.0 for p in phones)
+            # Not last_frame: each screen's pong every PING_S kept all of them from being
+            # quiet at once, so every run waited the whole timeout here.
+            quiet = all(p.ready and not p.pending and now() - p.last_news > SETTLE_S for p in phones)
             if quiet:
                 return
             await asyncio.sleep(0.2)
