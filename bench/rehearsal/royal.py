@@ -11,7 +11,7 @@ def press_on(view: dict[str, Any], rng: random.Random) -> bool:
     """Press on or get out, from what the seat's screen shows: bold while the satchel is
     small and few danger ranks are out (a second card of one of them catches everybody
     inside), more careful as both grow; never quite certain either way."""
-    satchel = view["seats"][view["you"]]["satchel"]
+    satchel: int = view["seats"][view["you"]]["satchel"]
     dangers = len(view["dangers"])
     risk = 0.16 * dangers + 0.012 * satchel
     return rng.random() < min(0.95, max(0.05, 0.92 - risk))
@@ -27,4 +27,5 @@ def where(game: str, view: dict[str, Any]) -> str:
 
 def stage(game: str, view: dict[str, Any]) -> int:
     """How far a table is: Yankee Heist's round, Royal Heist's heist."""
-    return view["heist"] if game == "royal" else view["round"]
+    reached: int = view["heist"] if game == "royal" else view["round"]
+    return reached
