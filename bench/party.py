@@ -2,12 +2,13 @@
 """The full-size rehearsal: whole parties played by bot guests over real WebSockets and
 the real HTTP endpoints, exactly as the screens do, with faults on request.
 
-    .venv/bin/python bench/party.py --guests N [--parties K] [--pace human|fast] [--embedded]
+    .venv/bin/python bench/party.py --guests N [--game yankee|royal] [--parties K] [--pace human|fast] [--embedded]
                                     [--fault none|kill-daphne|restart-redis|drop-phones|
                                              restart-postgres|sleep-laptop|ctrl-c]
                                     [--quiet N [--quiet-clock S]]
 
-`--guests` is the number of guests of each party (K parties run at once).
+`--guests` is the number of guests of each party (K parties run at once). `--game`: the
+game every party plays, Yankee Heist (default) or Royal Heist (below).
 
 The stack. Default: PostgreSQL (a fresh database, dropped at the end), the Redis pub/sub
 channel layer on a private redis-server started for the run (the shared one on 6379 is
@@ -26,6 +27,22 @@ reveal, round 2; at the gate (several tables) the host opens the relay, captains
 seats, the host runs it; each drawn guest walks their gift to the next table and taps
 "I delivered it" (a table plays round 3 once its gift is in and its own carrier has
 delivered); rounds 3 and 4; the host downloads result.csv.
+
+A Royal Heist party (`--game royal`): the host creates it with `"game": "royal"` (no budget,
+no vault: the game has no gifts), the join burst as above (guests join with their name
+only), the host seats everyone (tables of up to 8: ceil(N/8) tables of 5-8 from 11
+guests), and every seat still inside decides at once and in secret, `{"type": "decide",
+"press_on": ...}` as static/heist/royal/play.js sends it (no `version`: another seat's
+decision must not refuse it), once per step: only when its view's `can_decide` says so
+and the view shows its last decision applied. It presses on while its satchel is small and
+few danger ranks are out, less often as both grow, with a seeded random element; human
+pace gives each decision a think time (log-normal, median 3 s, 1-10 s). With several
+tables each stops at the gate (phase "gate"); once every table is at the gate or over, the
+host sends the party command `open_gate` (as static/heist/host.js royalGate), and the
+tables play their second half. `gates_opened` in the JSON: the host's open_gate commands
+answered and the tables whose action log has the opening; `phases_s` has first_half,
+gate and second_half. Faults strike at heist 2 (every table held there, or at the gate,
+until it has struck); `--quiet` guests are stood in for by the server's decide clock.
 
 Each screen is a bot with a real socket that does what static/heist/live.js does:
 hello with its secret, `re` ids, a table message whose version is not last + 1 means
@@ -49,7 +66,7 @@ as --think-scale shortens the think times). Every table must still finish;
 `clock_passes` counts the steps the server played, by kind, and any request id used
 twice (none: each fires once, whichever daphne's sweep claimed it).
 
-Faults, once per party in round 2 (when a reaction window is open, or at the latest
+Faults, once per party in round 2 (Royal Heist: heist 2) (when a reaction window is open, or at the latest
 by the round's end): `kill-daphne` kill -9 a daphne (the second; with --embedded the
 only one) and restart it on the same port 2 s later; `restart-redis` kill -9 the
 private redis-server and restart it on the same port 2 s later (not with --embedded:

@@ -38,6 +38,7 @@ def main(argv=None) -> int:
     run_id = uuid.uuid4().hex[:10]
     tmp = Path(tempfile.mkdtemp(prefix="heist-party-"))
     result: dict = {
+        "game": args.game,
         "guests": args.guests * args.parties,
         "parties": args.parties,
         "stack": "embedded"

@@ -9,12 +9,24 @@ DESCRIPTION = (
     "The full-size rehearsal: whole parties played by bot guests over real WebSockets and "
     "the real HTTP endpoints, exactly as the screens do, with faults on request."
 )
+GAMES = ("yankee", "royal")
+# Guests per table when the host seats them: Yankee Heist up to 10, Royal Heist up to 8
+# (games/*/definition.py table_max); a party has at least that game's min_players.
+TABLE_MAX = {"yankee": 10, "royal": 8}
+MIN_GUESTS = {"yankee": 2, "royal": 3}
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones", "restart-postgres", "sleep-laptop", "ctrl-c")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=DESCRIPTION)
-    p.add_argument("--guests", type=int, required=True, help="guests per party (2-100)")
+    p.add_argument("--guests", type=int, required=True, help="guests per party (2-100; Royal Heist 3-100)")
+    p.add_argument(
+        "--game",
+        choices=GAMES,
+        default="yankee",
+        help="the game the parties play: yankee (Yankee Heist) or royal (Royal Heist: no gifts, no vault, "
+        "no relay; every seat decides at once; the host opens the gate)",
+    )
     p.add_argument("--parties", type=int, default=1)
     p.add_argument("--pace", choices=("human", "fast"), default="human")
     p.add_argument("--think-scale", type=float, default=1.0, help="multiplies every human-pace delay")
@@ -59,11 +71,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the daphnes time each act's phases (events/live/acttiming.py): server_acks_by_30s",
     )
     a = p.parse_args(argv)
-    if not 2 <= a.guests <= 100:
-        p.error("--guests: a party has 2 to 100 guests")
+    if not MIN_GUESTS[a.game] <= a.guests <= 100:
+        p.error(f"--guests: a party of --game {a.game} has {MIN_GUESTS[a.game]} to 100 guests")
     if a.parties < 1:
         p.error("--parties: at least 1")
-    if not 0 <= a.quiet <= a.guests - 2 * max(1, math.ceil(a.guests / 10)):
+    if not 0 <= a.quiet <= a.guests - 2 * tables_for(a.game, a.guests):
         p.error("--quiet: fewer than the guests (each table keeps its captain and one more who answers)")
     if a.embedded and a.fault == "restart-redis":
         p.error("--fault restart-redis: the embedded stack has no Redis")
@@ -74,3 +86,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if not a.time:
         a.time = 1500 if a.pace == "human" else 300
     return a
+
+
+def tables_for(game: str, guests: int) -> int:
+    """How many tables the host's seating makes of `guests` (tables/seating.py)."""
+    return max(1, math.ceil(guests / TABLE_MAX[game]))

@@ -23,6 +23,9 @@ class Pace:
     def think(self) -> float:
         return self._s(min(15.0, max(1.5, self.r.lognormvariate(math.log(4.0), 0.5))))
 
+    def decide(self) -> float:  # Royal Heist: a glance at the rooms, then press on or get out
+        return self._s(min(10.0, max(1.0, self.r.lognormvariate(math.log(3.0), 0.5))))
+
     def react(self) -> float:
         if self.r.random() < 0.1:
             return self._s(self.r.uniform(5, 12))  # a late tap

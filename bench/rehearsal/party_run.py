@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import math
 import random
 from typing import TYPE_CHECKING
 
 from bench.choose import arrival_awaited, carrier_walk, choose_turn
 from bench.rehearsal.clock import log, now
+from bench.rehearsal.options import tables_for
 from bench.rehearsal.phone import Offline, Phone, Refused
+from bench.rehearsal.royal import press_on, stage
 from bench.stack import HOST, DaphneServer, party_server
 
 # A person whose tap is refused tries again this many times in all before giving up.
@@ -47,6 +48,13 @@ class PartyRun:
         self.fault_struck = asyncio.Event()
         self.tables: list[int] = []
         self.csv_rows: int | None = None
+        self.game: str = bench.args.game
+        # Royal Heist: a seat with a decision in flight, and the table version from which
+        # it may decide again (its last decision's, once acknowledged): as play.js keeps
+        # its buttons locked until the view moves past what it sent.
+        self.deciding: set[str] = set()
+        self.decided_at: dict[str, int] = {}
+        self.gates_opened = 0  # the host's open_gate commands answered ok
 
     def mark(self, phase: str) -> None:
         self.phase_t.setdefault(phase, now())
@@ -74,19 +82,16 @@ class PartyRun:
         self.mark("start")
         # --- create -----------------------------------------------------------------------
         await http.request(srv0.port, "GET", "/")
+        if self.game == "royal":
+            # No gifts, so no budget and no vault (the Royal definition's Features).
+            fields: dict = {"name": f"Rehearsal {self.index + 1}", "game": "royal"}
+        else:
+            fields = {"name": f"Rehearsal {self.index + 1}", "budget": "$20", "vault_size": 1}
+        # Quiet guests: the host's shortest clock, and the server plays for them.
+        if b.args.quiet:
+            fields.update(step_clock=60, step_clock_server=True)
         for _attempt in range(5):
-            status, body = await http.request(
-                srv0.port,
-                "POST",
-                "/api/parties",
-                {
-                    "name": f"Rehearsal {self.index + 1}",
-                    "budget": "$20",
-                    "vault_size": 1,
-                    # Quiet guests: the host's shortest clock, and the server plays for them.
-                    **({"step_clock": 60, "step_clock_server": True} if b.args.quiet else {}),
-                },
-            )
+            status, body = await http.request(srv0.port, "POST", "/api/parties", fields)
             if status == 201:
                 break
             await asyncio.sleep(self.pace.retry())
@@ -109,11 +114,12 @@ class PartyRun:
         )
         self.mark("joined")
         # --- the vault and seating --------------------------------------------------------
-        tables = max(1, math.ceil(len(self.guests) / 10))
-        for n in range(tables):
-            await asyncio.sleep(self.pace.duty() / 4)
-            await self._host_command("add_vault_gift", contributor="Host", description=f"vault gift {n + 1}")
-        self.mark("vault")
+        tables = tables_for(self.game, len(self.guests))
+        if self.game == "yankee":  # Royal Heist has no vault
+            for n in range(tables):
+                await asyncio.sleep(self.pace.duty() / 4)
+                await self._host_command("add_vault_gift", contributor="Host", description=f"vault gift {n + 1}")
+            self.mark("vault")
         await asyncio.sleep(self.pace.duty())
         await self._host_command("seat")
         await self._until(
@@ -131,7 +137,7 @@ class PartyRun:
             await self._go_quiet()
         # --- play -------------------------------------------------------------------------
         brains = [asyncio.create_task(self._guest_brain(p)) for p in self.guests.values()]
-        brains.append(asyncio.create_task(self._host_brain()))
+        brains.append(asyncio.create_task(self._host_brain() if self.game == "yankee" else self._royal_host()))
         brains.append(asyncio.create_task(self._watchdog()))
         if b.args.pace == "human":
             brains.append(asyncio.create_task(self._sleepers()))
@@ -169,12 +175,11 @@ class PartyRun:
         http = b.http
         await http.request(srv.port, "GET", f"/j/{self.code}/", source=source)
         for attempt in range(6):  # a person taps Join again after an error
+            joining = {"name": f"Guest {i + 1}"}
+            if self.game == "yankee":  # a game without gifts asks for no description
+                joining["description"] = f"wrapped gift {self.index + 1}.{i + 1}"
             status, body = await http.request(
-                srv.port,
-                "POST",
-                f"/api/parties/{self.code}/guests",
-                {"name": f"Guest {i + 1}", "description": f"wrapped gift {self.index + 1}.{i + 1}"},
-                source=source,
+                srv.port, "POST", f"/api/parties/{self.code}/guests", joining, source=source
             )
             if status == 201:
                 break
@@ -233,7 +238,41 @@ class PartyRun:
             p.changed.clear()
             if not p.ready or p.frozen is not None:
                 continue
-            self._decide(p)
+            if self.game == "royal":
+                self._decide_royal(p)
+            else:
+                self._decide(p)
+
+    def _decide_royal(self, p: Phone) -> None:
+        """Royal Heist: a seat still inside decides, once per step, from its view
+        (`can_decide`); every seat at once, each in secret."""
+        payload = p.seat_view()
+        if payload is None or p.quiet:
+            return
+        v = payload["view"]
+        if self._holding_for_fault(v):
+            self._spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
+            return
+        if v["phase"] != "decide" or not v["can_decide"]:
+            return
+        if p.name in self.deciding or v["version"] < self.decided_at.get(p.name, 0):
+            return  # a decision on its way, or the view not yet showing the one sent
+        self.deciding.add(p.name)
+        self._spawn(p, ("decide", payload["table"]["id"], v["version"]), self._royal_decide(p, v["version"]))
+
+    async def _royal_decide(self, p: Phone, version: int) -> None:
+        try:
+            await asyncio.sleep(self.pace.decide())
+            payload = p.seat_view()
+            if payload is None or not payload["view"]["can_decide"] or self._holding_for_fault(payload["view"]):
+                return  # the heist ended under the thumb (caught, or the others got out)
+            # No `version` in the frame, as play.js: another seat's decision moves the
+            # table on, and must not refuse this one.
+            reply = await p.act({"type": "decide", "press_on": press_on(payload["view"], self.r)})
+            self.decided_at[p.name] = reply["version"]
+        finally:
+            self.deciding.discard(p.name)
+            p.changed.set()  # look at the screen again
 
     def _decide(self, p: Phone) -> None:
         payload = p.seat_view()
@@ -268,11 +307,14 @@ class PartyRun:
                 self._spawn(p, ("deliver", tid), self._deliver(p, to_table))
 
     def _holding_for_fault(self, view: dict) -> bool:
-        """A fault that strikes mid-round 2 (every one but drop-phones) has not struck yet,
-        and this table is at round 2's reaction window or later."""
+        """A fault that strikes mid-game (every one but drop-phones) has not struck yet,
+        and this table is at Yankee Heist's round 2 reaction window or later, or at Royal
+        Heist's heist 2 or later, or at its gate."""
         fault = self.bench.args.fault
         if fault in ("none", "drop-phones") or self.fault_struck.is_set() or view["phase"] == "over":
             return False
+        if self.game == "royal":
+            return view["heist"] >= 2 or view["phase"] == "gate"
         return view["round"] > 2 or (view["round"] == 2 and view["phase"] == "reaction")
 
     async def _hold(self, p: Phone) -> None:
@@ -419,6 +461,44 @@ class PartyRun:
             if all(v["view"]["relayed"] for v in views):
                 self.mark("walk_over")
 
+    async def _royal_host(self) -> None:
+        """Royal Heist's host: with several tables each stops at the gate, and once every
+        table is at the gate or over, the host opens it for all (open_gate, as host.js
+        royalGate). The party ends when every table is over."""
+        h = self.host
+        opened: dict[int, int] = {}  # table -> its version when the host's last open_gate was answered
+        while True:
+            await h.changed.wait()
+            h.changed.clear()
+            if not h.ready:
+                continue
+            views = {t: h.views.get(("public", t)) for t in self.tables}
+            if any(v is None for v in views.values()):
+                continue
+            phases = [v["view"]["phase"] for v in views.values()]
+            if all(ph == "over" for ph in phases):
+                self.mark("over")
+                self.done.set()
+                return
+            at_gate = [t for t, v in views.items() if v["view"]["phase"] == "gate"]
+            if not at_gate or not all(ph in ("gate", "over") for ph in phases):
+                continue
+            # A gate the host opened already shows until its table's update arrives.
+            if any(views[t]["version"] <= opened.get(t, -1) for t in at_gate):
+                continue
+            if any(self._holding_for_fault(v["view"]) for v in views.values()):
+                await self.fault_struck.wait()  # held for the fault, as the guests are
+                h.changed.set()
+                continue
+            self.mark("at_gate")
+            await asyncio.sleep(self.pace.duty())
+            ok = await self._host_command("open_gate")
+            if ok is not None:
+                self.gates_opened += 1
+                self.mark("gate_open")
+                opened.update({t: views[t]["version"] for t in at_gate})
+            h.changed.set()
+
     # --- trouble --------------------------------------------------------------------------
 
     async def _sleepers(self) -> None:
@@ -471,6 +551,23 @@ class PartyRun:
                 {"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)}
             )
             return
+        if self.game == "royal":
+            # Every table held at heist 2 (or at the gate, or over): strike while their
+            # guests' decisions are all to come; released once the server is down.
+            await self._until(
+                lambda: (
+                    self._rounds()
+                    and all(
+                        self._holding_for_fault(v["view"]) or v["view"]["phase"] == "over"
+                        for k, v in self.host.views.items()
+                        if k[0] == "public"
+                    )
+                ),
+                "heist 2",
+                3600,
+            )
+            await self.bench.inject(fault, self)
+            return
         await self._until(lambda: self._rounds() and min(self._rounds()) >= 2, "round 2", 3600)
         end = now() + 30 * (self.pace.scale if self.pace.human else 0.2)
         while now() < end:
@@ -481,7 +578,8 @@ class PartyRun:
         await self.bench.inject(fault, self)
 
     def _rounds(self) -> list[int]:
-        return [v["view"]["round"] for k, v in self.host.views.items() if k[0] == "public"]
+        """Each table's round (Yankee Heist) or heist (Royal Heist), from the host's screen."""
+        return [stage(self.game, v["view"]) for k, v in self.host.views.items() if k[0] == "public"]
 
     async def _watchdog(self) -> None:
         """A table that has not moved for a while: its screens that are behind the

@@ -15,8 +15,8 @@ import websockets
 from websockets.asyncio.client import connect as ws_connect
 
 from bench.rehearsal.clock import now
+from bench.rehearsal.copies import table_copies
 from bench.stack import DaphneServer
-from games.yankee.views import TableCopies
 
 if TYPE_CHECKING:
     from bench.rehearsal.party_run import PartyRun
@@ -65,14 +65,15 @@ class Phone:
         self.resyncing: asyncio.Future | None = None  # the resync in flight, if any
         self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
-        self.copies = TableCopies()  # what patches apply to (as live.js)
         bench = getattr(run, "bench", None)  # (a test's stand-in run has none)
+        self.copies = table_copies(getattr(getattr(bench, "args", None), "game", "yankee"))  # what patches apply to
         self.patches = bench is None or not bench.args.whole  # as live.js, unless --whole
         self.snapshot: dict | None = None
         self.party: dict | None = None
         self.me: dict | None = None
         self.changed = asyncio.Event()
         self.last_frame = now()
+        self.last_news = now()  # the last frame that was not a pong (what `_settle` waits out)
         self.frozen: asyncio.Event | None = None  # set while asleep with the socket open
         self.late = False  # this frame waited while the phone slept (not a broadcast delay)
         self.naps = 0  # moves at each fall asleep and each waking: an act's wait that spans one slept
@@ -271,6 +272,8 @@ class Phone:
 
     def _receive(self, msg: dict, ws) -> None:
         kind = msg.get("type")
+        if kind != "pong":
+            self.last_news = now()
         if kind == "snapshot":
             self._take_snapshot(msg)
             if msg.get("re") == self.hello_re:

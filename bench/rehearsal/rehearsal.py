@@ -16,7 +16,9 @@ from bench.rehearsal.clock import now
 from bench.rehearsal.http_client import Http
 from bench.rehearsal.pace import Pace
 from bench.rehearsal.party_run import PartyRun
+from bench.rehearsal.phone import PING_S, PONG_GRACE_S
 from bench.rehearsal.procfs import postgres_pids, pss_kb, rss_kb
+from bench.rehearsal.royal import where
 from bench.rehearsal.stats import Stats
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer
 
@@ -24,6 +26,8 @@ from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer
 # (load 15) importing Django and the apps took over the old 30 s.
 START_TIMEOUT_S = 120
 FREEZE_EVERY_S = 10  # the harness's collector: see _sample_load
+# Quiet at the end: a ping, its pong, and the grace before a resync it asks for (phone.py).
+SETTLE_S = PING_S + PONG_GRACE_S + 0.3
 
 
 class Rehearsal:
@@ -118,8 +122,7 @@ class Rehearsal:
                     continue
                 views = sorted(party.host.views.items())
                 party.log(
-                    " ".join(f"{v['table']['letter']}:r{v['view']['round']}/{v['view']['phase']}" for _, v in views)
-                    or "lobby"
+                    " ".join(f"{v['table']['letter']}:{where(party.game, v['view'])}" for _, v in views) or "lobby"
                 )
 
     async def inject(self, fault: str, party: PartyRun) -> None:
@@ -168,9 +171,7 @@ class Rehearsal:
     async def _inject(self, fault: str, party: PartyRun) -> dict:
         t = now()
         # where the tables were when it struck (a fault test checks it was mid-round)
-        extra: dict = {
-            "tables_at": sorted(f"r{v['view']['round']}/{v['view']['phase']}" for v in party.host.views.values())
-        }
+        extra: dict = {"tables_at": sorted(where(party.game, v["view"]) for v in party.host.views.values())}
         victim = party.socket_servers(self.servers[-1])[0]
         if fault == "restart-postgres":
             party.log(f"restart PostgreSQL :{self.pg.port} (fast shutdown)")
@@ -260,11 +261,14 @@ class Rehearsal:
 
     async def _settle(self, timeout: float = 15) -> None:
         """Let replies, broadcasts and resyncs in flight arrive: every screen connected,
-        nothing pending, nothing received for a second."""
+        nothing pending, and no news (a frame other than a pong) for SETTLE_S: long enough
+        for each screen's next pong, and the resync it may start, to come."""
         phones = [p for party in self.parties for p in [party.host, *party.guests.values()] if p and not p.stopped]
         end = now() + timeout
         while now() < end:
-            quiet = all(p.ready and not p.pending and now() - p.last_frame > 1.0 for p in phones)
+            # Not last_frame: each screen's pong every PING_S kept all of them from being
+            # quiet at once, so every run waited the whole timeout here.
+            quiet = all(p.ready and not p.pending and now() - p.last_news > SETTLE_S for p in phones)
             if quiet:
                 return
             await asyncio.sleep(0.2)

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import collections
-import math
 import resource
 from typing import TYPE_CHECKING, Any
 
 from bench.disk import summary as disk_summary
 from bench.rehearsal.checks import check_lost, check_stale, check_twice
 from bench.rehearsal.figures import ack_by_window, broadcast_latencies, load_by_window, percentiles
+from bench.rehearsal.options import tables_for
 
 if TYPE_CHECKING:
     from bench.rehearsal.rehearsal import Rehearsal
@@ -36,46 +36,59 @@ def clock_passes(bench: Rehearsal) -> dict[str, Any]:
     return {"total": len(rows), "by_kind": dict(kinds), "ids_used_twice": sum(1 for n in ids.values() if n > 1)}
 
 
+# A party's phases, in order: the marks PartyRun sets, and each span's name (from the mark before).
+YANKEE_PHASES = {
+    "created": "create",
+    "joined": "join_burst",
+    "vault": "vault_gifts",
+    "seated": "seating",
+    "first_reveal": "round_1",
+    "at_gate": "reveal_round_2_to_gate",
+    "relay_open": "gate_to_relay_open",
+    "relay_done": "relay",
+    "walk_over": "relay_walk",
+    "over": "rounds_3_4",
+    "result": "result_csv",
+}
+ROYAL_PHASES = {
+    "created": "create",
+    "joined": "join_burst",
+    "seated": "seating",
+    "at_gate": "first_half",  # seated until every table is at the gate (or over)
+    "gate_open": "gate",  # the host's open_gate
+    "over": "second_half",
+    "result": "result_csv",
+}
+
+
+def gates_opened(bench: Rehearsal) -> dict[str, int]:
+    """Royal Heist: the host's open_gate commands answered, and the tables whose action
+    log has the gate's opening (each table at the gate, once per open_gate)."""
+    from tables.models import TableAction
+
+    tables = [t for p in bench.parties for t in p.tables]
+    return {
+        "commands": sum(p.gates_opened for p in bench.parties),
+        "tables": TableAction.objects.filter(table_id__in=tables, action__type="open_gate").count(),
+    }
+
+
 def report(bench: Rehearsal) -> dict[str, Any]:
     from tables.models import Table
 
     s = bench.stats
+    game = bench.args.game
     tables = finished = 0
     lost = stale = screens = twice = unacked = 0
     lost_samples, stale_samples, csv = [], [], []
     phases: dict[str, list[float]] = collections.defaultdict(list)
-    order = [
-        "start",
-        "created",
-        "joined",
-        "vault",
-        "seated",
-        "first_reveal",
-        "at_gate",
-        "relay_open",
-        "relay_done",
-        "walk_over",
-        "over",
-        "result",
-    ]
-    names = {
-        "created": "create",
-        "joined": "join_burst",
-        "vault": "vault_gifts",
-        "seated": "seating",
-        "first_reveal": "round_1",
-        "at_gate": "reveal_round_2_to_gate",
-        "relay_open": "gate_to_relay_open",
-        "relay_done": "relay",
-        "walk_over": "relay_walk",
-        "over": "rounds_3_4",
-        "result": "result_csv",
-    }
+    names = ROYAL_PHASES if game == "royal" else YANKEE_PHASES
+    order = ["start", *names]
     for party in bench.parties:
         if party.code is None:
             continue
         rows = list(Table.objects.filter(party__code=party.code).values_list("state", flat=True))
-        tables += len(rows) if rows else math.ceil(bench.args.guests / 10) if bench.args.guests > 10 else 1
+        tables += len(rows) if rows else tables_for(game, bench.args.guests)
         finished += sum(1 for st in rows if st.get("phase") == "over")
         if party.tables:
             n, sample = check_lost(party)
@@ -96,9 +109,10 @@ def report(bench: Rehearsal) -> dict[str, Any]:
                 phases[names[key]].append(marks[key] - prev)
                 prev = marks[key]
     if not tables:
-        tables = bench.args.parties * (math.ceil(bench.args.guests / 10) if bench.args.guests > 10 else 1)
+        tables = bench.args.parties * tables_for(game, bench.args.guests)
     acked = [a for party in bench.parties for a in party.acked]
     return {
+        **({"gates_opened": gates_opened(bench)} if game == "royal" else {}),
         "tables": tables,
         "tables_finished": finished,
         "actions": sum(1 for a in acked if not a[3]),

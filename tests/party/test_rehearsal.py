@@ -7,6 +7,9 @@
   not used here: a kill between an action's commit and its broadcast leaves the other
   daphne's phones a version behind until the next message, which stalls a table in about
   one run in eight today; see bench/README.md.)
+- a small Royal Heist rehearsal (--game royal: 11 guests, two tables, fast pace) on both
+  stacks: both tables stop at the gate, the host opens it, both finish, nothing lost,
+  applied twice or stale, no 5xx; its screens take Royal's patches as live.js does;
 - its bot's turn chooser, which decides from the seat view alone, only makes legal moves;
 - its two oracles (lost actions, stale screens) do count what they claim to count.
 """
@@ -117,6 +120,131 @@ def test_thirty_guests_fast_with_phones_dropping_mid_action_lose_nothing():
     assert len(slowest) == 40 and slowest[0]["ms"] >= slowest[-1]["ms"] > 0, slowest
     assert {"at", "type", "party", "screen"} <= set(slowest[0]), slowest[0]
     assert proc.returncode == 0, summary
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "stack",
+    [
+        pytest.param(["--embedded"], id="embedded"),
+        pytest.param([], id="postgres+redis", marks=pytest.mark.stack),
+    ],
+)
+def test_a_royal_heist_rehearsal_of_two_tables_meets_at_the_gate_and_finishes(stack):
+    """--game royal: 11 guests at two tables (6 and 5) decide from their own views, every
+    seat at once; both tables stop at the gate, the host opens it, and both finish."""
+    proc = subprocess.run(
+        [
+            sys.executable,
+            str(REPO / "bench" / "party.py"),
+            "--game",
+            "royal",
+            "--guests",
+            "11",
+            "--pace",
+            "fast",
+            "--time",
+            "60",
+            *stack,
+        ],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    lines = proc.stdout.strip().splitlines()
+    assert lines, proc.stderr[-3000:]
+    result = json.loads(lines[-1])
+    keys = ("aborted", "tables", "tables_finished", "gates_opened", "lost", "applied_twice", "phones_stale")
+    summary = json.dumps(
+        {
+            k: result.get(k)
+            for k in (
+                *keys,
+                "errors_5xx",
+                "stalls",
+                "refused_samples",
+                "stale_samples",
+                "lost_samples",
+                "harness_error_samples",
+                "stall_samples",
+            )
+        },
+        default=str,
+    )
+    assert "aborted" not in result, (summary, proc.stderr[-3000:])
+    assert result["game"] == "royal" and result["guests"] == 11 and result["tables"] == 2, summary
+    assert result["tables_finished"] == 2, summary
+    # The host's one open_gate opened both tables' gates (each table's action log has it).
+    assert result["gates_opened"] == {"commands": 1, "tables": 2}, summary
+    assert result["lost"] == 0 and result["applied_twice"] == 0 and result["applied_unacked"] == 0, summary
+    assert result["phones_stale"] == 0 and result["screens_checked"] == 12, summary
+    assert result["errors_5xx"] == 0 and result["stalls"] == 0 and result["harness_errors"] == 0, summary
+    # Every act was a seat's decision, and none was refused: a seat decides once per step,
+    # from a view whose `can_decide` nobody else can take away.
+    assert set(result["actions_by_type"]) == {"decide"} and result["actions"] >= 2 * 11, summary
+    assert result["refused_by_code"] == {}, summary
+    assert {"first_half", "gate", "second_half"} <= set(result["phases_s"]), result["phases_s"]
+    assert proc.returncode == 0, summary
+
+
+def test_a_royal_screen_takes_patches_to_the_seat_view_the_server_holds():
+    """The rehearsal's screens merge Royal Heist's private part as live.js does: from a
+    snapshot, each update as a patch of the public view plus the seat's private part
+    gives exactly the seat view (what check_stale compares with)."""
+    from bench.rehearsal.copies import table_copies
+    from games.patch import view_patch
+    from games.royal import Decide, new_game, public_view, seat_private, seat_view
+    from games.royal import apply as royal_apply
+
+    game, _ = new_game(seed=4, players=4, gate=True)
+    seat = 2
+    copies = table_copies("royal")
+    meta = {"id": 9, "letter": "A", "roster_tag": "t"}
+    copies.snapshot({"role": "guest", "table": {"table": meta, "version": game.version, "view": seat_view(game, seat)}})
+    r = random.Random(4)
+    steps = 0
+    while game.phase.value == "decide" and steps < 200:
+        waiting = game.waiting()
+        before = public_view(game)
+        game, _ = royal_apply(game, Decide(r.choice(waiting), r.random() < 0.7))
+        msg = {
+            "type": "table",
+            "table": {"id": 9, "roster_tag": "t"},
+            "version": game.version,
+            "base": before["version"],
+            "patch": view_patch(before, public_view(game)),
+            "private": seat_private(game, seat),
+        }
+        whole = copies.take(msg)
+        assert whole is not None and whole["view"] == seat_view(game, seat), steps
+        assert whole["table"] == {**meta, "roster_tag": "t"}
+        steps += 1
+    assert steps > 4 and game.phase.value == "gate"
+    # A patch of a version this screen does not hold: None (the screen resyncs).
+    assert copies.take({**msg, "base": msg["version"] + 5, "version": msg["version"] + 6}) is None
+
+
+def test_a_royal_rehearsal_needs_three_guests_and_counts_tables_of_eight():
+    from bench.rehearsal.options import parse_args, tables_for
+
+    with pytest.raises(SystemExit):
+        parse_args(["--game", "royal", "--guests", "2"])
+    assert parse_args(["--guests", "2"]).game == "yankee"
+    assert [tables_for("royal", n) for n in (3, 8, 11, 100)] == [1, 1, 2, 13]
+    assert [tables_for("yankee", n) for n in (2, 10, 11, 100)] == [1, 1, 2, 10]
+
+
+def test_the_royal_bot_presses_on_early_and_gets_out_when_the_danger_grows():
+    from bench.rehearsal.royal import press_on
+
+    def view(satchel: int, dangers: int) -> dict:
+        return {"you": 0, "seats": [{"satchel": satchel}], "dangers": ["J", "Q", "K", "A", "X"][:dangers]}
+
+    r = random.Random(1)
+    early = sum(press_on(view(0, 0), r) for _ in range(1000))
+    late = sum(press_on(view(30, 4), r) for _ in range(1000))
+    assert early > 850 and late < 150, (early, late)
 
 
 def test_load_windows_line_up_with_the_ack_windows():
