@@ -185,6 +185,7 @@ def test_a_royal_heist_rehearsal_of_two_tables_meets_at_the_gate_and_finishes(st
     assert set(result["actions_by_type"]) == {"decide"} and result["actions"] >= 2 * 11, summary
     assert result["refused_by_code"] == {}, summary
     assert {"first_half", "gate", "second_half"} <= set(result["phases_s"]), result["phases_s"]
+    assert result["result_csv_rows"] == [11]  # the host's CSV ranks every guest
     assert proc.returncode == 0, summary
 
 
