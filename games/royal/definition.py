@@ -99,7 +99,11 @@ class RoyalDefinition:
         if isinstance(action, Decide):
             return Role.SEAT
         if isinstance(action, TimeoutDecide):
-            return Role.SERVER
+            # The clock's stand-in, as Yankee Heist's pass: the server plays it when the
+            # host chose so, else the captain, the tablet or the host may once the clock
+            # has run out (tables/clock.py pass_from). Were it the server's alone, a party
+            # with the server's play off would wait for a quiet guest for ever.
+            return Role.DUTY
         if isinstance(action, OpenGate):
             # The gate is the party's: every table waits until all are there, and the
             # host opens it for all at once (party_open_gate). A captain opening their

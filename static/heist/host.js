@@ -412,6 +412,7 @@ function waitingFor(view, meta) {
     case "reaction": return { text: `Asking ${(view.window ? view.window.waiting : []).map(name).join(", ")}`, since: meta.window_opened_at };
     case "trim": return { text: `${Object.keys(view.trims || {}).map((x) => name(Number(x))).join(", ")} discarding`, since: meta.acted_at };
     case "reveal": return { text: "Unwrapping: the captain starts round 2", since: meta.acted_at };
+    case "decide": return { text: `Waiting for ${(view.waiting_for || []).map(name).join(", ")} to choose`, since: meta.acted_at };
     case "gate": return { text: "Waiting at the gate", since: null };
     case "over": return { text: "Game over", since: null };
     default: return { text: "", since: null };
@@ -535,7 +536,7 @@ function alertsNow() {
     if (quiet) {
       // A quiet guest's step ran out (docs/RULES.md): the host may play it for them.
       const began = quiet.what === "reaction" ? meta.window_opened_at : passFrom(view, meta) - meta.step_clock;
-      const what = { turn: "a turn", trim: "a discard", reaction: "a reaction" }[quiet.what];
+      const what = { turn: "a turn", trim: "a discard", reaction: "a reaction", decide: "a decision" }[quiet.what];
       out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t, step: quiet, version: t.version,
         text: `Table ${letter}: ${what} has waited ${Math.floor(now - began)} s for ${quiet.seats.map((s) => seatName(meta, s)).join(", ")}` });
     }
@@ -544,7 +545,7 @@ function alertsNow() {
       out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline",
         text: `Table ${letter}: ${offline.map((g) => g.name).join(", ")} ${offline.length === 1 ? "is" : "are"} offline` });
     }
-    if (["action", "reaction", "trim", "reveal"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
+    if (["action", "reaction", "trim", "reveal", "decide"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
       const who = waitingFor(view, meta);
       out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle",
         text: `Table ${letter} has not moved for ${Math.floor((now - meta.acted_at) / 60)} min (${who.text.charAt(0).toLowerCase()}${who.text.slice(1)})` });
@@ -555,7 +556,6 @@ function alertsNow() {
 
 function drawAlerts() {
   const box = document.getElementById("alerts");
-  if (ROYAL) return; // its alerts read Yankee Heist's views (stand-ins, idle turns)
   const alerts = alertsNow();
   const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
   titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);

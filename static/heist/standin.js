@@ -14,7 +14,8 @@ export function passFrom(view, meta) {
     const rulebook = meta.window_opened_at + (meta.reaction_timeout || 60);
     return due ? Math.min(due, rulebook) : rulebook;
   }
-  if (view.phase === "action" || view.phase === "trim") return due || null;
+  // Royal Heist's room: every seat inside decides at once, under one clock.
+  if (view.phase === "action" || view.phase === "trim" || view.phase === "decide") return due || null;
   return null;
 }
 
@@ -29,6 +30,10 @@ export function standIn(view, meta) {
   if (view.phase === "reaction" && view.window) {
     const w = view.window;
     return { what: "reaction", seats: w.waiting, verb: "Pass for", action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
+  }
+  if (view.phase === "decide") {
+    // Royal Heist: the clock's choice is to get out (docs/RULES.md, the empty fist).
+    return { what: "decide", seats: view.waiting_for || [], verb: "Get out for", action: (seat) => ({ type: "timeout_decide", seat }) };
   }
   return null;
 }
@@ -54,7 +59,7 @@ export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {
   return h("div", { class: "standin", role: "group", "aria-label": "Step clock", data: { standin: step.what } },
     h("p", { class: "hint" },
       h("span", { class: "countdown", data: { openedAt: began, countdown: meta.step_clock,
-        before: `${step.what === "turn" ? "The turn" : "The discard"} may be played for a quiet guest in `,
+        before: `${{ turn: "The turn", trim: "The discard", decide: "A quiet guest's choice" }[step.what]} may be played for them in `,
         after: server ? "The clock ran out: play it now, or the server will in a moment." : "The clock ran out: you may play it for them." }, text: "" })),
     who.map((seat) => h("button", {
       class: `btn standin-pass ${big ? "primary big" : "small"}`, type: "button", disabled: true,

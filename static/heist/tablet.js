@@ -120,7 +120,6 @@ function start(token) {
 
 /** Which step may be played for its quiet guest now ("" for none). */
 function passKey() {
-  if (ROYAL) return "";
   const { view, table: meta } = S.payload;
   return passableNow(view, meta, live.serverNow()) ? `${meta.id}:${S.payload.version}` : "";
 }
@@ -151,12 +150,15 @@ function draw() {
   }
   if (!S.payload) return;
   const { view, table: meta } = S.payload;
+  S.passKey = passKey();
   if (ROYAL) {
-    render(root, renderTable(view, meta));
+    // the room, who is inside, the clock, and the captain's one duty: a quiet guest's
+    // choice once the clock has run out (get out, the rules' empty fist)
+    render(root, renderTable(view, meta), standInBox(view, meta, { onAct: duty, big: true }));
     tickClocks();
+    if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, root);
     return;
   }
-  S.passKey = passKey();
   const info = tableInfo();
   const prompt = dutyPrompt(view, meta);
   render(root,

@@ -243,3 +243,76 @@ def quiet_guest_in_big_party(db: DbThread, *, code: str, table_id: int) -> tuple
         return quiet_guest_step(db, table_id)
     finally:
         db(set_clock, *before)
+
+
+ROYAL_CLOCK = 6  # s: a test-only decide clock (the service offers off, 60 s, 2 min)
+
+
+def test_a_quiet_royal_guest_is_got_out_from_the_tablet_and_the_host_is_called(asgi_server, browser):
+    """Royal Heist with the server's play off: every seat inside decides under one clock;
+    when it runs out, the captain's tablet and the host's dashboard offer "Get out for"
+    each seat still deciding (the clock's choice, docs/RULES.md), and the tablet plays it."""
+    from events.models import Party
+    from events.party import tablets
+    from events.party.lobbycast import lobby_announce
+    from tables.models import Table
+
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        host = new_page(browser, 1366, 768, errors, "host")
+        host.goto(asgi_server + "/")
+        host.get_by_label("Party name").fill("Quiet royal")
+        host.locator("#party-game").select_option("royal")
+        host.locator("#party-games").select_option("1")
+        host.get_by_label("Step clock").select_option("60")
+        host.get_by_role("button", name="Host a party").click()
+        host.wait_for_url(re.compile(r"/host/[A-Z0-9]{6}/$"))
+        code = host.url.rstrip("/").rsplit("/", 1)[1]
+        db(lambda: Party.objects.filter(code=code).update(step_clock=ROYAL_CLOCK))
+
+        def join():
+            for name in GUESTS:
+                _, _, outcome = shorthand.guest_join(code=code, name=name, description="")
+                lobby_announce(outcome.data["party"])
+
+        db(join)
+        expect(host.locator("#roster li.guest")).to_have_count(len(GUESTS))
+        host.locator("#deal").click()
+        table_id = db(lambda: wait_until_table(code))
+        party_id = db(lambda: Party.objects.get(code=code).pk)
+        pairing = db(lambda: tablets.tablet_pair_start(party_id=party_id, table_id=table_id).data["pairing"])
+        tablet = new_page(browser, 820, 1180, errors, "tablet")
+        tablet.goto(f"{asgi_server}/t/{code}/#{pairing}")
+        tablet.locator("body").click()  # the first tap readies the sound
+        version = db(lambda: Table.objects.get(pk=table_id).version)
+        names = [entry["name"] for entry in db(lambda: Table.objects.get(pk=table_id).roster)]  # by seat
+        # Nobody has a phone: all three are quiet. The clock runs out (real time).
+        button = tablet.get_by_role("button", name=f"Get out for {names[0]}")
+        expect(button).to_be_enabled(timeout=(ROYAL_CLOCK + 10) * 1000)
+        expect(tablet.get_by_role("button", name=f"Get out for {names[2]}")).to_be_enabled()
+        # the tablet is called (a chime, the focus on the first button, scrolled into view):
+        # the tap comes after, as a person's would, not while the page scrolls
+        tablet.wait_for_function("() => (window.heistChimes || 0) >= 1")
+        expect(button).to_be_focused()
+        alert = host.locator("[data-kind=pass]")
+        expect(alert).to_contain_text("Table A: a decision has waited")
+        expect(host.get_by_role("button", name=f"Get out for {names[1]}")).to_be_visible()
+        tablet.screenshot(path=str(SHOTS / "royal-step-clock-tablet.png"), full_page=True)
+        button.click()
+        rows = wait_until(db, lambda: actors_after(table_id, version), "the tablet's stand-in")
+        assert rows[0][0] == version + 1 and rows[0][1].startswith("tablet:"), rows
+        assert rows[0][2] == {"type": "timeout_decide", "seat": 0}
+        # the others are still waited for, under the same clock: the host gets them out
+        host.get_by_role("button", name=f"Get out for {names[1]}").click()
+        host.get_by_role("button", name=f"Get out for {names[2]}").click()
+        rows = wait_until(
+            db, lambda: len(actors_after(table_id, version)) >= 3 and actors_after(table_id, version), "all out"
+        )
+        assert sorted(r[2]["seat"] for r in rows[:3]) == [0, 1, 2]
+        assert [r[1] for r in rows[1:3]] == ["host", "host"], rows
+        # everybody got out: the heist ended, the next room has a fresh clock, no call
+        expect(alert).to_have_count(0)
+        assert not errors, errors
+    finally:
+        db.close()

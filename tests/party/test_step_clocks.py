@@ -262,3 +262,67 @@ def test_the_server_confirms_a_reveal_whose_clock_ran_out_and_discards_a_quiet_t
     after = table_game(table.pk)
     for seat in t.trims:
         assert len(after.hands[seat]) <= 5 + (1 if after.phase is Phase.ACTION and after.active == seat else 0)
+
+
+def _royal_seated(n: int = 4, *, clock: int = 60, server: bool = False) -> tuple[Party, Table]:
+    party, _ = shorthand.party_create(name="Royal clocks", game="royal", games=1)
+    for i in range(n):
+        shorthand.guest_join(code=party.code, name=f"R{i}", description="")
+    services.party_seat(party_id=party.pk)
+    services.party_set_clock(party_id=party.pk, step_clock=clock, step_clock_server=server)
+    return party, Table.objects.get(party=party)
+
+
+def test_a_quiet_royal_guest_is_got_out_by_the_captain_or_host_only_once_the_clock_ran_out():
+    """Royal Heist with the server's play off: a guest who never chooses would hold the
+    table for ever, so the captain (or tablet, or host) plays the clock's choice, to get
+    out, once the clock has run out; a guest never does it for another seat."""
+    party, table = _royal_seated(clock=60, server=False)
+    quiet = 3
+    others = [g for g in Guest.objects.filter(table=table) if g.seat != quiet]
+    for g in others:  # everybody else chooses at once
+        table_act(
+            actor=guest_actor(g, game="royal"),
+            table_id=table.pk,
+            action={"type": "decide", "seat": g.seat, "press_on": True},
+        )
+    before = Table.objects.get(pk=table.pk)
+    assert set(before.state["decisions"]) == {str(g.seat) for g in others}  # only the quiet one is waited for
+    with pytest.raises(ServiceError) as err:
+        table_act(
+            actor=guest_actor(Guest.objects.get(table=table, is_captain=True), game="royal"),
+            table_id=table.pk,
+            action={"type": "timeout_decide", "seat": quiet},
+        )
+    assert err.value.code == "too_early"
+    somebody = next(g for g in others if not g.is_captain)
+    _backdate(table)
+    with pytest.raises(ServiceError) as err:
+        table_act(
+            actor=guest_actor(somebody, game="royal"),
+            table_id=table.pk,
+            action={"type": "timeout_decide", "seat": quiet},
+        )
+    assert err.value.code == "forbidden"
+    assert Table.objects.get(pk=table.pk).version == before.version
+    host = Actor(Role.HOST, party.pk, game="royal")
+    ok = table_act(actor=host, table_id=table.pk, action={"type": "timeout_decide", "seat": quiet})
+    assert ok.data["version"] == before.version + 1
+    row = TableAction.objects.get(table=table, version=before.version + 1)
+    assert row.action == {"type": "timeout_decide", "seat": quiet} and row.actor == "host"
+    after = Table.objects.get(pk=table.pk).state
+    assert after["revealed"][str(quiet)] is False  # the clock's choice: the empty fist
+
+
+def test_the_server_gets_a_quiet_royal_guest_out_when_the_host_chose_it():
+    _party, table = _royal_seated(clock=60, server=True)
+    version = Table.objects.get(pk=table.pk).version
+    assert clocks.clock_sweep() == []
+    _backdate(table)
+    assert clocks.clock_sweep()
+    # one clock for every seat inside: each quiet seat in turn, all in the one sweep
+    rows = _clock_actions(table)
+    assert [(r.version, r.action) for r in rows] == [
+        (version + 1 + s, {"type": "timeout_decide", "seat": s}) for s in range(4)
+    ]
+    assert clocks.clock_sweep() == []  # the next room's step has its own, fresh clock

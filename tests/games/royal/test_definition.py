@@ -19,7 +19,7 @@ def test_the_definitions_constants():
 
 def test_roles_and_seats():
     assert ROYAL.role_of(Decide(2, True)) is Role.SEAT and ROYAL.seat_of(Decide(2, True)) == 2
-    assert ROYAL.role_of(TimeoutDecide(1)) is Role.SERVER and ROYAL.seat_of(TimeoutDecide(1)) == 1
+    assert ROYAL.role_of(TimeoutDecide(1)) is Role.DUTY and ROYAL.seat_of(TimeoutDecide(1)) == 1
     assert ROYAL.role_of(OpenGate()) is Role.SERVER and ROYAL.seat_of(OpenGate()) is None
     with pytest.raises(MalformedActionError):
         ROYAL.role_of("decide")
