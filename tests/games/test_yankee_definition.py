@@ -14,6 +14,7 @@ import pytest
 from events.models import DEFAULT_STEP_CLOCK, STEP_CLOCKS
 from events.party.roles import DUTY_ACTIONS, SEAT_ACTIONS, SERVER_ACTIONS
 from games.definition import Role, Setup, Standing
+from games.royal import ROYAL
 from games.yankee import (
     CLOCKED_PHASES,
     ConfirmReveal,
@@ -68,7 +69,9 @@ def test_each_action_has_the_role_the_host_checks() -> None:
 def test_the_clocked_steps_are_the_host_s() -> None:
     assert set(STEP_OF_PHASE) == CLOCKED_PHASES
     standin_js = (ROOT / "static/heist/standin.js").read_text()
-    assert set(re.findall(r'what: "(\w+)"', standin_js)) == set(YANKEE.clock_steps()) - {"reveal"}
+    # the screens' stand-ins: every clocked step of both games (the reveal has its own duty)
+    steps = (set(YANKEE.clock_steps()) | set(ROYAL.clock_steps())) - {"reveal"}
+    assert set(re.findall(r'what: "(\w+)"', standin_js)) == steps
     assert YANKEE.clock_steps() == {
         "turn": DEFAULT_STEP_CLOCK,
         "reaction": REACTION_TIMEOUT_SECONDS,
