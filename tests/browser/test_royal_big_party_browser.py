@@ -136,6 +136,7 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         seat_button = host.get_by_role("button", name=re.compile(r"Seat everyone"))
         expect(seat_button).to_have_text(f"Seat everyone ({N} players)")
         seat_button.click()
+        lap("seat")
         expect(host.locator("#tables .r-table")).to_have_count(TABLES)
         expect(screen.locator("#tables .r-table.tile")).to_have_count(TABLES)
         expect(screen.locator("#tables .r-leaderboard tbody tr")).to_have_count(10)  # the top ten
@@ -171,10 +172,16 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
             expect(panel.locator(".tablet-list li")).to_have_count(1)
 
         # --- the bots connect ----------------------------------------------------------------------
-        for gid, token in tokens.items():
+        lap("tablets")
+        hellos = []
+        for gid, token in tokens.items():  # every socket opens, then every hello is answered
             bots[gid] = WsBot(base, code, f"g{gid}")
-            bots[gid].hello(token)
+            hellos.append((bots[gid], bots[gid].send({"type": "hello", "role": "guest", "token": token})))
+        for bot, re_id in hellos:
+            reply = bot.wait(re_id)
+            assert reply["type"] == "snapshot" and reply["table"], (bot.label, reply)
         pinger = Pinger(bots)
+        lap("bots")
         fit_check("start")
         a11y.extend(serious_a11y(host, "host overview"))
         a11y.extend(serious_a11y(screen, "big screen play"))
