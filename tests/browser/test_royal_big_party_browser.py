@@ -240,6 +240,7 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
                 time.sleep(0.03)
 
         def after_pass(games: dict[str, Game]) -> None:
+            phones_keep_secrets()  # also on the phones not deciding now (out, or already chosen)
             phases = [g.phase.value for g in games.values()]
             if not seen["mid_play"] and counts["passes"] == 3:
                 seen["mid_play"] = True
@@ -287,8 +288,9 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         gate = host.locator("#tables .r-gate.panel")
         expect(gate).to_contain_text("Every table is at the gate.")
         expect(screen.locator(".r-table.tile[data-phase=gate]")).to_have_count(TABLES)
-        for tab in tablets.values():
+        for letter, tab in tablets.items():
             expect(tab.locator(".r-table[data-phase=gate]")).to_contain_text("The host opens the gate")
+            shot(tab, f"tablet-{letter}-gate", full=True)
         for name, p in phones.items():
             expect(p.locator(f"{PHONE}[data-phase=gate]")).to_contain_text("waits at the gate")
             assert not overflows(p), name
@@ -325,8 +327,9 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         # would show the end late): 5 s after the last decision, all show it.
         expect(host.locator("#tables .r-table[data-phase=over]")).to_have_count(TABLES)
         expect(screen.locator("#tables .r-table.tile[data-phase=over]")).to_have_count(TABLES)
-        for tab in tablets.values():
+        for letter, tab in tablets.items():
             expect(tab.locator(".r-table[data-phase=over] .r-status.over")).to_contain_text("Winner")
+            shot(tab, f"tablet-{letter}-over", full=True)
         for name, p in phones.items():
             expect(p.locator(f"{PHONE}[data-phase=over] .r-status.over")).to_contain_text("Winner")
             assert not overflows(p), name
