@@ -216,16 +216,20 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
             for name, p in phones.items():
                 assert p.locator(OTHERS_PENDING).count() == 0, (name, p.inner_text(PHONE))
 
-        def phone_taps(letter: str, seat: int, g: Game) -> None:
-            """The phone's guest taps a choice once their page offers it."""
+        def phone_taps(letter: str, seat: int, g: Game, others: int) -> None:
+            """The phone's guest taps a choice once their page offers it, after the `others`
+            decisions the bots just sent to this table (one version each) have reached it."""
             p = page_of[(letter, seat)]
             p.wait_for_function(
                 """([sel, v]) => { const el = document.querySelector(sel);
                      return !!el && Number(el.dataset.version) >= v
                        && el.querySelectorAll('button.r-decide:not([disabled])').length === 2; }""",
-                arg=[PHONE, g.version],
+                arg=[PHONE, g.version + others],
             )
-            phones_keep_secrets()  # the other seats' decisions are in: none shows what it was
+            # The others have chosen: the page says they did, and nothing of what.
+            decided = p.locator(f"{PHONE} tr[data-seat]:not(.me) .r-mark.decided").count()
+            assert decided >= others, (letter, decided, others)
+            phones_keep_secrets()
             choice = "press_on" if tap_rand.random() < 0.6 else "get_out"
             p.locator(f"{PHONE} button[data-choice={choice}]").click()
             taps[choice] += 1
@@ -261,8 +265,10 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
                 games = db(games_now)
                 inflight = []
                 turns = []
+                sent: dict[str, int] = {}
                 for letter, g in sorted(games.items()):
                     for action in royal_policy(g, rands[letter], phone_seats[letter]):
+                        sent[letter] = sent.get(letter, 0) + 1
                         gid = seats[(letter, action.seat)][0]
                         frame = {"type": "decide", "seat": action.seat, "press_on": action.press_on}
                         inflight.append((bots[gid], bots[gid].send({"type": "act", "action": frame}), letter))
@@ -271,7 +277,7 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
                 if not inflight and not turns:
                     return
                 for letter, seat, g in turns:
-                    phone_taps(letter, seat, g)
+                    phone_taps(letter, seat, g, sent.get(letter, 0))
                 for bot, re_id, letter in inflight:
                     reply = bot.wait(re_id)
                     assert reply["type"] == "ok", (letter, reply)
