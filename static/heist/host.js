@@ -36,6 +36,7 @@ const S = {
   partyError: null, // the server's last refusal of a relay command, shown in the party bar
   details: null, // the table id whose details are open
   pairings: new Map(), // table id -> {pairing, qr, until}: a one-time code we asked for
+  boardScroll: 0, // how far the host scrolled a Royal party's leaderboard (kept across redraws)
 };
 let live = null;
 
@@ -53,7 +54,8 @@ function start() {
     onTable(msg) {
       S.tables.set(msg.table.id, msg);
       noteEvents(S.logs, msg);
-      drawTables();
+      if (ROYAL) redrawTables();
+      else drawTables();
     },
     onParty(party, role) {
       if (role !== "host") return; // the public copy has no roster
@@ -362,17 +364,50 @@ function drawTables() {
   tickClocks();
 }
 
+// A Royal party's tables redraw at most once a frame, as the big screen's do: every
+// seat decides at once, so 13 tables send dozens of updates a second, and the dashboard
+// (every table and a leaderboard of 100, redrawn whole) fell seconds behind the room.
+let tablesQueued = false;
+function redrawTables() {
+  if (tablesQueued) return;
+  tablesQueued = true;
+  const once = () => {
+    if (!tablesQueued) return;
+    tablesQueued = false;
+    drawTables();
+  };
+  requestAnimationFrame(once);
+  setTimeout(once, 250); // a hidden or throttled tab gets no frames: draw anyway
+}
+
 /** A Royal Heist party's tables: each table's tile and the party's leaderboard (every
  * seat's bank, from the tables' views). */
 function drawRoyalTables(box) {
   const tables = sortedTables();
   const rows = tables.flatMap(({ view, table: meta }) =>
     view.seats.map((s) => leaderRow(s, seatName(meta, s.seat), meta.letter)));
+  // With many tables the leaderboard scrolls in its own box (royal.css): reachable by
+  // keyboard, and where it was scrolled to (and its focus) kept across every redraw.
+  const board = renderLeaderboard(rows);
+  if (isMultiTable(S.party)) {
+    board.tabIndex = 0;
+    board.dataset.key = "royal-leaderboard";
+    board.addEventListener("scroll", () => { S.boardScroll = board.scrollTop; });
+  }
+  box.classList.add("r-tables");
   // Whole tables, not `.tile`s (the dashboard folds Yankee's tiles at the end), in one
-  // block across #tables' grid.
+  // block across #tables' grid; each table with its tablets in one box, so that with
+  // many tables (13 for 100 guests) royal.css lays them out as a grid on one screen.
   render(box, tables.length
-    ? h("div", { class: "r-host" }, royalGate(tables), renderLeaderboard(rows), tables.map((t) => [renderTable(t.view, t.table), tabletsPanel(t.table)]))
+    ? h("div", { class: "r-host" }, royalGate(tables), board,
+      h("div", { class: "r-host-tables" }, tables.map((t) => h("div", { class: "r-host-table", data: { letter: t.table.letter } },
+        renderTable(t.view, t.table), tabletsPanel(t.table)))))
     : null);
+  if (S.boardScroll) {
+    const keep = () => { if (board.isConnected && board.scrollTop !== S.boardScroll) board.scrollTop = S.boardScroll; };
+    keep();
+    requestAnimationFrame(keep); // the first layout of the new box may not have its height yet
+  }
   tickClocks();
 }
 

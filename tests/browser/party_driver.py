@@ -10,6 +10,9 @@ Browser seats ("phone") act through their screens with fixed choices the policy
 spells out exactly (pass; a vault exchange paying with the first two cards of the
 hand for the first vault gift in the round named; let every move happen; trim the
 first cards of the hand), so what reaches the server is what `predict` assumed.
+
+Royal Heist's bots (`royal_policy`, tests/browser/test_royal_big_party_browser.py) use
+the same sockets: there every seat inside decides at once, so a step is a batch.
 """
 
 from __future__ import annotations
@@ -22,6 +25,9 @@ import uuid
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+from games.royal import Decide as RoyalDecide
+from games.royal import Game as RoyalGame
+from games.royal import bot_action as royal_bot_action
 from games.yankee import (
     ConfirmReveal,
     DrawRelaySeat,
@@ -184,3 +190,18 @@ def predict(
         game, _ = apply(game, DrawRelaySeat())
         drawn[entry["letter"]] = game.relay_seat
     return drawn
+
+
+def royal_policy(g: RoyalGame, rand: random.Random, phone_seats: set[int]) -> list[RoyalDecide]:
+    """Royal Heist: every seat decides at once, so a bot's step is every seat the table
+    waits for, bar the browsers' (they tap in their page), each deciding at random with
+    games.royal's bot. Empty when the table waits at the gate, is over, or waits only for
+    a browser."""
+    out = []
+    for seat in g.waiting():
+        if seat in phone_seats:
+            continue
+        action = royal_bot_action(g, rand, seat=seat)
+        assert isinstance(action, RoyalDecide), action
+        out.append(action)
+    return out
