@@ -853,8 +853,7 @@ function drawResult() {
   if (ROYAL) { // no gifts: every guest's jewels across the tables, the winners, the champions
     render(box,
       h("h2", { id: "result-h", text: "The party's result" }),
-      h("p", {}, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })),
-      renderResult(p.result));
+      renderResult(p.result, { actions: h("p", { class: "r-actions" }, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })) }));
     return;
   }
   render(box,

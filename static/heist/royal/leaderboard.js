@@ -65,13 +65,14 @@ export const RESULT_TEXT = {
  * each table's winners and every guest's running total across all tables, game by game
  * when the result has them. A seat a substitute played goes to the guest who sat down,
  * and both are named, as a gift swap's result does. */
-export function renderResult(result) {
+export function renderResult(result, { actions = null } = {}) {
   const rows = result.ranking || [];
   const games = Math.max(0, ...rows.map((r) => (r.games || []).length));
   const gameCols = Array.from({ length: games }, (_, i) => i + 1);
   const champions = result.champions || [];
   return h("div", { class: "royal r-result" },
     champions.length ? h("p", { class: "r-champion", text: RESULT_TEXT.champion(champions) }) : null,
+    actions, // the host's downloads: under the champions, above the long ranking
     (result.tables || []).length > 1
       ? h("section", { class: "r-winners", "aria-label": RESULT_TEXT.winners },
         h("h3", { text: RESULT_TEXT.winners }),
