@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from events.models import Party
+from games.registry import DEFAULT_GAME
 from tables.models import Table
 from tables.replay import table_setup
 from tables.simulate.pacing import PacingModel
@@ -40,7 +41,10 @@ def party_clock_fit(*, party_ids: Iterable[int] | None = None) -> dict[str, Any]
     """Fit the pacing model to every finished party (or those in `party_ids`).
     Returns {"model": {...}, "observed": {...}}; parameters with no observation keep
     the model's default and are listed in "defaulted"."""
-    parties = Party.objects.filter(status=Party.Status.OVER)
+    # The pacing model is Yankee Heist's (turns, windows, trims, the reveal, the relay);
+    # another game's parties would only swell the counts (Royal Heist's clock is
+    # tables/simulate/royal/pacing.py's).
+    parties = Party.objects.filter(status=Party.Status.OVER, game=DEFAULT_GAME)
     if party_ids is not None:
         parties = parties.filter(pk__in=list(party_ids))
     sums = {k: 0.0 for k in ("turn", "window", "trim", "reveal", "relay", "setup")}

@@ -116,6 +116,13 @@ def test_fit_recovers_the_clock_of_a_recorded_party(monkeypatch, tmp_path):
     monkeypatch.setattr(timezone, "now", clock)
     party = play_recorded_party(clock)
     out = tmp_path / "fit.json"
+    # a finished party of another game is not Yankee Heist's clock: it is left out
+    royal, _ = shorthand.party_create(name="Royal night", game="royal")
+    for i in range(4):
+        shorthand.guest_join(code=royal.code, name=f"R{i}", description="")
+    services.party_seat(party_id=royal.pk)
+    Party.objects.filter(pk=royal.pk).update(status=Party.Status.OVER)
+    assert fit()["observed"]["parties"] == 1
     result = fit("--party", str(party.pk), "--output", str(out))
     m = result["model"]
     assert m["turn"] == pytest.approx(20)
