@@ -11,7 +11,7 @@ import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
-import { giftLabel, h, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { giftLabel, h, oncePerFrame, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { renderTable } from "./royal/table.js";
@@ -367,18 +367,7 @@ function drawTables() {
 // A Royal party's tables redraw at most once a frame, as the big screen's do: every
 // seat decides at once, so 13 tables send dozens of updates a second, and the dashboard
 // (every table and a leaderboard of 100, redrawn whole) fell seconds behind the room.
-let tablesQueued = false;
-function redrawTables() {
-  if (tablesQueued) return;
-  tablesQueued = true;
-  const once = () => {
-    if (!tablesQueued) return;
-    tablesQueued = false;
-    drawTables();
-  };
-  requestAnimationFrame(once);
-  setTimeout(once, 250); // a hidden or throttled tab gets no frames: draw anyway
-}
+const redrawTables = oncePerFrame(() => drawTables());
 
 /** A Royal Heist party's tables: each table's tile and the party's leaderboard (every
  * seat's bank, from the tables' views). */

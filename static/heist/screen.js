@@ -8,7 +8,7 @@ import { Live } from "./live.js";
 import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "./party.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
-import { giftLabel, h, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
+import { giftLabel, h, oncePerFrame, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
 import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
 import { renderTable } from "./royal/table.js";
 
@@ -281,18 +281,7 @@ function paginate(box, rows) {
 // One draw per frame, however many updates arrive in it: a draw lays out every tile
 // and fits it (fitTiles measures), and ten tables of fast play send dozens of updates
 // a second; drawn one by one, the screen fell seconds behind the room.
-let drawQueued = false;
-function redraw() {
-  if (drawQueued) return;
-  drawQueued = true;
-  const once = () => {
-    if (!drawQueued) return;
-    drawQueued = false;
-    draw();
-  };
-  requestAnimationFrame(once);
-  setTimeout(once, 250); // a hidden or throttled tab gets no frames: draw anyway
-}
+const redraw = oncePerFrame(() => draw());
 
 const live = new Live({
   code,

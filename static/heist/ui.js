@@ -34,6 +34,24 @@ export const $ = (sel, root = document) => root.querySelector(sel);
 
 /** Replace a container's children, keeping keyboard focus on the "same" control
  * (matched by data-key) so live updates don't throw a screen-reader user out. */
+/** `draw` at most once a frame, however many updates ask for it in that frame (a live
+ * page whose every table sends dozens of updates a second would fall behind the room
+ * drawing each). A hidden or throttled tab gets no frames: it draws within 250 ms anyway. */
+export function oncePerFrame(draw) {
+  let queued = false;
+  const once = () => {
+    if (!queued) return;
+    queued = false;
+    draw();
+  };
+  return () => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(once);
+    setTimeout(once, 250);
+  };
+}
+
 export function render(container, ...children) {
   const active = document.activeElement;
   const key = active && container.contains(active) ? active.dataset.key : null;
