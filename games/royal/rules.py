@@ -61,6 +61,12 @@ def gate_after(heists: int) -> int:
     return heists // 2
 
 
+def top_seats(scores: Sequence[int]) -> list[int]:
+    """The seats with the best score (ties: all of them), in seat order."""
+    best = max(scores)
+    return [s for s, score in enumerate(scores) if score == best]
+
+
 def gate_point(heists: int, games: int = 1) -> tuple[int, int]:
     """(game, heist) after which a party's table stops at the gate: half-way through all
     its heists, rounded down. One game of 5: after heist 2; three games of 5 (15 heists):
@@ -247,25 +253,11 @@ def _end_heist(g: Game, log: _Log, summary: dict[str, Any]) -> None:
         totals = g.running_totals()
         if g.game >= g.games:
             g.phase = Phase.OVER
-            best = max(totals)
-            log.emit(
-                "game_over",
-                game=g.game,
-                banks=list(g.banks),
-                totals=totals,
-                winners=[s for s, t in enumerate(totals) if t == best],
-            )
+            log.emit("game_over", game=g.game, banks=list(g.banks), totals=totals, winners=top_seats(totals))
             return
         # One game of several is over; the next starts with the next heist (_start_heist),
         # so a gate between two games shows the finished game's banks.
-        best = max(g.banks)
-        log.emit(
-            "game_ended",
-            game=g.game,
-            banks=list(g.banks),
-            winners=[s for s, b in enumerate(g.banks) if b == best],
-            totals=totals,
-        )
+        log.emit("game_ended", game=g.game, banks=list(g.banks), winners=top_seats(g.banks), totals=totals)
     if g.gate and not g.gate_opened and (g.game, g.heist) == gate_point(g.heists, g.games):
         g.phase = Phase.GATE
         log.emit("at_gate", game=g.game, heist=g.heist)
@@ -390,4 +382,5 @@ __all__ = [
     "gate_point",
     "new_game",
     "replay",
+    "top_seats",
 ]

@@ -12,7 +12,7 @@ from typing import Any
 
 from .cards import kind, rank_of
 from .legal import waiting_for
-from .rules import gate_point
+from .rules import gate_point, top_seats
 from .state import Game, Phase
 
 PRIVATE_KEYS = ("you", "inside", "decision", "can_decide")
@@ -21,7 +21,6 @@ PRIVATE_KEYS = ("you", "inside", "decision", "can_decide")
 def public_view(g: Game) -> dict[str, Any]:
     over = g.phase is Phase.OVER
     totals = g.running_totals()
-    best = max(totals)
     gate_game, gate_heist = gate_point(g.heists, g.games) if g.gate else (None, None)
     return {
         "version": g.version,
@@ -69,7 +68,7 @@ def public_view(g: Game) -> dict[str, Any]:
         "turned_up": g.turned_up,
         "lost": g.lost,
         "last_heist": g.last_heist,
-        "winners": [s for s, t in enumerate(totals) if t == best] if over else None,
+        "winners": top_seats(totals) if over else None,
     }
 
 
