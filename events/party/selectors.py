@@ -348,6 +348,8 @@ def _standings_result(party: Party) -> dict[str, Any]:
     for table in tables:
         game = definition.from_dict(table.state)
         standings = definition.standings(game)
+        # the game being played, so far, counts too (none at a gate between two games)
+        playing = 0 if definition.is_over(game) else _game_number(definition, game)
         table_rows = []
         for s in standings:
             entry = table.roster[s.seat]
@@ -364,8 +366,7 @@ def _standings_result(party: Party) -> dict[str, Any]:
             }
             if table.pk in scores:
                 finished = [game_scores[s.seat] for game_scores in scores[table.pk]]
-                # the game being played, so far (none at a gate between two games)
-                if not definition.is_over(game) and len(finished) < _game_number(definition, game):
+                if len(finished) < playing:
                     finished.append(s.score - sum(finished))
                 row["games"] = finished
             table_rows.append(row)
