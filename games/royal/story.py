@@ -56,11 +56,7 @@ def table_story(events: Sequence[Event]) -> dict[str, Any]:
             heist["got_out"] += [{"seat": s, "banked": d["banked"][str(s)], "version": e.version} for s in d["seats"]]
         elif e.type == "caught":
             heist["card"] = title(d["card"])
-            heist["caught"] += [
-                {"seat": s, "satchel": d["losses"][str(s)]["satchel"], "bank": d["losses"][str(s)]["bank"]}
-                | {"version": e.version}
-                for s in d["seats"]
-            ]
+            heist["caught"] += [{"seat": s, **d["losses"][str(s)], "version": e.version} for s in d["seats"]]
         elif e.type == "retired":
             heist["retired"] = title(d["card"])
         elif e.type == "heist_ended":
