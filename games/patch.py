@@ -50,4 +50,20 @@ def apply_patch(view: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-__all__ = ["apply_patch", "view_patch"]
+def merge_plain_private(msg: dict[str, Any]) -> dict[str, Any]:
+    """A `table` message as a seat's screen uses it, for a game whose seat's private part
+    is plain keys on top of the public view (Royal Heist's; static/heist/live.js
+    `mergePrivate` for any game but Yankee Heist, whose peeks merge into its seats): the
+    view and the private keys in one, the seat's own events beside; without a private
+    part, the message unchanged."""
+    private = msg.get("private")
+    if private is None:
+        return msg
+    out = {k: v for k, v in msg.items() if k != "private"}
+    out["view"] = {**msg["view"], **{k: v for k, v in private.items() if k != "events"}}
+    if "events" in private:
+        out["events"] = private["events"]
+    return out
+
+
+__all__ = ["apply_patch", "merge_plain_private", "view_patch"]

@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from games.patch import apply_patch as apply_patch  # re-exported: moved to the shared games/patch.py
@@ -182,20 +183,29 @@ def unmerge_private(view: dict[str, Any]) -> dict[str, Any]:
 class TableCopy:
     """What a screen keeps of one table stream (its seat's, or the public one) to take
     patches: the public view and the table details at its version, as static/heist/live.js
-    keeps them. For Python clients (the benchmarks, the tests)."""
+    keeps them. For Python clients (the benchmarks, the tests).
 
-    __slots__ = ("meta", "public", "version")
+    `unmerge` takes a seat's whole view back to the public one and `merge` makes a
+    message's view the seat's whole one: Yankee Heist's by default (its peeks live in
+    its seats); another game's plain private keys in bench/rehearsal/copies.py."""
 
-    def __init__(self) -> None:
+    __slots__ = ("merge", "meta", "public", "unmerge", "version")
+
+    def __init__(
+        self,
+        unmerge: Callable[[dict[str, Any]], dict[str, Any]] = unmerge_private,
+        merge: Callable[[dict[str, Any]], dict[str, Any]] = merge_table_message,
+    ) -> None:
         self.version: int | None = None
         self.public: dict[str, Any] | None = None
         self.meta: dict[str, Any] | None = None
+        self.unmerge, self.merge = unmerge, merge
 
     def snapshot(self, payload: dict[str, Any]) -> None:
         """A snapshot's table payload (its view whole, a seat's merged)."""
         view = payload["view"]
         self.version, self.meta = payload["version"], payload["table"]
-        self.public = unmerge_private(view) if "you" in view else view
+        self.public = self.unmerge(view) if "you" in view else view
 
     def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
         """A `table` message as the screen uses it (whole, a seat's merged); None for a
@@ -214,7 +224,7 @@ class TableCopy:
             whole, public = msg, msg["view"]
         if self.version is None or whole["version"] >= self.version:
             self.version, self.public, self.meta = whole["version"], public, whole["table"]
-        return merge_table_message(whole)
+        return self.merge(whole)
 
 
 class TableCopies:
@@ -222,15 +232,16 @@ class TableCopies:
     public one of each table it watches), filled from its snapshots and updates as
     static/heist/live.js `applySnapshot` and `applyTable` fill theirs."""
 
-    __slots__ = ("streams",)
+    __slots__ = ("make_copy", "streams")
 
-    def __init__(self) -> None:
+    def __init__(self, make_copy: Callable[[], TableCopy] = TableCopy) -> None:
         self.streams: dict[tuple[int, str], TableCopy] = {}  # (table id, "seat"|"pub") -> copy
+        self.make_copy = make_copy
 
     def _copy(self, table_id: int, stream: str) -> TableCopy:
         copy = self.streams.get((table_id, stream))
         if copy is None:
-            copy = self.streams[(table_id, stream)] = TableCopy()
+            copy = self.streams[(table_id, stream)] = self.make_copy()
         return copy
 
     def snapshot(self, snap: dict[str, Any]) -> None:

@@ -11,6 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 
 from events.models import Party
+from games.patch import merge_plain_private
 from games.royal.views import PRIVATE_KEYS
 from tables.models import Table
 from tables.seating import table_sizes
@@ -31,14 +32,7 @@ class RoyalPhone(Phone):
         if raw.get("type") != "table":
             return raw
         self.raw_tables.append(raw)
-        private = raw.get("private")
-        if private is None:
-            return raw
-        out = {k: v for k, v in raw.items() if k != "private"}
-        out["view"] = {**raw["view"], **{k: v for k, v in private.items() if k != "events"}}
-        if "events" in private:
-            out["events"] = private["events"]
-        return out
+        return merge_plain_private(raw)
 
 
 def _seen_by_seat(phone: RoyalPhone, seat: int) -> int:
