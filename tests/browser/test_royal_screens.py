@@ -342,6 +342,19 @@ def test_a_table_of_several_games_shows_the_game_and_the_running_totals(browser,
     assert not errors, errors
 
 
+def test_when_the_clock_runs_out_the_phone_says_who_gets_the_undecided_out(browser, static_url, moments):
+    """The server plays the clock's choice only when the host chose so; otherwise the
+    captain or the host may (docs/RULES.md): the phone must not promise the server."""
+    errors: list[str] = []
+    page = _page(browser, static_url, 360, 740, errors)
+    ran_out = {**META, "step_due_at": 1000}  # long past
+    draw(page, "phone", seat_view(moments.start, 0), {**ran_out, "step_clock_server": True})
+    assert "Time is up: the clock gets the undecided out." in page.inner_text(".r-clock")
+    draw(page, "phone", seat_view(moments.start, 0), {**ran_out, "step_clock_server": False})
+    assert "Time is up: the captain or the host may now get the undecided out." in page.inner_text(".r-clock")
+    assert not errors, errors
+
+
 def test_card_and_rank_names_come_from_the_engines_rules(browser, static_url, moments):
     """The titles are the engine's (rules_for_screens, embedded in the page): other
     rules in the page, other words on the screen."""

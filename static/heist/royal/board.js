@@ -30,6 +30,7 @@ export const TEXT = {
   noDangers: "none yet",
   clockBefore: "Time to choose: ",
   clockAfter: "Time is up: the clock gets the undecided out.",
+  clockAfterDuty: "Time is up: the captain or the host may now get the undecided out.",
   jewels: (n) => `${n} jewel${n === 1 ? "" : "s"}`,
 };
 
@@ -206,5 +207,7 @@ export function seatBoard(view, meta, { mySeat = null, flip = false } = {}) {
 export function decideClock(view, meta) {
   if (view.phase !== "decide" || !meta || !meta.step_clock || !meta.step_due_at) return null;
   return h("p", { class: "r-clock", role: "timer" },
-    h("span", { class: "countdown", data: { openedAt: meta.step_due_at - meta.step_clock, countdown: meta.step_clock, before: TEXT.clockBefore, after: TEXT.clockAfter }, text: "" }));
+    h("span", { class: "countdown", data: { openedAt: meta.step_due_at - meta.step_clock, countdown: meta.step_clock, before: TEXT.clockBefore,
+      // the server plays the clock's choice only when the host chose so; else a person does
+      after: meta.step_clock_server ? TEXT.clockAfter : TEXT.clockAfterDuty }, text: "" }));
 }
