@@ -156,7 +156,7 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             w, hgt = PHONES[name]
             prompt = p.locator(f"#prompt.prompt-{kind}")
             expect(prompt).to_be_visible()
-            # The prompt scrolls itself into view (smoothly, where motion is allowed): await it.
+            # The prompt scrolls itself into view: await it.
             p.wait_for_function(
                 """() => { const r = document.querySelector('#prompt h2').getBoundingClientRect();
                            return r.top >= -1 && r.bottom <= innerHeight + 1; }""",
