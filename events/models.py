@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import models
 from django.utils import timezone
 
@@ -43,6 +44,9 @@ class Party(models.Model):
     # 1 to the game's Features.max_games).
     games = models.PositiveSmallIntegerField(default=1)
     budget = models.CharField(max_length=40, blank=True)
+    # The room's language (issue 32): the big screen, the tablets and the printables speak
+    # it; a phone speaks its own where we have a catalogue (config/language.py).
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     jokes_welcome = models.BooleanField(default=True)
     vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3
     seed = models.BigIntegerField()  # every random choice of the party derives from it

@@ -50,6 +50,9 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.headers.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After sessions, before common: each request reads its language (config/language.py
+    # then applies the party's where the page is the room's, not a person's).
+    "django.middleware.locale.LocaleMiddleware",
     # Before the first that checks the Host (CommonMiddleware): the health probe from
     # the same box is answered whatever its Host header, as production's ALLOWED_HOSTS
     # lists only the party's name (config/health.py). The ones above it add their
@@ -88,7 +91,15 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages a party plays in (issue 32): each has a complete catalogue under locale/,
+# and tests/i18n fails when a marked string has no translation in one of them.
+LANGUAGES = [("en", "English"), ("es", "Español"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The switch on every page sets it (Django's set_language); a year, like a phone's setting.
+LANGUAGE_COOKIE_NAME = "heist_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

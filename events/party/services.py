@@ -12,6 +12,7 @@ import unicodedata
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -117,6 +118,7 @@ def party_create(
     step_clock_server: object = False,
     game: object = DEFAULT_GAME,
     games: object = None,
+    language: object = "en",
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
@@ -132,6 +134,8 @@ def party_create(
     if type(games) is not int or not 1 <= games <= features.max_games:
         many = "one game" if features.max_games == 1 else f"1 to {features.max_games} games"
         raise ServiceError(ErrorCode.INVALID, f"a {GAMES[game].title} table plays {many} in a row")
+    if not isinstance(language, str) or language not in dict(settings.LANGUAGES):
+        raise ServiceError(ErrorCode.INVALID, f"the language is one of {[code for code, _ in settings.LANGUAGES]}")
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
@@ -150,6 +154,7 @@ def party_create(
                     game=game,
                     games=games,
                     budget=budget,
+                    language=language,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
                     step_clock=step_clock,

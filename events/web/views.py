@@ -23,6 +23,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
+from config.language import party_language_activate
 from events.access import ratelimit
 from events.access.gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
 from events.broadcast.groups import send_on_commit
@@ -81,6 +82,7 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
             step_clock_server=data.get("step_clock_server", False),
             game=data.get("game", DEFAULT_GAME),
             games=data.get("games"),
+            language=data.get("language", "en"),
         ).data
     except ServiceError as exc:
         return error_response(exc)
@@ -226,8 +228,19 @@ def _page_party(request: HttpRequest, code: str) -> Party:
     return party
 
 
+# The big screen speaks the party's language, always; a tablet does unless its switch was
+# used (config/language.py).
+_ROOM_SCREENS = frozenset({"events/screen.html", "events/tablet.html"})
+
+
 def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
     party = _page_party(request, code)
+    party_language_activate(
+        request,
+        party_language=party.language,
+        follows_party=template in _ROOM_SCREENS,
+        room=template == "events/screen.html",
+    )
     if party.expired:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
     # The link and QR code a phone can open (events/party/public_url.py), and whether none can.
@@ -252,6 +265,7 @@ def host_page(request: HttpRequest, code: str) -> HttpResponse:
 @party_gate()
 def join_page(request: HttpRequest, code: str) -> HttpResponse:
     party = _page_party(request, code)
+    party_language_activate(request, party_language=party.language)
     if not party.expired and party.status == party.Status.OVER:
         # A latecomer to a finished party sees who took what home, not a seat offer;
         # told as the story tells it (a gift never unwrapped keeps its description).

@@ -73,6 +73,7 @@ hostForm.addEventListener("submit", async (ev) => {
         step_clock: Number(document.getElementById("party-clock").value),
         step_clock_server: document.getElementById("party-clock-server").checked,
         game: document.getElementById("party-game")?.value || "yankee",
+        language: document.getElementById("party-language").value,
       }),
     });
     const data = await res.json().catch(() => ({}));
