@@ -1,8 +1,7 @@
 from django.urls import path
-from django.views.i18n import set_language
 from django.views.generic import TemplateView
 
-from config.catalog import language_catalog
+from config.catalog import language_catalog, language_switch
 from events.web import views as event_views
 from printables import views as printable_views
 from story import views as story_views
@@ -10,7 +9,7 @@ from story import views as story_views
 urlpatterns = [
     path("", event_views.home, name="home"),
     path("healthz", event_views.healthz, name="healthz"),
-    path("i18n/setlang/", set_language, name="set_language"),
+    path("i18n/setlang/", language_switch, name="set_language"),
     path("jsi18n/<str:lang>.js", language_catalog, name="jsi18n"),
     path("api/parties", event_views.party_create_api, name="party-create"),
     path("api/parties/<str:code>/guests", event_views.guest_join_api, name="guest-join"),

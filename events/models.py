@@ -45,7 +45,7 @@ class Party(models.Model):
     games = models.PositiveSmallIntegerField(default=1)
     budget = models.CharField(max_length=40, blank=True)
     # The room's language (issue 32): the big screen, the tablets and the printables speak
-    # it; a phone speaks its own where we have a catalogue (config/language.py).
+    # it; a phone speaks its own where we have a catalogue (events/party/language.py).
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     jokes_welcome = models.BooleanField(default=True)
     vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3

@@ -50,7 +50,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "config.headers.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After sessions, before common: each request reads its language (config/language.py
+    # After sessions, before common: each request reads its language (events/party/language.py
     # then applies the party's where the page is the room's, not a person's).
     "django.middleware.locale.LocaleMiddleware",
     # Before the first that checks the Host (CommonMiddleware): the health probe from

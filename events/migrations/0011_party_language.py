@@ -4,15 +4,16 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('events', '0010_party_games'),
+        ("events", "0010_party_games"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='party',
-            name='language',
-            field=models.CharField(choices=[('en', 'English'), ('es', 'Español'), ('de', 'Deutsch')], default='en', max_length=8),
+            model_name="party",
+            name="language",
+            field=models.CharField(
+                choices=[("en", "English"), ("es", "Español"), ("de", "Deutsch")], default="en", max_length=8
+            ),
         ),
     ]

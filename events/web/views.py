@@ -23,12 +23,12 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
-from config.language import party_language_activate
 from events.access import ratelimit
 from events.access.gate import NothingHere, bearer_token, give_pass, opens_party, party_gate
 from events.broadcast.groups import send_on_commit
 from events.models import DEFAULT_STEP_CLOCK, Party
 from events.party import lobbycast, public_url, services, tablets
+from events.party.language import party_language_activate
 from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
@@ -229,7 +229,7 @@ def _page_party(request: HttpRequest, code: str) -> Party:
 
 
 # The big screen speaks the party's language, always; a tablet does unless its switch was
-# used (config/language.py).
+# used (events/party/language.py).
 _ROOM_SCREENS = frozenset({"events/screen.html", "events/tablet.html"})
 
 
