@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponseBase, HttpResponseRedi
 from django.utils import translation
 from django.utils.cache import patch_cache_control
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import JavaScriptCatalog, set_language
 
 
@@ -22,10 +23,16 @@ def language_catalog(request: HttpRequest, lang: str) -> HttpResponseBase:
     return response
 
 
+@csrf_exempt
 def language_switch(request: HttpRequest) -> HttpResponseBase:
     """The switch's form posts here: Django's set_language, but only for a language the
     party is played in (Django's own would take any it has a catalogue of, French
-    included, and the pages would then fall back to the browser's)."""
+    included, and the pages would then fall back to the browser's).
+
+    CSRF-exempt, so the pages carry no token: a forged post can only change which of our
+    three languages a browser reads, and a token in every page would set a cookie on
+    every visit and make two answers differ byte for byte (a missing party's page must
+    equal an unknown code's: tests/story)."""
     if request.method == "POST" and request.POST.get("language") not in dict(settings.LANGUAGES):
         return HttpResponseRedirect(safe_next(request))
     return set_language(request)

@@ -92,8 +92,11 @@ def test_pages_speak_the_rule_and_the_big_screen_the_party():
 
 def test_the_switch_sets_a_cookie_that_every_page_but_the_big_screen_then_speaks():
     party = _party("en")
-    client = Client(headers={"accept-language": "en-US"})
-    page = client.get(f"/j/{party.code}/").content.decode()
+    # As a browser: CSRF checked. The switch needs no token (nor sets a cookie for one).
+    client = Client(enforce_csrf_checks=True, headers={"accept-language": "en-US"})
+    answer = client.get(f"/j/{party.code}/")
+    assert "csrftoken" not in answer.cookies
+    page = answer.content.decode()
     # The switch: a plain form (it works before any script), the current one not pressable.
     assert 'action="/i18n/setlang/"' in page
     assert re.search(r'value="en" lang="en" title="English" aria-current="true" disabled', page)
