@@ -34,13 +34,20 @@ export function statusLine(view, meta, mySeat = null) {
       return view.active === mySeat ? gettext("Your turn!") : interpolate(gettext("%(name)s's turn."), { name: cap(name(view.active)) }, true);
     case "reaction": {
       const w = view.window;
-      const names = joinList((w ? w.waiting : []).map(name), ", ");
+      const waiting = w ? w.waiting : [];
+      const names = joinList(waiting.map(name), ", ");
+      if (mySeat !== null && waiting.length === 1 && waiting[0] === mySeat) {
+        return interpolate(gettext("%(name)s plays %(card)s: waiting for you to block or let it happen."), { name: cap(name(w.active)), card: w.label }, true);
+      }
       if (mySeat !== null && w.active === mySeat) {
         return interpolate(gettext("You play %(card)s: waiting for %(names)s to block or let it happen."), { card: w.label, names }, true);
       }
       return interpolate(gettext("%(name)s plays %(card)s: waiting for %(names)s to block or let it happen."), { name: cap(name(w.active)), card: w.label, names }, true);
     }
     case "trim":
+      if (mySeat !== null && Object.keys(view.trims).length === 1 && Number(Object.keys(view.trims)[0]) === mySeat) {
+        return interpolate(gettext("Waiting for you to discard down to %(limit)s."), { limit: rules().hand_limit }, true);
+      }
       return interpolate(gettext("Waiting for %(names)s to discard down to %(limit)s."), { names: joinList(Object.keys(view.trims).map((s) => name(Number(s))), ", "), limit: rules().hand_limit }, true);
     case "reveal":
       return gettext("Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.");
