@@ -11,6 +11,7 @@
 // Noticed: a buzz where the phone can vibrate; where it cannot (iPhones ignore
 // navigator.vibrate), a short chime through WebAudio, unlocked by the guest's first tap
 // (browsers keep audio silent until a page has been touched).
+import { withNodes } from "./tableview.js";
 import { h } from "./ui.js";
 
 const NOTE_KEY = "heist.awake-note";
@@ -67,10 +68,10 @@ export function awakeNote(onDismiss) {
   if (!wanted || (state !== "unsupported" && state !== "refused") || localStorage.getItem(NOTE_KEY)) return null;
   const apple = /iPhone|iPad|iPod/.test(navigator.userAgent);
   return h("section", { class: "notice awake-note", id: "awake-note", role: "note" },
-    h("p", {}, h("strong", { text: "Keep your screen on" }), apple
-      ? " while you play: Settings › Display & Brightness › Auto-Lock › Never (set it back after the party)."
-      : " while you play: Settings › Display › Screen timeout, the longest there is."),
-    h("button", { class: "btn small", type: "button", text: "OK", on: { click: () => { localStorage.setItem(NOTE_KEY, "1"); onDismiss(); } } }));
+    h("p", {}, withNodes(apple
+      ? gettext("%(keep)s while you play: Settings › Display & Brightness › Auto-Lock › Never (set it back after the party).")
+      : gettext("%(keep)s while you play: Settings › Display › Screen timeout, the longest there is."), { keep: h("strong", { text: gettext("Keep your screen on") }) })),
+    h("button", { class: "btn small", type: "button", text: gettext("OK"), on: { click: () => { localStorage.setItem(NOTE_KEY, "1"); onDismiss(); } } }));
 }
 
 // Browsers only let a page make sound after a tap: make the audio context on the first.

@@ -2,7 +2,10 @@
 // the deal, and the one thing the host can do for them during play, seat one in place
 // of a guest who leaves (`seat_late_guest`). Whoever is not seated takes their own gift
 // home; a late gift never goes into a vault (every table's vault holds the same number).
+import { withNodes } from "./tableview.js";
 import { h, render } from "./ui.js";
+
+const fmt = (text, values) => interpolate(text, values, true);
 
 // The guest picked for each late arrival: the dashboard redraws on every table update,
 // and a pick must survive it.
@@ -18,37 +21,35 @@ export function drawLatePanel(section, party, command) {
   const seated = guests.filter((g) => g.table).sort((a, b) => a.table.localeCompare(b.table) || a.seat - b.seat);
   const playing = party.status === "playing";
   render(section,
-    h("h2", { id: "late-panel-h" }, "Late arrivals ", h("span", { class: "count", text: `(${late.length})` })),
-    h("p", { class: "hint", text: "They registered after the deal. Each writes their number on their gift and puts it on the late-gifts shelf: "
-      + "they take it home at the end. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left, "
-      + "who keeps the gift in front of it." }),
+    h("h2", { id: "late-panel-h" }, `${gettext("Late arrivals")} `, h("span", { class: "count", text: `(${late.length})` })),
+    h("p", { class: "hint", text: gettext("They registered after the deal. Each writes their number on their gift and puts it on the late-gifts shelf: they take it home at the end. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left, who keeps the gift in front of it.") }),
     h("ul", { class: "plain late-list" }, late.map((g) => lateRow(g, seated, playing, command))));
 }
 
 function lateRow(g, seated, playing, command) {
-  const badge = h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) });
+  const badge = h("span", { class: "gift-badge", "aria-label": fmt(gettext("gift %(gift)s"), { gift: g.gift_number }), text: String(g.gift_number) });
   if (g.playing_for) {
-    return h("li", { class: "late-guest seated", data: { guest: g.id } }, badge, " ", h("strong", { text: g.name }),
-      ` plays table ${g.table}, seat ${g.seat + 1} for ${g.playing_for}; takes their own gift home.`);
+    return h("li", { class: "late-guest seated", data: { guest: g.id } }, badge, " ",
+      withNodes(gettext("%(name)s plays table %(table)s, seat %(seat)s for %(guest)s; takes their own gift home."), { name: h("strong", { text: g.name }), table: g.table, seat: g.seat + 1, guest: g.playing_for }));
   }
   if (!playing || !seated.length) {
-    return h("li", { class: "late-guest", data: { guest: g.id } }, badge, " ", h("strong", { text: g.name }), " takes their own gift home.");
+    return h("li", { class: "late-guest", data: { guest: g.id } }, badge, " ", withNodes(gettext("%(name)s takes their own gift home."), { name: h("strong", { text: g.name }) }));
   }
   const chosen = picked.get(g.id) || "";
   const pick = h("select", {
-    id: `late-for-${g.id}`, "aria-label": `Seat ${g.name} in place of`, data: { key: `late-for-${g.id}` },
+    id: `late-for-${g.id}`, "aria-label": fmt(gettext("Seat %(name)s in place of"), { name: g.name }), data: { key: `late-for-${g.id}` },
     on: { change: (ev) => picked.set(g.id, ev.currentTarget.value) },
   },
-    h("option", { value: "", text: "in place of…" }),
-    seated.map((s) => h("option", { value: String(s.id), selected: String(s.id) === chosen, text: `${s.name} (table ${s.table}, seat ${s.seat + 1})` })));
+    h("option", { value: "", text: gettext("in place of…") }),
+    seated.map((s) => h("option", { value: String(s.id), selected: String(s.id) === chosen, text: fmt(gettext("%(name)s (table %(table)s, seat %(seat)s)"), { name: s.name, table: s.table, seat: s.seat + 1 }) })));
   const seat = h("button", {
-    class: "btn small", type: "button", text: `Seat ${g.name}`, data: { key: `late-seat-${g.id}` },
+    class: "btn small", type: "button", text: fmt(gettext("Seat %(name)s"), { name: g.name }), data: { key: `late-seat-${g.id}` },
     on: { click: (ev) => {
       if (!pick.value) { pick.focus(); return; }
       command(ev.currentTarget, "seat_late_guest", { late_guest: g.id, guest: Number(pick.value) })
         .then((ok) => { if (ok) picked.delete(g.id); });
     } },
   });
-  return h("li", { class: "late-guest waiting", data: { guest: g.id } }, badge, " ", h("strong", { text: g.name }),
-    " waits for a seat, or takes their own gift home. ", pick, " ", seat);
+  return h("li", { class: "late-guest waiting", data: { guest: g.id } }, badge, " ",
+    withNodes(gettext("%(name)s waits for a seat, or takes their own gift home. %(choice)s %(button)s"), { name: h("strong", { text: g.name }), choice: pick, button: seat }));
 }

@@ -20,14 +20,14 @@ export function seatNotice(msg, act) {
 function drawOffers(act) {
   let box = document.getElementById("offers");
   if (!box) {
-    box = h("section", { id: "offers", class: "offers", "aria-label": "Seat offers", "aria-live": "assertive" });
+    box = h("section", { id: "offers", class: "offers", "aria-label": gettext("Seat offers"), "aria-live": "assertive" });
     document.getElementById("main").prepend(box);
   }
   box.hidden = offers.size === 0;
   box.replaceChildren(...[...offers.entries()].map(([key, { msg, at }]) =>
     h("div", { class: "offer", role: "alert", data: { table: msg.table, seat: msg.seat } },
       h("span", { class: "offer-icon", "aria-hidden": "true", text: "✋" }),
-      h("p", { class: "offer-text" }, msg.message, " ", h("span", { class: "hint", text: `Offered at ${at.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.` })),
-      act ? h("button", { class: "btn primary small", type: "button", text: "Hand over seat", on: { click: (ev) => act(msg, ev.currentTarget) } }) : null,
-      h("button", { class: "btn small", type: "button", text: "Dismiss", "aria-label": `Dismiss: ${msg.message}`, on: { click: () => { offers.delete(key); drawOffers(act); } } }))));
+      h("p", { class: "offer-text" }, msg.message, " ", h("span", { class: "hint", text: interpolate(gettext("Offered at %(time)s."), { time: at.toLocaleTimeString(document.documentElement.lang || [], { hour: "2-digit", minute: "2-digit" }) }, true) })),
+      act ? h("button", { class: "btn primary small", type: "button", text: gettext("Hand over seat"), on: { click: (ev) => act(msg, ev.currentTarget) } }) : null,
+      h("button", { class: "btn small", type: "button", text: gettext("Dismiss"), "aria-label": interpolate(gettext("Dismiss: %(message)s"), { message: msg.message }, true), on: { click: () => { offers.delete(key); drawOffers(act); } } }))));
 }

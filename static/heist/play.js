@@ -7,11 +7,12 @@ import { awakeNote, cue, keepAwake } from "./awake.js";
 import { Live } from "./live.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { storyLink } from "./story-link.js";
-import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { eventLog, giftWord, joinList, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox, withNodes } from "./tableview.js";
 import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
+const fmt = (text, values) => interpolate(text, values, true);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -93,7 +94,7 @@ function send(action, { turn = false } = {}) {
   S.sending = true;
   S.sentVersion = view.version;
   draw();
-  track(live.act(action, turn ? { version: view.version } : {}), "Sending your move")
+  track(live.act(action, turn ? { version: view.version } : {}), gettext("Sending your move"))
     .then(
       () => {},
       (err) => {
@@ -110,7 +111,7 @@ function send(action, { turn = false } = {}) {
 function duty(action, button) {
   button.disabled = true;
   button.dataset.busy = "1";
-  track(live.act(action), "Sending").catch(showError).finally(() => {
+  track(live.act(action), gettext("Sending")).catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });
@@ -127,7 +128,7 @@ function draw() {
     render(
       root,
       h("section", { class: "panel", role: "alert" },
-        h("h1", { text: "You're not at this table any more" }),
+        h("h1", { text: gettext("You're not at this table any more") }),
         h("p", { text: S.fatal }),
         fatalNext()),
     );
@@ -154,11 +155,11 @@ function draw() {
   render(
     root,
     h("header", { class: "seat-head" },
-      h("h1", { "aria-label": `Table ${meta.letter}, seat ${view.you + 1}` },
-        h("span", { class: "where" }, "Table ", h("strong", { class: "table-letter", text: meta.letter })),
+      h("h1", { "aria-label": fmt(gettext("Table %(letter)s, seat %(seat)s"), { letter: meta.letter, seat: view.you + 1 }) },
+        h("span", { class: "where" }, withNodes(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
         h("span", { class: "sep", "aria-hidden": "true", text: " · " }),
-        h("span", { class: "where" }, "seat ", h("strong", { class: "seat-number", text: String(view.you + 1) }))),
-      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? " · table captain" : ""} · ${roundTitle(view)}`),
+        h("span", { class: "where" }, withNodes(gettext("seat %(seat)s"), { seat: h("strong", { class: "seat-number", text: String(view.you + 1) }) }))),
+      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? ` · ${gettext("table captain")}` : ""} · ${roundTitle(view)}`),
       h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
     awakeNote(() => draw()),
     relay,
@@ -167,7 +168,7 @@ function draw() {
     view.phase === "over" ? null : giftPanel(view),
     prompt.dataset.usesHand || view.phase === "over" ? null : handPanel(view),
     h("section", { class: "panel", "aria-labelledby": "table-h", data: { version: S.seat.version } },
-      h("h2", { id: "table-h", text: `Table ${meta.letter}` }),
+      h("h2", { id: "table-h", text: fmt(gettext("Table %(letter)s"), { letter: meta.letter }) }),
       h("p", { class: "status-line", text: statusLine(view, meta, view.you) }),
       windowBox(view, meta, { mySeat: view.you, duty: S.me.captain, onPass: (_t, seat, button, window) => duty({ type: "timeout_pass", seat, window }, button) }),
       resultList(view, meta, { mySeat: view.you }),
@@ -207,8 +208,8 @@ function alertIfNeeded(prompt, view) {
 /** "Captain: Bea (tablet at the table)": who does the captain's duties here. */
 function captainWords(meta) {
   const t = ((S.party && S.party.tables) || []).find((x) => x.letter === meta.letter) || {};
-  const who = t.captain ? `Captain: ${t.captain}` : "No captain yet";
-  return t.tablet ? `${who} · the captain's tablet is at the table` : who;
+  const who = t.captain ? fmt(gettext("Captain: %(name)s"), { name: t.captain }) : gettext("No captain yet");
+  return t.tablet ? `${who} · ${gettext("the captain's tablet is at the table")}` : who;
 }
 
 function announce(text) {
@@ -227,13 +228,12 @@ function announce(text) {
 function fatalNext() {
   const status = (S.party || {}).status;
   if (status === "over") {
-    return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "See who took what home"));
+    return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("See who took what home")));
   }
   if (status === "playing") {
-    return h("p", { class: "hint", text: "The cards are dealt, so you cannot take another seat. If a substitute took yours, "
-      + "they play it for you: the gift in front of it at the end is yours. Ask the host." });
+    return h("p", { class: "hint", text: gettext("The cards are dealt, so you cannot take another seat. If a substitute took yours, they play it for you: the gift in front of it at the end is yours. Ask the host.") });
   }
-  return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, "Join again"));
+  return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("Join again")));
 }
 
 /** An unseated guest while the tables play: a late arrival waiting (or not) for a seat,
@@ -243,24 +243,24 @@ function drawNotSeated(p) {
   const over = p.status === "over";
   const lines = me.played_by
     ? [
-        h("h1", { id: "lobby-h" }, `${me.played_by} plays your seat, ${me.name}`),
+        h("h1", { id: "lobby-h" }, fmt(gettext("%(stand_in)s plays your seat, %(name)s"), { stand_in: me.played_by, name: me.name })),
         h("p", { text: over
-          ? "The game is over: the gift in front of your old seat is yours."
-          : "You handed your seat over: a late arrival plays it for you. At the end the gift in front of it is yours." }),
+          ? gettext("The game is over: the gift in front of your old seat is yours.")
+          : gettext("You handed your seat over: a late arrival plays it for you. At the end the gift in front of it is yours.") }),
       ]
     : [
-        h("h1", { id: "lobby-h" }, `You're registered as a late arrival, ${me.name}`),
-        h("p", { class: "write-number" }, "Write ", h("strong", { class: "gift-number", text: String(me.gift_number) }), " on your gift"),
-        h("p", { text: "and put it on the late-gifts shelf: you take it home at the end." }),
-        h("p", { class: "secret" }, h("span", { class: "hint", text: "Your secret description: " }), me.description),
+        h("h1", { id: "lobby-h" }, fmt(gettext("You're registered as a late arrival, %(name)s"), { name: me.name })),
+        h("p", { class: "write-number" }, withNodes(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(me.gift_number) }) })),
+        h("p", { text: gettext("and put it on the late-gifts shelf: you take it home at the end.") }),
+        h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), me.description),
         over
-          ? h("p", { text: "The party is over: take your own gift home. Thanks for coming!" })
+          ? h("p", { text: gettext("The party is over: take your own gift home. Thanks for coming!") })
           : h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
-              "The tables are playing. If a guest has to leave, the host may seat you in their place; this page will show your seat."),
+              gettext("The tables are playing. If a guest has to leave, the host may seat you in their place; this page will show your seat.")),
       ];
   render(root, h("section", { class: "panel lobby late-arrival", "aria-labelledby": "lobby-h" },
     h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }), ...lines));
-  announce(me.played_by ? `${me.played_by} plays your seat.` : "Registered as a late arrival.");
+  announce(me.played_by ? fmt(gettext("%(stand_in)s plays your seat."), { stand_in: me.played_by }) : gettext("Registered as a late arrival."));
 }
 
 function drawLobby() {
@@ -273,35 +273,37 @@ function drawLobby() {
     root,
     h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
       h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }),
-      h("h1", { id: "lobby-h" }, `You're in, ${S.me.name}!`),
-      h("p", { class: "write-number" }, "Write ", h("strong", { class: "gift-number", text: String(S.me.gift_number) }), " on your gift"),
-      h("p", {}, "and put it on the gift pile."),
-      h("p", { class: "secret" }, h("span", { class: "hint", text: "Your secret description: " }), S.me.description),
+      h("h1", { id: "lobby-h" }, fmt(gettext("You're in, %(name)s!"), { name: S.me.name })),
+      h("p", { class: "write-number" }, withNodes(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(S.me.gift_number) }) })),
+      h("p", {}, gettext("and put it on the gift pile.")),
+      h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), S.me.description),
       h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
-        `Waiting for the host to deal the cards${p.guest_count ? ` · ${p.guest_count} guest${p.guest_count === 1 ? "" : "s"} in` : ""}.`)),
+        p.guest_count
+          ? fmt(ngettext("Waiting for the host to deal the cards · %(n)s guest in.", "Waiting for the host to deal the cards · %(n)s guests in.", p.guest_count), { n: p.guest_count })
+          : gettext("Waiting for the host to deal the cards."))),
   );
-  announce("Waiting for the host to deal the cards.");
+  announce(gettext("Waiting for the host to deal the cards."));
 }
 
 function giftPanel(view) {
   const mine = view.seats[view.you];
   let desc;
-  if (mine.open) desc = h("p", {}, h("span", { class: "hint", text: "Unwrapped: " }), mine.description);
+  if (mine.open) desc = h("p", {}, h("span", { class: "hint", text: gettext("Unwrapped: ") }), mine.description);
   else if (mine.description) {
-    const how = view.gift === S.me.gift_number ? "You brought this one: " : "Your secret peek: ";
+    const how = view.gift === S.me.gift_number ? gettext("You brought this one: ") : gettext("Your secret peek: ");
     desc = h("p", { class: "secret" }, h("span", { class: "hint", text: how }), mine.description);
   }
-  else desc = h("p", { class: "hint", text: "Still wrapped: you haven't seen inside." });
+  else desc = h("p", { class: "hint", text: gettext("Still wrapped: you haven't seen inside.") });
   return h("section", { class: "panel gift-panel", "aria-labelledby": "gift-h" },
-    h("h2", { id: "gift-h", class: "sr-only", text: "Your gift" }),
-    h("p", { class: "take" }, view.phase === "over" ? "Keep gift " : "Take gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) })),
+    h("h2", { id: "gift-h", class: "sr-only", text: gettext("Your gift") }),
+    h("p", { class: "take" }, withNodes(view.phase === "over" ? gettext("Keep gift %(gift)s") : gettext("Take gift %(gift)s"), { gift: h("strong", { class: "gift-number", text: giftLabel(view.gift) }) })),
     desc);
 }
 
 function handPanel(view) {
   return h("section", { class: "panel", "aria-labelledby": "hand-h" },
-    h("h2", { id: "hand-h", text: `Your hand (${view.hand.length})` }),
-    view.hand.length ? h("div", { class: "hand", id: "hand" }, view.hand.map((c) => cardFace(c))) : h("p", { class: "hint", text: "No cards." }));
+    h("h2", { id: "hand-h", text: fmt(gettext("Your hand (%(n)s)"), { n: view.hand.length }) }),
+    view.hand.length ? h("div", { class: "hand", id: "hand" }, view.hand.map((c) => cardFace(c))) : h("p", { class: "hint", text: gettext("No cards.") }));
 }
 
 /** The one thing this phone should do now. */
@@ -315,32 +317,33 @@ function promptFor(view, meta) {
     const keep = (S.takesHome || []).find((r) => r.kind === "keeps");
     const own = (S.takesHome || []).find((r) => r.kind === "late");
     const forGuest = keep && keep.guest !== S.me.name ? keep.guest : S.me.playing_for || null;
+    const big = (text, gift) => h("li", { class: "big" }, withNodes(text, { gift: h("strong", { class: "gift-number", text: gift }), name: forGuest, description: mine.description }));
     const seatGift = forGuest
-      ? h("li", { class: "big" }, "Gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), ` goes home with ${forGuest}: you played this seat for them.`)
-      : h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: giftLabel(view.gift) }), mine.description ? `: ${mine.description}` : "");
-    return prompt("end", "The heist is over",
-      h("h3", { text: "You take home" }),
+      ? big(gettext("Gift %(gift)s goes home with %(name)s: you played this seat for them."), giftLabel(view.gift))
+      : big(mine.description ? gettext("Keep gift %(gift)s: %(description)s") : gettext("Keep gift %(gift)s"), giftLabel(view.gift));
+    return prompt("end", gettext("The heist is over"),
+      h("h3", { text: gettext("You take home") }),
       h("ul", { class: "plain takes-home" },
         seatGift,
-        own ? h("li", { class: "big" }, "Keep gift ", h("strong", { class: "gift-number", text: own.gift }), ": your own gift, from the late-gifts shelf.") : null,
-        returns.map((r) => h("li", { class: "big" }, "Also gift ", h("strong", { class: "gift-number", text: r.gift }), `: ${r.description} — the gift you brought, back from the vault.`))),
+        own ? big(gettext("Keep gift %(gift)s: your own gift, from the late-gifts shelf."), own.gift) : null,
+        returns.map((r) => h("li", { class: "big" }, withNodes(gettext("Also gift %(gift)s: %(description)s — the gift you brought, back from the vault."), { gift: h("strong", { class: "gift-number", text: r.gift }), description: r.description })))),
       S.party && S.party.status === "over"
-        ? h("p", { text: "That's everything. Unused cards have no value. Thanks for heisting!" })
-        : h("p", { text: "Keep it. Other tables are still playing; leftover vault gifts go home when every table is done." }),
+        ? h("p", { text: gettext("That's everything. Unused cards have no value. Thanks for heisting!") })
+        : h("p", { text: gettext("Keep it. Other tables are still playing; leftover vault gifts go home when every table is done.") }),
       storyLink(code));
   }
   if (view.phase === "reveal") {
-    return prompt("reveal", "Unwrap and show your gift",
-      h("p", { text: `Round 1 is over. Unwrap your gift and show it to everyone. ${revealWho(meta)} starts round 2 when every gift is shown.` }),
-      S.me.captain ? h("button", { class: "btn primary big", type: "button", data: { key: "reveal" }, on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget) } }, "Everyone unwrapped — start round 2") : null);
+    return prompt("reveal", gettext("Unwrap and show your gift"),
+      h("p", { text: revealText(meta) }),
+      S.me.captain ? h("button", { class: "btn primary big", type: "button", data: { key: "reveal" }, on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget) } }, gettext("Everyone unwrapped — start round 2")) : null);
   }
   if (view.phase === "gate") return gatePrompt(view, meta);
   if (view.asked) return reactionPrompt(view, meta, name);
   if (view.phase === "reaction" && view.answer) {
     const a = view.answer;
-    const card = a.block ? (view.hand.find((c) => c.id === a.card) || { title: "your reaction" }) : null;
-    return prompt("answered", a.block ? "You blocked" : "You let it happen",
-      h("p", { text: a.block ? `You answered with ${card.title}; waiting for the others.` : "You let it happen; waiting for the others." }));
+    const card = a.block ? (view.hand.find((c) => c.id === a.card) || { title: gettext("your reaction") }) : null;
+    return prompt("answered", a.block ? gettext("You blocked") : gettext("You let it happen"),
+      h("p", { text: a.block ? fmt(gettext("You answered with %(card)s; waiting for the others."), { card: card.title }) : gettext("You let it happen; waiting for the others.") }));
   }
   if (view.must_trim > 0) return trimPrompt(view);
   if (view.phase === "action" && view.active === view.you) return turnPrompt(view, meta, name);
@@ -351,10 +354,12 @@ function promptFor(view, meta) {
   return el;
 }
 
-function revealWho(meta) {
+/** Who starts round 2 after the reveal, in one whole sentence per case. */
+function revealText(meta) {
   const t = ((S.party && S.party.tables) || []).find((x) => x.letter === meta.letter) || {};
-  if (t.tablet) return "The captain's tablet";
-  return t.captain ? `Your captain, ${t.captain},` : "The host";
+  if (t.tablet) return gettext("Round 1 is over. Unwrap your gift and show it to everyone. The captain's tablet starts round 2 when every gift is shown.");
+  if (t.captain) return fmt(gettext("Round 1 is over. Unwrap your gift and show it to everyone. Your captain, %(name)s, starts round 2 when every gift is shown."), { name: t.captain });
+  return gettext("Round 1 is over. Unwrap your gift and show it to everyone. The host starts round 2 when every gift is shown.");
 }
 
 function prompt(kind, headline, ...body) {
@@ -370,33 +375,33 @@ function gatePrompt(view, meta) {
   const gate = p.gate || { tables: 1, at_gate: 1 };
   const relay = p.relay;
   if (relayRan(relay) && walkOf(relay, meta.letter)) return walkPrompt(view, meta, relay);
-  const stay = h("p", { text: "Stay in your seat with your gift. One drawn player per table passes their gift to the next table; nobody can block it." });
+  const stay = h("p", { text: gettext("Stay in your seat with your gift. One drawn player per table passes their gift to the next table; nobody can block it.") });
   if (!relay) {
     const more = gate.tables - gate.at_gate;
     const headline = more > 0
-      ? `Your table finished round 2 — waiting for ${more} more table${more === 1 ? "" : "s"}`
-      : "Every table finished round 2 — waiting for the host to open the relay";
-    const el = prompt("gate", headline, h("p", { class: "gate-count", text: `Tables at the gate: ${gate.at_gate} of ${gate.tables}` }), stay);
+      ? fmt(ngettext("Your table finished round 2 — waiting for %(n)s more table", "Your table finished round 2 — waiting for %(n)s more tables", more), { n: more })
+      : gettext("Every table finished round 2 — waiting for the host to open the relay");
+    const el = prompt("gate", headline, h("p", { class: "gate-count", text: fmt(gettext("Tables at the gate: %(at)s of %(total)s"), { at: gate.at_gate, total: gate.tables }) }), stay);
     el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
     return el;
   }
   const seat = view.relay_seat;
-  const parts = [h("p", { class: "hint", text: "The relay order:" }), ringLine(relay, "ring big-ring")];
+  const parts = [h("p", { class: "hint", text: gettext("The relay order:") }), ringLine(relay, "ring big-ring")];
   const next = relay.ring[(relay.ring.indexOf(meta.letter) + 1) % relay.ring.length];
   if (seat === null || seat === undefined) {
     parts.push(S.me.captain
-      ? h("button", { class: "btn primary big", type: "button", id: "draw-relay", data: { key: "draw-relay" }, on: { click: (ev) => duty({ type: "draw_relay_seat" }, ev.currentTarget) } }, "Draw the relay seat")
-      : h("p", { text: "Waiting for your table captain to draw a seat." }));
-    if (S.me.captain) parts.push(h("p", { class: "hint", text: "You are the captain: the server draws one seat at your table at random, like a seat-number slip." }));
+      ? h("button", { class: "btn primary big", type: "button", id: "draw-relay", data: { key: "draw-relay" }, on: { click: (ev) => duty({ type: "draw_relay_seat" }, ev.currentTarget) } }, gettext("Draw the relay seat"))
+      : h("p", { text: gettext("Waiting for your table captain to draw a seat.") }));
+    if (S.me.captain) parts.push(h("p", { class: "hint", text: gettext("You are the captain: the server draws one seat at your table at random, like a seat-number slip.") }));
   } else if (seat === view.you) {
     parts.push(h("p", { class: "big drawn-me" }, h("span", { "aria-hidden": "true", text: "⇄ " }),
-      h("strong", { text: `You were drawn! Your gift ${giftLabel(view.gift)} goes to table ${next} when the host runs the relay.` })));
+      h("strong", { text: fmt(gettext("You were drawn! Your gift %(gift)s goes to table %(table)s when the host runs the relay."), { gift: giftLabel(view.gift), table: next }) })));
   } else {
     parts.push(h("p", { class: "drawn-seat" }, h("span", { "aria-hidden": "true", text: "✓ " }),
-      `Drawn seat: seat ${seat + 1} (${seatName(meta, seat)}) passes gift ${giftLabel(view.seats[seat].gift)} to table ${next}.`));
+      fmt(gettext("Drawn seat: seat %(seat)s (%(name)s) passes gift %(gift)s to table %(table)s."), { seat: seat + 1, name: seatName(meta, seat), gift: giftLabel(view.seats[seat].gift), table: next })));
   }
-  if (seat !== null && seat !== undefined) parts.push(h("p", { class: "hint", text: "Waiting for the host to run the relay." }));
-  return prompt("gate", "The relay is open", ...parts);
+  if (seat !== null && seat !== undefined) parts.push(h("p", { class: "hint", text: gettext("Waiting for the host to run the relay.") }));
+  return prompt("gate", gettext("The relay is open"), ...parts);
 }
 
 /** The walk (docs/RULES.md): each drawn player carries their gift to the next table;
@@ -407,21 +412,21 @@ function walkPrompt(view, meta, relay) {
   const w = walkOf(relay, meta.letter);
   const carrier = w.mine.seat === view.you;
   if (carrier && !w.delivered) {
-    return prompt("carry", `Carry gift ${w.mine.sent} to table ${w.mine.sent_to}`,
-      h("p", { class: "carry-to", id: "carry-to" }, `Take gift ${w.mine.sent} to table ${w.mine.sent_to}, seat ${w.to.seat + 1} (${w.to.guest}).`),
+    return prompt("carry", fmt(gettext("Carry gift %(gift)s to table %(table)s"), { gift: w.mine.sent, table: w.mine.sent_to }),
+      h("p", { class: "carry-to", id: "carry-to" }, fmt(gettext("Take gift %(gift)s to table %(table)s, seat %(seat)s (%(name)s)."), { gift: w.mine.sent, table: w.mine.sent_to, seat: w.to.seat + 1, name: w.to.guest })),
       h("button", { class: "btn primary big", type: "button", id: "delivered", data: { key: "delivered" },
-        on: { click: (ev) => deliver(w.to.table_id, ev.currentTarget, "Saying you delivered it") } }, `I delivered gift ${w.mine.sent}`),
-      h("p", { text: `Then come back to your seat: gift ${w.mine.received} from table ${w.mine.received_from} (carried by ${w.from.guest}) is brought to you. Your table plays round 3 once both gifts are in.` }));
+        on: { click: (ev) => deliver(w.to.table_id, ev.currentTarget, gettext("Saying you delivered it")) } }, fmt(gettext("I delivered gift %(gift)s"), { gift: w.mine.sent })),
+      h("p", { text: fmt(gettext("Then come back to your seat: gift %(gift)s from table %(table)s (carried by %(name)s) is brought to you. Your table plays round 3 once both gifts are in."), { gift: w.mine.received, table: w.mine.received_from, name: w.from.guest }) }));
   }
-  const headline = carrier ? `You delivered gift ${w.mine.sent}: back to your seat` : walkText(relay, meta.letter);
+  const headline = carrier ? fmt(gettext("You delivered gift %(gift)s: back to your seat"), { gift: w.mine.sent }) : walkText(relay, meta.letter);
   const el = prompt("walk", headline,
     carrier ? h("p", { class: "big", text: walkText(relay, meta.letter) }) : null,
     !carrier && !w.delivered
-      ? h("p", { text: `${w.mine.guest} (seat ${w.mine.seat + 1}) carries gift ${w.mine.sent} to table ${w.mine.sent_to}; nobody plays until they are back.` })
+      ? h("p", { text: fmt(gettext("%(name)s (seat %(seat)s) carries gift %(gift)s to table %(table)s; nobody plays until they are back."), { name: w.mine.guest, seat: w.mine.seat + 1, gift: w.mine.sent, table: w.mine.sent_to }) })
       : null,
     S.me.captain && !w.arrived
       ? h("button", { class: "btn primary big", type: "button", id: "gift-arrived", data: { key: "gift-arrived" },
-          on: { click: (ev) => deliver(w.mine.table_id, ev.currentTarget, "Confirming the gift") } }, `Gift ${w.mine.received} has arrived`)
+          on: { click: (ev) => deliver(w.mine.table_id, ev.currentTarget, gettext("Confirming the gift")) } }, fmt(gettext("Gift %(gift)s has arrived"), { gift: w.mine.received }))
       : null);
   el.querySelector("h2").prepend(h("span", { class: "spinner", "aria-hidden": "true" }));
   return el;
@@ -444,10 +449,10 @@ function relayPanel(view, meta) {
   const mine = relayEntry(relay, meta.letter);
   if (!mine) return null;
   const text = mine.seat === view.you
-    ? `You carried gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.`
-    : `${mine.guest} (seat ${mine.seat + 1}) sent gift ${mine.sent} to table ${mine.sent_to} and received gift ${mine.received} from table ${mine.received_from}.`;
+    ? fmt(gettext("You carried gift %(sent)s to table %(to)s and received gift %(received)s from table %(from)s."), { sent: mine.sent, to: mine.sent_to, received: mine.received, from: mine.received_from })
+    : fmt(gettext("%(name)s (seat %(seat)s) sent gift %(sent)s to table %(to)s and received gift %(received)s from table %(from)s."), { name: mine.guest, seat: mine.seat + 1, sent: mine.sent, to: mine.sent_to, received: mine.received, from: mine.received_from });
   return h("section", { class: "panel relay-panel", id: "relay-errand", "aria-labelledby": "relay-h" },
-    h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "The relay ran"),
+    h("h2", { id: "relay-h" }, h("span", { "aria-hidden": "true", text: "⇄ " }), gettext("The relay ran")),
     h("p", { text }));
 }
 
@@ -455,26 +460,25 @@ function relayPanel(view, meta) {
 
 function captainPanel(view, meta) {
   const pending = [];
-  if (view.phase === "reveal") pending.push("Confirm the reveal (the button above) once everyone has unwrapped.");
-  if (view.phase === "reaction") pending.push("A reaction nobody answers can be passed after 60 s (the button under Table).");
-  if (view.phase === "gate" && relayRan(S.party && S.party.relay)) pending.push("The relay's walk: confirm the gift that arrives at your table (the button above).");
-  else if (view.phase === "gate") pending.push("At the gate: draw the relay seat once the host opens the relay.");
+  if (view.phase === "reveal") pending.push(gettext("Confirm the reveal (the button above) once everyone has unwrapped."));
+  if (view.phase === "reaction") pending.push(gettext("A reaction nobody answers can be passed after 60 s (the button under Table)."));
+  if (view.phase === "gate" && relayRan(S.party && S.party.relay)) pending.push(gettext("The relay's walk: confirm the gift that arrives at your table (the button above)."));
+  else if (view.phase === "gate") pending.push(gettext("At the gate: draw the relay seat once the host opens the relay."));
   return h("section", { class: "panel captain-panel", "aria-labelledby": "captain-h" },
-    h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), `Captain of table ${meta.letter}`),
-    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: "Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute." }),
+    h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), fmt(gettext("Captain of table %(letter)s"), { letter: meta.letter })),
+    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: gettext("Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute.") }),
     h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
-      h("summary", { text: "Hand a seat to a substitute" }),
-      h("p", { class: "hint", text: "For a guest who has to leave: the substitute takes the seat, gift and cards. The guest taps “Offer my seat” first, unless their phone has been offline for 2 minutes; the host can always do it." }),
+      h("summary", { text: gettext("Hand a seat to a substitute") }),
+      h("p", { class: "hint", text: gettext("For a guest who has to leave: the substitute takes the seat, gift and cards. The guest taps “Offer my seat” first, unless their phone has been offline for 2 minutes; the host can always do it.") }),
       h("ul", { class: "plain handover-list" }, meta.roster.map((r, seat) => {
         const claim = S.claims.get(r.guest);
         return h("li", { class: "row wrap" },
           h("span", { class: "seat-no", text: String(seat + 1) }),
-          h("strong", { text: seat === view.you ? `${r.name} (you)` : r.name }),
-          h("button", { class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${r.name}'s seat to a substitute`, data: { key: `handover-${r.guest}` },
+          h("strong", { text: seat === view.you ? fmt(gettext("%(name)s (you)"), { name: r.name }) : r.name }),
+          h("button", { class: "btn small", type: "button", text: gettext("Hand over seat"), "aria-label": fmt(gettext("Hand %(name)s's seat to a substitute"), { name: r.name }), data: { key: `handover-${r.guest}` },
             on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
           claim && claim.until > Date.now()
-            ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
-                " — the substitute opens the join page, taps “Taking over a seat?” and types it.")
+            ? h("span", { class: "claim", role: "status" }, withNodes(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it."), { code: h("strong", { class: "code-inline", text: claim.claim }) }))
             : null);
       }))));
 }
@@ -483,16 +487,16 @@ function captainPanel(view, meta) {
  * over while their phone is still online (the host always may). */
 function leavingPanel() {
   return h("details", { class: "handover leaving" },
-    h("summary", { text: "Leaving early?" }),
-    h("p", { class: "hint", text: "Offer your seat: your captain or the host can then give it, with your gift and cards, to a substitute." }),
-    h("button", { class: "btn small", type: "button", id: "offer-seat", text: "Offer my seat to a substitute",
+    h("summary", { text: gettext("Leaving early?") }),
+    h("p", { class: "hint", text: gettext("Offer your seat: your captain or the host can then give it, with your gift and cards, to a substitute.") }),
+    h("button", { class: "btn small", type: "button", id: "offer-seat", text: gettext("Offer my seat to a substitute"),
       on: { click: (ev) => offerSeat(ev.currentTarget) } }));
 }
 
 function offerSeat(button) {
   button.disabled = true;
   live.party("offer_seat").then((reply) => {
-    toast(`Seat offered: your captain or the host can hand it over in the next ${reply.minutes} minutes.`, "ok");
+    toast(fmt(ngettext("Seat offered: your captain or the host can hand it over in the next %(n)s minute.", "Seat offered: your captain or the host can hand it over in the next %(n)s minutes.", reply.minutes), { n: reply.minutes }), "ok");
   }, showError).finally(() => { button.disabled = false; });
 }
 
@@ -519,18 +523,20 @@ function reactionPrompt(view, meta, name) {
   }
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   const opened = meta.window_opened_at;
-  return prompt("react", "You are asked: block it or let it happen?",
-    h("p", { class: "big" }, h("strong", { text: `${cap(name(w.active))} is trying to ${w.label}` }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
+  return prompt("react", gettext("You are asked: block it or let it happen?"),
+    h("p", { class: "big" }, h("strong", { text: fmt(gettext("%(name)s is trying to %(card)s"), { name: cap(name(w.active)), card: w.label }) }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
     opened
       ? h("p", { class: "react-clock" },
-          h("span", { data: { openedAt: opened, countdown: meta.reaction_timeout || 60, before: "Answer now: after 60 s the captain may pass for you. Time left: ", after: "Answer now: the captain may pass for you at any moment." }, text: "" }))
+          h("span", { data: { openedAt: opened, countdown: meta.reaction_timeout || 60, before: `${gettext("Answer now: after 60 s the captain may pass for you. Time left:")} `, after: gettext("Answer now: the captain may pass for you at any moment.") }, text: "" }))
       : null,
     reactions.length
       ? h("div", { class: "choices" }, reactions.map((c) =>
-          cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": `Block with ${c.title}`, on: { click: () => send({ type: "react", card: c.id, window: w.version }) } },
-            extra: h("span", { class: "card-cta", text: `Block with ${c.title}${held[c.card] > 1 ? ` (you hold ${held[c.card]})` : ""}` }) })))
-      : h("p", { class: "hint", text: "You have no reaction card to block with." }),
-    h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null, window: w.version }) } }, "Let it happen"),
+          cardFace(c, { tag: "button", props: { type: "button", class: `card kind-reaction choice`, disabled: busy(), data: { cardId: c.id, cardName: c.card, key: `block-${c.id}` }, "aria-label": fmt(gettext("Block with %(card)s"), { card: c.title }), on: { click: () => send({ type: "react", card: c.id, window: w.version }) } },
+            extra: h("span", { class: "card-cta", text: held[c.card] > 1
+              ? fmt(ngettext("Block with %(card)s (you hold %(n)s)", "Block with %(card)s (you hold %(n)s)", held[c.card]), { card: c.title, n: held[c.card] })
+              : fmt(gettext("Block with %(card)s"), { card: c.title }) }) })))
+      : h("p", { class: "hint", text: gettext("You have no reaction card to block with.") }),
+    h("button", { class: "btn big", type: "button", id: "let-it-happen", data: { key: "pass" }, disabled: busy(), on: { click: () => send({ type: "react", card: null, window: w.version }) } }, gettext("Let it happen")),
   );
 }
 
@@ -539,24 +545,24 @@ function reactionPrompt(view, meta, name) {
 function trimPrompt(view) {
   const k = view.must_trim;
   const ui = S.ui;
-  const el = prompt("trim", `Discard ${k} card${k > 1 ? "s" : ""}`,
-    h("p", { text: `You have ${view.hand.length} cards; keep ${rules().hand_limit}. Choose exactly ${k} to discard.` }),
+  const el = prompt("trim", fmt(ngettext("Discard %(n)s card", "Discard %(n)s cards", k), { n: k }),
+    h("p", { text: fmt(ngettext("You have %(n)s card; keep %(limit)s. Choose exactly %(k)s to discard.", "You have %(n)s cards; keep %(limit)s. Choose exactly %(k)s to discard.", view.hand.length), { n: view.hand.length, limit: rules().hand_limit, k }) }),
     pickableHand(view, { max: k }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" },
       disabled: busy() || ui.picks.length !== k,
       on: { click: () => send({ type: "trim", cards: [...ui.picks] }) },
-    }, ui.picks.length === k ? `Discard ${pickedTitles(view)}` : `Choose ${k - ui.picks.length} more`));
+    }, ui.picks.length === k ? fmt(gettext("Discard %(cards)s"), { cards: pickedTitles(view) }) : fmt(gettext("Choose %(n)s more"), { n: k - ui.picks.length })));
   el.dataset.usesHand = "1";
   return el;
 }
 
 function pickedTitles(view) {
-  return S.ui.picks.map((id) => view.hand.find((c) => c.id === id).title).join(" and ");
+  return joinList(S.ui.picks.map((id) => view.hand.find((c) => c.id === id).title), " and ");
 }
 
 /** The hand as toggle buttons for picking up to `max` cards. */
-function pickableHand(view, { max, label = "Your hand" }) {
+function pickableHand(view, { max, label = gettext("Your hand") }) {
   const ui = S.ui;
   return h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": label },
     view.hand.map((c) => {
@@ -573,7 +579,7 @@ function pickableHand(view, { max, label = "Your hand" }) {
             draw();
           } },
         },
-        extra: h("span", { class: "tick", "aria-hidden": "true", text: picked ? "✓ chosen" : "" }),
+        extra: h("span", { class: "tick", "aria-hidden": "true", text: picked ? `✓ ${gettext("chosen")}` : "" }),
       });
     }));
 }
@@ -583,13 +589,13 @@ function pickableHand(view, { max, label = "Your hand" }) {
 function turnPrompt(view, meta, name) {
   const ui = S.ui;
   const modes = [
-    ["play", "Play a card"],
-    ["swipe", "Swipe: spend 2 cards"],
-    ["regroup", "Regroup or pass"],
+    ["play", gettext("Play a card")],
+    ["swipe", gettext("Swipe: spend 2 cards")],
+    ["regroup", gettext("Regroup or pass")],
   ];
-  if (view.can_use_vault) modes.push(["vault", "Vault exchange"]);
+  if (view.can_use_vault) modes.push(["vault", gettext("Vault exchange")]);
   const modeField = h("fieldset", { class: "modes" },
-    h("legend", { text: "Choose one action" }),
+    h("legend", { text: gettext("Choose one action") }),
     modes.map(([value, text]) => h("label", { class: `mode${ui.mode === value ? " on" : ""}` },
       h("input", { type: "radio", name: "mode", value, checked: ui.mode === value, data: { key: `mode-${value}` },
         on: { change: () => { S.ui = { ...freshUi(), mode: value }; draw(); } } }),
@@ -601,17 +607,17 @@ function turnPrompt(view, meta, name) {
   else body = playBody(view, meta, name);
   // A card chosen: the decision is that card's (the modes come back when it is tapped again).
   const deciding = ui.mode === "play" && ui.card !== null;
-  const el = prompt("turn", "Your turn!", deciding ? null : h("p", { class: "hint", text: "You drew a card. Do exactly one thing:" }), deciding ? null : modeField, body);
+  const el = prompt("turn", gettext("Your turn!"), deciding ? null : h("p", { class: "hint", text: gettext("You drew a card. Do exactly one thing:") }), deciding ? null : modeField, body);
   el.dataset.usesHand = "1";
   return el;
 }
 
 function reasonNotPlayable(card, view) {
-  if (card.kind === "REACTION") return "Reaction: only when your gift is threatened";
-  if (card.card === "YANKEE_HEIST" && view.hand.length < 2) return "Needs another card to pay with";
-  if (card.card === "CASE_THE_JOINT") return "No wrapped gift to peek at";
-  if (card.card === "PICKPOCKET") return "Nobody has cards to take";
-  return "No legal target now";
+  if (card.kind === "REACTION") return gettext("Reaction: only when your gift is threatened");
+  if (card.card === "YANKEE_HEIST" && view.hand.length < 2) return gettext("Needs another card to pay with");
+  if (card.card === "CASE_THE_JOINT") return gettext("No wrapped gift to peek at");
+  if (card.card === "PICKPOCKET") return gettext("Nobody has cards to take");
+  return gettext("No legal target now");
 }
 
 function playBody(view, meta, name) {
@@ -624,7 +630,7 @@ function playBody(view, meta, name) {
   const shown = ui.card === null
     ? [...view.hand.filter(canPlay), ...view.hand.filter((c) => !canPlay(c))]
     : view.hand.filter((c) => c.id === ui.card);
-  const cards = h("div", { class: `hand pick${ui.card === null ? "" : " chosen"}`, id: "hand", role: "group", "aria-label": "Choose a card to play" },
+  const cards = h("div", { class: `hand pick${ui.card === null ? "" : " chosen"}`, id: "hand", role: "group", "aria-label": gettext("Choose a card to play") },
     shown.map((c) => {
       const ok = Object.prototype.hasOwnProperty.call(playable, String(c.id));
       const chosen = ui.card === c.id;
@@ -635,10 +641,10 @@ function playBody(view, meta, name) {
           data: { cardId: c.id, cardName: c.card, key: `card-${c.id}` },
           on: { click: () => { S.ui = { ...freshUi(), mode: "play", card: chosen ? null : c.id }; draw(); } },
         },
-        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? "✓ chosen · tap to change" : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
+        extra: ok ? h("span", { class: "tick", "aria-hidden": "true", text: chosen ? `✓ ${gettext("chosen · tap to change")}` : "" }) : h("span", { class: "why", text: reasonNotPlayable(c, view) }),
       });
     }));
-  if (ui.card === null) return [cards, h("p", { class: "hint", text: "Tap a card to play it." })];
+  if (ui.card === null) return [cards, h("p", { class: "hint", text: gettext("Tap a card to play it.") })];
 
   const card = view.hand.find((c) => c.id === ui.card);
   if (!card) return cards;
@@ -647,30 +653,30 @@ function playBody(view, meta, name) {
   const parts = [cards];
   if (need > 0) {
     const ask = {
-      SNATCH: "Swap your gift with whom?",
-      SWITCHEROO: "Choose two players whose gifts swap",
-      THREE_GIFT_GRIFT: "Choose the two other players in the rotation",
-      YANKEE_HEIST: need === 1 ? "Swap with whom?" : "Choose who you swap with first, then second",
-      CASE_THE_JOINT: "Peek at whose wrapped gift?",
-      PICKPOCKET: "Take a random card from whom?",
+      SNATCH: gettext("Swap your gift with whom?"),
+      SWITCHEROO: gettext("Choose two players whose gifts swap"),
+      THREE_GIFT_GRIFT: gettext("Choose the two other players in the rotation"),
+      YANKEE_HEIST: need === 1 ? gettext("Swap with whom?") : gettext("Choose who you swap with first, then second"),
+      CASE_THE_JOINT: gettext("Peek at whose wrapped gift?"),
+      PICKPOCKET: gettext("Take a random card from whom?"),
     }[card.card];
     // One decision at a time: once the players are chosen and the card needs more (a
     // card to pay with, a direction), they shrink to a line with a Change button.
     const more = card.card === "YANKEE_HEIST" || card.card === "THREE_GIFT_GRIFT";
     if (more && ui.targets.length === need) {
       parts.push(h("p", { class: "chosen-targets" },
-        h("span", { text: `${card.card === "YANKEE_HEIST" ? "Swap with" : "With"} ${ui.targets.map((t) => seatName(meta, t)).join(card.card === "YANKEE_HEIST" ? ", then " : " and ")}` }),
-        h("button", { class: "btn small", type: "button", data: { key: "change-targets" }, disabled: busy(), on: { click: () => { ui.targets = []; draw(); } } }, "Change")));
+        h("span", { text: chosenTargets(card, ui.targets.map((t) => seatName(meta, t))) }),
+        h("button", { class: "btn small", type: "button", data: { key: "change-targets" }, disabled: busy(), on: { click: () => { ui.targets = []; draw(); } } }, gettext("Change"))));
     } else {
       parts.push(targetPicker(view, meta, legal, need, ask, ui.targets, (t) => { ui.targets = t; draw(); }, card.card === "YANKEE_HEIST"));
     }
   }
   if (card.card === "YANKEE_HEIST" && ui.targets.length === need) {
     parts.push(h("div", { class: "sub", role: "group", "aria-labelledby": "extra-h" },
-      h("h3", { id: "extra-h", text: "Pay with one more card" }),
+      h("h3", { id: "extra-h", text: gettext("Pay with one more card") }),
       h("div", { class: "hand pick mini" }, view.hand.filter((c) => c.id !== card.id).map((c) =>
         cardFace(c, { tag: "button", props: { type: "button", disabled: busy(), "aria-pressed": ui.extra === c.id ? "true" : "false", data: { cardId: c.id, cardName: c.card, key: `extra-${c.id}` }, on: { click: () => { ui.extra = ui.extra === c.id ? null : c.id; draw(); } } },
-          extra: h("span", { class: "tick", "aria-hidden": "true", text: ui.extra === c.id ? "✓ pays" : "" }) })))));
+          extra: h("span", { class: "tick", "aria-hidden": "true", text: ui.extra === c.id ? `✓ ${gettext("pays")}` : "" }) })))));
   }
   if (card.card === "THREE_GIFT_GRIFT" && ui.targets.length === need) {
     parts.push(directionPicker(view, name));
@@ -685,23 +691,36 @@ function playBody(view, meta, name) {
       if (card.card === "THREE_GIFT_GRIFT") action.direction = ui.direction;
       send(action, { turn: true });
     } },
-  }, done ? summary : `Choose ${need > ui.targets.length ? "players" : card.card === "YANKEE_HEIST" ? "a card to pay with" : "a direction"} first`));
+  }, done ? summary : need > ui.targets.length ? gettext("Choose players first") : card.card === "YANKEE_HEIST" ? gettext("Choose a card to pay with first") : gettext("Choose a direction first")));
   return parts;
+}
+
+/** "Swap with Bea, then Cy" (YANKEE HEIST) / "With Bea and Cy" (THREE-GIFT GRIFT). */
+function chosenTargets(card, names) {
+  if (card.card !== "YANKEE_HEIST") return fmt(gettext("With %(names)s"), { names: joinList(names, " and ") });
+  if (names.length > 1) return fmt(gettext("Swap with %(first)s, then %(second)s"), { first: names[0], second: names[1] });
+  return fmt(gettext("Swap with %(name)s"), { name: names[0] });
 }
 
 /** What the confirm button says, in the card's own terms. */
 function playSummary(card, ui, name) {
   const [a, b] = ui.targets.map(name);
-  const t = card.title;
-  if (!ui.targets.length) return card.card === "INSIDE_MAN" ? `Play ${t}: draw 2` : `Play ${t}`;
+  const card_ = card.title;
+  const v = { card: card_, a, b };
+  if (!ui.targets.length) return card.card === "INSIDE_MAN" ? fmt(gettext("Play %(card)s: draw 2"), v) : fmt(gettext("Play %(card)s"), v);
   switch (card.card) {
-    case "SNATCH": return `Play ${t}: swap with ${a}`;
-    case "SWITCHEROO": return b ? `Play ${t}: swap ${a} and ${b}` : `Play ${t} on ${a}`;
-    case "THREE_GIFT_GRIFT": return `Play ${t} with ${[a, b].filter(Boolean).join(" and ")}${ui.direction ? `, ${ui.direction}` : ""}`;
-    case "YANKEE_HEIST": return `Play ${t}: swap with ${a}${b ? `, then ${b}` : ""}`;
-    case "CASE_THE_JOINT": return `Play ${t}: peek at ${a}'s gift`;
-    case "PICKPOCKET": return `Play ${t}: take a card from ${a}`;
-    default: return `Play ${t} on ${ui.targets.map(name).join(" and ")}`;
+    case "SNATCH": return fmt(gettext("Play %(card)s: swap with %(a)s"), v);
+    case "SWITCHEROO": return b ? fmt(gettext("Play %(card)s: swap %(a)s and %(b)s"), v) : fmt(gettext("Play %(card)s on %(a)s"), v);
+    case "THREE_GIFT_GRIFT": {
+      const names = joinList([a, b].filter(Boolean), " and ");
+      if (ui.direction === "clockwise") return fmt(gettext("Play %(card)s with %(names)s, clockwise"), { card: card_, names });
+      if (ui.direction === "counterclockwise") return fmt(gettext("Play %(card)s with %(names)s, counterclockwise"), { card: card_, names });
+      return fmt(gettext("Play %(card)s with %(names)s"), { card: card_, names });
+    }
+    case "YANKEE_HEIST": return b ? fmt(gettext("Play %(card)s: swap with %(a)s, then %(b)s"), v) : fmt(gettext("Play %(card)s: swap with %(a)s"), v);
+    case "CASE_THE_JOINT": return fmt(gettext("Play %(card)s: peek at %(a)s's gift"), v);
+    case "PICKPOCKET": return fmt(gettext("Play %(card)s: take a card from %(a)s"), v);
+    default: return fmt(gettext("Play %(card)s on %(names)s"), { card: card_, names: joinList(ui.targets.map(name), " and ") });
   }
 }
 
@@ -721,9 +740,9 @@ function targetPicker(view, meta, legal, need, ask, chosen, set, ordered = false
           else set([...chosen.slice(0, need - 1), seat]);
         } },
       },
-      at >= 0 ? h("span", { class: "tick", text: ordered && need > 1 ? `${at + 1}${at === 0 ? "st" : "nd"} ` : "✓ " }) : null,
+      at >= 0 ? h("span", { class: "tick", text: ordered && need > 1 ? `${at === 0 ? gettext("1st") : gettext("2nd")} ` : "✓ " }) : null,
       h("strong", { text: seatName(meta, seat) }),
-      h("span", { class: "hint", text: ` gift ${giftLabel(s.gift)}${s.description ? `: ${s.description}` : ""}` }));
+      h("span", { class: "hint", text: ` ${giftWord(s.gift)}${s.description ? `: ${s.description}` : ""}` }));
     })));
 }
 
@@ -737,13 +756,13 @@ function directionPicker(view, name) {
     // moves one step along the ring in the direction named.
     const [p, q] = [...ui.targets].sort((a, b) => cw(a) - cw(b));
     const ring = { clockwise: [view.you, p, q], counterclockwise: [view.you, q, p] };
-    preview = (dir) => ` (gifts move ${ring[dir].map(name).join(" → ")} → you)`;
+    preview = (dir) => ` ${fmt(gettext("(gifts move %(ring)s → you)"), { ring: ring[dir].map(name).join(" → ") })}`;
   }
   return h("fieldset", { class: "sub directions" },
-    h("legend", { text: "Rotate which way? Each gift moves to the next person." }),
+    h("legend", { text: gettext("Rotate which way? Each gift moves to the next person.") }),
     ["clockwise", "counterclockwise"].map((dir) => h("label", { class: `mode${ui.direction === dir ? " on" : ""}` },
       h("input", { type: "radio", name: "direction", value: dir, checked: ui.direction === dir, data: { key: `dir-${dir}` }, on: { change: () => { ui.direction = dir; draw(); } } }),
-      ` ${dir === "clockwise" ? "Clockwise" : "Counterclockwise"}`,
+      ` ${dir === "clockwise" ? gettext("Clockwise") : gettext("Counterclockwise")}`,
       h("span", { class: "hint", text: preview(dir) }))));
 }
 
@@ -752,13 +771,13 @@ function swipeBody(view, meta) {
   const others = view.seats.map((s) => s.seat).filter((s) => s !== view.you);
   const done = ui.picks.length === 2 && ui.target !== null;
   return [
-    h("p", { class: "hint", text: "Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way." }),
-    pickableHand(view, { max: 2, label: "Choose 2 cards to spend" }),
-    targetPicker(view, meta, others, 1, "Swap with whom?", ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }),
+    h("p", { class: "hint", text: gettext("Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way.") }),
+    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
+    targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
       on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }, { turn: true }) },
-    }, done ? `Swipe at ${seatName(meta, ui.target)}` : "Swipe — choose 2 cards and a player"),
+    }, done ? fmt(gettext("Swipe at %(name)s"), { name: seatName(meta, ui.target) }) : gettext("Swipe — choose 2 cards and a player")),
   ];
 }
 
@@ -766,12 +785,12 @@ function regroupBody(view) {
   const ui = S.ui;
   const k = ui.picks.length;
   return [
-    h("p", { class: "hint", text: "Discard 0, 1 or 2 cards and draw as many. Choosing none is a pass." }),
-    pickableHand(view, { max: 2, label: "Choose up to 2 cards to discard" }),
+    h("p", { class: "hint", text: gettext("Discard 0, 1 or 2 cards and draw as many. Choosing none is a pass.") }),
+    pickableHand(view, { max: 2, label: gettext("Choose up to 2 cards to discard") }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy(),
       on: { click: () => send({ type: "regroup", cards: [...ui.picks] }, { turn: true }) },
-    }, k === 0 ? "Pass (keep my hand)" : `Discard ${k} and draw ${k}`),
+    }, k === 0 ? gettext("Pass (keep my hand)") : fmt(ngettext("Discard %(n)s and draw %(n)s", "Discard %(n)s and draw %(n)s", k), { n: k })),
   ];
 }
 
@@ -779,18 +798,18 @@ function vaultBody(view) {
   const ui = S.ui;
   const done = ui.picks.length === 2 && ui.gift !== null;
   return [
-    h("p", { class: "hint", text: "Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it." }),
-    pickableHand(view, { max: 2, label: "Choose 2 cards to spend" }),
+    h("p", { class: "hint", text: gettext("Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it.") }),
+    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
     h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
-      h("h3", { id: "vault-h", text: "Take which vault gift?" }),
+      h("h3", { id: "vault-h", text: gettext("Take which vault gift?") }),
       h("div", { class: "targets" }, view.vault.map((v) => h("button", {
         type: "button", class: "btn target", disabled: busy(), "aria-pressed": ui.gift === v.gift ? "true" : "false", data: { key: `vault-${v.gift}` },
         on: { click: () => { ui.gift = ui.gift === v.gift ? null : v.gift; draw(); } },
-      }, ui.gift === v.gift ? "✓ " : "", h("strong", { text: `gift ${giftLabel(v.gift)}` }), h("span", { class: "hint", text: v.description ? `: ${v.description}` : " (wrapped)" }))))),
+      }, ui.gift === v.gift ? "✓ " : "", h("strong", { text: giftWord(v.gift) }), h("span", { class: "hint", text: v.description ? `: ${v.description}` : ` (${gettext("wrapped")})` }))))),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
       on: { click: () => send({ type: "vault", cards: [...ui.picks], gift: ui.gift }, { turn: true }) },
-    }, done ? `Exchange for gift ${giftLabel(ui.gift)}` : "Vault — choose 2 cards and a gift"),
+    }, done ? fmt(gettext("Exchange for gift %(gift)s"), { gift: giftLabel(ui.gift) }) : gettext("Vault — choose 2 cards and a gift")),
   ];
 }
 

@@ -5,9 +5,24 @@ import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PASS_AFTER = 60;
 
+/** `text` (translated, with %(name)s placeholders) as a list of strings and elements:
+ * each placeholder becomes values[name] (an element or a string), so a sentence with a
+ * <strong> in it is translated whole. */
+export function withNodes(text, values) {
+  return text.split(/%\((\w+)\)s/).map((part, i) => (i % 2 ? values[part] : part)).filter((p) => p !== "");
+}
+
+/** Names as one list: in English exactly as before (`englishSep` between them); in the
+ * other languages the language's own list ("A, B y C", "A, B und C"). */
+export function joinList(items, englishSep = " and ") {
+  const lang = document.documentElement.lang || "en";
+  if (lang.startsWith("en")) return items.join(englishSep);
+  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
+}
+
 export function roundTitle(view) {
-  if (view.phase === "over") return "Game over";
-  return `Round ${view.round} of ${roundCount()} — ${roundName(view.round)}`;
+  if (view.phase === "over") return gettext("Game over");
+  return interpolate(gettext("Round %(round)s of %(count)s — %(name)s"), { round: view.round, count: roundCount(), name: roundName(view.round) }, true);
 }
 
 /** One sentence: what the table is waiting for. `mySeat` words it for a phone. */
@@ -16,20 +31,30 @@ export function statusLine(view, meta, mySeat = null) {
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
   switch (view.phase) {
     case "action":
-      return view.active === mySeat ? "Your turn!" : `${cap(name(view.active))}'s turn.`;
+      return view.active === mySeat ? gettext("Your turn!") : interpolate(gettext("%(name)s's turn."), { name: cap(name(view.active)) }, true);
     case "reaction": {
       const w = view.window;
-      const waiting = (w ? w.waiting : []).map(name);
-      return `${cap(name(w.active))} plays ${w.label}: waiting for ${waiting.join(", ")} to block or let it happen.`;
+      const waiting = w ? w.waiting : [];
+      const names = joinList(waiting.map(name), ", ");
+      if (mySeat !== null && waiting.length === 1 && waiting[0] === mySeat) {
+        return interpolate(gettext("%(name)s plays %(card)s: waiting for you to block or let it happen."), { name: cap(name(w.active)), card: w.label }, true);
+      }
+      if (mySeat !== null && w.active === mySeat) {
+        return interpolate(gettext("You play %(card)s: waiting for %(names)s to block or let it happen."), { card: w.label, names }, true);
+      }
+      return interpolate(gettext("%(name)s plays %(card)s: waiting for %(names)s to block or let it happen."), { name: cap(name(w.active)), card: w.label, names }, true);
     }
     case "trim":
-      return `Waiting for ${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} to discard down to ${rules().hand_limit}.`;
+      if (mySeat !== null && Object.keys(view.trims).length === 1 && Number(Object.keys(view.trims)[0]) === mySeat) {
+        return interpolate(gettext("Waiting for you to discard down to %(limit)s."), { limit: rules().hand_limit }, true);
+      }
+      return interpolate(gettext("Waiting for %(names)s to discard down to %(limit)s."), { names: joinList(Object.keys(view.trims).map((s) => name(Number(s))), ", "), limit: rules().hand_limit }, true);
     case "reveal":
-      return "Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.";
+      return gettext("Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.");
     case "gate":
-      return "Waiting at the gate for the other tables and the relay.";
+      return gettext("Waiting at the gate for the other tables and the relay.");
     case "over":
-      return "Game over: everyone keeps the gift in front of them.";
+      return gettext("Game over: everyone keeps the gift in front of them.");
     default:
       return "";
   }
@@ -41,20 +66,20 @@ export function seatList(view, meta, { mySeat = null, myGift = null } = {}) {
   const trims = view.trims || {};
   return h(
     "ol",
-    { class: "seats", "aria-label": `Seats at table ${meta.letter}` },
+    { class: "seats", "aria-label": interpolate(gettext("Seats at table %(letter)s"), { letter: meta.letter }, true) },
     view.seats.map((s) => {
       const you = s.seat === mySeat;
       const marks = [];
-      if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), "turn"));
-      if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), "being asked"));
-      if (trims[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), `discarding ${trims[String(s.seat)]}`));
+      if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), gettext("turn")));
+      if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), gettext("being asked")));
+      if (trims[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), interpolate(gettext("discarding %(n)s"), { n: trims[String(s.seat)] }, true)));
       let desc = null;
       if (s.description) {
         // Not open but known to this phone: the gift they brought, or one they peeked at.
-        const how = s.open ? "" : s.gift === myGift ? "you brought it: " : you ? "your peek: " : "you peeked: ";
+        const how = s.open ? "" : s.gift === myGift ? gettext("you brought it: ") : you ? gettext("your peek: ") : gettext("you peeked: ");
         desc = h("span", { class: `gift-desc${s.open ? "" : " peek"}` }, how ? h("em", { text: how }) : null, s.description);
       } else if (!s.open) {
-        desc = h("span", { class: "gift-desc wrapped", text: "wrapped" });
+        desc = h("span", { class: "gift-desc wrapped", text: gettext("wrapped") });
       }
       return h(
         "li",
@@ -63,14 +88,19 @@ export function seatList(view, meta, { mySeat = null, myGift = null } = {}) {
         h(
           "span",
           { class: "seat-main" },
-          h("strong", { class: "seat-name", text: you ? `${seatName(meta, s.seat)} (you)` : seatName(meta, s.seat) }),
-          h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: `gift ${giftLabel(s.gift)}` }), " ", desc),
+          h("strong", { class: "seat-name", text: you ? interpolate(gettext("%(name)s (you)"), { name: seatName(meta, s.seat) }, true) : seatName(meta, s.seat) }),
+          h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: giftWord(s.gift) }), " ", desc),
           marks.length ? h("span", { class: "marks" }, marks) : null,
         ),
-        h("span", { class: "seat-cards", "aria-label": `${s.cards} cards in hand` }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`),
+        h("span", { class: "seat-cards", "aria-label": interpolate(ngettext("%(n)s card in hand", "%(n)s cards in hand", s.cards), { n: s.cards }, true) }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`),
       );
     }),
   );
+}
+
+/** "gift 7", "gift V2": a gift's tag. */
+export function giftWord(gift) {
+  return interpolate(gettext("gift %(gift)s"), { gift: giftLabel(gift) }, true);
 }
 
 export function vaultList(view) {
@@ -78,12 +108,12 @@ export function vaultList(view) {
   return h(
     "div",
     { class: "vault" },
-    h("h3", { text: "Vault" }),
+    h("h3", { text: gettext("Vault") }),
     h(
       "ul",
       { class: "plain" },
       view.vault.map((v) =>
-        h("li", {}, h("span", { class: "gift-tag", text: `gift ${giftLabel(v.gift)}` }), " ", v.description ? v.description : h("span", { class: "wrapped", text: "wrapped" })),
+        h("li", {}, h("span", { class: "gift-tag", text: giftWord(v.gift) }), " ", v.description ? v.description : h("span", { class: "wrapped", text: gettext("wrapped") })),
       ),
     ),
   );
@@ -100,8 +130,10 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
   const opened = meta.window_opened_at;
   return h(
     "div",
-    { class: "window", role: "group", "aria-label": "Reaction window" },
-    h("p", {}, h("strong", { text: `${cap(name(w.active))} plays ${w.label}` }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
+    { class: "window", role: "group", "aria-label": gettext("Reaction window") },
+    h("p", {}, h("strong", { text: mySeat !== null && w.active === mySeat
+      ? interpolate(gettext("You play %(card)s"), { card: w.label }, true)
+      : interpolate(gettext("%(name)s plays %(card)s"), { name: cap(name(w.active)), card: w.label }, true) }), sentence(`: ${describeMove(w.move, gifts, name)}`)),
     h(
       "ul",
       { class: "asked-list" },
@@ -109,9 +141,9 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
         h(
           "li",
           {},
-          h("span", {}, h("span", { "aria-hidden": "true", text: "? " }), `Asking ${name(seat)} `),
+          h("span", {}, h("span", { "aria-hidden": "true", text: "? " }), `${seat === mySeat ? gettext("Asking you") : interpolate(gettext("Asking %(name)s"), { name: name(seat) }, true)} `),
           opened ? h("span", { class: "clock", data: { openedAt: opened, clock: "" }, text: "" }) : null,
-          opened ? h("span", { class: "countdown", data: { openedAt: opened, countdown: meta.reaction_timeout || PASS_AFTER, before: "· may be passed in ", after: "· may be passed now" }, text: "" }) : null,
+          opened ? h("span", { class: "countdown", data: { openedAt: opened, countdown: meta.reaction_timeout || PASS_AFTER, before: `· ${gettext("may be passed in")} `, after: `· ${gettext("may be passed now")}` }, text: "" }) : null,
           duty && seat !== mySeat && opened
             ? h(
                 "button",
@@ -122,7 +154,7 @@ export function windowBox(view, meta, { mySeat = null, duty = false, onPass = nu
                   data: { openedAt: opened, passAfter: meta.reaction_timeout || PASS_AFTER, key: `pass-${meta.id}-${seat}` },
                   on: { click: (ev) => onPass && onPass(meta.id, seat, ev.currentTarget, w.version) },
                 },
-                `Pass for ${seatName(meta, seat)}`,
+                interpolate(gettext("Pass for %(name)s"), { name: seatName(meta, seat) }, true),
                 h("span", { class: "pass-hint" }),
               )
             : null,
@@ -137,7 +169,7 @@ export function resultList(view, meta, { mySeat = null } = {}) {
   return h(
     "div",
     { class: "result" },
-    h("h3", { text: "Who keeps what" }),
+    h("h3", { text: gettext("Who keeps what") }),
     h(
       "ul",
       { class: "plain keeps" },
@@ -148,9 +180,11 @@ export function resultList(view, meta, { mySeat = null } = {}) {
         return h(
           "li",
           { class: seat === mySeat ? "me" : "" },
-          h("strong", { text: forGuest || seatName(meta, seat) }),
-          forGuest ? ` (played by ${seatName(meta, seat)}) keeps ` : " keeps ",
-          h("span", { class: "gift-tag", text: `gift ${giftLabel(gift)}` }),
+          withNodes(forGuest ? gettext("%(name)s (played by %(stand_in)s) keeps %(gift)s") : gettext("%(name)s keeps %(gift)s"), {
+            name: h("strong", { text: forGuest || seatName(meta, seat) }),
+            stand_in: seatName(meta, seat),
+            gift: h("span", { class: "gift-tag", text: giftWord(gift) }),
+          }),
           s && s.description ? `: ${s.description}` : "",
         );
       }),
@@ -158,7 +192,7 @@ export function resultList(view, meta, { mySeat = null } = {}) {
   );
 }
 
-export function eventLog(lines, label = "What happened") {
+export function eventLog(lines, label = gettext("What happened")) {
   if (!lines || !lines.length) return null;
   return h(
     "section",
@@ -190,16 +224,16 @@ export function tableCard(payload, lines, { duty = false, onPass = null, onConfi
       "aria-labelledby": `table-${meta.id}-h`,
       data: { tableId: meta.id, version: payload.version, phase: view.phase, round: view.round },
     },
-    h("h2", { id: `table-${meta.id}-h` }, `Table ${meta.letter} `, h("span", { class: "round", text: `· ${roundTitle(view)}` })),
+    h("h2", { id: `table-${meta.id}-h` }, `${interpolate(gettext("Table %(letter)s"), { letter: meta.letter }, true)} `, h("span", { class: "round", text: `· ${roundTitle(view)}` })),
     h("p", { class: "status-line", text: statusLine(view, meta) }),
     windowBox(view, meta, { duty, onPass }),
     duty && view.phase === "reveal"
-      ? h("button", { class: "btn primary big", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => onConfirm && onConfirm(meta.id, ev.currentTarget) } }, "Everyone unwrapped — start round 2")
+      ? h("button", { class: "btn primary big", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => onConfirm && onConfirm(meta.id, ev.currentTarget) } }, gettext("Everyone unwrapped — start round 2"))
       : null,
     resultList(view, meta),
     seatList(view, meta),
     vaultList(view),
-    h("p", { class: "hint" }, `Draw pile ${view.draw_pile} · discards ${view.discards}`),
+    h("p", { class: "hint" }, interpolate(gettext("Draw pile %(draw)s · discards %(discards)s"), { draw: view.draw_pile, discards: view.discards }, true)),
     eventLog(lines),
   );
 }
