@@ -1,6 +1,19 @@
 // DOM helpers and the game's vocabulary, shared by every page.
 // Everything that shows data builds DOM nodes and sets textContent: never innerHTML.
 
+// The texts' translations: templates/base.html loads Django's catalogue (/jsi18n/<lang>.js)
+// before any module, which defines gettext, ngettext, pgettext and interpolate. A page
+// without it (a test's bare page of modules) gets them as English no-ops, so no module
+// that imports this one fails on them.
+if (typeof globalThis.gettext !== "function") {
+  globalThis.gettext = (msgid) => msgid;
+  globalThis.ngettext = (singular, plural, count) => (count === 1 ? singular : plural);
+  globalThis.pgettext = (context, msgid) => msgid;
+  globalThis.interpolate = (fmt, obj, named) => (named
+    ? fmt.replace(/%\(\s*([^)]+)\s*\)s/g, (m) => String(obj[m.slice(2, -2)]))
+    : fmt.replace(/%s/g, () => String(obj.shift())));
+}
+
 /** h("button", {class: "btn", on: {click: fn}, aria: {pressed: "true"}}, "text", child, [more]) */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
