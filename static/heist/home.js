@@ -15,7 +15,7 @@ joinForm.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const code = normalizeCode(document.getElementById("join-code").value);
   if (!/^[A-Z0-9]{6}$/.test(code)) {
-    fail(joinError, "A join code is six letters and digits.");
+    fail(joinError, gettext("A join code is six letters and digits."));
     document.getElementById("join-code").focus();
     return;
   }
@@ -42,7 +42,7 @@ function followGame() {
   gamesField.hidden = game.maxGames < 2;
   const options = [];
   for (let n = 1; n <= game.maxGames; n++) {
-    options.push(h("option", { value: String(n), selected: n === game.games }, n === game.games ? `${n} (recommended)` : String(n)));
+    options.push(h("option", { value: String(n), selected: n === game.games }, n === game.games ? interpolate(gettext("%(count)s (recommended)"), { count: n }, true) : String(n)));
   }
   gamesSelect.replaceChildren(...options);
 }
@@ -54,7 +54,7 @@ hostForm.addEventListener("submit", async (ev) => {
   hostError.hidden = true;
   const name = document.getElementById("party-name").value.trim();
   if (!name) {
-    fail(hostError, "Give your party a name.");
+    fail(hostError, gettext("Give your party a name."));
     document.getElementById("party-name").focus();
     return;
   }
@@ -78,13 +78,13 @@ hostForm.addEventListener("submit", async (ev) => {
     });
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
-      fail(hostError, data.message || `The server refused (${res.status}).`);
+      fail(hostError, data.message || interpolate(gettext("The server refused (%(status)s)."), { status: res.status }, true));
       return;
     }
     localStorage.setItem(`heist.host.${data.code}`, data.host_token);
     location.href = data.host_url;
   } catch {
-    fail(hostError, "Could not reach the party host. Check your connection and try again.");
+    fail(hostError, gettext("Could not reach the party host. Check your connection and try again."));
   } finally {
     button.disabled = false;
   }
@@ -96,10 +96,12 @@ for (let i = 0; i < localStorage.length; i++) {
   const key = localStorage.key(i);
   const m = /^heist\.(host|seat)\.([A-Z0-9]{6})$/.exec(key || "");
   if (!m) continue;
-  if (m[1] === "host") mine.push(h("li", {}, h("a", { href: `/host/${m[2]}/` }, `Host dashboard for ${m[2]}`)));
+  if (m[1] === "host") mine.push(h("li", {}, h("a", { href: `/host/${m[2]}/` }, interpolate(gettext("Host dashboard for %(code)s"), { code: m[2] }, true))));
   else {
     const seat = loadJSON(key);
-    mine.push(h("li", {}, h("a", { href: `/p/${m[2]}/` }, `Your seat at ${m[2]}${seat && seat.gift_number ? ` (gift ${seat.gift_number})` : ""}`)));
+    mine.push(h("li", {}, h("a", { href: `/p/${m[2]}/` }, seat && seat.gift_number
+      ? interpolate(gettext("Your seat at %(code)s (gift %(gift)s)"), { code: m[2], gift: seat.gift_number }, true)
+      : interpolate(gettext("Your seat at %(code)s"), { code: m[2] }, true))));
   }
 }
 if (mine.length) {

@@ -9,6 +9,11 @@ if (localStorage.getItem(seatKey)) {
   location.replace(`/p/${code}/`);
 }
 
+/** "Name taken" -> "name taken" after "Sorry: "; not in German, whose nouns keep their capital. */
+function lowerFirst(message) {
+  return document.documentElement.lang.startsWith("de") ? message : message.charAt(0).toLowerCase() + message.slice(1);
+}
+
 function fail(box, message, field) {
   box.textContent = message;
   box.hidden = false;
@@ -29,21 +34,22 @@ async function takeSeat(form, box, url, body) {
     for (let attempt = 0; ; attempt++) {
       res = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       if (res.status !== 503 || attempt >= BUSY_RETRIES) break;
-      fail(box, "Lots of guests are joining right now: one moment…");
+      fail(box, gettext("Lots of guests are joining right now: one moment…"));
       await pause(Number(res.headers.get("Retry-After")) || 2);
     }
     box.hidden = true;
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
-      const prefix = { 410: "Too late: ", 409: "Sorry: ", 404: "Hmm: ", 429: "Slow down: " }[res.status] || "";
-      const message = data.message || `the server refused (${res.status})`;
-      fail(box, prefix + message.charAt(0).toLowerCase() + message.slice(1) + ".");
+      // The server's message comes in this page's language; a word before it sets the tone.
+      const prefix = { 410: gettext("Too late: %(message)s."), 409: gettext("Sorry: %(message)s."), 404: gettext("Hmm: %(message)s."), 429: gettext("Slow down: %(message)s.") }[res.status] || "%(message)s.";
+      const message = data.message || interpolate(gettext("the server refused (%(status)s)"), { status: res.status }, true);
+      fail(box, interpolate(prefix, { message: lowerFirst(message) }, true));
       return;
     }
     localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));
     location.href = data.play_url;
   } catch {
-    fail(box, "Could not reach the party host. Check your connection and try again.");
+    fail(box, gettext("Could not reach the party host. Check your connection and try again."));
   } finally {
     button.disabled = false;
   }
@@ -59,8 +65,8 @@ if (form) {
     const giftField = document.getElementById("guest-gift");
     const name = nameField.value.trim();
     const description = giftField ? giftField.value.trim() : null; // a game without gifts asks for none
-    if (!name) return fail(box, "Please enter your name.", nameField);
-    if (giftField && !description) return fail(box, "Describe your gift (only you will see it until it is peeked or unwrapped).", giftField);
+    if (!name) return fail(box, gettext("Please enter your name."), nameField);
+    if (giftField && !description) return fail(box, gettext("Describe your gift (only you will see it until it is peeked or unwrapped)."), giftField);
     return takeSeat(form, box, `/api/parties/${encodeURIComponent(code)}/guests`, giftField ? { name, description } : { name });
   });
 }
@@ -75,8 +81,8 @@ if (claimForm) {
     const nameField = document.getElementById("claim-name");
     const claim = claimField.value.trim().toUpperCase();
     const name = nameField.value.trim();
-    if (!claim) return fail(box, "Type the hand-over code the host gave you.", claimField);
-    if (!name) return fail(box, "Please enter your name.", nameField);
+    if (!claim) return fail(box, gettext("Type the hand-over code the host gave you."), claimField);
+    if (!name) return fail(box, gettext("Please enter your name."), nameField);
     return takeSeat(claimForm, box, `/api/parties/${encodeURIComponent(code)}/claim`, { claim, name });
   });
 }

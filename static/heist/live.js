@@ -20,12 +20,14 @@ const DEAD_AFTER_MS = 4000; // no frame at all for this long: the socket is dead
 const CHECK_MS = 250; // how often the heartbeat looks (a dead socket shows within 5 s)
 const BACKOFF_BASE_MS = 300;
 const BACKOFF_CAP_MS = 5000;
+// Why the server closed for good, in the page's language (gettext: templates/base.html
+// loads the catalogue before this module).
 const FATAL = {
-  4401: "The host removed you from this party.",
-  4403: "This device's key does not open a seat at this party.",
-  4404: "No party has that code.",
-  4409: "This seat is open on newer screens, so this one stopped. Reload to use it here.",
-  4410: "This party has expired.",
+  4401: gettext("The host removed you from this party."),
+  4403: gettext("This device's key does not open a seat at this party."),
+  4404: gettext("No party has that code."),
+  4409: gettext("This seat is open on newer screens, so this one stopped. Reload to use it here."),
+  4410: gettext("This party has expired."),
 };
 
 export class LiveError extends Error {
@@ -128,7 +130,7 @@ export class Live {
     const full = { ...frame, re };
     return new Promise((resolve, reject) => {
       if (this.stopped) {
-        reject(new LiveError("closed", "This screen is no longer connected to the party."));
+        reject(new LiveError("closed", gettext("This screen is no longer connected to the party.")));
         return;
       }
       const entry = { frame: full, resolve, reject, resend, sent: false };
@@ -167,7 +169,7 @@ export class Live {
     this.ws = ws;
     this.ready = false;
     if (this.state !== "down") {
-      banner(this.everReady ? "reconnecting" : "connecting", this.everReady ? "Reconnecting…" : "Connecting…");
+      banner(this.everReady ? "reconnecting" : "connecting", this.everReady ? gettext("Reconnecting…") : gettext("Connecting…"));
       this.setState("connecting");
     }
     this.lastFrameAt = Date.now();
@@ -218,7 +220,7 @@ export class Live {
     for (const [re, entry] of this.pending) {
       if (entry.sent && !entry.resend) {
         this.pending.delete(re);
-        entry.reject(new LiveError("offline", "The connection dropped before the server answered; check and try again."));
+        entry.reject(new LiveError("offline", gettext("The connection dropped before the server answered; check and try again.")));
       }
     }
     if (FATAL[code]) {
@@ -230,10 +232,10 @@ export class Live {
     const delay = Math.round(base * (0.5 + Math.random() * 0.5));
     this.attempt += 1;
     if (this.everReady) {
-      banner("down", "Connection lost — reconnecting… Taps wait until it is back.");
+      banner("down", gettext("Connection lost — reconnecting… Taps wait until it is back."));
       this.setState("down");
     } else {
-      banner("reconnecting", "Connecting…");
+      banner("reconnecting", gettext("Connecting…"));
     }
     this.retryTimer = setTimeout(() => this.open(), delay);
   }
@@ -348,7 +350,7 @@ export class Live {
     if (isHello) {
       this.ready = true;
       this.attempt = 0;
-      banner("online", this.everReady ? "Back online" : "Connected");
+      banner("online", this.everReady ? gettext("Back online") : gettext("Connected"));
       this.everReady = true;
       this.setState("online");
       clearInterval(this.pingTimer);

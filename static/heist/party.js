@@ -1,7 +1,10 @@
 // A party of several tables: the gate after round 2, the relay ring, the seats the
 // captains drew, what the relay moved, and the party's result. Shared by the host
 // dashboard, the big screen and the phones. Text only through h()/textContent.
-import { giftLabel, h } from "./ui.js";
+import { fill, giftLabel, h } from "./ui.js";
+
+const THEN = () => pgettext("between tables or players in turn: A, then B", ", then ");
+const giftTag = (gift) => h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift }, true) });
 
 /** True once the party is seated at more than one table. */
 export function isMultiTable(party) {
@@ -34,7 +37,7 @@ export function gateSeen(party, payloads) {
 }
 
 export function gateText(gate) {
-  return `Tables at the gate: ${gate.at_gate} of ${gate.tables}`;
+  return interpolate(gettext("Tables at the gate: %(at_gate)s of %(tables)s"), { at_gate: gate.at_gate, tables: gate.tables }, true);
 }
 
 /** "A → B → C → A": the relay order, back to the first table. */
@@ -45,7 +48,7 @@ export function ringText(relay) {
 
 export function ringLabel(relay) {
   const ring = relay && relay.ring ? relay.ring : [];
-  return `Relay order: table ${ring.join(", then ")}, then back to ${ring[0]}`;
+  return interpolate(gettext("Relay order: table %(tables)s, then back to %(first)s"), { tables: ring.join(THEN()), first: ring[0] }, true);
 }
 
 /** The ring as a prominent line, read out as words. */
@@ -63,18 +66,20 @@ export function relayResultList(relay) {
   if (!relay || !relay.result) return null;
   return h(
     "ol",
-    { class: "plain relay-result", "aria-label": "What the relay moved" },
+    { class: "plain relay-result", "aria-label": gettext("What the relay moved") },
     relay.result.map((r) => {
       const to = relayEntry(relay, r.sent_to);
+      const parts = {
+        who: h("strong", { text: interpolate(gettext("Table %(table)s, seat %(seat)s: %(guest)s"), { table: r.table, seat: r.seat + 1, guest: r.guest }, true) }),
+        sent: giftTag(r.sent), to: r.sent_to, received: giftTag(r.received), from: r.received_from,
+        to_seat: to ? to.seat + 1 : "", to_guest: to ? to.guest : "",
+      };
       return h(
         "li",
         { data: { table: r.table } },
-        h("strong", { text: `Table ${r.table}, seat ${r.seat + 1}: ${r.guest}` }),
-        " sends ",
-        h("span", { class: "gift-tag", text: `gift ${r.sent}` }),
-        ` to table ${r.sent_to}${to ? ` (seat ${to.seat + 1}, ${to.guest})` : ""} and receives `,
-        h("span", { class: "gift-tag", text: `gift ${r.received}` }),
-        ` from table ${r.received_from}.`,
+        fill(to
+          ? gettext("%(who)s sends %(sent)s to table %(to)s (seat %(to_seat)s, %(to_guest)s) and receives %(received)s from table %(from)s.")
+          : gettext("%(who)s sends %(sent)s to table %(to)s and receives %(received)s from table %(from)s."), parts),
       );
     }),
   );
@@ -84,7 +89,7 @@ export function relayResultList(relay) {
 export function drawnSeatList(relay, payloads, captainOf = () => null) {
   return h(
     "ul",
-    { class: "plain drawn-seats", "aria-label": "Relay seats drawn by the captains" },
+    { class: "plain drawn-seats", "aria-label": gettext("Relay seats drawn by the captains") },
     relay.ring.map((letter) => {
       const p = payloads.find((t) => t.table.letter === letter);
       const seat = p ? p.view.relay_seat : null;
@@ -92,12 +97,16 @@ export function drawnSeatList(relay, payloads, captainOf = () => null) {
         const captain = captainOf(letter);
         return h("li", { class: "drawn pending", data: { table: letter } },
           h("span", { "aria-hidden": "true", text: "○ " }),
-          `Table ${letter}: not drawn yet${captain ? ` (captain ${captain})` : ""}`);
+          captain
+            ? interpolate(gettext("Table %(table)s: not drawn yet (captain %(captain)s)"), { table: letter, captain }, true)
+            : interpolate(gettext("Table %(table)s: not drawn yet"), { table: letter }, true));
       }
       const r = p.table.roster[seat];
       return h("li", { class: "drawn done", data: { table: letter } },
         h("span", { "aria-hidden": "true", text: "✓ " }),
-        `Table ${letter}: drawn seat: ${r ? r.name : `seat ${seat + 1}`} (seat ${seat + 1}, gift ${giftLabel(p.view.seats[seat].gift)})`);
+        interpolate(gettext("Table %(table)s: drawn seat: %(name)s (seat %(seat)s, gift %(gift)s)"), {
+          table: letter, name: r ? r.name : interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true),
+          seat: seat + 1, gift: giftLabel(p.view.seats[seat].gift) }, true));
     }),
   );
 }
@@ -107,15 +116,15 @@ export function partyResultTables(result) {
   const keeps = h(
     "table",
     { class: "result-table keeps-table" },
-    h("caption", { text: `Who keeps what (${result.keeps.length} guests)` }),
-    h("thead", {}, h("tr", {}, ["Guest", "Table", "Seat", "Keeps", "Description", "Source"].map((c) => h("th", { scope: "col", text: c })))),
+    h("caption", { text: interpolate(ngettext("Who keeps what (%(count)s guest)", "Who keeps what (%(count)s guests)", result.keeps.length), { count: result.keeps.length }, true) }),
+    h("thead", {}, h("tr", {}, [gettext("Guest"), gettext("Table"), gettext("Seat"), gettext("Keeps"), gettext("Description"), gettext("Source")].map((c) => h("th", { scope: "col", text: c })))),
     h("tbody", {}, result.keeps.map((r) =>
       h("tr", {},
         // A seat a substitute played: it goes home with its guest, and both are named.
-        h("th", { scope: "row", text: (r.played_by || []).length > 1 ? `${r.guest} (played by ${r.played_by.join(", then ")})` : r.guest }),
+        h("th", { scope: "row", text: (r.played_by || []).length > 1 ? interpolate(gettext("%(guest)s (played by %(players)s)"), { guest: r.guest, players: r.played_by.join(THEN()) }, true) : r.guest }),
         h("td", { text: r.table }),
         h("td", { text: String(r.seat + 1) }),
-        h("td", {}, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+        h("td", {}, giftTag(r.gift)),
         h("td", { text: r.description }),
         h("td", { text: r.source })))),
   );
@@ -123,11 +132,11 @@ export function partyResultTables(result) {
     ? h(
         "table",
         { class: "result-table returns-table" },
-        h("caption", { text: "Vault gifts going back" }),
-        h("thead", {}, h("tr", {}, ["Gift", "Table", "Returns to", "Description"].map((c) => h("th", { scope: "col", text: c })))),
+        h("caption", { text: gettext("Vault gifts going back") }),
+        h("thead", {}, h("tr", {}, [gettext("Gift"), gettext("Table"), gettext("Returns to"), gettext("Description")].map((c) => h("th", { scope: "col", text: c })))),
         h("tbody", {}, result.vault_returns.map((r) =>
           h("tr", {},
-            h("th", { scope: "row" }, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+            h("th", { scope: "row" }, giftTag(r.gift)),
             h("td", { text: r.table }),
             h("td", { text: r.returns_to }),
             h("td", { text: r.description })))),
@@ -137,14 +146,14 @@ export function partyResultTables(result) {
     ? h(
         "table",
         { class: "result-table late-table" },
-        h("caption", { text: "Late arrivals take their own gift home" }),
-        h("thead", {}, h("tr", {}, ["Guest", "Gift", "Description", "Played"].map((c) => h("th", { scope: "col", text: c })))),
+        h("caption", { text: gettext("Late arrivals take their own gift home") }),
+        h("thead", {}, h("tr", {}, [gettext("Guest"), gettext("Gift"), gettext("Description"), gettext("Played")].map((c) => h("th", { scope: "col", text: c })))),
         h("tbody", {}, result.late.map((r) =>
           h("tr", {},
             h("th", { scope: "row", text: r.guest }),
-            h("td", {}, h("span", { class: "gift-tag", text: `gift ${r.gift}` })),
+            h("td", {}, giftTag(r.gift)),
             h("td", { text: r.description }),
-            h("td", { text: r.played_for ? `table ${r.table}, seat ${r.seat + 1} for ${r.played_for}` : "—" })))),
+            h("td", { text: r.played_for ? interpolate(gettext("table %(table)s, seat %(seat)s for %(guest)s"), { table: r.table, seat: r.seat + 1, guest: r.played_for }, true) : "—" })))),
       )
     : null;
   return [h("div", { class: "table-scroll" }, keeps), returns ? h("div", { class: "table-scroll" }, returns) : null,
@@ -175,9 +184,10 @@ export function walkOf(relay, letter) {
 export function walkText(relay, letter) {
   const w = walkOf(relay, letter);
   if (!w) return "";
-  if (w.playing) return `Gift ${w.mine.received} arrived from table ${w.from.table}: playing round 3`;
-  if (!w.arrived) return `Waiting for gift ${w.mine.received} from table ${w.from.table} (carried by ${w.from.guest})`;
-  return `Gift ${w.mine.received} arrived; waiting for ${w.mine.guest} to deliver gift ${w.mine.sent} to table ${w.mine.sent_to}`;
+  const args = { received: w.mine.received, from: w.from.table, carrier: w.from.guest, guest: w.mine.guest, sent: w.mine.sent, to: w.mine.sent_to };
+  if (w.playing) return interpolate(gettext("Gift %(received)s arrived from table %(from)s: playing round 3"), args, true);
+  if (!w.arrived) return interpolate(gettext("Waiting for gift %(received)s from table %(from)s (carried by %(carrier)s)"), args, true);
+  return interpolate(gettext("Gift %(received)s arrived; waiting for %(guest)s to deliver gift %(sent)s to table %(to)s"), args, true);
 }
 
 /** How many of the relay's gifts have arrived. */
@@ -192,17 +202,17 @@ export function walkList(relay, onArrived = null) {
   if (!relayRan(relay)) return null;
   return h(
     "ul",
-    { class: "plain walk-list", "aria-label": "The relay's gifts on their way" },
+    { class: "plain walk-list", "aria-label": gettext("The relay's gifts on their way") },
     relay.result.map((r) => {
       const w = walkOf(relay, r.table);
       const cls = w.playing ? "playing" : w.arrived ? "arrived" : "walking";
       return h("li", { class: `walk ${cls}`, data: { table: r.table, walk: cls } },
         h("span", { class: "walk-text" },
           h("span", { "aria-hidden": "true", text: w.playing ? "✓ " : w.arrived ? "◐ " : "⇢ " }),
-          h("strong", { text: `Table ${r.table}: ` }),
+          h("strong", { text: interpolate(gettext("Table %(table)s: "), { table: r.table }, true) }),
           walkText(relay, r.table)),
         onArrived && !w.arrived
-          ? h("button", { class: "btn small", type: "button", data: { key: `arrived-${r.table}` }, "aria-label": `Gift ${r.received} has arrived at table ${r.table}`, text: "Gift arrived",
+          ? h("button", { class: "btn small", type: "button", data: { key: `arrived-${r.table}` }, "aria-label": interpolate(gettext("Gift %(gift)s has arrived at table %(table)s"), { gift: r.received, table: r.table }, true), text: gettext("Gift arrived"),
               on: { click: (ev) => onArrived(r, ev.currentTarget) } })
           : null);
     }),

@@ -8,23 +8,23 @@ const panel = document.getElementById("printables");
 const status = document.getElementById("printables-status");
 
 const KINDS = [
-  ["all", "Everything"],
-  ["labels", "Gift labels"],
-  ["poster", "Join poster"],
-  ["tents", "Table tents"],
-  ["slips", "Name & relay slips"],
-  ["scorecard", "Scorecards"],
+  ["all", gettext("Everything")],
+  ["labels", gettext("Gift labels")],
+  ["poster", gettext("Join poster")],
+  ["tents", gettext("Table tents")],
+  ["slips", gettext("Name & relay slips")],
+  ["scorecard", gettext("Scorecards")],
 ];
 
 async function download(kind, button) {
   button.disabled = true;
-  status.textContent = "Preparing the PDF…";
+  status.textContent = gettext("Preparing the PDF…");
   try {
     const res = await fetch(`/api/parties/${encodeURIComponent(code)}/printables/${kind}.pdf`, {
       headers: { Authorization: `Bearer ${token}` },
     });
     if (!res.ok) {
-      let message = `The download failed (${res.status}).`;
+      let message = interpolate(gettext("The download failed (%(status)s)."), { status: res.status }, true);
       try { message = (await res.json()).message || message; } catch { /* not JSON */ }
       status.textContent = message;
       return;
@@ -38,9 +38,9 @@ async function download(kind, button) {
     link.click();
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    status.textContent = "Downloaded. Print at 100 % (actual size) on US Letter.";
+    status.textContent = gettext("Downloaded. Print at 100 % (actual size) on US Letter.");
   } catch {
-    status.textContent = "The download failed: check the connection and try again.";
+    status.textContent = gettext("The download failed: check the connection and try again.");
   } finally {
     button.disabled = false;
   }

@@ -19,21 +19,23 @@ export function passFrom(view, meta) {
   return null;
 }
 
-/** The step the table waits on: who it waits for and the do-nothing choice for each. */
+/** The step the table waits on: who it waits for and the do-nothing choice for each.
+ * `label(name)` is the button's whole sentence ("Pass the turn for Ann"); `verb` is its
+ * start alone, kept for older callers (verb + name glues badly in other languages). */
 export function standIn(view, meta) {
   if (view.phase === "action" && view.active !== null && view.active !== undefined) {
-    return { what: "turn", seats: [view.active], verb: "Pass the turn for", action: (seat) => ({ type: "timeout_pass", seat }) };
+    return { what: "turn", seats: [view.active], verb: gettext("Pass the turn for"), label: (name) => interpolate(gettext("Pass the turn for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat }) };
   }
   if (view.phase === "trim") {
-    return { what: "trim", seats: Object.keys(view.trims || {}).map(Number), verb: "Discard at random for", action: (seat) => ({ type: "timeout_pass", seat }) };
+    return { what: "trim", seats: Object.keys(view.trims || {}).map(Number), verb: gettext("Discard at random for"), label: (name) => interpolate(gettext("Discard at random for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat }) };
   }
   if (view.phase === "reaction" && view.window) {
     const w = view.window;
-    return { what: "reaction", seats: w.waiting, verb: "Pass for", action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
+    return { what: "reaction", seats: w.waiting, verb: gettext("Pass for"), label: (name) => interpolate(gettext("Pass for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
   }
   if (view.phase === "decide") {
     // Royal Heist: the clock's choice is to get out (docs/RULES.md, the empty fist).
-    return { what: "decide", seats: view.waiting_for || [], verb: "Get out for", action: (seat) => ({ type: "timeout_decide", seat }) };
+    return { what: "decide", seats: view.waiting_for || [], verb: gettext("Get out for"), label: (name) => interpolate(gettext("Get out for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_decide", seat }) };
   }
   return null;
 }
@@ -56,16 +58,16 @@ export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {
   const who = step.seats.filter((s) => s !== mySeat);
   if (!who.length) return null;
   const server = meta.step_clock_server;
-  return h("div", { class: "standin", role: "group", "aria-label": "Step clock", data: { standin: step.what } },
+  return h("div", { class: "standin", role: "group", "aria-label": gettext("Step clock"), data: { standin: step.what } },
     h("p", { class: "hint" },
       h("span", { class: "countdown", data: { openedAt: began, countdown: meta.step_clock,
-        before: `${{ turn: "The turn", trim: "The discard", decide: "A quiet guest's choice" }[step.what]} may be played for them in `,
-        after: server ? "The clock ran out: play it now, or the server will in a moment." : "The clock ran out: you may play it for them." }, text: "" })),
+        before: { turn: gettext("The turn may be played for them in "), trim: gettext("The discard may be played for them in "), decide: gettext("A quiet guest's choice may be played for them in ") }[step.what],
+        after: server ? gettext("The clock ran out: play it now, or the server will in a moment.") : gettext("The clock ran out: you may play it for them.") }, text: "" })),
     who.map((seat) => h("button", {
       class: `btn standin-pass ${big ? "primary big" : "small"}`, type: "button", disabled: true,
       data: { openedAt: began, passAfter: meta.step_clock, key: `standin-${meta.id}-${step.what}-${seat}` },
-      on: { click: (ev) => onAct && onAct(step.action(seat), ev.currentTarget, `${step.verb} ${seatName(meta, seat)}`) },
-    }, `${step.verb} ${seatName(meta, seat)}`, h("span", { class: "pass-hint" }))));
+      on: { click: (ev) => onAct && onAct(step.action(seat), ev.currentTarget, step.label(seatName(meta, seat))) },
+    }, step.label(seatName(meta, seat)), h("span", { class: "pass-hint" }))));
 }
 
 // --- the call ------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 // A link to the party's story (story/<CODE>/), for the end of a guest's game and the
 // big screen. Kept in its own module so the screens only add one call each.
-export const ROYAL_STORY = "The party's story: every heist, every table";
+export const ROYAL_STORY = gettext("The party's story: every heist, every table");
 
-export function storyLink(code, { screen = false, text = "The party's story: who took what" } = {}) {
+export function storyLink(code, { screen = false, text = gettext("The party's story: who took what") } = {}) {
   const a = document.createElement("a");
   a.className = "btn primary story-link";
   a.href = `/story/${encodeURIComponent(code)}/${screen ? "?screen=1" : ""}`;

@@ -1,6 +1,19 @@
 // DOM helpers and the game's vocabulary, shared by every page.
 // Everything that shows data builds DOM nodes and sets textContent: never innerHTML.
 
+// The texts' translations: templates/base.html loads Django's catalogue (/jsi18n/<lang>.js)
+// before any module, which defines gettext, ngettext, pgettext and interpolate. A page
+// without it (a test's bare page of modules) gets them as English no-ops, so no module
+// that imports this one fails on them.
+if (typeof globalThis.gettext !== "function") {
+  globalThis.gettext = (msgid) => msgid;
+  globalThis.ngettext = (singular, plural, count) => (count === 1 ? singular : plural);
+  globalThis.pgettext = (context, msgid) => msgid;
+  globalThis.interpolate = (fmt, obj, named) => (named
+    ? fmt.replace(/%\(\s*([^)]+)\s*\)s/g, (m) => String(obj[m.slice(2, -2)]))
+    : fmt.replace(/%s/g, () => String(obj.shift())));
+}
+
 /** h("button", {class: "btn", on: {click: fn}, aria: {pressed: "true"}}, "text", child, [more]) */
 export function h(tag, props, ...children) {
   const el = document.createElement(tag);
@@ -31,6 +44,18 @@ function append(el, children) {
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);
+
+/** A translated sentence with elements inside: each %(name)s of `template` becomes
+ * `parts[name]` (a node, or text), the rest text. For sentences with a tag or a link
+ * in them, so the whole sentence is translated, never its pieces. Returns an array for h(). */
+export function fill(template, parts) {
+  return template.split(/(%\([a-z_]+\)s)/).filter((piece) => piece !== "").map((piece) => {
+    const m = /^%\(([a-z_]+)\)s$/.exec(piece);
+    if (!m || !(m[1] in parts)) return piece;
+    const part = parts[m[1]];
+    return part instanceof Node ? part : String(part);
+  });
+}
 
 /** Replace a container's children, keeping keyboard focus on the "same" control
  * (matched by data-key) so live updates don't throw a screen-reader user out. */
@@ -73,7 +98,7 @@ export function toast(message, kind = "error") {
     { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" },
     h("span", { class: "icon", "aria-hidden": "true", text: kind === "error" ? "⚠" : "✓" }),
     h("span", { class: "msg", text: message }),
-    h("button", { class: "close", type: "button", "aria-label": "Dismiss", text: "×", on: { click: () => item.remove() } }),
+    h("button", { class: "close", type: "button", "aria-label": gettext("Dismiss"), text: "×", on: { click: () => item.remove() } }),
   );
   box.appendChild(item);
   setTimeout(() => item.remove(), kind === "error" ? 8000 : 4000);
@@ -104,7 +129,7 @@ const SLOW_MS = 3000;
 /** Show at once that a tap was sent and is waiting for the server's answer, and say so
  * plainly if no answer came after a few seconds (a stalled connection). Returns the
  * promise. */
-export function track(promise, what = "Sending") {
+export function track(promise, what = gettext("Sending")) {
   let box = document.getElementById("pending");
   if (!box) {
     box = h("div", { id: "pending", class: "pending-box", role: "status", "aria-live": "polite" });
@@ -115,7 +140,7 @@ export function track(promise, what = "Sending") {
   box.appendChild(item);
   const slow = setTimeout(() => {
     item.dataset.state = "slow";
-    text.textContent = `${what}: not confirmed yet. The connection is slow or down; it is sent again as soon as it is back.`;
+    text.textContent = interpolate(gettext("%(what)s: not confirmed yet. The connection is slow or down; it is sent again as soon as it is back."), { what }, true);
   }, SLOW_MS);
   const done = () => { clearTimeout(slow); item.remove(); };
   promise.then(done, done);
@@ -194,9 +219,9 @@ export function roundCount() {
 // --- the game's words ----------------------------------------------------------------------
 
 export const KINDS = {
-  MOVE: { icon: "⇄", label: "Move" },
-  SCHEME: { icon: "◆", label: "Scheme" },
-  REACTION: { icon: "☂", label: "Reaction" },
+  MOVE: { icon: "⇄", label: pgettext("card kind", "Move") },
+  SCHEME: { icon: "◆", label: pgettext("card kind", "Scheme") },
+  REACTION: { icon: "☂", label: pgettext("card kind", "Reaction") },
 };
 
 /** How many other players a card names when played at a table of `players` (the
@@ -227,29 +252,53 @@ export function cardFace(card, { tag = "div", props = {}, extra = null } = {}) {
   );
 }
 
+/** The word a sentence uses for the person reading, in place of their name: "you".
+ * namer() gives it for their own seat; the sentences below tell it from a name by it. */
+export function youWord() {
+  return pgettext("the person reading, in place of their name", "you");
+}
+
 /** Seat -> display name for a table payload's roster. */
 export function namer(meta, mySeat = null) {
   return (seat) => {
-    if (seat === mySeat) return "you";
+    if (seat === mySeat) return youWord();
     const r = meta && meta.roster && meta.roster[seat];
-    return r ? r.name : `seat ${seat + 1}`;
+    return r ? r.name : interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true);
   };
 }
 
 export function seatName(meta, seat) {
   const r = meta && meta.roster && meta.roster[seat];
-  return r ? r.name : `Seat ${seat + 1}`;
+  return r ? r.name : interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
+}
+
+/** "a, b and c" in the page's language. */
+export function listText(items, type = "conjunction") {
+  try {
+    return new Intl.ListFormat(document.documentElement.lang || "en", { style: "long", type }).format(items);
+  } catch {
+    return items.join(", ");
+  }
 }
 
 /** "swap Alex's gift 3 with your gift 5" / "gift 3: Alex → Bea, ..." for a window move. */
 export function describeMove(move, gifts, name) {
-  const giftOf = (seat) => `gift ${giftLabel(gifts[seat])}`;
-  const possessive = (seat) => (name(seat) === "you" ? "your" : `${name(seat)}'s`);
+  const me = (seat) => name(seat) === youWord();
+  const gift = (seat) => giftLabel(gifts[seat]);
   if (move.length === 2 && move[0][0] === move[1][1] && move[0][1] === move[1][0]) {
     const [a, b] = move[0];
-    return `swap ${possessive(a)} ${giftOf(a)} with ${possessive(b)} ${giftOf(b)}`;
+    const args = { a: name(a), b: name(b), gift_a: gift(a), gift_b: gift(b) };
+    if (me(a)) return interpolate(gettext("swap your gift %(gift_a)s with %(b)s's gift %(gift_b)s"), args, true);
+    if (me(b)) return interpolate(gettext("swap %(a)s's gift %(gift_a)s with your gift %(gift_b)s"), args, true);
+    return interpolate(gettext("swap %(a)s's gift %(gift_a)s with %(b)s's gift %(gift_b)s"), args, true);
   }
-  return "rotate gifts: " + move.map(([from, to]) => `${possessive(from)} ${giftOf(from)} goes to ${name(to)}`).join(", ");
+  const moves = move.map(([from, to]) => {
+    const args = { owner: name(from), gift: gift(from), to: name(to) };
+    if (me(from)) return interpolate(gettext("your gift %(gift)s goes to %(to)s"), args, true);
+    if (me(to)) return interpolate(gettext("%(owner)s's gift %(gift)s goes to you"), args, true);
+    return interpolate(gettext("%(owner)s's gift %(gift)s goes to %(to)s"), args, true);
+  });
+  return interpolate(gettext("rotate gifts: %(moves)s"), { moves: moves.join(", ") }, true);
 }
 
 /** `text` with exactly one closing mark: "… to Jo A." stays so, never "Jo A.." (a name
@@ -265,60 +314,100 @@ export function describeEvent(e, name) {
   return line ? sentence(line) : line;
 }
 
+/** The person reading as the object of a sentence ("played on you", "SWIPE at you"). */
+function youObject() {
+  return pgettext("the person reading as an object: played on you, SWIPE at you", "you");
+}
+
+const DIRECTIONS = {
+  clockwise: () => gettext("clockwise"),
+  counterclockwise: () => gettext("counterclockwise"),
+};
+
 function eventLine(e, name) {
   const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+  const me = (seat) => name(seat) === youWord();
   const N = (seat) => cap(name(seat));
+  const obj = (seat) => (me(seat) ? youObject() : name(seat));
+  // Whole sentences: `mine` when the person reading did it, `theirs` (with %(actor)s) otherwise.
+  const say = (seat, mine, theirs, args = {}) => interpolate(me(seat) ? mine : theirs, { actor: N(seat), ...args }, true);
   switch (e.type) {
-    case "round_started":
-      return `Round ${e.round} — ${roundName(e.round)}: ${name(e.starter)} ${name(e.starter) === "you" ? "start" : "starts"}.`;
+    case "round_started": {
+      const args = { round: e.round, round_name: roundName(e.round), starter: name(e.starter) };
+      return me(e.starter)
+        ? interpolate(gettext("Round %(round)s — %(round_name)s: you start."), args, true)
+        : interpolate(gettext("Round %(round)s — %(round_name)s: %(starter)s starts."), args, true);
+    }
     case "card_played": {
-      const t = (e.targets || []).map(name);
-      let s = `${N(e.seat)} played ${e.card_name}`;
-      if (t.length) s += ` on ${t.join(" and ")}`;
-      if (e.direction) s += ` (${e.direction})`;
+      const t = (e.targets || []).map(obj);
+      const args = { card: e.card_name, targets: listText(t) };
+      let s = t.length
+        ? say(e.seat, gettext("You played %(card)s on %(targets)s"), gettext("%(actor)s played %(card)s on %(targets)s"), args)
+        : say(e.seat, gettext("You played %(card)s"), gettext("%(actor)s played %(card)s"), args);
+      if (e.direction) s += ` (${DIRECTIONS[e.direction] ? DIRECTIONS[e.direction]() : e.direction})`;
       return s + ".";
     }
     case "swipe":
-      return `${N(e.seat)} cashed in 2 cards to SWIPE at ${name(e.target)}.`;
+      return say(e.seat, gettext("You cashed in 2 cards to SWIPE at %(target)s."), gettext("%(actor)s cashed in 2 cards to SWIPE at %(target)s."), { target: obj(e.target) });
     case "regrouped":
-      return e.count ? `${N(e.seat)} regrouped ${e.count} card${e.count > 1 ? "s" : ""}.` : `${N(e.seat)} passed.`;
+      return e.count
+        ? say(e.seat,
+          ngettext("You regrouped %(count)s card.", "You regrouped %(count)s cards.", e.count),
+          ngettext("%(actor)s regrouped %(count)s card.", "%(actor)s regrouped %(count)s cards.", e.count), { count: e.count })
+        : say(e.seat, gettext("You passed."), gettext("%(actor)s passed."));
     case "vault_exchanged":
-      return `${N(e.seat)} gave gift ${giftLabel(e.gave)} to the vault and took gift ${giftLabel(e.took)}: ${e.description}.`;
+      return say(e.seat,
+        gettext("You gave gift %(gave)s to the vault and took gift %(took)s: %(description)s."),
+        gettext("%(actor)s gave gift %(gave)s to the vault and took gift %(took)s: %(description)s."),
+        { gave: giftLabel(e.gave), took: giftLabel(e.took), description: e.description });
     case "blocked":
-      return `⊘ ${N(e.seat)} blocked it with ${e.card_name}!`;
+      return say(e.seat, gettext("⊘ You blocked it with %(card)s!"), gettext("⊘ %(actor)s blocked it with %(card)s!"), { card: e.card_name });
     case "gifts_moved":
-      return `${e.label}: ` + e.moves.map((m) => `gift ${giftLabel(m.gift)} → ${name(m.to)}`).join(", ") + ".";
+      return `${e.label}: ` + e.moves.map((m) => interpolate(gettext("gift %(gift)s → %(to)s"), { gift: giftLabel(m.gift), to: name(m.to) }, true)).join(", ") + ".";
     case "reaction_timed_out":
-      return `${N(e.seat)} did not answer in time: the move was let happen for them.`;
+      return say(e.seat, gettext("You did not answer in time: the move was let happen for you."), gettext("%(actor)s did not answer in time: the move was let happen for them."));
     case "turn_timed_out":
-      return `${N(e.seat)}'s turn ran out: passed for them.`;
+      return say(e.seat, gettext("Your turn ran out: passed for you."), gettext("%(actor)s's turn ran out: passed for them."));
     case "trim_timed_out":
-      return `${N(e.seat)}'s discard ran out: cards discarded at random.`;
+      return say(e.seat, gettext("Your discard ran out: cards discarded at random."), gettext("%(actor)s's discard ran out: cards discarded at random."));
     case "peeked":
-      return e.own ? null : `You peeked at gift ${giftLabel(e.gift)}: ${e.description}`;
+      return e.own ? null : interpolate(gettext("You peeked at gift %(gift)s: %(description)s"), { gift: giftLabel(e.gift), description: e.description }, true);
     case "pickpocketed":
-      return `${N(e.seat)} pickpocketed a card from ${name(e.target)}.`;
+      if (me(e.target)) return interpolate(gettext("%(actor)s pickpocketed a card from you."), { actor: N(e.seat) }, true);
+      return say(e.seat, gettext("You pickpocketed a card from %(target)s."), gettext("%(actor)s pickpocketed a card from %(target)s."), { target: name(e.target) });
     case "drew":
-      if (e.reason === "comeback") return `${N(e.seat)} drew a comeback card.`;
-      if (e.reason === "tripwire") return `${N(e.seat)} drew ${e.count} from TRIPWIRE.`;
-      if (e.reason === "inside_man") return `${N(e.seat)} drew ${e.count} (INSIDE MAN).`;
+      if (e.reason === "comeback") return say(e.seat, gettext("You drew a comeback card."), gettext("%(actor)s drew a comeback card."));
+      if (e.reason === "tripwire") {
+        return say(e.seat,
+          ngettext("You drew %(count)s from TRIPWIRE.", "You drew %(count)s from TRIPWIRE.", e.count),
+          ngettext("%(actor)s drew %(count)s from TRIPWIRE.", "%(actor)s drew %(count)s from TRIPWIRE.", e.count), { count: e.count });
+      }
+      if (e.reason === "inside_man") {
+        return say(e.seat,
+          ngettext("You drew %(count)s (INSIDE MAN).", "You drew %(count)s (INSIDE MAN).", e.count),
+          ngettext("%(actor)s drew %(count)s (INSIDE MAN).", "%(actor)s drew %(count)s (INSIDE MAN).", e.count), { count: e.count });
+      }
       return null;
     case "reshuffled":
-      return "The discards were shuffled into a new draw pile.";
+      return gettext("The discards were shuffled into a new draw pile.");
     case "round_ended":
-      return `Round ${e.round} is over.`;
+      return interpolate(gettext("Round %(round)s is over."), { round: e.round }, true);
     case "reveal_due":
-      return "Unwrap and show every gift!";
+      return gettext("Unwrap and show every gift!");
     case "revealed":
-      return "All gifts are revealed.";
+      return gettext("All gifts are revealed.");
     case "at_gate":
-      return "This table waits at the gate for the relay.";
+      return gettext("This table waits at the gate for the relay.");
     case "relay_seat_drawn":
-      return `Relay: ${name(e.seat)} will pass gift ${giftLabel(e.gift)}.`;
+      return me(e.seat)
+        ? interpolate(gettext("Relay: you will pass gift %(gift)s."), { gift: giftLabel(e.gift) }, true)
+        : interpolate(gettext("Relay: %(name)s will pass gift %(gift)s."), { name: name(e.seat), gift: giftLabel(e.gift) }, true);
     case "relay_exchanged":
-      return `Relay: ${name(e.seat)} received gift ${giftLabel(e.received)}.`;
+      return me(e.seat)
+        ? interpolate(gettext("Relay: you received gift %(gift)s."), { gift: giftLabel(e.received) }, true)
+        : interpolate(gettext("Relay: %(name)s received gift %(gift)s."), { name: name(e.seat), gift: giftLabel(e.received) }, true);
     case "game_over":
-      return "Game over: keep the gift in front of you.";
+      return gettext("Game over: keep the gift in front of you.");
     default:
       return null;
   }
@@ -339,7 +428,7 @@ export function startClocks(serverNow) {
     for (const el of document.querySelectorAll("[data-opened-at]")) {
       const waited = Math.max(0, Math.floor(now - Number(el.dataset.openedAt)));
       if (el.dataset.clock !== undefined) {
-        const text = `waited ${waited} s`;
+        const text = interpolate(gettext("waited %(seconds)s s"), { seconds: waited }, true);
         if (el.textContent !== text) el.textContent = text;
       }
       if (el.dataset.countdown !== undefined) {
@@ -352,7 +441,7 @@ export function startClocks(serverNow) {
         const ready = waited >= Number(el.dataset.passAfter);
         if (el.dataset.busy !== "1") el.disabled = !ready;
         const hint = el.querySelector(".pass-hint");
-        if (hint) hint.textContent = ready ? "" : ` (in ${Number(el.dataset.passAfter) - waited} s)`;
+        if (hint) hint.textContent = ready ? "" : interpolate(gettext(" (in %(seconds)s s)"), { seconds: Number(el.dataset.passAfter) - waited }, true);
       }
     }
   };
