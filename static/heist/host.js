@@ -263,7 +263,7 @@ function guestRow(g, seated, dups = new Set()) {
   } else if (!seated) {
     actions = h(
       "span",
-      { class: "row" },
+      { class: "row wrap" }, // wraps where a long name or a longer language does not fit
       h("button", {
         class: "btn small", type: "button", text: gettext("Rename"), "aria-label": fmt(gettext("Rename %(name)s"), { name: g.name }), data: { key: `rename-${g.id}` },
         on: { click: () => { S.editing = { id: g.id, draft: g.name }; S.removing = null; draw(); } },
