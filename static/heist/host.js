@@ -9,7 +9,7 @@ import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { eventLog, joinList, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox, withNodes } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, oncePerFrame, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
@@ -21,21 +21,13 @@ const PARTY_NAME = document.title;
 
 // The page's language (templates/base.html): numbers, times and lists in its words.
 const LANG = document.documentElement.lang || "en";
-const LIST = new Intl.ListFormat(LANG, { type: "unit", style: "short" }); // "Ann, Bea" in English
-/** Names (or phrases) as a list in the page's language. */
-const listOf = (items) => LIST.format(items.map(String));
+/** Names (or phrases) as a list: "Ann, Bea" in English as before; "Ann y Bea", "Ann und Bea". */
+const listOf = (items) => joinList(items.map(String), ", ");
 /** A clock time, hours and minutes. */
 const clockTime = (ms) => new Date(ms).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
-/** A translated sentence with named placeholders: `interpolate` for plain values. */
+/** A translated sentence with named placeholders: `interpolate` for plain values
+ * (`withNodes` where a value is an element). */
 const fmt = (text, values) => interpolate(text, values, true);
-/** A translated sentence whose placeholders may be elements (a <strong> inside): the
- * sentence split around them, so the words keep the translation's order. */
-function fill(text, values) {
-  return text.split(/(%\([a-z_]+\)s)/).filter((part) => part !== "").map((part) => {
-    const m = /^%\(([a-z_]+)\)s$/.exec(part);
-    return m && m[1] in values ? values[m[1]] : part;
-  });
-}
 /** A sentence-start phrase set inside a sentence: English and Spanish lower its first
  * letter; German keeps it (its nouns are capitalised). */
 const midSentence = (text) => (LANG.startsWith("de") ? text : `${text.charAt(0).toLowerCase()}${text.slice(1)}`);
@@ -191,7 +183,7 @@ function drawLobbyStats(p, guests, dups) {
   const { tables, have, need } = vaultCount(p, guests);
   const items = [
     h("li", { class: "stat", data: { stat: "joined" } },
-      fill(ngettext("%(guests)s joined · %(tables)s table", "%(guests)s joined · %(tables)s tables", tables),
+      withNodes(ngettext("%(guests)s joined · %(tables)s table", "%(guests)s joined · %(tables)s tables", tables),
         { guests: h("strong", { text: String(guests.length) }), tables })),
   ];
   if (dups.size) {
@@ -305,7 +297,7 @@ function seatActions(g, captainLabel) {
     }),
     claim && claim.until > Date.now()
       ? h("span", { class: "claim", role: "status" },
-          fill(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until %(time)s)."),
+          withNodes(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until %(time)s)."),
             { code: h("strong", { class: "code-inline", text: claim.claim }), time: clockTime(claim.until) }))
       : null,
   );
@@ -370,7 +362,7 @@ function draw() {
       document.getElementById("vault-list"),
       (p.vault_gifts || []).map((v) =>
         h("li", {},
-          fill(v.table ? gettext("%(gift)s from %(contributor)s — table %(letter)s") : gettext("%(gift)s from %(contributor)s"),
+          withNodes(v.table ? gettext("%(gift)s from %(contributor)s — table %(letter)s") : gettext("%(gift)s from %(contributor)s"),
             { gift: h("span", { class: "gift-tag", text: v.label }), contributor: v.contributor, letter: v.table }),
           seated ? null : h("button", { class: "btn small", type: "button", text: gettext("Remove"), "aria-label": fmt(gettext("Remove vault gift %(gift)s"), { gift: v.label }), on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
       ),
@@ -592,7 +584,7 @@ function tabletsPanel(meta) {
     showing
       ? h("div", { class: "pairing", role: "status" },
           h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: fmt(gettext("QR code to pair a tablet with table %(letter)s"), { letter: meta.letter }) }),
-          h("p", {}, fill(gettext("Scan with the tablet, or open %(url)s and type %(code)s. One use, valid until %(time)s."), {
+          h("p", {}, withNodes(gettext("Scan with the tablet, or open %(url)s and type %(code)s. One use, valid until %(time)s."), {
             url: h("strong", { class: "pairing-url", text: pending.url || `${location.origin}/t/${code}/` }),
             code: h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
             time: clockTime(pending.until),
