@@ -9,7 +9,7 @@ import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { eventLog, joinList, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox, withNodes } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { giftLabel, h, oncePerFrame, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
@@ -18,6 +18,19 @@ import { renderTable } from "./royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
 const PARTY_NAME = document.title;
+
+// The page's language (templates/base.html): numbers, times and lists in its words.
+const LANG = document.documentElement.lang || "en";
+/** Names (or phrases) as a list: "Ann, Bea" in English as before; "Ann y Bea", "Ann und Bea". */
+const listOf = (items) => joinList(items.map(String), ", ");
+/** A clock time, hours and minutes. */
+const clockTime = (ms) => new Date(ms).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
+/** A translated sentence with named placeholders: `interpolate` for plain values
+ * (`withNodes` where a value is an element). */
+const fmt = (text, values) => interpolate(text, values, true);
+/** A sentence-start phrase set inside a sentence: English and Spanish lower its first
+ * letter; German keeps it (its nouns are capitalised). */
+const midSentence = (text) => (LANG.startsWith("de") ? text : `${text.charAt(0).toLowerCase()}${text.slice(1)}`);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -102,7 +115,7 @@ function start() {
  * after showing its error. */
 function busy(button, promise) {
   if (button) { button.disabled = true; button.dataset.busy = "1"; }
-  return track(promise, "Sending").then(() => true, (err) => { showError(err); return false; }).finally(() => {
+  return track(promise, gettext("Sending")).then(() => true, (err) => { showError(err); return false; }).finally(() => {
     if (button) { button.disabled = false; delete button.dataset.busy; }
   });
 }
@@ -148,8 +161,14 @@ function vaultCount(p, guests) {
 function dealBlocked(p, guests) {
   if (!(p.vault_size > 0) || guests.length < 2) return null;
   const { have, need } = vaultCount(p, guests);
-  if (have < need) return `Add ${need - have} more vault gift${need - have === 1 ? "" : "s"} first: ${have} of ${need} needed.`;
-  if (have > need) return `Remove ${have - need} vault gift${have - need === 1 ? "" : "s"} first: ${have} for ${need} places.`;
+  if (have < need) {
+    return fmt(ngettext("Add %(n)s more vault gift first: %(have)s of %(need)s needed.", "Add %(n)s more vault gifts first: %(have)s of %(need)s needed.", need - have),
+      { n: need - have, have, need });
+  }
+  if (have > need) {
+    return fmt(ngettext("Remove %(n)s vault gift first: %(have)s for %(need)s places.", "Remove %(n)s vault gifts first: %(have)s for %(need)s places.", have - need),
+      { n: have - need, have, need });
+  }
   return null;
 }
 
@@ -163,42 +182,56 @@ function drawLobbyStats(p, guests, dups) {
   box.hidden = false;
   const { tables, have, need } = vaultCount(p, guests);
   const items = [
-    h("li", { class: "stat", data: { stat: "joined" } }, h("strong", { text: String(guests.length) }), ` joined · ${tables} table${tables === 1 ? "" : "s"}`),
+    h("li", { class: "stat", data: { stat: "joined" } },
+      withNodes(ngettext("%(guests)s joined · %(tables)s table", "%(guests)s joined · %(tables)s tables", tables),
+        { guests: h("strong", { text: String(guests.length) }), tables })),
   ];
   if (dups.size) {
     const names = guests.filter((g) => dups.has(nameKey(g.name))).map((g) => g.name);
     items.push(h("li", { class: "stat warn", data: { stat: "duplicates" } }, h("span", { "aria-hidden": "true", text: "⚠ " }),
-      `Same name twice: ${[...new Set(names)].join(", ")}. Rename one so the tables can tell them apart.`));
+      fmt(gettext("Same name twice: %(names)s. Rename one so the tables can tell them apart."), { names: listOf([...new Set(names)]) })));
   }
   if (p.vault_size > 0) {
     const ok = have === need;
     items.push(h("li", { class: `stat ${ok ? "ok" : "warn"}`, data: { stat: "vault" } },
       h("span", { "aria-hidden": "true", text: ok ? "✓ " : "⚠ " }),
-      `Vault gifts: ${have} of ${need} needed (${p.vault_size} per table × ${tables} table${tables === 1 ? "" : "s"})`,
-      ok ? "" : have < need ? ` — add ${need - have} more before dealing.` : ` — remove ${have - need} before dealing.`));
+      fmt(ok
+        ? ngettext("Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s table)", "Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s tables)", tables)
+        : have < need
+          ? ngettext("Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s table) — add %(n)s more before dealing.", "Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s tables) — add %(n)s more before dealing.", tables)
+          : ngettext("Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s table) — remove %(n)s before dealing.", "Vault gifts: %(have)s of %(need)s needed (%(per)s per table × %(tables)s tables) — remove %(n)s before dealing.", tables),
+      { have, need, per: p.vault_size, tables, n: Math.abs(need - have) })));
   }
   // The simulator's estimate for the guests so far (docs/SIMULATION.md).
   if (p.estimate) {
     const e = p.estimate;
     items.push(h("li", { class: "stat", data: { stat: "estimate" } },
-      `Estimated party length: ${e.low}–${e.high} min (${e.guests} guests, ${e.tables} table${e.tables > 1 ? "s" : ""}${e.games > 1 ? `, ${e.games} games in a row` : ""})`));
+      fmt(gettext("Estimated party length: %(low)s–%(high)s min (%(details)s)"), {
+        low: e.low.toLocaleString(LANG),
+        high: e.high.toLocaleString(LANG),
+        details: listOf([
+          fmt(ngettext("%(n)s guest", "%(n)s guests", e.guests), { n: e.guests }),
+          fmt(ngettext("%(n)s table", "%(n)s tables", e.tables), { n: e.tables }),
+          e.games > 1 ? fmt(ngettext("%(n)s game in a row", "%(n)s games in a row", e.games), { n: e.games }) : null,
+        ].filter(Boolean)),
+      })));
   }
   render(box, h("ul", { class: "plain stats" }, items));
 }
 
 function guestRow(g, seated, dups = new Set()) {
   const online = g.online
-    ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), "online")
-    : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline");
-  const place = g.table ? h("span", { class: "hint", text: `table ${g.table}, seat ${g.seat + 1}` }) : null;
-  const captain = g.captain ? h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain") : null;
+    ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), gettext("online"))
+    : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), gettext("offline"));
+  const place = g.table ? h("span", { class: "hint", text: fmt(gettext("table %(letter)s, seat %(seat)s"), { letter: g.table, seat: g.seat + 1 }) }) : null;
+  const captain = g.captain ? h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), gettext("captain")) : null;
   let actions;
   if (S.editing && S.editing.id === g.id) {
     const input = h("input", {
       id: `rename-${g.id}`,
       value: S.editing.draft,
       maxlength: 40,
-      "aria-label": `New name for ${g.name}`,
+      "aria-label": fmt(gettext("New name for %(name)s"), { name: g.name }),
       data: { key: `rename-input-${g.id}` },
       on: { input: (ev) => { S.editing.draft = ev.target.value; } },
     });
@@ -215,38 +248,38 @@ function guestRow(g, seated, dups = new Set()) {
         },
       },
       input,
-      h("button", { class: "btn small primary", type: "submit", text: "Save" }),
-      h("button", { class: "btn small", type: "button", text: "Cancel", on: { click: () => { S.editing = null; draw(); } } }),
+      h("button", { class: "btn small primary", type: "submit", text: gettext("Save") }),
+      h("button", { class: "btn small", type: "button", text: gettext("Cancel"), on: { click: () => { S.editing = null; draw(); } } }),
     );
     setTimeout(() => { if (document.activeElement === document.body) input.focus(); });
   } else if (!seated) {
     actions = h(
       "span",
-      { class: "row" },
+      { class: "row wrap" }, // wraps where a long name or a longer language does not fit
       h("button", {
-        class: "btn small", type: "button", text: "Rename", "aria-label": `Rename ${g.name}`, data: { key: `rename-${g.id}` },
+        class: "btn small", type: "button", text: gettext("Rename"), "aria-label": fmt(gettext("Rename %(name)s"), { name: g.name }), data: { key: `rename-${g.id}` },
         on: { click: () => { S.editing = { id: g.id, draft: g.name }; S.removing = null; draw(); } },
       }),
       S.removing === g.id
         ? [
-            h("button", { class: "btn small danger", type: "button", text: `Really remove ${g.name}?`, data: { key: `remove-yes-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "remove_guest", { guest: g.id }).then((ok) => { if (ok) S.removing = null; }) } }),
-            h("button", { class: "btn small", type: "button", text: "Keep", on: { click: () => { S.removing = null; draw(); } } }),
+            h("button", { class: "btn small danger", type: "button", text: fmt(gettext("Really remove %(name)s?"), { name: g.name }), data: { key: `remove-yes-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "remove_guest", { guest: g.id }).then((ok) => { if (ok) S.removing = null; }) } }),
+            h("button", { class: "btn small", type: "button", text: gettext("Keep"), on: { click: () => { S.removing = null; draw(); } } }),
           ]
-        : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove ${g.name}`, data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
+        : h("button", { class: "btn small", type: "button", text: gettext("Remove"), "aria-label": fmt(gettext("Remove %(name)s"), { name: g.name }), data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
     );
   } else if (g.table) {
-    actions = seatActions(g, `Make ${g.name} the table captain`);
+    actions = seatActions(g, fmt(gettext("Make %(name)s the table captain"), { name: g.name }));
   } else {
     // No seat while the tables play: a late arrival (the late-arrivals panel), or a
     // guest whose seat a late arrival plays for them.
-    actions = h("span", { class: "hint", text: g.played_by ? `left: ${g.played_by} plays the seat for them` : g.late ? "arrived late" : "" });
+    actions = h("span", { class: "hint", text: g.played_by ? fmt(gettext("left: %(name)s plays the seat for them"), { name: g.played_by }) : g.late ? gettext("arrived late") : "" });
   }
   return h(
     "li",
     { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
-    h("span", { class: "gift-badge", "aria-label": `gift ${g.gift_number}`, text: String(g.gift_number) }),
+    h("span", { class: "gift-badge", "aria-label": fmt(gettext("gift %(gift)s"), { gift: g.gift_number }), text: String(g.gift_number) }),
     h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
-      dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), "same name as another guest") : null),
+      dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), gettext("same name as another guest")) : null),
     actions,
   );
 }
@@ -257,14 +290,15 @@ function seatActions(g, captainLabel) {
   return h(
     "span",
     { class: "row wrap seat-actions" },
-    g.captain ? null : h("button", { class: "btn small", type: "button", text: "Make captain", "aria-label": captainLabel, data: { key: `captain-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } }),
+    g.captain ? null : h("button", { class: "btn small", type: "button", text: gettext("Make captain"), "aria-label": captainLabel, data: { key: `captain-${g.id}` }, on: { click: (ev) => command(ev.currentTarget, "set_captain", { guest: g.id }) } }),
     h("button", {
-      class: "btn small", type: "button", text: "Hand over seat", "aria-label": `Hand ${g.name}'s seat to a substitute`, data: { key: `handover-${g.id}` },
+      class: "btn small", type: "button", text: gettext("Hand over seat"), "aria-label": fmt(gettext("Hand %(name)s's seat to a substitute"), { name: g.name }), data: { key: `handover-${g.id}` },
       on: { click: (ev) => askHandOver(g.id, ev.currentTarget) },
     }),
     claim && claim.until > Date.now()
-      ? h("span", { class: "claim", role: "status" }, "Hand-over code ", h("strong", { class: "code-inline", text: claim.claim }),
-          ` — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until ${new Date(claim.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}).`)
+      ? h("span", { class: "claim", role: "status" },
+          withNodes(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until %(time)s)."),
+            { code: h("strong", { class: "code-inline", text: claim.claim }), time: clockTime(claim.until) }))
       : null,
   );
 }
@@ -284,14 +318,14 @@ function draw() {
   const seated = p.status !== "lobby";
   const guests = p.guests || [];
   document.getElementById("party-status").textContent =
-    p.status === "lobby" ? (p.registration_open ? "· guests are joining" : "· registration closed") : p.status === "playing" ? "· playing" : "· over";
+    p.status === "lobby" ? (p.registration_open ? gettext("· guests are joining") : gettext("· registration closed")) : p.status === "playing" ? gettext("· playing") : gettext("· over");
   document.getElementById("guest-count").textContent = `(${guests.length})`;
   document.body.dataset.stage = p.status;
   document.body.dataset.tables = isMultiTable(p) ? "many" : "one";
   const dups = duplicateNames(guests);
   render(
     document.getElementById("roster"),
-    guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: "Nobody yet. Share the code or the QR code." }),
+    guests.length ? guests.map((g) => guestRow(g, seated, dups)) : h("li", { class: "hint", text: gettext("Nobody yet. Share the code or the QR code.") }),
   );
   drawLobbyStats(p, guests, dups);
   drawClockPanel();
@@ -299,16 +333,16 @@ function draw() {
   if (!seated) {
     controls.push(
       p.registration_open
-        ? h("button", { class: "btn", type: "button", text: "Close registration", data: { key: "close-reg" }, on: { click: (ev) => command(ev.currentTarget, "close_registration") } })
-        : h("button", { class: "btn", type: "button", text: "Reopen registration", data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
+        ? h("button", { class: "btn", type: "button", text: gettext("Close registration"), data: { key: "close-reg" }, on: { click: (ev) => command(ev.currentTarget, "close_registration") } })
+        : h("button", { class: "btn", type: "button", text: gettext("Reopen registration"), data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
       h("button", {
         class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
         text: ROYAL
-          ? (guests.length < 3 ? "Seat everyone (needs 3 guests)" : `Seat everyone (${guests.length} players)`)
-          : guests.length < 2 ? "Deal the cards (needs 2 guests)" : `Deal the cards (${guests.length} players)`,
+          ? (guests.length < 3 ? gettext("Seat everyone (needs 3 guests)") : fmt(ngettext("Seat everyone (%(n)s player)", "Seat everyone (%(n)s players)", guests.length), { n: guests.length }))
+          : guests.length < 2 ? gettext("Deal the cards (needs 2 guests)") : fmt(ngettext("Deal the cards (%(n)s player)", "Deal the cards (%(n)s players)", guests.length), { n: guests.length }),
         disabled: guests.length < (ROYAL ? 3 : 2) || Boolean(dealBlocked(p, guests)),
         "aria-describedby": dealBlocked(p, guests) ? "deal-why" : null,
-        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast(ROYAL ? "Everyone is seated: the heists begin." : "Cards dealt. Everyone takes the gift their phone shows.", "ok")) },
+        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast(ROYAL ? gettext("Everyone is seated: the heists begin.") : gettext("Cards dealt. Everyone takes the gift their phone shows."), "ok")) },
       }),
       dealBlocked(p, guests) ? h("p", { class: "deal-why", id: "deal-why", role: "status", text: dealBlocked(p, guests) }) : null,
     );
@@ -327,8 +361,10 @@ function draw() {
     render(
       document.getElementById("vault-list"),
       (p.vault_gifts || []).map((v) =>
-        h("li", {}, h("span", { class: "gift-tag", text: v.label }), ` from ${v.contributor}`, v.table ? ` — table ${v.table}` : "",
-          seated ? null : h("button", { class: "btn small", type: "button", text: "Remove", "aria-label": `Remove vault gift ${v.label}`, on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
+        h("li", {},
+          withNodes(v.table ? gettext("%(gift)s from %(contributor)s — table %(letter)s") : gettext("%(gift)s from %(contributor)s"),
+            { gift: h("span", { class: "gift-tag", text: v.label }), contributor: v.contributor, letter: v.table }),
+          seated ? null : h("button", { class: "btn small", type: "button", text: gettext("Remove"), "aria-label": fmt(gettext("Remove vault gift %(gift)s"), { gift: v.label }), on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
       ),
     );
     document.getElementById("vault-form").hidden = seated;
@@ -409,15 +445,16 @@ function royalGate(tables) {
   const ready = phases.every((p) => p === "gate" || p === "over");
   return h("div", { class: "panel r-gate", role: "status" }, [
     h("p", {}, ready
-      ? "Every table is at the gate."
-      : `At the gate: ${waiting} of ${tables.length} tables. The others are still playing their first half.`),
+      ? gettext("Every table is at the gate.")
+      : fmt(ngettext("At the gate: %(waiting)s of %(tables)s table. The others are still playing their first half.", "At the gate: %(waiting)s of %(tables)s tables. The others are still playing their first half.", tables.length),
+        { waiting, tables: tables.length })),
     ready
       ? h("button", {
           type: "button",
           class: "btn primary big",
           data: { key: "royal-open-gate" },
           on: { click: (ev) => partyCommand(ev.currentTarget, "open_gate") },
-        }, "Open the gate: play the second half")
+        }, gettext("Open the gate: play the second half"))
       : null,
   ]);
 }
@@ -432,13 +469,19 @@ function tabletsAt(tableId) {
 function waitingFor(view, meta) {
   const name = (seat) => seatName(meta, seat);
   switch (view.phase) {
-    case "action": return { text: `${name(view.active)}'s turn`, since: meta.acted_at };
-    case "reaction": return { text: `Asking ${(view.window ? view.window.waiting : []).map(name).join(", ")}`, since: meta.window_opened_at };
-    case "trim": return { text: `${Object.keys(view.trims || {}).map((x) => name(Number(x))).join(", ")} discarding`, since: meta.acted_at };
-    case "reveal": return { text: "Unwrapping: the captain starts round 2", since: meta.acted_at };
-    case "decide": return { text: `Waiting for ${(view.waiting_for || []).map(name).join(", ")} to choose`, since: meta.acted_at };
-    case "gate": return { text: "Waiting at the gate", since: null };
-    case "over": return { text: "Game over", since: null };
+    case "action": return { text: fmt(gettext("%(name)s's turn"), { name: name(view.active) }), since: meta.acted_at };
+    case "reaction": return { text: fmt(gettext("Asking %(names)s"), { names: listOf((view.window ? view.window.waiting : []).map(name)) }), since: meta.window_opened_at };
+    case "trim": {
+      const seats = Object.keys(view.trims || {}).map((x) => name(Number(x)));
+      return { text: fmt(ngettext("%(names)s discarding", "%(names)s discarding", seats.length), { names: listOf(seats) }), since: meta.acted_at };
+    }
+    case "reveal": return { text: gettext("Unwrapping: the captain starts round 2"), since: meta.acted_at };
+    case "decide": {
+      const seats = (view.waiting_for || []).map(name);
+      return { text: fmt(ngettext("Waiting for %(names)s to choose", "Waiting for %(names)s to choose", seats.length), { names: listOf(seats) }), since: meta.acted_at };
+    }
+    case "gate": return { text: gettext("Waiting at the gate"), since: null };
+    case "over": return { text: gettext("Game over"), since: null };
     default: return { text: "", since: null };
   }
 }
@@ -452,7 +495,14 @@ function tile(payload) {
   const walk = view.phase === "gate" ? walkOf(S.party.relay, letter) : null;
   const gate = walk ? walkStatus(walk) : gateStatus(view);
   // The host's "Gift arrived" overrides are in the party bar (the tiles keep their size).
-  const who = walk ? { text: walk.arrived ? `Waiting for ${walk.mine.guest} to deliver gift ${walk.mine.sent}` : `Waiting for gift ${walk.mine.received} from ${walk.from.table} (${walk.from.guest})`, since: null } : waitingFor(view, meta);
+  const who = walk
+    ? {
+        text: walk.arrived
+          ? fmt(gettext("Waiting for %(name)s to deliver gift %(gift)s"), { name: walk.mine.guest, gift: walk.mine.sent })
+          : fmt(gettext("Waiting for gift %(gift)s from %(letter)s (%(name)s)"), { gift: walk.mine.received, letter: walk.from.table, name: walk.from.guest }),
+        since: null,
+      }
+    : waitingFor(view, meta);
   const tablets = tabletsAt(meta.id);
   return h("article", {
     class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
@@ -462,20 +512,20 @@ function tile(payload) {
   h("div", { class: "tile-top" },
     h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
       h("span", { class: "table-letter", text: letter }),
-      h("span", { class: "sr-only", text: `Table ${letter}, ` }),
-      h("span", { class: "round", text: view.phase === "over" ? "Game over" : `Round ${view.round} · turn ${Math.min(view.turn + 1, view.players)} of ${view.players}` })),
-    h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": `Details of table ${letter}`, "aria-haspopup": "dialog",
-      on: { click: () => openDetails(meta.id) } }, "Details")),
+      h("span", { class: "sr-only", text: fmt(gettext("Table %(letter)s, "), { letter }) }),
+      h("span", { class: "round", text: view.phase === "over" ? gettext("Game over") : fmt(gettext("Round %(round)s · turn %(turn)s of %(players)s"), { round: view.round, turn: Math.min(view.turn + 1, view.players), players: view.players }) })),
+    h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter }), "aria-haspopup": "dialog",
+      on: { click: () => openDetails(meta.id) } }, gettext("Details"))),
   h("p", { class: "tile-who" }, h("strong", { text: who.text }),
     who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
   h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
   h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}` },
     h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-    offline.length ? `Offline: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
-  h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain",
-    h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? " · tablet ✓" : " · no tablet" })),
+    offline.length ? fmt(gettext("Offline: %(names)s"), { names: listOf(offline.map((g) => g.name)) }) : gettext("Everyone connected")),
+  h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? fmt(gettext("Captain: %(name)s"), { name: captain.name }) : gettext("No captain"),
+    h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? gettext(" · tablet ✓") : gettext(" · no tablet") })),
   view.phase === "reveal"
-    ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": `Start round 2 at table ${letter}`, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, "Start round 2")
+    ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": fmt(gettext("Start round 2 at table %(letter)s"), { letter }), on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, gettext("Start round 2"))
     : null,
   );
 }
@@ -483,8 +533,13 @@ function tile(payload) {
 /** A table waiting for its relay walks, in the tiles' words. */
 function walkStatus(walk) {
   return walk.arrived
-    ? { icon: "◐", text: `Gift ${walk.mine.received} arrived; waiting for its carrier ${walk.mine.guest}`, short: `Gift ${walk.mine.received} is in`, cls: "walking" }
-    : { icon: "⇢", text: `Waiting for gift ${walk.mine.received} from table ${walk.from.table}`, short: "Relay gift on its way", cls: "walking" };
+    ? {
+        icon: "◐",
+        text: fmt(gettext("Gift %(gift)s arrived; waiting for its carrier %(name)s"), { gift: walk.mine.received, name: walk.mine.guest }),
+        short: fmt(gettext("Gift %(gift)s is in"), { gift: walk.mine.received }),
+        cls: "walking",
+      }
+    : { icon: "⇢", text: fmt(gettext("Waiting for gift %(gift)s from table %(letter)s"), { gift: walk.mine.received, letter: walk.from.table }), short: gettext("Relay gift on its way"), cls: "walking" };
 }
 
 // --- one table's details, on demand ------------------------------------------------------------
@@ -507,7 +562,7 @@ function drawDetails() {
   }
   render(dialog,
     h("div", { class: "details-bar" },
-      h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, "Close")),
+      h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, gettext("Close"))),
     compactCard(payload),
     tabletsPanel(payload.table));
 }
@@ -519,28 +574,30 @@ function tabletsPanel(meta) {
   const pending = S.pairings.get(meta.id);
   const showing = pending && pending.until > Date.now();
   return h("section", { class: "tablets-panel", "aria-labelledby": `tablets-${meta.id}-h` },
-    h("h3", { id: `tablets-${meta.id}-h`, text: `Captain's tablet for table ${meta.letter}` }),
+    h("h3", { id: `tablets-${meta.id}-h`, text: fmt(gettext("Captain's tablet for table %(letter)s"), { letter: meta.letter }) }),
     paired.length
       ? h("ul", { class: "plain tablet-list" }, paired.map((t, i) => h("li", { class: "row wrap" },
-          h("span", { text: `✓ Tablet ${i + 1} paired at ${new Date(t.paired_at * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}` }),
-          h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": `Unpair tablet ${i + 1} of table ${meta.letter}`,
-            on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, "Unpair"))))
-      : h("p", { class: "hint", text: "No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, relay draw and delivery, hand-over) can run on a tablet at the table." }),
+          h("span", { text: fmt(gettext("✓ Tablet %(n)s paired at %(time)s"), { n: i + 1, time: clockTime(t.paired_at * 1000) }) }),
+          h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": fmt(gettext("Unpair tablet %(n)s of table %(letter)s"), { n: i + 1, letter: meta.letter }),
+            on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, gettext("Unpair")))))
+      : h("p", { class: "hint", text: gettext("No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, relay draw and delivery, hand-over) can run on a tablet at the table.") }),
     showing
       ? h("div", { class: "pairing", role: "status" },
-          h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: `QR code to pair a tablet with table ${meta.letter}` }),
-          h("p", {}, "Scan with the tablet, or open ", h("strong", { class: "pairing-url", text: pending.url || `${location.origin}/t/${code}/` }), " and type ",
-            h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
-            `. One use, valid until ${new Date(pending.until).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" })}.`))
+          h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: fmt(gettext("QR code to pair a tablet with table %(letter)s"), { letter: meta.letter }) }),
+          h("p", {}, withNodes(gettext("Scan with the tablet, or open %(url)s and type %(code)s. One use, valid until %(time)s."), {
+            url: h("strong", { class: "pairing-url", text: pending.url || `${location.origin}/t/${code}/` }),
+            code: h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
+            time: clockTime(pending.until),
+          })))
       : null,
-    h("button", { class: "btn small", type: "button", data: { key: `pair-${meta.id}` }, "aria-label": `Pair a tablet with table ${meta.letter}`,
-      on: { click: (ev) => askPairing(meta.id, ev.currentTarget) } }, showing ? "New pairing code" : "Pair a tablet"));
+    h("button", { class: "btn small", type: "button", data: { key: `pair-${meta.id}` }, "aria-label": fmt(gettext("Pair a tablet with table %(letter)s"), { letter: meta.letter }),
+      on: { click: (ev) => askPairing(meta.id, ev.currentTarget) } }, showing ? gettext("New pairing code") : gettext("Pair a tablet")));
 }
 
 /** Ask for a one-time code (and its QR code) that pairs a tablet with this table. */
 function askPairing(tableId, button) {
   button.disabled = true;
-  track(live.party("pair_tablet", { table: tableId }), "Asking for a pairing code").then((reply) => {
+  track(live.party("pair_tablet", { table: tableId }), gettext("Asking for a pairing code")).then((reply) => {
     S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, url: reply.url, until: Date.now() + reply.minutes * 60000 });
     drawTables();
   }, showError).finally(() => { button.disabled = false; });
@@ -560,19 +617,28 @@ function alertsNow() {
     if (quiet) {
       // A quiet guest's step ran out (docs/RULES.md): the host may play it for them.
       const began = quiet.what === "reaction" ? meta.window_opened_at : passFrom(view, meta) - meta.step_clock;
-      const what = { turn: "a turn", trim: "a discard", reaction: "a reaction", decide: "a decision" }[quiet.what];
-      out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t, step: quiet, version: t.version,
-        text: `Table ${letter}: ${what} has waited ${Math.floor(now - began)} s for ${quiet.seats.map((s) => seatName(meta, s)).join(", ")}` });
+      const waited = {
+        turn: gettext("Table %(letter)s: a turn has waited %(seconds)s s for %(names)s"),
+        trim: gettext("Table %(letter)s: a discard has waited %(seconds)s s for %(names)s"),
+        reaction: gettext("Table %(letter)s: a reaction has waited %(seconds)s s for %(names)s"),
+        decide: gettext("Table %(letter)s: a decision has waited %(seconds)s s for %(names)s"),
+      }[quiet.what];
+      const names = listOf(quiet.seats.map((s) => seatName(meta, s)));
+      // `sig`: what the alert says without its seconds (a new one redraws the list).
+      out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t, step: quiet, version: t.version, sig: `${quiet.what}:${names}`,
+        text: fmt(waited, { letter, seconds: Math.floor(now - began), names }) });
     }
     const offline = guestsAt(letter).filter((g) => !g.online);
     if (offline.length) {
-      out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline",
-        text: `Table ${letter}: ${offline.map((g) => g.name).join(", ")} ${offline.length === 1 ? "is" : "are"} offline` });
+      const names = listOf(offline.map((g) => g.name));
+      out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline", sig: names,
+        text: fmt(ngettext("Table %(letter)s: %(names)s is offline", "Table %(letter)s: %(names)s are offline", offline.length), { letter, names }) });
     }
     if (["action", "reaction", "trim", "reveal", "decide"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
       const who = waitingFor(view, meta);
-      out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle",
-        text: `Table ${letter} has not moved for ${Math.floor((now - meta.acted_at) / 60)} min (${who.text.charAt(0).toLowerCase()}${who.text.slice(1)})` });
+      const minutes = Math.floor((now - meta.acted_at) / 60);
+      out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle", sig: `${minutes}:${who.text}`,
+        text: fmt(gettext("Table %(letter)s has not moved for %(minutes)s min (%(waiting)s)"), { letter, minutes, waiting: midSentence(who.text) }) });
     }
   }
   return out.sort((a, b) => a.rank - b.rank || a.letter.localeCompare(b.letter));
@@ -581,8 +647,8 @@ function alertsNow() {
 function drawAlerts() {
   const box = document.getElementById("alerts");
   const alerts = alertsNow();
-  const sig = alerts.map((a) => a.text.replace(/\d+ s for/, "s for")).join("|");
-  titleAlert(PARTY_NAME, alerts.length ? `${alerts.length} need${alerts.length === 1 ? "s" : ""} you` : null);
+  const sig = alerts.map((a) => `${a.key}:${a.sig}`).join("|");
+  titleAlert(PARTY_NAME, alerts.length ? fmt(ngettext("%(n)s needs you", "%(n)s need you", alerts.length), { n: alerts.length }) : null);
   if (box.dataset.sig === sig && !box.hidden === Boolean(alerts.length)) {
     // Same alerts: only the seconds moved.
     for (const a of alerts) {
@@ -594,7 +660,7 @@ function drawAlerts() {
   box.dataset.sig = sig;
   box.hidden = !alerts.length;
   render(box,
-    h("h2", { class: "sr-only", text: "Needs you" }),
+    h("h2", { class: "sr-only", text: gettext("Needs you") }),
     h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
       h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
       h("span", { class: "alert-text", text: a.text }),
@@ -602,18 +668,30 @@ function drawAlerts() {
         ? a.step.seats.map((seat) => h("button", {
             class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
             on: { click: (ev) => busy(ev.currentTarget, live.act(a.step.action(seat), { table: a.payload.table.id })) },
-          }, `${a.step.verb} ${seatName(a.payload.table, seat)}`))
-        : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": `Details of table ${a.letter}`,
-            on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, "Details")))));
+          }, passLabel(a.step, seatName(a.payload.table, seat))))
+        : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter: a.letter }),
+            on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, gettext("Details"))))));
   // A pass became possible: call the host once per step (a chime, the focus on its button).
   for (const a of alerts) {
     if (a.kind === "pass" && worthCalling(a.payload.view, a.payload.table)) callOnce(`${a.payload.table.id}:${a.version}`, box);
   }
 }
 
+/** The button that plays a quiet guest's step: a whole sentence per kind of step (the
+ * step's own `verb` is English). */
+function passLabel(step, name) {
+  const label = {
+    turn: gettext("Pass the turn for %(name)s"),
+    trim: gettext("Discard at random for %(name)s"),
+    reaction: gettext("Pass for %(name)s"),
+    decide: gettext("Get out for %(name)s"),
+  }[step.what];
+  return label ? fmt(label, { name }) : `${step.verb} ${name}`;
+}
+
 // --- the step clock ---------------------------------------------------------------------------
 
-const CLOCKS = [[0, "Off"], [60, "60 s"], [120, "2 min"]];
+const CLOCKS = [[0, pgettext("step clock", "Off")], [60, gettext("60 s")], [120, gettext("2 min")]];
 
 /** The party's step clock, changeable at any time (events/party/services.py party_set_clock):
  * a drop-down in the header line, like the printables, so it never pushes the tables. */
@@ -622,9 +700,9 @@ function drawClockPanel() {
   const panel = document.getElementById("clock-panel");
   panel.hidden = !p || p.status === "over";
   if (panel.hidden) return;
-  const label = (CLOCKS.find(([v]) => v === p.step_clock) || [0, `${p.step_clock} s`])[1];
+  const label = (CLOCKS.find(([v]) => v === p.step_clock) || [0, fmt(gettext("%(seconds)s s"), { seconds: p.step_clock })])[1];
   document.getElementById("clock-summary").textContent =
-    `Step clock: ${label}${p.step_clock && p.step_clock_server ? " · the server plays" : ""}`;
+    fmt(p.step_clock && p.step_clock_server ? gettext("Step clock: %(clock)s · the server plays") : gettext("Step clock: %(clock)s"), { clock: label });
   const sig = `${p.step_clock}:${p.step_clock_server}`;
   const menu = document.getElementById("clock-menu");
   if (menu.dataset.sig === sig) return;
@@ -635,15 +713,15 @@ function drawClockPanel() {
     busy(ev.currentTarget, live.party("set_clock", { step_clock: clock, step_clock_server: server }));
   };
   render(menu,
-    h("p", { class: "hint", text: "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, start round 2." }),
+    h("p", { class: "hint", text: gettext("How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, start round 2.") }),
     h("div", { class: "row wrap" },
-      h("label", { for: "step-clock", text: "Step clock" }),
+      h("label", { for: "step-clock", text: gettext("Step clock") }),
       h("select", { id: "step-clock", data: { key: "step-clock" }, on: { change: send } },
         CLOCKS.map(([v, text]) => h("option", { value: String(v), selected: v === p.step_clock }, text)))),
     h("div", { class: "check" },
       h("input", { id: "step-clock-server", type: "checkbox", checked: p.step_clock_server, data: { key: "step-clock-server" }, on: { change: send } }),
-      h("label", { for: "step-clock-server", text: "When it runs out, the server plays for them" })),
-    p.step_clock ? null : h("p", { class: "hint", text: "Off: every step waits for its guest (a reaction may still be passed after 60 s)." }));
+      h("label", { for: "step-clock-server", text: gettext("When it runs out, the server plays for them") })),
+    p.step_clock ? null : h("p", { class: "hint", text: gettext("Off: every step waits for its guest (a reaction may still be passed after 60 s).") }));
 }
 
 // --- several tables ----------------------------------------------------------------------
@@ -659,14 +737,19 @@ function captainName(letter) {
 
 /** Where a table is on its way to (or past) the gate, in words and an icon. */
 function gateStatus(view) {
-  if (view.phase === "over") return { icon: "■", text: "Finished round 4", short: "Finished", cls: "over" };
-  if (view.phase === "gate") return { icon: "‖", text: "At the gate: finished round 2", short: "At the gate", cls: "at-gate" };
-  if (view.relayed) return { icon: "✓", text: "Relay done; playing on", short: "Relay done", cls: "past" };
+  if (view.phase === "over") return { icon: "■", text: gettext("Finished round 4"), short: gettext("Finished"), cls: "over" };
+  if (view.phase === "gate") return { icon: "‖", text: gettext("At the gate: finished round 2"), short: gettext("At the gate"), cls: "at-gate" };
+  if (view.relayed) return { icon: "✓", text: gettext("Relay done; playing on"), short: gettext("Relay done"), cls: "past" };
   if (view.gate) {
     const turn = Math.min(view.turn + 1, view.players);
-    return { icon: "▶", text: `Not at the gate yet: round ${view.round}, turn ${turn} of ${view.players}`, short: "Not at the gate yet", cls: "playing" };
+    return {
+      icon: "▶",
+      text: fmt(gettext("Not at the gate yet: round %(round)s, turn %(turn)s of %(players)s"), { round: view.round, turn, players: view.players }),
+      short: gettext("Not at the gate yet"),
+      cls: "playing",
+    };
   }
-  return { icon: "▶", text: "Playing", short: "Playing", cls: "playing" };
+  return { icon: "▶", text: gettext("Playing"), short: gettext("Playing"), cls: "playing" };
 }
 
 function compactCard(payload) {
@@ -684,19 +767,21 @@ function compactCard(payload) {
   let relayLine = null;
   if (walk && !walk.arrived) {
     relayLine = h("p", { class: "relay-line walking" },
-      h("button", { class: "btn small", type: "button", data: { key: `arrived-${meta.id}` }, "aria-label": `Gift ${walk.mine.received} has arrived at table ${letter}`, text: `Gift ${walk.mine.received} arrived`,
+      h("button", { class: "btn small", type: "button", data: { key: `arrived-${meta.id}` }, "aria-label": fmt(gettext("Gift %(gift)s has arrived at table %(letter)s"), { gift: walk.mine.received, letter }),
+        text: fmt(gettext("Gift %(gift)s arrived"), { gift: walk.mine.received }),
         on: { click: (ev) => giftArrived(walk.mine, ev.currentTarget) } }));
   }
   if (view.phase === "gate" && relay && relay.status === "open") {
     if (view.relay_seat === null) {
       relayLine = h("p", { class: "relay-line pending" },
-        h("span", { "aria-hidden": "true", text: "○ " }), `Relay seat not drawn yet${captain ? ` (captain ${captain.name})` : ""} `,
-        h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": `Draw the relay seat for table ${letter}`, text: "Draw the relay seat",
+        h("span", { "aria-hidden": "true", text: "○ " }),
+        captain ? fmt(gettext("Relay seat not drawn yet (captain %(name)s)"), { name: captain.name }) : gettext("Relay seat not drawn yet"), " ",
+        h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": fmt(gettext("Draw the relay seat for table %(letter)s"), { letter }), text: gettext("Draw the relay seat"),
           on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id })) } }));
     } else {
       const r = meta.roster[view.relay_seat];
       relayLine = h("p", { class: "relay-line done" }, h("span", { "aria-hidden": "true", text: "✓ " }),
-        `Drawn seat: ${r ? r.name : ""} (seat ${view.relay_seat + 1}, gift ${giftLabel(view.seats[view.relay_seat].gift)})`);
+        fmt(gettext("Drawn seat: %(name)s (seat %(seat)s, gift %(gift)s)"), { name: r ? r.name : "", seat: view.relay_seat + 1, gift: giftLabel(view.seats[view.relay_seat].gift) }));
     }
   }
   return h(
@@ -707,41 +792,41 @@ function compactCard(payload) {
       data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
     },
     h("h2", { id: `table-${meta.id}-h` },
-      h("span", { class: "table-letter", text: `Table ${letter}` }), " ",
+      h("span", { class: "table-letter", text: fmt(gettext("Table %(letter)s"), { letter }) }), " ",
       h("span", { class: "round", text: `· ${roundTitle(view)}` })),
     h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.text),
     h("p", { class: "status-line", text: statusLine(view, meta) }),
     windowBox(view, meta, DUTIES),
     view.phase === "reveal"
-      ? h("button", { class: "btn primary", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, `Everyone at table ${letter} unwrapped — start round 2`)
+      ? h("button", { class: "btn primary", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, fmt(gettext("Everyone at table %(letter)s unwrapped — start round 2"), { letter }))
       : null,
     relayLine,
-    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? `Captain: ${captain.name}` : "No captain"),
+    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? fmt(gettext("Captain: %(name)s"), { name: captain.name }) : gettext("No captain")),
     h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}`, role: "status" },
       h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-      offline.length ? `Disconnected: ${offline.map((g) => g.name).join(", ")}` : "Everyone connected"),
-    h("ol", { class: "seats compact", "aria-label": `Seats at table ${letter}` },
+      offline.length ? fmt(gettext("Disconnected: %(names)s"), { names: listOf(offline.map((g) => g.name)) }) : gettext("Everyone connected")),
+    h("ol", { class: "seats compact", "aria-label": fmt(gettext("Seats at table %(letter)s"), { letter }) },
       view.seats.map((s) => {
         const g = bySeat.get(s.seat);
-        const name = g ? g.name : (meta.roster[s.seat] || {}).name || `Seat ${s.seat + 1}`;
+        const name = g ? g.name : (meta.roster[s.seat] || {}).name || fmt(gettext("Seat %(seat)s"), { seat: s.seat + 1 });
         const marks = [];
-        if (g && g.captain) marks.push(h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), "captain"));
-        if (g && !g.online) marks.push(h("span", { class: "mark offline" }, h("span", { "aria-hidden": "true", text: "○ " }), "offline"));
-        if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), "turn"));
-        if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), "being asked"));
-        if ((view.trims || {})[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), "discarding"));
-        if (view.relay_seat === s.seat && !view.relayed) marks.push(h("span", { class: "mark relay" }, h("span", { "aria-hidden": "true", text: "⇄ " }), "relay"));
+        if (g && g.captain) marks.push(h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), gettext("captain")));
+        if (g && !g.online) marks.push(h("span", { class: "mark offline" }, h("span", { "aria-hidden": "true", text: "○ " }), gettext("offline")));
+        if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), pgettext("seat mark", "turn")));
+        if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), gettext("being asked")));
+        if ((view.trims || {})[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), gettext("discarding")));
+        if (view.relay_seat === s.seat && !view.relayed) marks.push(h("span", { class: "mark relay" }, h("span", { "aria-hidden": "true", text: "⇄ " }), pgettext("seat mark", "relay")));
         return h("li", { class: `seat${view.active === s.seat ? " active" : ""}`, data: { seat: s.seat, guest: g ? g.id : null } },
           h("span", { class: "seat-no", text: `${s.seat + 1}` }),
           h("span", { class: "seat-main" },
             h("strong", { class: "seat-name", text: name }),
-            h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: `gift ${giftLabel(s.gift)}` }), s.open && s.description ? ` ${s.description}` : ""),
+            h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: fmt(gettext("gift %(gift)s"), { gift: giftLabel(s.gift) }) }), s.open && s.description ? ` ${s.description}` : ""),
             marks.length ? h("span", { class: "marks" }, marks) : null,
-            g ? seatActions(g, `Make ${g.name} captain of table ${letter}`) : null),
-          h("span", { class: "seat-cards", "aria-label": `${s.cards} cards in hand` }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`));
+            g ? seatActions(g, fmt(gettext("Make %(name)s captain of table %(letter)s"), { name: g.name, letter })) : null),
+          h("span", { class: "seat-cards", "aria-label": fmt(ngettext("%(n)s card in hand", "%(n)s cards in hand", s.cards), { n: s.cards }) }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`));
       })),
     vaultList(view),
-    h("details", { class: "table-log" }, h("summary", { text: `What happened at table ${letter}` }), eventLog(S.logs.get(meta.id)) || h("p", { class: "hint", text: "Nothing yet." })),
+    h("details", { class: "table-log" }, h("summary", { text: fmt(gettext("What happened at table %(letter)s"), { letter }) }), eventLog(S.logs.get(meta.id)) || h("p", { class: "hint", text: gettext("Nothing yet.") })),
   );
 }
 
@@ -763,37 +848,44 @@ function drawPartyBar() {
     const progress = gateProgress(payloads);
     parts.push(
       h("div", { class: "gate-row" },
-        h("h2", { id: "party-bar-h", class: "bar-title", text: "The gate" }),
+        h("h2", { id: "party-bar-h", class: "bar-title", text: gettext("The gate") }),
         h("p", { class: `gate-count ${gate.open ? "open" : ""}`, role: "status" },
           h("span", { "aria-hidden": "true", text: gate.open ? "✓ " : "‖ " }), gateText(gate)),
-        h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": `Room progress to the gate: ${Math.round(progress * 100)} %` }),
+        h("progress", { class: "gate-progress", max: 100, value: Math.round(progress * 100), "aria-label": fmt(gettext("Room progress to the gate: %(percent)s"), { percent: `${Math.round(progress * 100)} %` }) }),
         h("button", {
           class: "btn primary", type: "button", id: "open-relay", data: { key: "open-relay" }, disabled: !gate.open,
           on: { click: (ev) => partyCommand(ev.currentTarget, "open_relay") },
-        }, gate.open ? "Open the relay" : `Open the relay (waiting for ${gate.tables - gate.at_gate} more table${gate.tables - gate.at_gate === 1 ? "" : "s"})`)),
+        }, gate.open
+          ? gettext("Open the relay")
+          : fmt(ngettext("Open the relay (waiting for %(n)s more table)", "Open the relay (waiting for %(n)s more tables)", gate.tables - gate.at_gate), { n: gate.tables - gate.at_gate }))),
       behind.length
-        ? h("p", { class: "gate-waiting" }, h("strong", { text: "Everyone waits for: " }),
-            behind.map((t) => `${t.table.letter} (${t.view.phase === "reveal" ? "unwrapping after round 1" : `round ${t.view.round}, turn ${Math.min(t.view.turn + 1, t.view.players)} of ${t.view.players}`})`).join(" · "))
-        : h("p", { class: "gate-waiting", text: "Every table finished round 2. Open the relay and announce the order; each captain draws a seat." }),
+        ? h("p", { class: "gate-waiting" }, h("strong", { text: gettext("Everyone waits for: ") }),
+            behind.map((t) => fmt(t.view.phase === "reveal"
+              ? gettext("%(letter)s (unwrapping after round 1)")
+              : gettext("%(letter)s (round %(round)s, turn %(turn)s of %(players)s)"),
+            { letter: t.table.letter, round: t.view.round, turn: Math.min(t.view.turn + 1, t.view.players), players: t.view.players })).join(" · "))
+        : h("p", { class: "gate-waiting", text: gettext("Every table finished round 2. Open the relay and announce the order; each captain draws a seat.") }),
     );
   } else {
     parts.push(h("div", { class: "gate-row" },
-      h("h2", { id: "party-bar-h", class: "bar-title", text: "The relay" }),
+      h("h2", { id: "party-bar-h", class: "bar-title", text: gettext("The relay") }),
       ringLine(relay, "ring"),
       relay.status === "done"
-        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), "The relay has run: every table plays rounds 3 and 4.")
+        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), gettext("The relay has run: every table plays rounds 3 and 4."))
         : null));
     if (relay.status === "walk") {
       const count = walkCount(relay);
       parts.push(
         h("p", { class: "gate-count walking", role: "status" }, h("span", { "aria-hidden": "true", text: "⇢ " }),
-          `The carriers are walking: ${count.arrived} of ${count.gifts} gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.`),
+          fmt(ngettext("The carriers are walking: %(arrived)s of %(gifts)s gift arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.",
+            "The carriers are walking: %(arrived)s of %(gifts)s gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.", count.gifts),
+          { arrived: count.arrived, gifts: count.gifts })),
         walkList(relay, giftArrived),
         h("button", {
           class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
           on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
-        }, "Every gift has arrived — start round 3 everywhere"),
-        h("details", { class: "relay-details" }, h("summary", { text: "What the relay moves" }), relayResultList(relay)),
+        }, gettext("Every gift has arrived — start round 3 everywhere")),
+        h("details", { class: "relay-details" }, h("summary", { text: gettext("What the relay moves") }), relayResultList(relay)),
       );
     } else if (relay.status === "open") {
       const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
@@ -803,10 +895,12 @@ function drawPartyBar() {
         h("button", {
           class: "btn primary", type: "button", id: "run-relay", data: { key: "run-relay" }, disabled: !all,
           on: { click: (ev) => partyCommand(ev.currentTarget, "run_relay") },
-        }, all ? "Run the relay" : `Run the relay (${relay.ring.length - drawn} table${relay.ring.length - drawn === 1 ? "" : "s"} still to draw)`),
+        }, all
+          ? gettext("Run the relay")
+          : fmt(ngettext("Run the relay (%(n)s table still to draw)", "Run the relay (%(n)s tables still to draw)", relay.ring.length - drawn), { n: relay.ring.length - drawn })),
       );
     } else if (p.status === "playing") {
-      parts.push(h("details", { class: "relay-details" }, h("summary", { text: "What the relay moved" }), relayResultList(relay)));
+      parts.push(h("details", { class: "relay-details" }, h("summary", { text: gettext("What the relay moved") }), relayResultList(relay)));
     }
   }
   // A refusal stands until the party moves on (its revision changes).
@@ -841,19 +935,19 @@ function drawResult() {
   box.hidden = false;
   if (ROYAL) { // no gifts: every guest's jewels across the tables, the winners, the champions
     render(box,
-      h("h2", { id: "result-h", text: "The party's result" }),
+      h("h2", { id: "result-h", text: gettext("The party's result") }),
       renderResult(p.result, { actions: h("p", { class: "r-actions" }, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })) }));
     return;
   }
   render(box,
-    h("h2", { id: "result-h", text: "The party's result" }),
-    h("p", { text: "Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors." }),
+    h("h2", { id: "result-h", text: gettext("The party's result") }),
+    h("p", { text: gettext("Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors.") }),
     csvButton(),
     partyResultTables(p.result));
 }
 
 function csvButton() {
-  return h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, "Download CSV");
+  return h("button", { class: "btn primary", type: "button", id: "download-csv", data: { key: "csv" }, on: { click: (ev) => downloadCsv(ev.currentTarget) } }, gettext("Download CSV"));
 }
 
 /** Fetch the CSV with the host key in the Authorization header (never in a URL) and
@@ -864,7 +958,7 @@ async function downloadCsv(button) {
     const res = await fetch(`/api/parties/${encodeURIComponent(code)}/result.csv`, { headers: { Authorization: `Bearer ${token}` } });
     if (!res.ok) {
       const data = await res.json().catch(() => ({}));
-      throw new Error(data.message || `the server refused the download (${res.status})`);
+      throw new Error(data.message || fmt(gettext("the server refused the download (%(status)s)"), { status: res.status }));
     }
     const url = URL.createObjectURL(await res.blob());
     const link = h("a", { href: url, download: `${ROYAL ? "royal" : "yankee"}-heist-${code}.csv`, hidden: true });
