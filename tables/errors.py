@@ -19,8 +19,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from games.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class ErrorCode(StrEnum):
@@ -74,7 +78,9 @@ class ServiceError(Exception):
 
     code: str  # an ErrorCode, or for Illegal "illegal.<rule>"
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: StrOrPromise) -> None:
+        # A lazy message (a module's constant) is said in the language active where it
+        # is sent: str(exc) renders it (the socket's error frame, HTTP's JSON).
         super().__init__(message)
         self.code = code
 
@@ -82,7 +88,7 @@ class ServiceError(Exception):
 class Forbidden(ServiceError):
     """The actor may not do this (the role table says so)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: StrOrPromise) -> None:
         super().__init__(ErrorCode.FORBIDDEN, message)
 
 

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, TypeGuard
 
+from django.utils.translation import gettext as _
+
 from tables.errors import ErrorCode
 
 MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
@@ -25,20 +27,25 @@ class Refusal:
 def parse(text_data: str | None) -> dict[str, Any] | Refusal:
     """The frame as a JSON object with a type and a valid `re`, or why not."""
     if text_data is None:
-        return Refusal(ErrorCode.MALFORMED, "send JSON text frames")
+        return Refusal(ErrorCode.MALFORMED, _("send JSON text frames"))
     if len(text_data) > MAX_FRAME // 4 and len(text_data.encode("utf-8", "surrogatepass")) > MAX_FRAME:
-        return Refusal(ErrorCode.TOO_LARGE, f"frames are limited to {MAX_FRAME} bytes", too_large=True)
+        return Refusal(
+            ErrorCode.TOO_LARGE, _("frames are limited to %(limit)s bytes") % {"limit": MAX_FRAME}, too_large=True
+        )
     try:
         frame = json.loads(text_data)
     except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
-        return Refusal(ErrorCode.MALFORMED, "that frame is not JSON")
+        return Refusal(ErrorCode.MALFORMED, _("that frame is not JSON"))
     if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
-        return Refusal(ErrorCode.MALFORMED, "a frame is a JSON object with a type")
+        return Refusal(ErrorCode.MALFORMED, _("a frame is a JSON object with a type"))
     re = frame.get("re")
     if re is not None and not _valid_re(re):
         # printable: an act's id is stored with the action, and PostgreSQL refuses NUL
         # and lone surrogates (the query would crash the consumer)
-        return Refusal(ErrorCode.MALFORMED, f"re must be a printable string of at most {CLIENT_ID_MAX} characters")
+        return Refusal(
+            ErrorCode.MALFORMED,
+            _("re must be a printable string of at most %(limit)s characters") % {"limit": CLIENT_ID_MAX},
+        )
     return frame
 
 
