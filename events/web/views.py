@@ -35,6 +35,7 @@ from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
+from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
@@ -254,7 +255,7 @@ def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
     definition = GAMES[party.game]
     game = {
         "features": definition.features,
-        "rules": None if party.game == DEFAULT_GAME else definition.rules_for_screens(),
+        "rules": None if party.game == DEFAULT_GAME else rules_for_screens(party.game),  # in the page's language
     }
     return render(request, template, {"party": party, "game": game, **links})
 
