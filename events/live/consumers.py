@@ -25,7 +25,6 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from config.language import language_of_scope
 from events.broadcast import fanout, groups
 from events.live import act, acttiming, stalls
 from events.live.socket import frames, handshake, hello, snapshots
@@ -38,6 +37,7 @@ from events.live.socket.liveness import Heartbeat
 from events.live.socket.queue import RequestQueue
 from events.live.socket.standing import Standing
 from events.party.commands import dispatch
+from events.party.language import language_of_scope
 from events.party.roles import Role
 from tables.errors import ErrorCode, ServiceError
 from tables.words import say
