@@ -69,6 +69,15 @@ async def test_a_socket_error_in_spanish_for_a_phone_that_speaks_it():
         early = await by_header.command("offer_seat")
         assert early["code"] == "hello_first"
         assert early["message"] == _in("es", "say hello (with your secret) first")
+        # A frame refused unread (no language set while parsing: the text is said when sent).
+        await by_header.send("not json")
+        unread = await by_header.until(lambda m: m.get("type") == "error")
+        assert unread["code"] == "malformed" and unread["message"] == _in("es", "that frame is not JSON")
+        await by_header.send({"type": "ping", "re": "x" * 65})
+        long_re = await by_header.until(lambda m: m.get("type") == "error")
+        assert long_re["message"] == _in(
+            "es", "re must be a printable string of at most %(limit)s characters", {"limit": 64}
+        )
         # After it, an error raised in the database thread: the language went with it.
         await by_header.hello("guest", token)
         refused = await by_header.command("offer_seat")
