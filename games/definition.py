@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import enum
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
@@ -147,7 +147,7 @@ class GameDefinition(Protocol[State, Act]):
     def standings(self, state: State) -> list[Standing]: ...
 
     # --- what the screens, printables and story need -----------------------------------
-    def rules_for_screens(self) -> dict[str, Any]: ...
+    def rules_for_screens(self, say: Callable[[str], str] = str) -> dict[str, Any]: ...
 
 
 Definition = GameDefinition[Any, Any]

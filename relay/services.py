@@ -10,6 +10,7 @@ from typing import Any, cast
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from events.broadcast.groups import Message, party_group
 from events.models import Guest, Party
@@ -36,17 +37,20 @@ def relay_open(*, party_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
         if not game_named(party.game).features.relay:
-            raise ServiceError(ErrorCode.NO_RELAY, "this party's game has no relay")
+            raise ServiceError(ErrorCode.NO_RELAY, gettext("this party's game has no relay"))
         existing = Relay.objects.filter(party=party).first()
         if existing is not None:
             return Outcome()
         tables = _tables_locked(party)
         if len(tables) < 2:
-            raise ServiceError(ErrorCode.NO_RELAY, "the relay needs at least two tables")
+            raise ServiceError(ErrorCode.NO_RELAY, gettext("the relay needs at least two tables"))
         definition = game_named(party.game)
         waiting = [t.letter for t in tables if not definition.at_gate(definition.from_dict(t.state))]
         if waiting:
-            raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing round 2: table {', '.join(waiting)}")
+            raise ServiceError(
+                ErrorCode.GATE_CLOSED,
+                gettext("still playing round 2: table %(tables)s") % {"tables": ", ".join(waiting)},
+            )
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
         party_bump(party)  # a screen that missed this broadcast sees it in its next pong
@@ -62,7 +66,7 @@ def relay_run(*, party_id: int) -> Outcome:
         party = locked_party(party_id)
         relay = Relay.objects.select_for_update().filter(party=party).first()
         if relay is None:
-            raise ServiceError(ErrorCode.RELAY_NOT_OPEN, "open the relay first")
+            raise ServiceError(ErrorCode.RELAY_NOT_OPEN, gettext("open the relay first"))
         if relay.status != Relay.Status.OPEN:
             return Outcome()
         tables = {t.letter: t for t in _tables_locked(party)}
@@ -73,7 +77,10 @@ def relay_run(*, party_id: int) -> Outcome:
         drawn = {letter: seat for letter, seat in seats.items() if seat is not None}
         undrawn = [letter for letter in relay.ring if letter not in drawn]
         if undrawn:
-            raise ServiceError(ErrorCode.NOT_DRAWN, f"captains still to draw: table {', '.join(undrawn)}")
+            raise ServiceError(
+                ErrorCode.NOT_DRAWN,
+                gettext("captains still to draw: table %(tables)s") % {"tables": ", ".join(undrawn)},
+            )
         ring = relay.ring
         # Each drawn player sends their gift to the next table's drawn seat and receives
         # the previous table's: the gift from ring[i - 1] arrives at ring[i].
@@ -129,7 +136,7 @@ def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_l
         result = [dict(e) for e in _walk(relay)]
         entry = next((e for e in result if e["table_id"] == table_id), None)
         if entry is None:
-            raise ServiceError(ErrorCode.INVALID, "no gift walks to that table")
+            raise ServiceError(ErrorCode.INVALID, gettext("no gift walks to that table"))
         if entry["arrived_by"] is not None:
             return Outcome({"duplicate": True})
         _arrive(entry, confirmed_by, actor_label)
@@ -153,7 +160,7 @@ def deliveries_confirm_all(*, party_id: int, actor_label: str) -> Outcome:
 def _walking_relay(party: Party) -> Relay:
     relay = Relay.objects.select_for_update().filter(party=party).first()
     if relay is None or relay.status == Relay.Status.OPEN:
-        raise ServiceError(ErrorCode.RELAY_NOT_RUN, "the relay has not run yet: no gift is on its way")
+        raise ServiceError(ErrorCode.RELAY_NOT_RUN, gettext("the relay has not run yet: no gift is on its way"))
     return relay
 
 

@@ -5,19 +5,35 @@ type="application/json">; static/heist/ui.js reads it once (`rules()`): card tex
 kinds and target counts, the two-player rule, round names, the hand limit and the
 vault's gift-id base, exactly as games/yankee/catalogue.py states them (through the
 registry: the pages' scripts are Yankee Heist's, the default game's).
+
+The texts a screen shows (the effects, Royal Heist's card titles and rank names) come in
+the page's active language (issue 32); printed card names and round names stay as printed.
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from django.http import HttpRequest
+from django.utils import translation
 
 from games.registry import DEFAULT_GAME, game_named
 
-# The engine's rules do not change while the process runs: computed once.
-_RULES = game_named(DEFAULT_GAME).rules_for_screens()
+
+@cache
+def _rules_in(game: str, language: str) -> dict[str, Any]:
+    # The engine's rules do not change while the process runs: computed once per game
+    # and language.
+    with translation.override(language):
+        return game_named(game).rules_for_screens(translation.gettext)
+
+
+def rules_for_screens(game: str) -> dict[str, Any]:
+    """A game's rules for the screens, its texts in the active language (shared: do not
+    change the dict)."""
+    return _rules_in(game, translation.get_language() or "en")
 
 
 def screen_rules(request: HttpRequest) -> dict[str, Any]:
-    return {"screen_rules": _RULES}
+    return {"screen_rules": rules_for_screens(DEFAULT_GAME)}

@@ -19,8 +19,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from enum import StrEnum
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_noop
 
 from games.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 
 class ErrorCode(StrEnum):
@@ -74,7 +82,9 @@ class ServiceError(Exception):
 
     code: str  # an ErrorCode, or for Illegal "illegal.<rule>"
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: StrOrPromise) -> None:
+        # A lazy message (a module's constant) is said in the language active where it
+        # is sent: str(exc) renders it (the socket's error frame, HTTP's JSON).
         super().__init__(message)
         self.code = code
 
@@ -82,15 +92,47 @@ class ServiceError(Exception):
 class Forbidden(ServiceError):
     """The actor may not do this (the role table says so)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: StrOrPromise) -> None:
         super().__init__(ErrorCode.FORBIDDEN, message)
 
 
+# What a guest is told of a refused action in a language other than English, one whole
+# sentence per rule code. The engine's messages are detailed English composed with
+# f-strings (a seat, a card, a phase): translating each would put Django in the engine
+# (it must stay pure) or mark a hundred fragments; the rule code is stable and says
+# enough, and English keeps the engine's detail (the tests and logs read it).
+RULE_TEXT: dict[str, str] = {
+    "illegal": gettext_noop("The rules do not allow that now."),
+    "malformed": gettext_noop("That action is not one the game understands."),
+    "phase": gettext_noop("That cannot be done at this point of the game."),
+    "turn": gettext_noop("It is not your turn to do that."),
+    "seat": gettext_noop("There is no such seat at this table."),
+    "inside": gettext_noop("That seat is out of this heist."),
+    "decided": gettext_noop("That seat has decided already: a decision is final."),
+    "hand": gettext_noop("That card is not in your hand."),
+    "target": gettext_noop("That card cannot name that target."),
+    "card": gettext_noop("That card cannot be played this way."),
+    "window": gettext_noop("That answer came too late: the reaction window has closed."),
+    "answered": gettext_noop("This seat has already answered (a pass is final)."),
+    "relay_drawn": gettext_noop("The relay seat is already drawn."),
+    "relay_not_drawn": gettext_noop("Draw the relay seat first."),
+}
+
+
+def _illegal_text(error: IllegalActionError) -> str:
+    """The engine's own message in English; elsewhere its rule's sentence, translated."""
+    language = translation.get_language()
+    if language is None or language == settings.LANGUAGE_CODE:
+        return str(error)
+    return translation.gettext(RULE_TEXT.get(error.rule, RULE_TEXT["illegal"]))
+
+
 class Illegal(ServiceError):
-    """The rules do not allow this action now: the engine's error, with the rule it names."""
+    """The rules do not allow this action now: the engine's error, with the rule it names.
+    Said when raised, in the active language (the socket's, the request's)."""
 
     def __init__(self, error: IllegalActionError) -> None:
-        super().__init__(ErrorCode.ILLEGAL, str(error))
+        super().__init__(ErrorCode.ILLEGAL, _illegal_text(error))
         self.code = f"{ErrorCode.ILLEGAL}.{error.rule}"
         self.rule = error.rule
 

@@ -19,6 +19,18 @@ MAX_TABLE = 10
 MAX_GUESTS = 100
 
 
+class VaultMismatch(ValueError):
+    """The vault gifts do not match the tables: its numbers, for a sentence in any language."""
+
+    def __init__(self, *, tables: int, each: int, have: int) -> None:
+        self.params = {"tables": tables, "each": each, "need": each * tables, "have": have}
+        super().__init__(VAULT_MISMATCH % self.params)
+
+
+# Marked for translation where it is shown (events/party/services.py).
+VAULT_MISMATCH = "%(tables)s table(s) with %(each)s vault gift(s) each need %(need)s vault gifts; there are %(have)s"
+
+
 def table_count(n: int, table_max: int = MAX_TABLE) -> int:
     return max(1, math.ceil(n / table_max))
 
@@ -50,10 +62,7 @@ def seating_plan(
     ring order: {"letter", "guests" (seat order), "captain", "vault", "seed"}."""
     sizes = table_sizes(len(guest_ids), table_max=table_max, min_players=min_players)
     if len(vault_ids) != vault_size * len(sizes):
-        raise ValueError(
-            f"{len(sizes)} table(s) with {vault_size} vault gift(s) each need {vault_size * len(sizes)} "
-            f"vault gifts; there are {len(vault_ids)}"
-        )
+        raise VaultMismatch(tables=len(sizes), each=vault_size, have=len(vault_ids))
     state = rng.seed_state(derive_seed(seed, "seating"))
     guests = sorted(guest_ids)
     state = rng.shuffle(state, guests)

@@ -33,6 +33,7 @@ from typing import Any, Protocol, TypeVar
 
 from django.db import OperationalError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from games.definition import Definition
 from games.event import Event
@@ -221,19 +222,23 @@ def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) ->
             table_id=request.table_id, party_id=request.party_id, client_id=request.client_id, attempt=attempt
         )
     except write.NoTable:
-        raise ServiceError(ErrorCode.NO_TABLE, "there is no such table at this party") from None
+        raise ServiceError(ErrorCode.NO_TABLE, gettext("there is no such table at this party")) from None
     table = found.table
     if found.duplicate is not None:
         version, by = found.duplicate
         if by != request.actor_label:
             # Someone else's id: acknowledging it would tell this sender an
             # action was done that never was.
-            raise ServiceError(ErrorCode.REUSED_ID, "that request id was already used at this table; send a new one")
+            raise ServiceError(
+                ErrorCode.REUSED_ID, gettext("that request id was already used at this table; send a new one")
+            )
         # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
         return Locked(table, found.game, duplicate=version)
     if expected_version is not None and expected_version != table.version:
         raise ServiceError(
-            ErrorCode.STALE, f"the table moved on (version {table.version}, you saw {expected_version}); refreshed"
+            ErrorCode.STALE,
+            gettext("the table moved on (version %(version)s, you saw %(seen)s); refreshed")
+            % {"version": table.version, "seen": expected_version},
         )
     return Locked(table, found.game)
 
@@ -365,7 +370,9 @@ def _check_ran_out(table: Table, definition: Definition, game: Game, now: dateti
     rulebook's 60 s); a step with no clock waits for its guest."""
     since = pass_from(table, definition, game)
     if since is None:
-        raise ServiceError(ErrorCode.TOO_EARLY, "this party's step clock is off: this step waits for its guest")
+        raise ServiceError(
+            ErrorCode.TOO_EARLY, gettext("this party's step clock is off: this step waits for its guest")
+        )
     if now < since:
         if in_window(table, definition, game):
             assert table.window_opened_at is not None  # in_window says so
@@ -373,7 +380,11 @@ def _check_ran_out(table: Table, definition: Definition, game: Game, now: dateti
         else:
             began = since - timedelta(seconds=table.step_clock)
         waited, limit = int((now - began).total_seconds()), round((since - began).total_seconds())
-        raise ServiceError(ErrorCode.TOO_EARLY, f"this step has waited {waited} s; it can be passed after {limit} s")
+        raise ServiceError(
+            ErrorCode.TOO_EARLY,
+            gettext("this step has waited %(waited)s s; it can be passed after %(limit)s s")
+            % {"waited": waited, "limit": limit},
+        )
 
 
 def _applied(table: Table, new: Game, events: list[Event], before: Game) -> Applied:

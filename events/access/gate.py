@@ -36,6 +36,7 @@ from typing import Any
 from django.core import signing
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 
 from events.access import ratelimit
 from events.models import Guest, Party, Tablet
@@ -133,7 +134,8 @@ def slow_down(request: HttpRequest, code: str, answer: str) -> HttpResponse:
     """The one 429 of the miss and page limits: the same for every code."""
     if answer == "json":
         response: HttpResponse = JsonResponse(
-            {"error": ErrorCode.RATE_LIMITED, "message": "too many attempts from here; wait a minute"}, status=429
+            {"error": ErrorCode.RATE_LIMITED, "message": gettext("too many attempts from here; wait a minute")},
+            status=429,
         )
     else:
         response = render(request, "events/slow_down.html", {"code": code}, status=429)

@@ -20,6 +20,7 @@ from django.db import transaction
 # A table's groups are named by the table layer (a table addresses its own screens);
 # the party's groups below. Both are imported from here by the party's code.
 from tables.groups import Message, seat_group, table_group
+from tables.words import SAID
 
 __all__ = [
     "Message",
@@ -61,7 +62,14 @@ def encode(payload: dict[str, Any]) -> dict[str, Any]:
     (events/broadcast/fanout.py) is already its layer message."""
     if payload.get("type") == "fan":
         return payload
-    return {"type": "deliver", "kind": payload.get("type"), "text": json.dumps(payload, separators=(",", ":"))}
+    carried = payload.get(SAID)
+    if carried is None:
+        return {"type": "deliver", "kind": payload.get("type"), "text": json.dumps(payload, separators=(",", ":"))}
+    # A text each socket says in its own language (tables/words.py `said`): the JSON
+    # holds the English, `said` what the consumer needs to render it.
+    payload = {k: v for k, v in payload.items() if k != SAID}
+    text = json.dumps(payload, separators=(",", ":"))
+    return {"type": "deliver", "kind": payload.get("type"), "text": text, "said": carried}
 
 
 async def send(messages: list[Message]) -> None:

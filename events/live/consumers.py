@@ -15,11 +15,16 @@ Frames from the client (JSON text, at most events/live/socket/frames.py MAX_FRAM
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from typing import Any
 
 from channels.consumer import get_handler_name
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from events.broadcast import fanout, groups
 from events.live import act, acttiming, stalls
@@ -33,12 +38,16 @@ from events.live.socket.liveness import Heartbeat
 from events.live.socket.queue import RequestQueue
 from events.live.socket.standing import Standing
 from events.party.commands import dispatch
+from events.party.language import language_of_scope
 from events.party.roles import Role
 from tables.errors import ErrorCode, ServiceError
+from tables.words import say
 
 __all__ = ["SERVER_ERROR_CLOSE", "PartyConsumer"]
 
 logger = logging.getLogger(__name__)
+
+SLOW_DOWN = gettext_lazy("too many frames; slow down")
 
 
 class PartyConsumer(Standing):
@@ -77,6 +86,11 @@ class PartyConsumer(Standing):
         if not allowed:
             await self.close(code=4429)  # before accept: the handshake is refused
             return
+        # The party was read with the handshake: its language costs no query. The hello
+        # decides again once the role is known (a tablet, the big screen).
+        self.language = language_of_scope(
+            self.scope, party_language=self.party.language if self.party is not None else settings.LANGUAGE_CODE
+        )
         await self.accept()
         if self.slots.probation:
             # Nothing is told before a secret: not even whether the code exists.
@@ -107,10 +121,12 @@ class PartyConsumer(Standing):
     # --- frames ------------------------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        # No translation.override here (about 10 µs): a ping passes by every 2 s from every
+        # screen. The refusals below are lazy texts, said in this socket's language by `_error`.
         stalls.heard(self.heartbeat)  # any frame is a sign of life (a ping every 2 s)
         if not self.budget.take():  # first: junk counts too
             # Refused unread, its `re` echoed when it has a plain one: the request is answered.
-            await self._error(frames.plain_re(text_data), ErrorCode.RATE_LIMITED, "too many frames; slow down")
+            await self._error(frames.plain_re(text_data), ErrorCode.RATE_LIMITED, SLOW_DOWN)
             if self.budget.exhausted():
                 await self.close(code=4429)
             return
@@ -135,16 +151,22 @@ class PartyConsumer(Standing):
         self.queue.put(self._request, frame, frame.get("re"))
 
     async def _request(self, frame: dict[str, Any], re: str | None) -> None:
+        # Everything a request says (its errors, through the database threads too:
+        # asgiref carries the context there) in this socket's language.
+        with translation.override(self.language):
+            await self._handle(frame, re)
+
+    async def _handle(self, frame: dict[str, Any], re: str | None) -> None:
         kind = frame["type"]
         if kind == "hello":
             await self._hello(frame, re)
             return
         if self.actor is None:
-            await self._error(re, ErrorCode.HELLO_FIRST, "say hello (with your secret) first")
+            await self._error(re, ErrorCode.HELLO_FIRST, _("say hello (with your secret) first"))
             return
         handler = {"act": self._command, "party": self._command, "resync": self._resync_frame}.get(kind)
         if handler is None:
-            await self._error(re, ErrorCode.MALFORMED, f"unknown frame type {kind!r}")
+            await self._error(re, ErrorCode.MALFORMED, _("unknown frame type %(type)r") % {"type": kind})
             return
         if kind == "act" and self.actor.role is Role.GUEST and not self.seat.revoked:
             # The seat check and the action in one trip to the database (events/live/act.py).
@@ -157,7 +179,7 @@ class PartyConsumer(Standing):
 
     async def _hello(self, frame: dict[str, Any], re: str | None) -> None:
         if self.actor is not None:
-            await self._error(re, ErrorCode.ALREADY, "this connection has already said hello")
+            await self._error(re, ErrorCode.ALREADY, _("this connection has already said hello"))
             return
         proof = await hello.prove(
             frame, party=self.party, slots=self.slots, seat=self.seat, socket=self, scope=self.scope
@@ -167,6 +189,13 @@ class PartyConsumer(Standing):
             return
         self.clock.stop()
         self.actor, opened = proof
+        self.language = language_of_scope(
+            self.scope,
+            party_language=self.party.language,
+            follows_party=self.actor.role is Role.TABLET,
+            room=self.actor.role is Role.SPECTATOR,
+        )
+        translation.activate(self.language)  # the rest of this request (its snapshot) speaks it
         self.patches = frame.get("patches") is True
         if opened is not None:
             await groups.send_safely(opened.messages)
@@ -210,7 +239,22 @@ class PartyConsumer(Standing):
 
     # --- group messages and fan-out (events/broadcast/fanout.py Listener) -------------------------
 
+    def _in_my_language(self, message: dict[str, Any]) -> str:
+        """A group message's JSON; a notice's text (tables/words.py `said`) re-said in
+        this socket's language. The English is the JSON as sent: decoded only otherwise."""
+        text: str = message["text"]
+        carried = message.get("said")
+        if carried is None or self.language == settings.LANGUAGE_CODE:
+            return text
+        payload = json.loads(text)
+        payload["message"] = say(carried)
+        return json.dumps(payload, separators=(",", ":"))
+
     async def deliver(self, message: dict[str, Any]) -> None:
+        with translation.override(self.language):
+            await self._deliver(message)
+
+    async def _deliver(self, message: dict[str, Any]) -> None:
         kind = message["kind"]
         if kind != "removed" and await self.seat_revoked(cached=kind != "resubscribe"):
             return
@@ -220,6 +264,6 @@ class PartyConsumer(Standing):
                 return
             await self.snapshots.resync(self, None)  # reads who this socket is now, and resubscribes
             return
-        await self.send(text_data=message["text"])  # JSON encoded once, by the sender
+        await self.send(text_data=self._in_my_language(message))  # JSON encoded once, by the sender
         if kind == "removed":
             await self.close(code=4401)

@@ -23,6 +23,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from events.models import Guest
 from events.party import play, services, tablets
 from events.party.roles import (
@@ -68,7 +70,7 @@ class Command:
 def _an_id(value: object, question: str) -> int:
     """An id from a frame: an int, not "1", 1.5 or True (the ORM would coerce those)."""
     if type(value) is not int:
-        raise ServiceError(ErrorCode.INVALID, question)
+        raise ServiceError(ErrorCode.INVALID, gettext(question))
     return value
 
 
@@ -77,17 +79,17 @@ def _no_args(actor: Actor, frame: Frame) -> Args:
 
 
 def _guest(actor: Actor, frame: Frame) -> Args:
-    return {"guest_id": _an_id(frame.get("guest"), "which guest?")}
+    return {"guest_id": _an_id(frame.get("guest"), gettext_noop("which guest?"))}
 
 
 def _act_frame(actor: Actor, frame: Frame) -> tuple[str, Frame]:
     """An act frame's envelope: (the action's type, the frame with its table filled in)."""
     version = frame.get("version")
     if version is not None and type(version) is not int:
-        raise ServiceError(ErrorCode.MALFORMED, "version must be an integer")
+        raise ServiceError(ErrorCode.MALFORMED, gettext("version must be an integer"))
     table_id = frame.get("table", actor.table_id)
     if type(table_id) is not int:
-        raise ServiceError(ErrorCode.MALFORMED, "which table?")
+        raise ServiceError(ErrorCode.MALFORMED, gettext("which table?"))
     action = frame.get("action")
     if not isinstance(action, dict):
         raise Illegal(MalformedActionError("an action must be a JSON object"))
@@ -181,14 +183,16 @@ def _check_own_seat(actor: Actor, frame: Frame) -> None:
 def _delivery_confirmer(actor: Actor, frame: Frame) -> str:
     """Who the sender is for the relay gift walking into the table named (events/party/roles.py
     `delivery_confirmer`): only once the relay has run is there a carrier to know."""
-    to_table = _an_id(frame.get("table"), "which table did the gift arrive at?")
+    to_table = _an_id(frame.get("table"), gettext_noop("which table did the gift arrive at?"))
     if actor.role is Role.SPECTATOR or (actor.role is Role.GUEST and actor.table_id is None):
-        raise Forbidden("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
+        raise Forbidden(
+            gettext("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
+        )
     leg = delivery_leg(actor.party_id, to_table)
     if leg is None:
         if actor.role is Role.HOST:
             return "host"  # the service says what is wrong (no walk yet, no such table)
-        raise ServiceError(ErrorCode.RELAY_NOT_RUN, "no relay gift is walking to that table")
+        raise ServiceError(ErrorCode.RELAY_NOT_RUN, gettext("no relay gift is walking to that table"))
     return delivery_confirmer(
         actor, to_table_id=leg.to_table_id, from_table_id=leg.from_table_id, carrier_seat=leg.carrier_seat
     )
@@ -254,7 +258,7 @@ PARTY_COMMANDS: dict[str, Command] = {
         _party(
             "remove_vault_gift",
             lambda a, args: services.vault_gift_remove(party_id=a.party_id, **args),
-            lambda a, f: {"number": _an_id(f.get("number"), "which vault gift?")},
+            lambda a, f: {"number": _an_id(f.get("number"), gettext_noop("which vault gift?"))},
         ),
         _party("close_registration", lambda a, _: services.party_set_registration(party_id=a.party_id, open_=False)),
         _party("reopen_registration", lambda a, _: services.party_set_registration(party_id=a.party_id, open_=True)),
@@ -277,7 +281,10 @@ PARTY_COMMANDS: dict[str, Command] = {
         _party(
             "pair_tablet",
             lambda a, args: tablets.tablet_pair_start(party_id=a.party_id, **args),
-            lambda a, f: {"table_id": _an_id(f.get("table"), "which table?"), "origin": f.get("_origin", "")},
+            lambda a, f: {
+                "table_id": _an_id(f.get("table"), gettext_noop("which table?")),
+                "origin": f.get("_origin", ""),
+            },
         ),
         _party(
             "set_clock",
@@ -287,7 +294,7 @@ PARTY_COMMANDS: dict[str, Command] = {
         _party(
             "revoke_tablet",
             lambda a, args: tablets.tablet_revoke(party_id=a.party_id, **args),
-            lambda a, f: {"tablet_id": _an_id(f.get("tablet"), "which tablet?")},
+            lambda a, f: {"tablet_id": _an_id(f.get("tablet"), gettext_noop("which tablet?"))},
         ),
         _party(
             "hand_over_seat",
@@ -299,8 +306,8 @@ PARTY_COMMANDS: dict[str, Command] = {
             "seat_late_guest",
             lambda a, args: services.late_guest_seat(party_id=a.party_id, **args),
             lambda a, f: {
-                "late_guest_id": _an_id(f.get("late_guest"), "which late arrival?"),
-                "guest_id": _an_id(f.get("guest"), "in place of which guest?"),
+                "late_guest_id": _an_id(f.get("late_guest"), gettext_noop("which late arrival?")),
+                "guest_id": _an_id(f.get("guest"), gettext_noop("in place of which guest?")),
             },
         ),
         _party(
@@ -321,17 +328,17 @@ def lookup(actor: Actor, frame: Frame) -> tuple[Command, Frame]:
         kind, frame = _act_frame(actor, frame)
         command = TABLE_ACTIONS.get(kind) if actor.game == YANKEE_NAME else ANY_TABLE_ACTION
         if command is None:  # relay_exchange (the server's own), or no action at all
-            raise Forbidden("that action is not available to players")
+            raise Forbidden(gettext("that action is not available to players"))
         return command, frame
     if frame["type"] == "party":
         name = frame.get("command")
         if not isinstance(name, str):
-            raise ServiceError(ErrorCode.MALFORMED, "which command?")
+            raise ServiceError(ErrorCode.MALFORMED, gettext("which command?"))
         command = PARTY_COMMANDS.get(name)
         if command is None:
-            raise Forbidden(f"unknown command {name!r}")
+            raise Forbidden(gettext("unknown command %(command)r") % {"command": name})
         return command, frame
-    raise ServiceError(ErrorCode.MALFORMED, f"unknown frame type {frame['type']!r}")
+    raise ServiceError(ErrorCode.MALFORMED, gettext("unknown frame type %(type)r") % {"type": frame["type"]})
 
 
 def dispatch(actor: Actor, frame: Frame, *, origin: str = "") -> Outcome:
@@ -350,7 +357,7 @@ def act_request(actor: Actor, frame: Frame, *, only_if: Condition | None = None)
     `act` frame)."""
     command, frame = lookup(actor, frame)
     if command.frame != "act":
-        raise ServiceError(ErrorCode.MALFORMED, "not a table action")
+        raise ServiceError(ErrorCode.MALFORMED, gettext("not a table action"))
     command.check(actor, frame)
     return _act_request(actor, frame, only_if)
 

@@ -12,11 +12,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.utils.translation import gettext, gettext_noop
+
 from events.models import Guest, Party, SeatHandOver
 from games.definition import gifts_of
 from games.registry import game_named
 
-WRAPPED = "(wrapped)"  # what the result says of a gift nobody has unwrapped yet
+WRAPPED = gettext_noop("(wrapped)")  # what the result says of a gift nobody has unwrapped yet (gettext it)
 
 
 def party_handovers(party: Party) -> list[SeatHandOver]:
@@ -61,7 +63,7 @@ def late_arrivals(
                 "guest_id": g.pk,
                 "gift": gifts_of(game_named(g.party.game)).gift_label(g.gift_number),
                 # Never in play, never unwrapped: a secret until the party is over.
-                "description": g.description if over else WRAPPED,
+                "description": g.description if over else gettext(WRAPPED),
                 "source": f"brought by {g.name} (arrived late)",
                 "played_for": None if sub is None else sub.leaving_name,
                 "table": None if sub is None or sub.table_id is None else letters.get(sub.table_id),

@@ -12,6 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from events.broadcast.groups import Message, host_group, party_group
 from events.models import Party
@@ -22,20 +23,20 @@ from tables.models import Table
 
 def locked_party(party_id: int) -> Party:
     # None: deleted by the expiry sweep while a screen was still open
-    return _locked(Party.objects.filter(pk=party_id), "this party no longer exists")
+    return _locked(Party.objects.filter(pk=party_id), gettext_noop("this party no longer exists"))
 
 
 def locked_party_by_code(code: str) -> Party:
     """The party a join code names, locked (a join, a tablet's pairing)."""
-    return _locked(Party.objects.filter(code=code), "no party has that code")
+    return _locked(Party.objects.filter(code=code), gettext_noop("no party has that code"))
 
 
 def _locked(parties: QuerySet[Party], missing: str) -> Party:
     party = parties.select_for_update().first()
     if party is None:
-        raise ServiceError(ErrorCode.NO_PARTY, missing)
+        raise ServiceError(ErrorCode.NO_PARTY, gettext(missing))
     if party.expired:
-        raise ServiceError(ErrorCode.EXPIRED, "this party has expired (parties last seven days)")
+        raise ServiceError(ErrorCode.EXPIRED, gettext("this party has expired (parties last seven days)"))
     return party
 
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from events.party.lobby import party_after_table_change, party_close_if_over
 from games.definition import Definition, RelaysGifts
 from games.registry import GAMES
@@ -48,7 +50,7 @@ def _is_relay_draw(action: Action) -> bool:
 def _relay_open_for_draw(request: ActRequest) -> None:
     if _is_relay_draw(request.action) and not relay_is_open(request.party_id):
         # Captains draw only once the host has opened the relay (the ring is announced).
-        raise ServiceError(ErrorCode.RELAY_NOT_OPEN, "the host has not opened the relay yet")
+        raise ServiceError(ErrorCode.RELAY_NOT_OPEN, gettext("the host has not opened the relay yet"))
 
 
 def _announce_gate(table: Table, game: Game) -> list[Message]:

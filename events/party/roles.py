@@ -25,6 +25,8 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from django.utils.translation import gettext
+
 from events.broadcast import groups
 from games.definition import Role as GameRole
 from games.registry import DEFAULT_GAME
@@ -107,12 +109,12 @@ def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
     """Raise Forbidden unless `actor` may send `action_type` to table `table_id`."""
     if action_type in SEAT_ACTIONS:
         if actor.role is not Role.GUEST or actor.table_id != table_id or actor.seat is None:
-            raise Forbidden("only the player in that seat can do that")
+            raise Forbidden(gettext("only the player in that seat can do that"))
         return
     if action_type in DUTY_ACTIONS:
         check_captains_duty(actor, table_id)
         return
-    raise Forbidden("that action is not available to players")
+    raise Forbidden(gettext("that action is not available to players"))
 
 
 def check_action_role(actor: Actor, table_id: int, role: GameRole, seat: int | None) -> None:
@@ -120,20 +122,20 @@ def check_action_role(actor: Actor, table_id: int, role: GameRole, seat: int | N
     (its definition's `role_of`), for `seat` (`seat_of`), to table `table_id`."""
     if role is GameRole.SEAT:
         if actor.role is not Role.GUEST or actor.table_id != table_id or actor.seat is None:
-            raise Forbidden("only the player in that seat can do that")
+            raise Forbidden(gettext("only the player in that seat can do that"))
         if seat != actor.seat:
-            raise Forbidden("you can only act for your own seat")
+            raise Forbidden(gettext("you can only act for your own seat"))
         return
     if role is GameRole.DUTY:
         check_captains_duty(actor, table_id)
         return
-    raise Forbidden("that action is not available to players")
+    raise Forbidden(gettext("that action is not available to players"))
 
 
 def check_own_seat(actor: Actor, action: dict[str, object]) -> None:
     """A seat action names no seat or the sender's own: nobody acts for another seat."""
     if action.get("type") in SEAT_ACTIONS and "seat" in action and action["seat"] != actor.seat:
-        raise Forbidden("you can only act for your own seat")
+        raise Forbidden(gettext("you can only act for your own seat"))
 
 
 def check_captains_duty(actor: Actor, table_id: int | None) -> None:
@@ -143,7 +145,7 @@ def check_captains_duty(actor: Actor, table_id: int | None) -> None:
         return
     if is_tablet_of(actor, table_id):
         return
-    raise Forbidden("only the host or this table's captain can do that")
+    raise Forbidden(gettext("only the host or this table's captain can do that"))
 
 
 def is_tablet_of(actor: Actor, table_id: int | None) -> bool:
@@ -155,15 +157,15 @@ def check_party_command(actor: Actor, command: str, table_id: int | None = None)
     if command in HOST_COMMANDS:
         if actor.role is Role.HOST:
             return
-        raise Forbidden("only the host can do that")
+        raise Forbidden(gettext("only the host can do that"))
     if command in CAPTAIN_COMMANDS:
         check_captains_duty(actor, table_id)
         return
     if command in SEAT_COMMANDS:
         if actor.role is Role.GUEST and actor.table_id is not None:
             return
-        raise Forbidden("only a seated guest can offer their own seat")
-    raise Forbidden(f"unknown command {command!r}")
+        raise Forbidden(gettext("only a seated guest can offer their own seat"))
+    raise Forbidden(gettext("unknown command %(command)r") % {"command": command})
 
 
 def delivery_confirmer(actor: Actor, *, to_table_id: int, from_table_id: int, carrier_seat: int) -> str:
@@ -179,13 +181,15 @@ def delivery_confirmer(actor: Actor, *, to_table_id: int, from_table_id: int, ca
         return "captain"
     if is_tablet_of(actor, to_table_id):
         return "tablet"
-    raise Forbidden("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
+    raise Forbidden(
+        gettext("only its carrier, the receiving table's captain or tablet, or the host can confirm this gift")
+    )
 
 
 def check_own_guest(actor: Actor, guest_id: object) -> None:
     """A guest's command about their own seat names no guest or themselves."""
     if guest_id != actor.guest_id:
-        raise Forbidden("you can only offer your own seat")
+        raise Forbidden(gettext("you can only offer your own seat"))
 
 
 def groups_for(actor: Actor) -> set[str]:

@@ -8,6 +8,7 @@ from typing import Any, cast
 from django.core.cache import cache
 from django.db.models.fields.json import KT
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
@@ -428,13 +429,15 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
 
     def describe(gift_id: int, game: Any) -> dict[str, Any]:
         if gift_id in vault_by_id:
-            source = f"vault gift from {vault_by_id[gift_id].contributor}"
+            source = gettext("vault gift from %(name)s") % {"name": vault_by_id[gift_id].contributor}
+        elif gift_id in brought:
+            source = gettext("brought by %(name)s") % {"name": bringer(gift_id)}
         else:
-            source = f"brought by {bringer(gift_id)}" if gift_id in brought else "unknown"
+            source = gettext("unknown")
         # The host downloads this mid-party too: a gift still wrapped keeps its secret
         # (the host plays as well, and a projector may show the dashboard).
         told = told_to_the_room(gift_id, game, gifts) or (over and not public)
-        description = gifts.gift_description(game, gift_id) if told else WRAPPED
+        description = gifts.gift_description(game, gift_id) if told else gettext(WRAPPED)
         return {"gift": gifts.gift_label(gift_id), "description": description, "source": source}
 
     keeps: list[dict[str, Any]] = []

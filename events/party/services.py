@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from events.broadcast.groups import Message, guest_group, host_group, party_group, seat_group, tablet_group
 from events.models import DEFAULT_STEP_CLOCK, STEP_CLOCKS, Guest, Party, SeatHandOver, Tablet, VaultGift
@@ -36,7 +37,7 @@ from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
 from tables.services import table_messages
-from tables.words import sentence
+from tables.words import said
 
 NAME_MAX = 40
 DESCRIPTION_MAX = 200
@@ -49,16 +50,65 @@ ZWJ = "\u200d"
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
+# What a refused text field is told, a whole sentence per field (word order differs by
+# language): required, required with visible letters, too long, unshowable characters.
+_FIELD: dict[str, tuple[str, str, str, str]] = {
+    "a party name": (
+        gettext_noop("a party name is required"),
+        gettext_noop("a party name is required (visible letters, please)"),
+        gettext_noop("a party name is at most %(limit)s characters"),
+        gettext_noop("a party name contains characters that cannot be shown"),
+    ),
+    "the budget": (
+        gettext_noop("the budget is required"),
+        gettext_noop("the budget is required (visible letters, please)"),
+        gettext_noop("the budget is at most %(limit)s characters"),
+        gettext_noop("the budget contains characters that cannot be shown"),
+    ),
+    "your name": (
+        gettext_noop("your name is required"),
+        gettext_noop("your name is required (visible letters, please)"),
+        gettext_noop("your name is at most %(limit)s characters"),
+        gettext_noop("your name contains characters that cannot be shown"),
+    ),
+    "a name": (
+        gettext_noop("a name is required"),
+        gettext_noop("a name is required (visible letters, please)"),
+        gettext_noop("a name is at most %(limit)s characters"),
+        gettext_noop("a name contains characters that cannot be shown"),
+    ),
+    "your gift's description": (
+        gettext_noop("your gift's description is required"),
+        gettext_noop("your gift's description is required (visible letters, please)"),
+        gettext_noop("your gift's description is at most %(limit)s characters"),
+        gettext_noop("your gift's description contains characters that cannot be shown"),
+    ),
+    "the contributor's name": (
+        gettext_noop("the contributor's name is required"),
+        gettext_noop("the contributor's name is required (visible letters, please)"),
+        gettext_noop("the contributor's name is at most %(limit)s characters"),
+        gettext_noop("the contributor's name contains characters that cannot be shown"),
+    ),
+    "the vault gift's description": (
+        gettext_noop("the vault gift's description is required"),
+        gettext_noop("the vault gift's description is required (visible letters, please)"),
+        gettext_noop("the vault gift's description is at most %(limit)s characters"),
+        gettext_noop("the vault gift's description contains characters that cannot be shown"),
+    ),
+}
+
+
 def _clean(value: object, what: str, limit: int) -> str:
+    required, visible, too_long, _unshowable = _FIELD[what]
     if not isinstance(value, str) or not value.strip():
-        raise ServiceError(ErrorCode.INVALID, f"{what} is required")
+        raise ServiceError(ErrorCode.INVALID, gettext(required))
     _check_text(value, what)  # before NFKC, which would choke on a lone surrogate
     value = " ".join(_visible(unicodedata.normalize("NFKC", value)).split())
     if not any(unicodedata.category(c)[0] in "LNPS" and c not in BLANK_GLYPHS for c in value):
         # Only invisible or combining characters: it would show as a blank name tag.
-        raise ServiceError(ErrorCode.INVALID, f"{what} is required (visible letters, please)")
+        raise ServiceError(ErrorCode.INVALID, gettext(visible))
     if len(value) > limit:
-        raise ServiceError(ErrorCode.INVALID, f"{what} is at most {limit} characters")
+        raise ServiceError(ErrorCode.INVALID, gettext(too_long) % {"limit": limit})
     return value
 
 
@@ -94,7 +144,7 @@ def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> s
         candidate = name[: NAME_MAX - len(suffix)].rstrip() + suffix
         if candidate.casefold() not in taken:
             return candidate
-    raise ServiceError(ErrorCode.INVALID, "that name is taken; pick another")
+    raise ServiceError(ErrorCode.INVALID, gettext("that name is taken; pick another"))
 
 
 def _check_text(value: str, what: str) -> None:
@@ -102,7 +152,7 @@ def _check_text(value: str, what: str) -> None:
     surrogate (the write would fail as a server error), and control characters have no
     business on a name tag, a screen or a CSV cell."""
     if any(unicodedata.category(c) in ("Cc", "Cs") for c in value):
-        raise ServiceError(ErrorCode.INVALID, f"{what} contains characters that cannot be shown")
+        raise ServiceError(ErrorCode.INVALID, gettext(_FIELD[what][3]))
 
 
 # --- create and join ----------------------------------------------------------------
@@ -127,22 +177,31 @@ def party_create(
     (games/registry.py), which every table of the party plays; `games`: how many of it
     each table plays in a row, a running total (None: the game's Features.games)."""
     if not isinstance(game, str) or game not in GAMES:
-        raise ServiceError(ErrorCode.INVALID, f"the game is one of {sorted(GAMES)}")
+        raise ServiceError(ErrorCode.INVALID, gettext("the game is one of %(games)s") % {"games": sorted(GAMES)})
     features = GAMES[game].features
     if games is None:
         games = features.games
     if type(games) is not int or not 1 <= games <= features.max_games:
-        many = "one game" if features.max_games == 1 else f"1 to {features.max_games} games"
-        raise ServiceError(ErrorCode.INVALID, f"a {GAMES[game].title} table plays {many} in a row")
+        title = GAMES[game].title
+        if features.max_games == 1:
+            raise ServiceError(ErrorCode.INVALID, gettext("a %(game)s table plays one game in a row") % {"game": title})
+        raise ServiceError(
+            ErrorCode.INVALID,
+            gettext("a %(game)s table plays 1 to %(most)s games in a row")
+            % {"game": title, "most": features.max_games},
+        )
     if not isinstance(language, str) or language not in dict(settings.LANGUAGES):
-        raise ServiceError(ErrorCode.INVALID, f"the language is one of {[code for code, _ in settings.LANGUAGES]}")
+        raise ServiceError(
+            ErrorCode.INVALID,
+            gettext("the language is one of %(codes)s") % {"codes": [code for code, _name in settings.LANGUAGES]},
+        )
     name = _clean(name, "a party name", 80)
     budget = " ".join(budget.split())[:40] if isinstance(budget, str) else ""
     _check_text(budget, "the budget")
     if type(vault_size) is not int or not 0 <= vault_size <= 3:
-        raise ServiceError(ErrorCode.INVALID, "the vault holds 0 to 3 gifts per table")
+        raise ServiceError(ErrorCode.INVALID, gettext("the vault holds 0 to 3 gifts per table"))
     if vault_size and not GAMES[game].features.vaults:
-        raise ServiceError(ErrorCode.INVALID, f"{GAMES[game].title} has no vault")
+        raise ServiceError(ErrorCode.INVALID, gettext("%(game)s has no vault") % {"game": GAMES[game].title})
     step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
@@ -165,7 +224,7 @@ def party_create(
             return Outcome({"party": party.pk, "code": party.code, "host_token": token})
         except IntegrityError:
             continue
-    raise ServiceError(ErrorCode.BUSY, "could not allocate a join code; try again")
+    raise ServiceError(ErrorCode.BUSY, gettext("could not allocate a join code; try again"))
 
 
 def guest_join(*, code: object, name: object, description: object) -> Outcome:
@@ -175,7 +234,7 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
     for all the joins of a burst (events/party/lobbycast.lobby_announce), not under the lock."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code (six letters and digits)")
+        raise ServiceError(ErrorCode.BAD_CODE, gettext("that is not a join code (six letters and digits)"))
     name = _clean(name, "your name", NAME_MAX)
     with transaction.atomic():
         party = locked_party_by_code(code)
@@ -187,12 +246,16 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
         # (late_guest_seat); otherwise they take their own gift home (docs/RULES.md).
         late = party.status == Party.Status.PLAYING
         if not late and (not party.registration_open or party.status != Party.Status.LOBBY):
-            raise ServiceError(ErrorCode.CLOSED, "registration for this party is closed")
+            raise ServiceError(ErrorCode.CLOSED, gettext("registration for this party is closed"))
         if late:
             if party.guests.filter(late=True, removed_at__isnull=True).count() >= LATE_MAX:
-                raise ServiceError(ErrorCode.FULL, f"this party has taken {LATE_MAX} late arrivals already")
+                raise ServiceError(
+                    ErrorCode.FULL, gettext("this party has taken %(most)s late arrivals already") % {"most": LATE_MAX}
+                )
         elif party.guests.filter(removed_at__isnull=True).count() >= seating.MAX_GUESTS:
-            raise ServiceError(ErrorCode.FULL, f"this party is full ({seating.MAX_GUESTS} guests)")
+            raise ServiceError(
+                ErrorCode.FULL, gettext("this party is full (%(most)s guests)") % {"most": seating.MAX_GUESTS}
+            )
         number = (party.guests.aggregate(m=Max("gift_number"))["m"] or 0) + 1
         name = _distinct_name(party, name)
         token = new_token()
@@ -224,7 +287,7 @@ def _seat_data(guest: Guest, token: str, party: Party) -> dict[str, Any]:
 def _lobby_guest(party: Party, guest_id: int) -> Guest:
     guest = party.guests.filter(pk=guest_id, removed_at__isnull=True).first()
     if guest is None:
-        raise ServiceError(ErrorCode.NO_GUEST, "no such guest")
+        raise ServiceError(ErrorCode.NO_GUEST, gettext("no such guest"))
     return guest
 
 
@@ -233,7 +296,7 @@ def _seated_guest(party: Party, guest_id: int, why: str) -> tuple[Guest, int, in
     when they have none."""
     guest = _lobby_guest(party, guest_id)
     if guest.table_id is None or guest.seat is None:  # a seated guest has both, written together
-        raise ServiceError(ErrorCode.NOT_SEATED, why)
+        raise ServiceError(ErrorCode.NOT_SEATED, gettext(why))
     return guest, guest.table_id, guest.seat
 
 
@@ -241,7 +304,7 @@ def _locked_in_lobby(party_id: int, why: str) -> Party:
     """The party, locked, while it is still in its lobby; refused with `why` once seated."""
     party = locked_party(party_id)
     if party.status != Party.Status.LOBBY:
-        raise ServiceError(ErrorCode.SEATED, why)
+        raise ServiceError(ErrorCode.SEATED, gettext(why))
     return party
 
 
@@ -257,7 +320,7 @@ def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
-            raise ServiceError(ErrorCode.SEATED, "guests are seated; hand the seat over instead")
+            raise ServiceError(ErrorCode.SEATED, gettext("guests are seated; hand the seat over instead"))
         guest.name = _distinct_name(party, name, guest_id=guest.pk)
         guest.save(update_fields=["name"])
         return _lobby_changed(party)
@@ -269,12 +332,14 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         party = locked_party(party_id)
         guest = _lobby_guest(party, guest_id)
         if party.status != Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.SEATED, "guests are seated; a gift cannot leave mid-game")
+            raise ServiceError(ErrorCode.SEATED, gettext("guests are seated; a gift cannot leave mid-game"))
         guest.removed_at = timezone.now()
         guest.save(update_fields=["removed_at"])
         party_bump(party)
         msgs = lobby_messages(party)
-        msgs.append((guest_group(guest.pk), {"type": "removed", "message": "The host removed you from this party."}))
+        msgs.append(
+            (guest_group(guest.pk), {"type": "removed", **said(gettext_noop("The host removed you from this party."))})
+        )
         return Outcome(messages=msgs)
 
 
@@ -282,7 +347,7 @@ def vault_gift_add(*, party_id: int, contributor: object, description: object) -
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
     with transaction.atomic():
-        party = _locked_in_lobby(party_id, "vault gifts are added before seating")
+        party = _locked_in_lobby(party_id, gettext_noop("vault gifts are added before seating"))
         number = (party.vault_gifts.aggregate(m=Max("number"))["m"] or 0) + 1
         VaultGift.objects.create(party=party, number=number, contributor=contributor, description=description)
         return _lobby_changed(party)
@@ -290,16 +355,16 @@ def vault_gift_add(*, party_id: int, contributor: object, description: object) -
 
 def vault_gift_remove(*, party_id: int, number: int) -> Outcome:
     with transaction.atomic():
-        party = _locked_in_lobby(party_id, "vault gifts are fixed once the party is seated")
+        party = _locked_in_lobby(party_id, gettext_noop("vault gifts are fixed once the party is seated"))
         deleted, _ = party.vault_gifts.filter(number=number).delete()
         if not deleted:
-            raise ServiceError(ErrorCode.INVALID, "no such vault gift")
+            raise ServiceError(ErrorCode.INVALID, gettext("no such vault gift"))
         return _lobby_changed(party)
 
 
 def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
     with transaction.atomic():
-        party = _locked_in_lobby(party_id, "the party is already seated")
+        party = _locked_in_lobby(party_id, gettext_noop("the party is already seated"))
         party.registration_open = open_
         party.save(update_fields=["registration_open"])
         return _lobby_changed(party)
@@ -311,11 +376,14 @@ def party_set_registration(*, party_id: int, open_: bool) -> Outcome:
 def party_seat(*, party_id: int) -> Outcome:
     """Close registration, seat everyone at balanced tables and deal every table."""
     with transaction.atomic():
-        party = _locked_in_lobby(party_id, "this party is already seated")
+        party = _locked_in_lobby(party_id, gettext_noop("this party is already seated"))
         guests = list(party.guests.filter(removed_at__isnull=True))
         definition = game_named(party.game)
         if len(guests) < definition.min_players:
-            raise ServiceError(ErrorCode.TOO_FEW, f"at least {definition.min_players} guests are needed to play")
+            raise ServiceError(
+                ErrorCode.TOO_FEW,
+                gettext("at least %(least)s guests are needed to play") % {"least": definition.min_players},
+            )
         vault = list(party.vault_gifts.all()) if definition.features.vaults else []
         try:
             plan = seating.seating_plan(
@@ -326,6 +394,11 @@ def party_seat(*, party_id: int) -> Outcome:
                 table_max=definition.table_max,
                 min_players=definition.min_players,
             )
+        except seating.VaultMismatch as exc:
+            text = gettext(
+                "%(tables)s table(s) with %(each)s vault gift(s) each need %(need)s vault gifts; there are %(have)s"
+            )
+            raise ServiceError(ErrorCode.SEATING, text % exc.params) from None
         except ValueError as exc:
             raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
@@ -385,9 +458,9 @@ def party_seat(*, party_id: int) -> Outcome:
 def _check_clock(step_clock: object, step_clock_server: object) -> tuple[int, bool]:
     """The step clock as sent, checked: (seconds, whether the server plays)."""
     if type(step_clock) is not int or step_clock not in STEP_CLOCKS:
-        raise ServiceError(ErrorCode.INVALID, "the step clock is off, 60 or 120 seconds")
+        raise ServiceError(ErrorCode.INVALID, gettext("the step clock is off, 60 or 120 seconds"))
     if type(step_clock_server) is not bool:
-        raise ServiceError(ErrorCode.INVALID, "say whether the server plays for a quiet guest (true or false)")
+        raise ServiceError(ErrorCode.INVALID, gettext("say whether the server plays for a quiet guest (true or false)"))
     return step_clock, step_clock_server
 
 
@@ -420,7 +493,7 @@ def party_set_clock(*, party_id: int, step_clock: object, step_clock_server: obj
 def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
     with transaction.atomic():
         party = locked_party(party_id)
-        guest, table_id, _ = _seated_guest(party, guest_id, "captains are chosen among seated guests")
+        guest, table_id, _ = _seated_guest(party, guest_id, gettext_noop("captains are chosen among seated guests"))
         old = list(Guest.objects.filter(table_id=table_id, is_captain=True).exclude(pk=guest.pk))
         Guest.objects.filter(table_id=table_id).update(is_captain=False)
         Guest.objects.filter(pk=guest.pk).update(is_captain=True)
@@ -439,15 +512,20 @@ def party_open_gate(*, party_id: int) -> Outcome:
         party = locked_party(party_id)
         definition = game_named(party.game)
         if definition.features.relay:
-            raise ServiceError(ErrorCode.INVALID, f"{definition.title}'s gate opens with the relay")
+            raise ServiceError(
+                ErrorCode.INVALID, gettext("%(game)s's gate opens with the relay") % {"game": definition.title}
+            )
         tables = list(Table.objects.select_for_update().filter(party=party).order_by("pk"))  # pk order, as ever
         games = [(table, definition.from_dict(table.state)) for table in tables]
         playing = sorted(t.letter for t, g in games if not definition.at_gate(g) and not definition.is_over(g))
         if playing:
-            raise ServiceError(ErrorCode.GATE_CLOSED, f"still playing the first half: table {', '.join(playing)}")
+            raise ServiceError(
+                ErrorCode.GATE_CLOSED,
+                gettext("still playing the first half: table %(tables)s") % {"tables": ", ".join(playing)},
+            )
         opening = [(t, definition.gate_opened(g)) for t, g in games if definition.at_gate(g)]
         if not opening:
-            raise ServiceError(ErrorCode.GATE_CLOSED, "no table is waiting at the gate")
+            raise ServiceError(ErrorCode.GATE_CLOSED, gettext("no table is waiting at the gate"))
         messages: list[Message] = []
         for table, action in opening:
             assert action is not None  # a game at its gate names the action that opens it
@@ -467,12 +545,13 @@ def party_end(*, party_id: int) -> Outcome:
         if party.status == Party.Status.OVER:
             return Outcome({"status": Party.Status.OVER.value})
         if party.status == Party.Status.LOBBY:
-            raise ServiceError(ErrorCode.NOT_OVER, "the party has not started; seat the guests first")
+            raise ServiceError(ErrorCode.NOT_OVER, gettext("the party has not started; seat the guests first"))
         playing = tables_still_playing(party)
         if playing:
             raise ServiceError(
                 ErrorCode.NOT_OVER,
-                f"still playing: table {', '.join(playing)}; the party ends when every table has finished",
+                gettext("still playing: table %(tables)s; the party ends when every table has finished")
+                % {"tables": ", ".join(playing)},
             )
         return Outcome({"status": Party.Status.OVER.value}, party_close(party))
 
@@ -504,7 +583,9 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
     """The guest's own phone consents to a hand-over of their seat (they are leaving)."""
     with transaction.atomic():
         party = locked_party(party_id)
-        guest, table_id, seat = _seated_guest(party, guest_id, "only a seated guest's seat can be handed over")
+        guest, table_id, seat = _seated_guest(
+            party, guest_id, gettext_noop("only a seated guest's seat can be handed over")
+        )
         guest.handover_offered_until = timezone.now() + OFFER_LIFETIME
         guest.save(update_fields=["handover_offered_until"])
         seats = Table.objects.filter(pk=table_id).values_list("roster", flat=True).first()
@@ -513,7 +594,10 @@ def seat_offer(*, party_id: int, guest_id: int) -> Outcome:
             "kind": "offer",
             "table": table_id,
             "seat": seat,
-            "message": f"{guest.name} (seat {seat + 1}) offers their seat to a substitute.",
+            **said(
+                gettext_noop("%(name)s (seat %(seat)s) offers their seat to a substitute."),
+                {"name": guest.name, "seat": seat + 1},
+            ),
         }
         minutes = int(OFFER_LIFETIME.total_seconds() // 60)
         return Outcome({"minutes": minutes}, _table_notice(party.pk, table_id, len(seats), notice))
@@ -531,9 +615,12 @@ def _hand_over_reason(guest: Guest, requested_by: str, now: datetime) -> SeatHan
     ago = int((now - guest.last_seen).total_seconds())
     raise ServiceError(
         ErrorCode.SEAT_IN_USE,
-        f"{guest.name}'s phone was online {ago} s ago. A seat in use can be handed over only when "
-        f"its guest offers it (“Offer my seat” on their phone), after "
-        f"{int(HANDOVER_OFFLINE.total_seconds() // 60)} minutes offline, or by the host.",
+        gettext(
+            "%(name)s's phone was online %(ago)s s ago. A seat in use can be handed over only when "
+            "its guest offers it (“Offer my seat” on their phone), after "
+            "%(minutes)s minutes offline, or by the host."
+        )
+        % {"name": guest.name, "ago": ago, "minutes": int(HANDOVER_OFFLINE.total_seconds() // 60)},
     )
 
 
@@ -545,7 +632,9 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
     Announced to the table and recorded (SeatHandOver)."""
     with transaction.atomic():
         party = locked_party(party_id)
-        guest, table_id, seat = _seated_guest(party, guest_id, "only a seated guest's seat can be handed over")
+        guest, table_id, seat = _seated_guest(
+            party, guest_id, gettext_noop("only a seated guest's seat can be handed over")
+        )
         now = timezone.now()
         reason = _hand_over_reason(guest, requested_by, now)
         code = new_claim_code()
@@ -563,10 +652,16 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
             reason=reason,
             created_at=now,
         )
-        why = {
-            SeatHandOver.Reason.HOST: "by the host",
-            SeatHandOver.Reason.CONSENT: "as they offered",
-            SeatHandOver.Reason.OFFLINE: "as their phone is offline",
+        told = {  # a whole sentence per reason
+            SeatHandOver.Reason.HOST: gettext_noop(
+                "%(name)s's seat (seat %(seat)s) is being handed to a substitute, by the host."
+            ),
+            SeatHandOver.Reason.CONSENT: gettext_noop(
+                "%(name)s's seat (seat %(seat)s) is being handed to a substitute, as they offered."
+            ),
+            SeatHandOver.Reason.OFFLINE: gettext_noop(
+                "%(name)s's seat (seat %(seat)s) is being handed to a substitute, as their phone is offline."
+            ),
         }[reason]
         notice = {
             "kind": "handover",
@@ -574,7 +669,7 @@ def seat_hand_over(*, party_id: int, guest_id: int, requested_by: str) -> Outcom
             "seat": seat,
             "reason": reason,
             "by": "host" if requested_by == "host" else "captain",
-            "message": f"{guest.name}'s seat (seat {seat + 1}) is being handed to a substitute, {why}.",
+            **said(told, {"name": guest.name, "seat": seat + 1}),
         }
         roster = Table.objects.filter(pk=table_id).values_list("roster", flat=True).first()
         assert roster is not None  # the guest's table (a foreign key)
@@ -590,25 +685,25 @@ def seat_claim(*, code: object, claim: object, name: object) -> Outcome:
     leaving guest's device loses the seat."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, gettext("that is not a join code"))
     name = _clean(name, "your name", NAME_MAX)
     if not isinstance(claim, str) or not 4 <= len(claim) <= 16:
-        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, gettext("that hand-over code is not valid"))
     claim = claim.strip().upper()
     if any(c not in CODE_ALPHABET for c in claim):  # codes come from this alphabet only
-        raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid")
+        raise ServiceError(ErrorCode.BAD_CLAIM, gettext("that hand-over code is not valid"))
     digest = token_hash(claim)
     with transaction.atomic():
         party = Party.objects.select_for_update().filter(code=code).first()
         if party is None:
-            raise ServiceError(ErrorCode.NO_PARTY, "no party has that code")
+            raise ServiceError(ErrorCode.NO_PARTY, gettext("no party has that code"))
         guest = (
             Guest.objects.select_for_update()
             .filter(party=party, claim_hash=digest, claim_expires__gt=timezone.now(), removed_at__isnull=True)
             .first()
         )
         if guest is None:
-            raise ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
+            raise ServiceError(ErrorCode.BAD_CLAIM, gettext("that hand-over code is not valid (or has expired)"))
         old_group = guest_group(guest.pk)
         leaving = guest.name
         name = _distinct_name(party, name, guest_id=guest.pk)
@@ -627,9 +722,17 @@ def seat_claim(*, code: object, claim: object, name: object) -> Outcome:
         if record is not None:
             record.claimed_at, record.claimed_by, record.table_version = timezone.now(), name, table.version
             record.save(update_fields=["claimed_at", "claimed_by", "table_version"])
-        msgs = [(old_group, {"type": "removed", "message": "Your seat was handed over to a substitute."})]
+        gone = said(gettext_noop("Your seat was handed over to a substitute."))
+        msgs = [(old_group, {"type": "removed", **gone})]
         msgs += _seat_taken_messages(
-            party, table, guest.seat, sentence(f"{name} took over seat {guest.seat + 1} from {leaving}")
+            party,
+            table,
+            guest.seat,
+            said(
+                gettext_noop("%(name)s took over seat %(seat)s from %(leaving)s"),
+                {"name": name, "seat": guest.seat + 1, "leaving": leaving},
+                full_stop=True,
+            ),
         )
         return Outcome(_seat_data(guest, token, party), msgs)
 
@@ -649,13 +752,13 @@ def _roster_seat_taken(table: Table, seat: int, *, guest_id: int, name: str, lea
     table.save(update_fields=["roster"])
 
 
-def _seat_taken_messages(party: Party, table: Table, seat: int, message: str) -> list[Message]:
+def _seat_taken_messages(party: Party, table: Table, seat: int, message: dict[str, Any]) -> list[Message]:
     """What a seat changing hands tells the room: the lobby, the table's views (with the
     new name) and a notice to the table's seats, tablets and the host."""
     msgs = lobby_messages(party)
     msgs += table_messages(table, table.definition.from_dict(table.state), [])
     msgs += _table_notice(
-        party.pk, table.pk, len(table.roster), {"kind": "claimed", "table": table.pk, "seat": seat, "message": message}
+        party.pk, table.pk, len(table.roster), {"kind": "claimed", "table": table.pk, "seat": seat, **message}
     )
     return msgs
 
@@ -672,18 +775,22 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
     with transaction.atomic():
         party = locked_party(party_id)
         if party.status != Party.Status.PLAYING:
-            raise ServiceError(ErrorCode.NOT_PLAYING, "a late arrival can take a seat only while the tables play")
+            raise ServiceError(
+                ErrorCode.NOT_PLAYING, gettext("a late arrival can take a seat only while the tables play")
+            )
         late = party.guests.filter(pk=late_guest_id, late=True, removed_at__isnull=True).first()
         if late is None:
-            raise ServiceError(ErrorCode.NO_GUEST, "no such late arrival")
+            raise ServiceError(ErrorCode.NO_GUEST, gettext("no such late arrival"))
         if late.table_id is not None:
-            raise ServiceError(ErrorCode.SEATED, f"{late.name} already plays a seat")
+            raise ServiceError(ErrorCode.SEATED, gettext("%(name)s already plays a seat") % {"name": late.name})
         leaver = _lobby_guest(party, guest_id)
         if leaver.table_id is None:
-            raise ServiceError(ErrorCode.NOT_SEATED, f"{leaver.name} has no seat to hand over")
+            raise ServiceError(
+                ErrorCode.NOT_SEATED, gettext("%(name)s has no seat to hand over") % {"name": leaver.name}
+            )
         table = Table.objects.select_for_update().get(pk=leaver.table_id)
         if table.definition.is_over(table.definition.from_dict(table.state)):
-            raise ServiceError(ErrorCode.OVER, f"table {table.letter} has finished")
+            raise ServiceError(ErrorCode.OVER, gettext("table %(table)s has finished") % {"table": table.letter})
         seat, captain = leaver.seat, leaver.is_captain
         assert seat is not None
         now = timezone.now()
@@ -722,6 +829,9 @@ def late_guest_seat(*, party_id: int, late_guest_id: int, guest_id: int) -> Outc
             party,
             table,
             seat,
-            f"{late.name} (arrived late) took over seat {seat + 1} from {leaver.name}, playing it for them.",
+            said(
+                gettext_noop("%(name)s (arrived late) took over seat %(seat)s from %(leaving)s, playing it for them."),
+                {"name": late.name, "seat": seat + 1, "leaving": leaver.name},
+            ),
         )
         return Outcome({"guest": late.pk, "table": table.letter, "seat": seat}, msgs)

@@ -15,6 +15,7 @@ import qrcode
 import qrcode.image.svg
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from events.broadcast.groups import tablet_group
 from events.models import Tablet
@@ -24,6 +25,7 @@ from events.party.secrets import CODE_ALPHABET, new_claim_code, new_token, norma
 from tables.errors import ErrorCode, ServiceError
 from tables.models import Table
 from tables.outcome import Outcome
+from tables.words import said
 
 PAIRING_MINUTES = 10
 
@@ -45,7 +47,7 @@ def tablet_pair_start(*, party_id: int, table_id: int, origin: str = "") -> Outc
         party = locked_party(party_id)
         table = Table.objects.filter(pk=table_id, party=party).first()
         if table is None:
-            raise ServiceError(ErrorCode.NO_TABLE, "no such table at this party")
+            raise ServiceError(ErrorCode.NO_TABLE, gettext("no such table at this party"))
         code = new_claim_code()
         tablet = Tablet.objects.create(
             party=party,
@@ -76,12 +78,12 @@ def tablet_pair(*, code: object, pairing: object) -> Outcome:
     come from the request's JSON as they are: anything, checked here."""
     code = normalize_code(code) if isinstance(code, str) else None
     if code is None:
-        raise ServiceError(ErrorCode.BAD_CODE, "that is not a join code")
+        raise ServiceError(ErrorCode.BAD_CODE, gettext("that is not a join code"))
     if not isinstance(pairing, str) or not 4 <= len(pairing.strip()) <= 16:
-        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, gettext("that pairing code is not valid"))
     pairing = pairing.strip().upper().replace(" ", "").replace("-", "")
     if any(c not in CODE_ALPHABET for c in pairing):
-        raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid")
+        raise ServiceError(ErrorCode.BAD_PAIRING, gettext("that pairing code is not valid"))
     with transaction.atomic():
         party = locked_party_by_code(code)
         tablet = (
@@ -96,7 +98,9 @@ def tablet_pair(*, code: object, pairing: object) -> Outcome:
             .first()
         )
         if tablet is None:
-            raise ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
+            raise ServiceError(
+                ErrorCode.BAD_PAIRING, gettext("that pairing code is not valid (or was used, or has expired)")
+            )
         token = new_token()
         tablet.token_hash = token_hash(token)
         tablet.pairing_hash, tablet.pairing_expires = "", None  # one time only
@@ -114,11 +118,13 @@ def tablet_revoke(*, party_id: int, tablet_id: int) -> Outcome:
         party = locked_party(party_id)
         tablet = Tablet.objects.filter(pk=tablet_id, party=party, revoked_at__isnull=True).first()
         if tablet is None:
-            raise ServiceError(ErrorCode.INVALID, "no such tablet")
+            raise ServiceError(ErrorCode.INVALID, gettext("no such tablet"))
         tablet.revoked_at = timezone.now()
         tablet.pairing_hash, tablet.pairing_expires = "", None
         tablet.save(update_fields=["revoked_at", "pairing_hash", "pairing_expires"])
         party_bump(party)
         msgs = lobby_messages(party)
-        msgs.append((tablet_group(tablet.pk), {"type": "removed", "message": "The host unpaired this tablet."}))
+        msgs.append(
+            (tablet_group(tablet.pk), {"type": "removed", **said(gettext_noop("The host unpaired this tablet."))})
+        )
         return Outcome(messages=msgs)

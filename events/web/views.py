@@ -20,6 +20,7 @@ import qrcode.image.svg
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST, require_safe
 
@@ -34,6 +35,7 @@ from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
+from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
 from tables.outcome import Outcome
 
@@ -52,25 +54,26 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 def _json_body(request: HttpRequest) -> dict[str, Any]:
     if len(request.body) > MAX_BODY:
-        raise ServiceError(ErrorCode.TOO_LARGE, "request too large")
+        raise ServiceError(ErrorCode.TOO_LARGE, gettext("request too large"))
     try:
         data = json.loads(request.body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: [[[[... nested past the parser's depth
-        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object") from None
+        raise ServiceError(ErrorCode.MALFORMED, gettext("send a JSON object")) from None
     if not isinstance(data, dict):
-        raise ServiceError(ErrorCode.MALFORMED, "send a JSON object")
+        raise ServiceError(ErrorCode.MALFORMED, gettext("send a JSON object"))
     return data
 
 
-def _rate_limited(message: str = "too many attempts from here; wait a minute") -> JsonResponse:
-    return error_response(ServiceError(ErrorCode.RATE_LIMITED, message))
+def _rate_limited(message: str | None = None) -> JsonResponse:
+    text = gettext("too many attempts from here; wait a minute") if message is None else message
+    return error_response(ServiceError(ErrorCode.RATE_LIMITED, text))
 
 
 @csrf_exempt
 @require_POST
 def party_create_api(request: HttpRequest) -> JsonResponse:
     if not ratelimit.allow("create", ratelimit.client_address_http(request)):
-        return _rate_limited("too many new parties from here; wait a few minutes")
+        return _rate_limited(gettext("too many new parties from here; wait a few minutes"))
     try:
         data = _json_body(request)
         created = services.party_create(
@@ -97,8 +100,10 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
 
 # What a wrong hand-over or pairing code gets, and the same for a code no party has:
 # otherwise the answer would tell which join codes exist.
-BAD_CLAIM = ServiceError(ErrorCode.BAD_CLAIM, "that hand-over code is not valid (or has expired)")
-BAD_PAIRING = ServiceError(ErrorCode.BAD_PAIRING, "that pairing code is not valid (or was used, or has expired)")
+BAD_CLAIM = ServiceError(ErrorCode.BAD_CLAIM, gettext_lazy("that hand-over code is not valid (or has expired)"))
+BAD_PAIRING = ServiceError(
+    ErrorCode.BAD_PAIRING, gettext_lazy("that pairing code is not valid (or was used, or has expired)")
+)
 
 
 def _seat_api(
@@ -172,7 +177,7 @@ def tablet_pair_api(request: HttpRequest, code: str) -> JsonResponse:
 
 
 # What a renewal without a secret of the party gets, whether the party exists or not.
-NOT_YOURS = Forbidden("that secret opens nothing at a party with this code")
+NOT_YOURS = Forbidden(gettext_lazy("that secret opens nothing at a party with this code"))
 
 
 @csrf_exempt
@@ -250,7 +255,7 @@ def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
     definition = GAMES[party.game]
     game = {
         "features": definition.features,
-        "rules": None if party.game == DEFAULT_GAME else definition.rules_for_screens(),
+        "rules": None if party.game == DEFAULT_GAME else rules_for_screens(party.game),  # in the page's language
     }
     return render(request, template, {"party": party, "game": game, **links})
 
@@ -304,7 +309,7 @@ def join_qr(request: HttpRequest, code: str) -> HttpResponse:
 
 
 # The CSV's answer without the host's secret, whether the party exists or not.
-HOST_ONLY = Forbidden("only the party's host can download its result")
+HOST_ONLY = Forbidden(gettext_lazy("only the party's host can download its result"))
 
 
 @require_safe

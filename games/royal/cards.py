@@ -7,11 +7,34 @@ screen, in the stored state and in a test. The four 10s are set aside and never 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+
+def gettext_noop(text: str) -> str:
+    """Marks a text the screens show for translation (xgettext knows the name): the engine
+    stays free of Django, the text is translated where it is shown (the `say` of
+    catalogue.py `rules_for_screens`)."""
+    return text
+
+
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+# A card's title by its suit, a whole phrase (word order differs by language).
+TITLE_OF_SUIT = {
+    "S": gettext_noop("%(rank)s of spades"),
+    "H": gettext_noop("%(rank)s of hearts"),
+    "D": gettext_noop("%(rank)s of diamonds"),
+    "C": gettext_noop("%(rank)s of clubs"),
+}
 FACES = ("J", "Q", "K", "A")
 JOKER = "X"  # the two Jokers' one rank ("The two Jokers count as one rank")
 DANGER_RANKS = (*FACES, JOKER)
-RANK_NAMES = {"J": "Jack", "Q": "Queen", "K": "King", "A": "Ace", JOKER: "Joker"}
+RANK_NAMES = {
+    "J": gettext_noop("Jack"),
+    "Q": gettext_noop("Queen"),
+    "K": gettext_noop("King"),
+    "A": gettext_noop("Ace"),
+    JOKER: gettext_noop("Joker"),
+}
 SPOTS = tuple(range(2, 10))  # 2 to 9
 
 # "the Jack, Queen, King, and Ace of every suit, the 2 to 9 of hearts and diamonds, and
@@ -49,12 +72,13 @@ def spot_value(card: str) -> int:
     return int(card[0])
 
 
-def title(card: str) -> str:
-    """The card as a person says it: "7 of hearts", "Queen of spades", "Joker"."""
+def title(card: str, say: Callable[[str], str] = str) -> str:
+    """The card as a person says it: "7 of hearts", "Queen of spades", "Joker". `say`: the
+    translation of a marked text (the server's gettext), English without."""
     rank = card[0]
     if rank == JOKER:
-        return "Joker"
-    return f"{RANK_NAMES.get(rank, rank)} of {SUITS[card[1]]}"
+        return say(RANK_NAMES[JOKER])
+    return say(TITLE_OF_SUIT[card[1]]) % {"rank": say(RANK_NAMES[rank]) if rank in RANK_NAMES else rank}
 
 
 def kind(card: str) -> str:

@@ -3,14 +3,17 @@ engine's own declarations so a rule changed here reaches the screens with it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import DANGER_RANKS, JOKER, RANK_NAMES, RUN_DECK, SIDE_STACK, kind, rank_of, spot_value, title
 from .rules import HEISTS, MAX_GAMES, MAX_HEISTS, MAX_PLAYERS, MIN_PLAYERS, PARTY_GAMES, gate_after, gate_point
 
 
-def rules_for_screens() -> dict[str, Any]:
+def rules_for_screens(say: Callable[[str], str] = str) -> dict[str, Any]:
     """The rules as the screens use them (a fresh dict each call; plain JSON types only).
+    `say`: the translation of a marked text (the server passes gettext): card titles and
+    rank names in it.
 
     {
       "cards": {"7D": {"title": "7 of diamonds", "kind": "bonus", "rank": "7",
@@ -32,7 +35,7 @@ def rules_for_screens() -> dict[str, Any]:
     for pile, codes in (("run", RUN_DECK), ("side", SIDE_STACK)):
         for code in codes:
             cards[code] = {
-                "title": title(code),
+                "title": title(code, say),
                 "kind": "side" if pile == "side" else kind(code),
                 "rank": rank_of(code),
                 "value": None if kind(code) == "danger" else spot_value(code),
@@ -42,7 +45,7 @@ def rules_for_screens() -> dict[str, Any]:
         "cards": cards,
         "run_deck": list(RUN_DECK),
         "side_stack": list(SIDE_STACK),
-        "danger_ranks": {rank: RANK_NAMES[rank] for rank in DANGER_RANKS},
+        "danger_ranks": {rank: say(RANK_NAMES[rank]) for rank in DANGER_RANKS},
         "joker": JOKER,
         "bonus_range": [2 + 2, 9 + 9],
         "heists": {"default": HEISTS, "max": MAX_HEISTS, "gate_after": gate_after(HEISTS)},

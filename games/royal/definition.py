@@ -6,7 +6,7 @@ Not registered here: games/registry.py names the games the party hosts.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from games.definition import (
@@ -160,8 +160,8 @@ class RoyalDefinition:
         return table_story(events)
 
     # --- what the screens need -------------------------------------------------------------
-    def rules_for_screens(self) -> dict[str, Any]:
-        return rules_for_screens()
+    def rules_for_screens(self, say: Callable[[str], str] = str) -> dict[str, Any]:
+        return rules_for_screens(say)
 
 
 _ROYAL = RoyalDefinition()

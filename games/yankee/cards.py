@@ -10,6 +10,13 @@ from __future__ import annotations
 import enum
 
 
+def gettext_noop(text: str) -> str:
+    """Marks a text the screens show for translation (xgettext knows the name): the engine
+    stays free of Django, the text is translated where it is shown (the `say` of
+    catalogue.py `rules_for_screens`)."""
+    return text
+
+
 class Kind(enum.Enum):
     MOVE = "MOVE"
     SCHEME = "SCHEME"
@@ -20,33 +27,41 @@ class Card(enum.Enum):
     """A card type: (printed title, kind, copies in the deck, other players it names when
     played, effect text). A reaction names nobody: it answers a move."""
 
-    SNATCH = ("SNATCH", Kind.MOVE, 10, 1, "Swap your gift with one other player's gift.")
-    SWITCHEROO = ("SWITCHEROO", Kind.MOVE, 6, 2, "Swap the gifts of two other players. Your gift does not move.")
+    SNATCH = ("SNATCH", Kind.MOVE, 10, 1, gettext_noop("Swap your gift with one other player's gift."))
+    SWITCHEROO = (
+        "SWITCHEROO",
+        Kind.MOVE,
+        6,
+        2,
+        gettext_noop("Swap the gifts of two other players. Your gift does not move."),
+    )
     THREE_GIFT_GRIFT = (
         "THREE-GIFT GRIFT",
         Kind.MOVE,
         4,
         2,
-        "Rotate the gifts of you and two other players, in the direction you name.",
+        gettext_noop("Rotate the gifts of you and two other players, in the direction you name."),
     )
     YANKEE_HEIST = (
         "YANKEE HEIST",
         Kind.MOVE,
         4,
         2,
-        "Discard one more card to play it. Name two different players: swap with the first, then with the second.",
+        gettext_noop(
+            "Discard one more card to play it. Name two different players: swap with the first, then with the second."
+        ),
     )
     CASE_THE_JOINT = (
         "CASE THE JOINT",
         Kind.SCHEME,
         4,
         1,
-        "Privately see the description of one other player's still-wrapped gift.",
+        gettext_noop("Privately see the description of one other player's still-wrapped gift."),
     )
-    INSIDE_MAN = ("INSIDE MAN", Kind.SCHEME, 6, 0, "Draw 2 cards.")
-    PICKPOCKET = ("PICKPOCKET", Kind.SCHEME, 6, 1, "Take one card at random from another player's hand.")
-    NOT_SO_FAST = ("NOT SO FAST", Kind.REACTION, 8, 0, "Block a move that threatens your gift.")
-    TRIPWIRE = ("TRIPWIRE", Kind.REACTION, 6, 0, "Block a move that threatens your gift, then draw 2.")
+    INSIDE_MAN = ("INSIDE MAN", Kind.SCHEME, 6, 0, gettext_noop("Draw 2 cards."))
+    PICKPOCKET = ("PICKPOCKET", Kind.SCHEME, 6, 1, gettext_noop("Take one card at random from another player's hand."))
+    NOT_SO_FAST = ("NOT SO FAST", Kind.REACTION, 8, 0, gettext_noop("Block a move that threatens your gift."))
+    TRIPWIRE = ("TRIPWIRE", Kind.REACTION, 6, 0, gettext_noop("Block a move that threatens your gift, then draw 2."))
 
     def __init__(self, title: str, kind: Kind, copies: int, targets: int, effect: str) -> None:
         self.title = title

@@ -8,6 +8,7 @@ declarations, so a rule changed in the engine reaches the screens with it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from .cards import CARD_OF, TWO_PLAYER_REMOVED, Card, target_count
@@ -15,8 +16,10 @@ from .rules import HAND_LIMIT, MAX_PLAYERS, MAX_VAULT, MIN_PLAYERS, ROUND_NAMES
 from .state import VAULT_ID_BASE
 
 
-def rules_for_screens() -> dict[str, Any]:
+def rules_for_screens(say: Callable[[str], str] = str) -> dict[str, Any]:
     """The rules as the screens use them (a fresh dict each call; plain JSON types only).
+    `say`: the translation of a marked text (the server passes gettext); the effects are
+    said in it, the printed titles and round names stay as printed.
 
     {
       "cards": {                      # by engine name (a view's card["card"]), deck order
@@ -43,7 +46,7 @@ def rules_for_screens() -> dict[str, Any]:
                 "title": card.title,
                 "kind": card.kind.value,
                 "copies": card.copies,
-                "effect": card.effect,
+                "effect": say(card.effect),
                 "targets": card.targets,
                 "targets_two_players": target_count(card, 2),
                 "in_two_player_deck": card not in TWO_PLAYER_REMOVED,

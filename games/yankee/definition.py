@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from games.definition import (
@@ -271,8 +271,8 @@ class YankeeDefinition:
         return [Standing(seat=s, score=0, rank=1, winner=False) for s in range(state.players)]
 
     # --- what the screens, printables and story need ---------------------------------------
-    def rules_for_screens(self) -> dict[str, Any]:
-        return catalogue.rules_for_screens()
+    def rules_for_screens(self, say: Callable[[str], str] = str) -> dict[str, Any]:
+        return catalogue.rules_for_screens(say)
 
 
 def _ordered(items: Sequence[int], k: int) -> Iterator[tuple[int, ...]]:

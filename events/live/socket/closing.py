@@ -8,16 +8,24 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from autobahn.exception import Disconnected
 from channels.generic.websocket import AsyncWebsocketConsumer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy
 
 from events.live.socket.handshake import Refused
 from events.live.socket.limits import Slots
 from tables.errors import ServiceError
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 logger = logging.getLogger(__name__)
+
+REPLACED = gettext_lazy("This seat is open on newer screens, so this one stopped.")
 
 # A request failed in the server (`_failed`): the screen should reconnect and resend.
 SERVER_ERROR_CLOSE = 4011
@@ -28,6 +36,9 @@ class ClosingSocket(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.closing = False  # nothing may be sent on this socket any more
         self.slots = Slots()
+        # The language this socket's errors and notices speak (config/language.py): the
+        # handshake's guess, then the hello's (a tablet or the big screen follows the party).
+        self.language: str = settings.LANGUAGE_CODE
 
     def _release_slots(self) -> None:
         """Give back this socket's places in the per-seat and per-address counts (once)."""
@@ -60,9 +71,9 @@ class ClosingSocket(AsyncWebsocketConsumer):
     async def replaced(self) -> None:
         """A newer screen opened this seat past its cap: this, the oldest, gives way."""
         self.slots.seat_key = None  # its place went to the newer screen
-        await self.send_frame(
-            {"type": "replaced", "message": "This seat is open on newer screens, so this one stopped."}
-        )
+        # Called from the newer screen's task: said in this socket's own language.
+        with translation.override(self.language):
+            await self.send_frame({"type": "replaced", "message": str(REPLACED)})
         await self.close(code=4409)
 
     async def _close_too_large(self) -> None:
@@ -94,8 +105,11 @@ class ClosingSocket(AsyncWebsocketConsumer):
         await self._error(re, refused.code, refused.message)
         await self.close(code=refused.close)
 
-    async def _error(self, re: str | None, code: str, message: str) -> None:
-        await self.send_frame({"type": "error", "re": re, "code": code, "message": message})
+    async def _error(self, re: str | None, code: str, message: StrOrPromise) -> None:
+        # str(): a refusal decided before any request (a lazy text) speaks this socket's language
+        with translation.override(self.language):
+            text = str(message)
+        await self.send_frame({"type": "error", "re": re, "code": code, "message": text})
 
 
 def error_frame(re: str | None, exc: ServiceError) -> dict[str, Any]:

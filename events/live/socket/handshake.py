@@ -3,29 +3,34 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.http.cookie import parse_cookie
+from django.utils.translation import gettext_lazy
 
 from events.access import gate, ratelimit
 from events.live.socket.db import in_db_thread
 from events.live.socket.limits import Slots
 from events.party.selectors import party_by_code
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 
 @dataclass(frozen=True)
 class Refused:
-    """Why a socket is turned away: its `error` frame's code and message, then its close."""
+    """Why a socket is turned away: its `error` frame's code and message (lazy: said in
+    the socket's language when sent), then its close."""
 
     code: str
-    message: str
+    message: StrOrPromise
     close: int
 
 
-RATE_LIMITED = Refused("rate_limited", "too many attempts from here; wait a few minutes", 4429)
-NO_PARTY = Refused("no_party", "no party has that code", 4404)
-EXPIRED = Refused("expired", "this party has expired (parties last seven days)", 4410)
-BAD_SECRET = Refused("bad_secret", "that secret does not open a seat at this party", 4403)
+RATE_LIMITED = Refused("rate_limited", gettext_lazy("too many attempts from here; wait a few minutes"), 4429)
+NO_PARTY = Refused("no_party", gettext_lazy("no party has that code"), 4404)
+EXPIRED = Refused("expired", gettext_lazy("this party has expired (parties last seven days)"), 4410)
+BAD_SECRET = Refused("bad_secret", gettext_lazy("that secret does not open a seat at this party"), 4403)
 
 
 def origin(scope: dict[str, Any]) -> str:

@@ -7,6 +7,7 @@ import asyncio
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext_lazy
 
 from events.access import peers
 from events.live.presence import guest_socket_opened, server_address
@@ -23,7 +24,7 @@ from tables.errors import ErrorCode
 # A socket accepted on probation (events/access/gate.py) must prove a secret this fast: a
 # phone says hello as soon as its socket opens, and a flood holds its slots briefly.
 PROBATION_HELLO_SECONDS = 3.0
-SILENT = handshake.Refused(ErrorCode.HELLO_TIMEOUT, "say hello within a few seconds of connecting", 4408)
+SILENT = handshake.Refused(ErrorCode.HELLO_TIMEOUT, gettext_lazy("say hello within a few seconds of connecting"), 4408)
 
 
 class HelloClock:

@@ -10,6 +10,8 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from django.utils.translation import gettext
+
 from events.live.socket.db import in_db_thread
 from events.live.socket.selectors import seat_row, tablet_held
 from events.party.roles import Actor, Role
@@ -65,7 +67,9 @@ class SeatCheck:
             assert actor.tablet_id is not None  # a tablet's actor names its tablet
             if await in_db_thread(tablet_held)(actor.tablet_id, self.secret):
                 return HELD
-            return Verdict(False, lost=("the host unpaired this tablet", "The host unpaired this tablet."))
+            return Verdict(
+                False, lost=(gettext("the host unpaired this tablet"), gettext("The host unpaired this tablet."))
+            )
         assert actor.guest_id is not None  # a guest's actor names its guest
         row = await in_db_thread(seat_row)(actor.guest_id)
         if row is None:
@@ -73,7 +77,11 @@ class SeatCheck:
         if row["token_hash"] == self.secret and row["removed_at"] is None:
             return Verdict(True, row=row)
         return Verdict(
-            False, lost=("this device no longer holds the seat", "Your seat was handed over to a substitute.")
+            False,
+            lost=(
+                gettext("this device no longer holds the seat"),
+                gettext("Your seat was handed over to a substitute."),
+            ),
         )
 
 

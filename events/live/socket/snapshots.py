@@ -11,6 +11,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ObjectDoesNotExist
+from django.utils.translation import gettext_lazy
 
 from events.broadcast import fanout
 from events.live.socket.db import in_db_thread
@@ -27,7 +28,7 @@ from tables.errors import ErrorCode
 # the screen's safety net is late by this much, never gone.
 SNAPSHOT_DUE_SECONDS = 10.0
 # The expiry sweep deleted the party under the socket.
-GONE = Refused(ErrorCode.NO_PARTY, "this party no longer exists", 4404)
+GONE = Refused(ErrorCode.NO_PARTY, gettext_lazy("this party no longer exists"), 4404)
 
 
 class Snapshots:
