@@ -264,8 +264,14 @@ def test_the_server_confirms_a_reveal_whose_clock_ran_out_and_discards_a_quiet_t
         assert len(after.hands[seat]) <= 5 + (1 if after.phase is Phase.ACTION and after.active == seat else 0)
 
 
+SEED = 1
+
+
 def _royal_seated(n: int = 4, *, clock: int = 60, server: bool = False) -> tuple[Party, Table]:
     party, _ = shorthand.party_create(name="Royal clocks", game="royal", games=1)
+    # One deal every run: under some seeds the card after the decisions ends the heist,
+    # and the next one starts with nobody revealed (seen once in CI-sized runs).
+    Party.objects.filter(pk=party.pk).update(seed=SEED)
     for i in range(n):
         shorthand.guest_join(code=party.code, name=f"R{i}", description="")
     services.party_seat(party_id=party.pk)
