@@ -247,7 +247,11 @@ def story_build(
                             },
                         },
                     )
-                text = _("%(blocker)s blocked %(by)s's %(card)s with %(block_card)s: %(gifts)s stayed put.") % {
+                text = ngettext(
+                    "%(blocker)s blocked %(by)s's %(card)s with %(block_card)s: %(gifts)s stayed put.",
+                    "%(blocker)s blocked %(by)s's %(card)s with %(block_card)s: %(gifts)s stayed put.",
+                    len(gifts),
+                ) % {
                     "blocker": blocker,
                     "by": by,
                     "card": label,
