@@ -12,13 +12,15 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext_lazy
 from reportlab.pdfgen.canvas import Canvas
 
 from games.yankee.cards import CARD_OF, Kind
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
 from .sheet import CARD_GRID, draw_lines, draw_wrapped, new_canvas, wrap
-from .support import SupportCard, support_cards
+from .support import SupportCard, support_cards, translated
 
 SAFE = 9.0  # the frame sits this far inside the trim: a slightly off cut never clips it
 PAD = 7.0  # text sits this far inside the frame
@@ -30,10 +32,16 @@ KIND_COLOR = {  # RGB 0-1: one hue per kind, readable in grayscale too (differen
 }
 SUPPORT_COLOR = (0.25, 0.25, 0.25)
 
-KIND_REMINDER = {
-    Kind.MOVE: "On your turn. Every player whose gift it would move may block it.",
-    Kind.SCHEME: "On your turn: play it and do what it says.",
-    Kind.REACTION: "Only when a move would take or replace your gift, on anyone's turn.",
+KIND_REMINDER = {  # msgids: printed in the language active when the deck is built
+    Kind.MOVE: gettext_noop("On your turn. Every player whose gift it would move may block it."),
+    Kind.SCHEME: gettext_noop("On your turn: play it and do what it says."),
+    Kind.REACTION: gettext_noop("Only when a move would take or replace your gift, on anyone's turn."),
+}
+# The kind under a card's name, as printed (the card's name itself is never translated).
+KIND_NAME = {
+    Kind.MOVE: pgettext_lazy("printed card kind", "MOVE"),
+    Kind.SCHEME: pgettext_lazy("printed card kind", "SCHEME"),
+    Kind.REACTION: pgettext_lazy("printed card kind", "REACTION"),
 }
 
 SHEETS = 8
@@ -58,12 +66,12 @@ def play_faces() -> list[Face]:
     return [
         Face(
             title=card.title,
-            kind=card.kind.value,
+            kind=str(KIND_NAME[card.kind]),
             color=KIND_COLOR[card.kind],
             heading="",
-            body=(card.effect,),
-            reminder=KIND_REMINDER[card.kind],
-            footer="Yankee Heist · play card",
+            body=(_(card.effect),),  # the engine marks its effects (gettext_noop)
+            reminder=_(KIND_REMINDER[card.kind]),
+            footer=_("Yankee Heist · play card"),
         )
         for card in CARD_OF
     ]
@@ -74,7 +82,15 @@ def support_faces() -> list[Face]:
 
 
 def _support_face(s: SupportCard) -> Face:
-    return Face(s.title, s.kind, SUPPORT_COLOR, s.heading, s.body, "", "Yankee Heist · support card")
+    return Face(
+        translated(s.title),
+        translated(s.kind),
+        SUPPORT_COLOR,
+        translated(s.heading),
+        tuple(translated(p) for p in s.body),
+        "",
+        _("Yankee Heist · support card"),
+    )
 
 
 def deck_faces() -> list[Face]:
@@ -133,7 +149,15 @@ def _body_style(face: Face, width: float, room: float) -> tuple[str, float, floa
     """A play card's one rule in a large face; a support card's paragraphs as large as
     they fit in `room` points of height."""
     if len(face.body) == 1:
-        return REGULAR, 11.5, 0
+        # As large as 11.5 pt, smaller only for a longer rule (a translation) that would
+        # run into the reminder: the height draw_lines takes for n lines.
+        size = 11.5
+        while size > 6:
+            n = len(wrap(face.body[0], REGULAR, size, width))
+            if 1.25 * size + (n - 1) * size * 1.22 <= room:
+                break
+            size -= 0.25
+        return REGULAR, size, 0
     size = 9.6
     while size > 5.5:
         lines = sum(len(wrap(p, COND, size, width)) for p in face.body)
@@ -146,7 +170,7 @@ def _body_style(face: Face, width: float, room: float) -> tuple[str, float, floa
 def deck_pdf() -> bytes:
     """The 8-sheet deck as PDF bytes."""
     buf = io.BytesIO()
-    c = new_canvas(buf, title="Yankee Heist — print-and-play deck (US Letter, print at 100 %)")
+    c = new_canvas(buf, title=_("Yankee Heist — print-and-play deck (US Letter, print at 100 %)"))
     faces = deck_faces()
     per = CARD_GRID.per_page
     for sheet in range(SHEETS):

@@ -15,8 +15,12 @@ from __future__ import annotations
 
 import io
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
+
+from games.yankee import ROUND_NAMES
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
 from .selectors import PartySheets, SeatLine, TableSheet
@@ -45,7 +49,7 @@ def party_pdf(data: PartySheets, kinds: tuple[str, ...] = KINDS) -> bytes:
             raise NotAvailable(f"{missing[0]} need the party to be seated first")
         kinds = tuple(k for k in kinds if k not in NEEDS_SEATING)
     buf = io.BytesIO()
-    c = new_canvas(buf, title=f"{data.name} — Yankee Heist printables")
+    c = new_canvas(buf, title=_("%(name)s — Yankee Heist printables") % {"name": data.name})
     for kind in kinds:
         _DRAW[kind](c, data)
     c.save()
@@ -55,6 +59,13 @@ def party_pdf(data: PartySheets, kinds: tuple[str, ...] = KINDS) -> bytes:
 def _center(c: Canvas, text: str, y: float, font: str, size: float, cx: float = PAGE_W / 2) -> None:
     c.setFont(font, size)
     c.drawCentredString(cx, y, text)
+
+
+def _line(c: Canvas, text: str, x: float, y: float, font: str, size: float, width: float, minimum: float = 6) -> None:
+    """One line at `size`, smaller if it would be wider than `width` (a longer
+    translation; the English lines fit at their size)."""
+    c.setFont(font, fit_size(text, font, width, size, minimum))
+    c.drawString(x, y, text)
 
 
 # --- labels ------------------------------------------------------------------------------
@@ -77,7 +88,7 @@ def _label(c: Canvas, data: PartySheets, label: str, x: float, y: float) -> None
     c.saveState()
     c.setFillColorRGB(*INK)
     c.setFont(BOLD, 8)
-    c.drawString(x + 12, y + h - 18, "VAULT GIFT" if vault else "GIFT")
+    c.drawString(x + 12, y + h - 18, _("VAULT GIFT") if vault else _("GIFT"))
     c.setFillGray(0)
     size = fit_size(label, BOLD, w - 24, 64)
     _center(c, label, y + h / 2 - size * 0.3, BOLD, size, x + w / 2)
@@ -97,22 +108,24 @@ def draw_poster(c: Canvas, data: PartySheets) -> None:
     c.setFillGray(0)
     size = fit_size(data.name, BOLD, PAGE_W - 2 * MARGIN, 40)
     _center(c, data.name, PAGE_H - 1.8 * INCH, BOLD, size)
-    _center(c, "Join the heist: scan with your phone", PAGE_H - 2.45 * INCH, REGULAR, 18)
+    join = _("Join the heist: scan with your phone")
+    _center(c, join, PAGE_H - 2.45 * INCH, REGULAR, fit_size(join, REGULAR, PAGE_W - 2 * MARGIN, 18))
     qr = 4.2 * INCH
     draw_qr(c, data.join_url, (PAGE_W - qr) / 2, PAGE_H - 2.7 * INCH - qr, qr)
     y = PAGE_H - 2.95 * INCH - qr
-    _center(c, "or open", y, REGULAR, 12)
+    _center(c, _("or open"), y, REGULAR, 12)
     c.setFillColorRGB(*INK)
     _center(c, data.join_url, y - 20, BOLD, fit_size(data.join_url, BOLD, PAGE_W - 2 * MARGIN, 16))
     c.setFillGray(0)
-    _center(c, "Join code", y - 52, REGULAR, 13)
+    _center(c, _("Join code"), y - 52, REGULAR, 13)
     _center(c, " ".join(data.code), y - 100, BOLD, 46)
     facts = []
     if data.budget:
-        facts.append(f"Gift budget: {data.budget}")
-    facts.append("Joke gifts welcome" if data.jokes_welcome else "No joke gifts, please")
-    _center(c, " · ".join(facts), y - 132, REGULAR, 13)
-    steps = (
+        facts.append(_("Gift budget: %(budget)s") % {"budget": data.budget})
+    facts.append(_("Joke gifts welcome") if data.jokes_welcome else _("No joke gifts, please"))
+    line = " · ".join(facts)
+    _center(c, line, y - 132, REGULAR, fit_size(line, REGULAR, PAGE_W - 2 * MARGIN, 13))
+    steps = _(
         "Type your name and, in secret, what your gift is. Then write the number your phone shows on your wrapped gift."
     )
     c.setFont(REGULAR, 12)
@@ -151,16 +164,16 @@ def _tent_half(c: Canvas, data: PartySheets, table: TableSheet) -> None:
     qr = 1.6 * INCH if table.pairing_url else 0
     qr_room = qr + 14 if qr else 0
     c.setFillGray(0)
-    big = f"TABLE {table.letter}"
+    big = _("TABLE %(letter)s") % {"letter": table.letter}
     c.setFont(BOLD, fit_size(big, BOLD, PAGE_W - 2 * MARGIN - qr_room, 96))
     c.drawString(MARGIN, top - 110, big)
-    c.setFont(REGULAR, 13)
-    captain = table.captain or "chosen by the host"
-    c.drawString(MARGIN, top - 138, f"Captain: {captain}")
+    captain = table.captain or _("chosen by the host")
+    _line(c, _("Captain: %(name)s") % {"name": captain}, MARGIN, top - 138, REGULAR, 13, PAGE_W - 2 * MARGIN - qr_room)
     if table.pairing_url:
         draw_qr(c, table.pairing_url, PAGE_W - MARGIN - qr, top - 140, qr)
-        c.setFont(COND, 8)
-        c.drawCentredString(PAGE_W - MARGIN - qr / 2, top - 150, "Captain's tablet: scan to pair")
+        pair = _("Captain's tablet: scan to pair")
+        c.setFont(COND, fit_size(pair, COND, qr + 14, 8, 5))
+        c.drawCentredString(PAGE_W - MARGIN - qr / 2, top - 150, pair)
     # Seats in two columns of up to five.
     col_w = (PAGE_W - 2 * MARGIN - qr_room) / 2
     y0 = top - 172
@@ -172,11 +185,11 @@ def _tent_half(c: Canvas, data: PartySheets, table: TableSheet) -> None:
         name_w = col_w - 110
         c.setFont(REGULAR, fit_size(s.name, REGULAR, name_w, 12))
         c.drawString(x + 22, y, s.name)
-        c.setFont(COND, 10)
-        c.drawString(x + 22 + name_w + 4, y, f"takes gift {s.starts_with}")
+        takes = _("takes gift %(gift)s") % {"gift": s.starts_with}
+        _line(c, takes, x + 22 + name_w + 4, y, COND, 10, col_w - 22 - name_w - 8)
     if table.vault:
-        c.setFont(COND, 10)
-        c.drawString(MARGIN, 0.45 * INCH, "Vault: " + ", ".join(table.vault))
+        vault = _("Vault: %(gifts)s") % {"gifts": ", ".join(table.vault)}
+        _line(c, vault, MARGIN, 0.45 * INCH, COND, 10, PAGE_W - 2 * MARGIN)
 
 
 # --- slips ---------------------------------------------------------------------------------
@@ -187,15 +200,21 @@ def draw_slips(c: Canvas, data: PartySheets) -> None:
     app draws it itself; these are for paper play). Seat slips are the relay's draw."""
     slips: list[tuple[str, str, str]] = []  # (top line, big line, bottom line)
     if not data.tables:
-        slips = [("START HERE?", "", "write a name, fold, draw one")] * SLIP_GRID.per_page
+        slips = [(_("START HERE?"), "", _("write a name, fold, draw one"))] * SLIP_GRID.per_page
     for table in data.tables:
         for s in table.seats:
-            slips.append((f"TABLE {table.letter} · START HERE?", s.name, "name slip"))
+            slips.append((_("TABLE %(letter)s · START HERE?") % {"letter": table.letter}, s.name, _("name slip")))
     if len(data.tables) > 1:
         ring = " → ".join([*data.ring, data.ring[0]])
         for table in data.tables:
             for s in table.seats:
-                slips.append((f"TABLE {table.letter} · RELAY", f"SEAT {s.seat}", f"ring {ring}"))
+                slips.append(
+                    (
+                        _("TABLE %(letter)s · RELAY") % {"letter": table.letter},
+                        _("SEAT %(seat)s") % {"seat": s.seat},
+                        _("ring %(ring)s") % {"ring": ring},
+                    )
+                )
     per = SLIP_GRID.per_page
     for start in range(0, len(slips), per):
         SLIP_GRID.draw_cut_grid(c)
@@ -203,7 +222,7 @@ def draw_slips(c: Canvas, data: PartySheets) -> None:
             x, y = SLIP_GRID.cell(i)
             w, h = SLIP_GRID.w, SLIP_GRID.h
             c.setFillColorRGB(*INK)
-            c.setFont(BOLD, 7)
+            c.setFont(BOLD, fit_size(top, BOLD, w - 16, 7, 4))
             c.drawString(x + 8, y + h - 14, top)
             c.setFillGray(0)
             if big:
@@ -216,17 +235,17 @@ def draw_slips(c: Canvas, data: PartySheets) -> None:
 
 # --- scorecard -----------------------------------------------------------------------------
 
-SCORE_COLUMNS = (  # (heading, width in inches)
-    ("Seat", 0.45),
-    ("Player", 1.9),
-    ("Brought", 0.7),
-    ("Starts with", 0.8),
-    ("R1", 0.42),
-    ("R2", 0.42),
-    ("Relay", 0.62),
-    ("R3", 0.42),
-    ("R4", 0.42),
-    ("Leaves with", 0.95),
+SCORE_COLUMNS = (  # (heading, width in inches); the headings are msgids
+    (gettext_noop("Seat"), 0.45),
+    (gettext_noop("Player"), 1.9),
+    (gettext_noop("Brought"), 0.7),
+    (gettext_noop("Starts with"), 0.8),
+    (gettext_noop("R1"), 0.42),
+    (gettext_noop("R2"), 0.42),
+    (gettext_noop("Relay"), 0.62),
+    (gettext_noop("R3"), 0.42),
+    (gettext_noop("R4"), 0.42),
+    (gettext_noop("Leaves with"), 0.95),
 )
 
 
@@ -242,16 +261,19 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     y = PAGE_H - MARGIN
     c.setFillColorRGB(*INK)
     c.setFont(BOLD, 11)
-    c.drawString(x0, y - 11, "YANKEE HEIST · SCORECARD")
+    c.drawString(x0, y - 11, _("YANKEE HEIST · SCORECARD"))
     c.setFillGray(0)
-    title = f"{data.name} · table {table.letter}" if table.letter != "_" else f"{data.name} · table ____"
+    letter = table.letter if table.letter != "_" else "____"
+    title = _("%(name)s · table %(letter)s") % {"name": data.name, "letter": letter}
     c.setFont(BOLD, fit_size(title, BOLD, PAGE_W - 2 * MARGIN, 20))
     c.drawString(x0, y - 36, title)
     y = draw_wrapped(
         c,
-        "Tick R1-R4 when a player has taken their turn in that round (one turn each per round). "
-        "Gift numbers are the numbered labels. 'Leaves with' is the gift in front of each player "
-        "after LAST CALL's final action.",
+        _(
+            "Tick R1-R4 when a player has taken their turn in that round (one turn each per round). "
+            "Gift numbers are the numbered labels. 'Leaves with' is the gift in front of each player "
+            "after LAST CALL's final action."
+        ),
         x0,
         y - 46,
         PAGE_W - 2 * MARGIN,
@@ -270,10 +292,9 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     for r in range(len(rows) + 2):
         c.line(x0, top - r * row_h, x0 + total_w, top - r * row_h)
     x = x0
-    for (head, _), w in zip(SCORE_COLUMNS, widths, strict=False):
+    for (head, _inches), w in zip(SCORE_COLUMNS, widths, strict=False):
         c.line(x, top, x, top - (len(rows) + 1) * row_h)
-        c.setFont(COND_BOLD, 8.5)
-        c.drawString(x + 3, top - 14, head)
+        _line(c, _(head), x + 3, top - 14, COND_BOLD, 8.5, w - 6, 5)
         x += w
     c.line(x, top, x, top - (len(rows) + 1) * row_h)
     for r, seat in enumerate(rows):
@@ -291,36 +312,28 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
             c.setFillGray(0)
     y = top - (len(rows) + 1) * row_h - 22
 
-    c.setFont(BOLD, 10)
-    c.drawString(x0, y, "START HERE each round (it moves one seat clockwise after rounds 1, 2 and 3)")
-    c.setFont(REGULAR, 10)
-    c.drawString(x0, y - 18, "R1 THE SNOOP: seat ____        R2 THE SCRAMBLE: seat ____")
-    c.drawString(x0, y - 34, "R3 THE DOUBLE-CROSS: seat ____        R4 LAST CALL: seat ____")
+    full = PAGE_W - 2 * MARGIN
+    _line(c, _("START HERE each round (it moves one seat clockwise after rounds 1, 2 and 3)"), x0, y, BOLD, 10, full)
+    # The round names stay as printed on the cards.
+    starts = [_("R%(n)s %(name)s: seat ____") % {"n": n, "name": ROUND_NAMES[n]} for n in (1, 2, 3, 4)]
+    _line(c, "        ".join(starts[:2]), x0, y - 18, REGULAR, 10, full)
+    _line(c, "        ".join(starts[2:]), x0, y - 34, REGULAR, 10, full)
     y -= 60
     if multi:
         ring = " → ".join([*data.ring, data.ring[0]])
-        c.setFont(BOLD, 10)
-        c.drawString(x0, y, f"The relay (after round 2, ring {ring})")
-        c.setFont(REGULAR, 10)
-        c.drawString(
-            x0, y - 18, "Seat drawn: ____   sent gift ______ to table ____   received gift ______ from table ____"
-        )
+        _line(c, _("The relay (after round 2, ring %(ring)s)") % {"ring": ring}, x0, y, BOLD, 10, full)
+        drawn = _("Seat drawn: ____   sent gift ______ to table ____   received gift ______ from table ____")
+        _line(c, drawn, x0, y - 18, REGULAR, 10, full)
         y -= 44
     if table.vault or data.vault_size:
-        c.setFont(BOLD, 10)
         labels = ", ".join(table.vault) if table.vault else "________"
-        c.drawString(x0, y, f"Vault: {labels}")
-        c.setFont(REGULAR, 10)
-        c.drawString(x0, y - 18, "At the end, still in the vault: ____________  (goes back to whoever gave it)")
+        _line(c, _("Vault: %(gifts)s") % {"gifts": labels}, x0, y, BOLD, 10, full)
+        back = _("At the end, still in the vault: ____________  (goes back to whoever gave it)")
+        _line(c, back, x0, y - 18, REGULAR, 10, full)
         y -= 44
-    c.setFont(BOLD, 10)
-    c.drawString(x0, y, "Gift moves (optional: for telling the story afterwards)")
-    c.setFont(COND, 8)
-    c.drawString(
-        x0,
-        y - 13,
-        "round · turn · card (or SWIPE / vault) · gift ___ from ______ to ______ · blocked by ______ with ______",
-    )
+    _line(c, _("Gift moves (optional: for telling the story afterwards)"), x0, y, BOLD, 10, full)
+    moves = _("round · turn · card (or SWIPE / vault) · gift ___ from ______ to ______ · blocked by ______ with ______")
+    _line(c, moves, x0, y - 13, COND, 8, full, 5)
     y -= 20
     c.setStrokeGray(0.6)
     c.setLineWidth(0.4)

@@ -14,6 +14,8 @@ import io
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
@@ -121,7 +123,17 @@ def _pile(c: Canvas, pile: Pile, box: Box, y: float, st: Style, height: float | 
     pad = st.size * 0.7
     inner = box.w - 2 * pad
     c.setFillColorRGB(*ROYAL_COLOR)
-    below = draw_lines(c, [f"{pile.name} · {pile.count} CARDS"], box.x + pad, y - pad, COND_BOLD, st.label)
+    below = draw_lines(
+        c,
+        [
+            ngettext("%(pile)s · %(count)s CARD", "%(pile)s · %(count)s CARDS", pile.count)
+            % {"pile": pile.name, "count": pile.count}
+        ],
+        box.x + pad,
+        y - pad,
+        COND_BOLD,
+        st.label,
+    )
     c.setFillGray(0)
     bullet_w = stringWidth("•  ", REGULAR, st.size)
     for line in pile.lines:
@@ -167,8 +179,9 @@ def _layout(c: Canvas, card: RulesCard, box: Box, st: Style, paper: str) -> floa
     y = box.top
     c.setFillColorRGB(*ROYAL_COLOR)
     c.setFont(BOLD, 9)
-    c.drawRightString(box.right, y - 9, "RULES CARD")
-    if stringWidth(card.title, COND_BOLD, TITLE_SIZE) > box.w - stringWidth("RULES CARD", BOLD, 9) - 12:
+    rules_card = _("RULES CARD")
+    c.drawRightString(box.right, y - 9, rules_card)
+    if stringWidth(card.title, COND_BOLD, TITLE_SIZE) > box.w - stringWidth(rules_card, BOLD, 9) - 12:
         raise DoesNotFit("the title is wider than the page")
     y = draw_lines(c, [card.title], box.x, y, COND_BOLD, TITLE_SIZE)
     c.setFillGray(TEXT_GRAY)
@@ -180,7 +193,7 @@ def _layout(c: Canvas, card: RulesCard, box: Box, st: Style, paper: str) -> floa
 
     def goal(cv: Canvas, inner: Box, top: float) -> float:
         cv.setFillColorRGB(*ROYAL_COLOR)
-        label = "GOAL  "
+        label = _("GOAL") + "  "
         cv.setFont(COND_BOLD, st.heading)
         cv.drawString(inner.x, top - st.heading, label)
         indent = stringWidth(label, COND_BOLD, st.heading)
@@ -189,27 +202,27 @@ def _layout(c: Canvas, card: RulesCard, box: Box, st: Style, paper: str) -> floa
         return draw_lines(cv, lines, inner.x + indent, top - (st.heading - st.label), BOLD, st.label)
 
     y = _tinted(c, box, y, st, goal) - st.gap
-    y = _heading(c, "THE CARDS", box, y, st)
+    y = _heading(c, _("THE CARDS"), box, y, st)
     y = _piles(c, card.piles, box, y, st)
     c.setFillGray(TEXT_GRAY)
     y = draw_lines(c, wrap(card.table, REGULAR, st.size, box.w), box.x, y - st.size * 0.5, REGULAR, st.size)
     c.setFillGray(0)
     y -= st.gap
-    y = _heading(c, "A HEIST, STEP BY STEP", box, y, st)
+    y = _heading(c, _("A HEIST, STEP BY STEP"), box, y, st)
     y = _labelled(c, card.steps, box, y, st, numbered=True) - st.gap
-    y = _heading(c, "SCORING", box, y, st)
+    y = _heading(c, _("SCORING"), box, y, st)
     y = draw_lines(c, wrap(card.scoring, REGULAR, st.size, box.w), box.x, y, REGULAR, st.size, st.leading)
     y -= st.gap
 
     def house(cv: Canvas, inner: Box, top: float) -> float:
-        top = _heading(cv, "HOUSE RULES · HOW THE PARTY APP PLAYS IT", inner, top, st)
+        top = _heading(cv, _("HOUSE RULES · HOW THE PARTY APP PLAYS IT"), inner, top, st)
         return _labelled(cv, card.house, inner, top, st, numbered=False)
 
     y = _tinted(c, box, y, st, house)
 
     c.setFillGray(0.4)
     c.setFont(COND, FOOTER_SIZE)
-    footer = f"Royal Heist · rules card · {PAPER_NAMES[paper]}, print at 100 % (actual size)"
+    footer = _("Royal Heist · rules card · %(paper)s, print at 100 %% (actual size)") % {"paper": PAPER_NAMES[paper]}
     c.drawString(box.x, box.y + FOOTER_SIZE * 0.3, footer)
     c.setFillGray(0)
     return y
@@ -245,7 +258,7 @@ def royal_rules_pdf(paper: str = "letter", card: RulesCard | None = None) -> byt
     buf = io.BytesIO()
     c = new_canvas(
         buf,
-        title=f"Royal Heist — rules card ({PAPER_NAMES[paper]}, print at 100 %)",
+        title=_("Royal Heist — rules card (%(paper)s, print at 100 %%)") % {"paper": PAPER_NAMES[paper]},
         pagesize=PAPERS[paper],
         author="Royal Heist",
     )

@@ -10,12 +10,43 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.functional import Promise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop, pgettext_lazy
+
 from games.royal.cards import SUITS
 from games.royal.catalogue import rules_for_screens
 from games.royal.definition import ROYAL
 
 # What the clock's stand-in does, in the words of step 2 (the engine names the choice).
-_CHOICE_WORDS = {"get_out": "gets out (an empty fist)", "press_on": "presses on (a coin in the fist)"}
+_CHOICE_WORDS = {
+    "get_out": gettext_noop("gets out (an empty fist)"),
+    "press_on": gettext_noop("presses on (a coin in the fist)"),
+}
+# The engine's English names of the suits and ranks, in the card's language.
+_SUIT_WORDS: dict[str, Promise] = {
+    "spades": pgettext_lazy("playing cards, suit", "spades"),
+    "hearts": pgettext_lazy("playing cards, suit", "hearts"),
+    "diamonds": pgettext_lazy("playing cards, suit", "diamonds"),
+    "clubs": pgettext_lazy("playing cards, suit", "clubs"),
+}
+_RANK_WORDS: dict[str, Promise] = {
+    "Jack": pgettext_lazy("playing cards, rank", "Jack"),
+    "Queen": pgettext_lazy("playing cards, rank", "Queen"),
+    "King": pgettext_lazy("playing cards, rank", "King"),
+    "Ace": pgettext_lazy("playing cards, rank", "Ace"),
+    "Joker": pgettext_lazy("playing cards, rank", "Joker"),
+}
+_RANKS_WORDS: dict[str, Promise] = {"Joker": pgettext_lazy("playing cards, rank", "Jokers")}
+
+
+def _rank(name: str) -> str:
+    return str(_RANK_WORDS.get(name, name))
+
+
+def _ranks(name: str) -> str:
+    """The plural: "Jokers"."""
+    return str(_RANKS_WORDS[name]) if name in _RANKS_WORDS else _rank(name) + "s"
 
 
 @dataclass(frozen=True)
@@ -46,23 +77,28 @@ class RulesCard:
 
 
 def _span(values: list[int]) -> str:
-    return f"{min(values)} to {max(values)}"
+    return _("%(low)s to %(high)s") % {"low": min(values), "high": max(values)}
 
 
 def _suits(codes: list[str]) -> str:
     """ "of every suit", or "of hearts and diamonds" in the deck's suit order."""
     held = {code[1] for code in codes}
     if held == set(SUITS):
-        return "of every suit"
-    return "of " + " and ".join(name for s, name in SUITS.items() if s in held)
+        return _("of every suit")
+    names = [str(_SUIT_WORDS.get(name, name)) for s, name in SUITS.items() if s in held]
+    return _("of %(suits)s") % {"suits": _names(names, "and")}
 
 
 def _names(names: list[str], last: str) -> str:
-    """ "Jack, Queen, King and Ace" (last="and")."""
-    return f"{', '.join(names[:-1])} {last} {names[-1]}" if len(names) > 1 else names[0]
+    """ "Jack, Queen, King and Ace" (last="and"; or "or")."""
+    if len(names) == 1:
+        return names[0]
+    parts = {"list": ", ".join(names[:-1]), "last": names[-1]}
+    return (_("%(list)s and %(last)s") if last == "and" else _("%(list)s or %(last)s")) % parts
 
 
 def royal_rules_card() -> RulesCard:
+    """The card's words in the active language (translation.override around the PDF)."""
     rules = rules_for_screens()
     cards: dict[str, dict[str, Any]] = rules["cards"]
     run, side = rules["run_deck"], rules["side_stack"]
@@ -72,8 +108,9 @@ def royal_rules_card() -> RulesCard:
     joker = rules["joker"]
     jokers = [c for c in danger if cards[c]["rank"] == joker]
     faces = [c for c in danger if cards[c]["rank"] != joker]
-    face_names = [name for rank, name in rules["danger_ranks"].items() if rank != joker]
-    joker_name = rules["danger_ranks"][joker]
+    face_names = [_rank(name) for rank, name in rules["danger_ranks"].items() if rank != joker]
+    joker_name = _rank(rules["danger_ranks"][joker])
+    jokers_name = _ranks(rules["danger_ranks"][joker])
     value = {c: cards[c]["value"] for c in run + side if cards[c]["value"] is not None}
     bonus_low = min(value[c] for c in bonus) + min(value[c] for c in side)
     bonus_high = max(value[c] for c in bonus) + max(value[c] for c in side)
@@ -81,95 +118,141 @@ def royal_rules_card() -> RulesCard:
     party = rules["party"]
     players = rules["players"]
     seconds = ROYAL.clock_steps()["decide"]
-    stand_in = _CHOICE_WORDS[rules["decide_default"]]
+    stand_in = _(_CHOICE_WORDS[rules["decide_default"]])
 
     run_pile = Pile(
-        name="RUN DECK",
+        name=_("RUN DECK"),
         count=len(run),
         lines=(
-            f"The {_span([value[c] for c in loot])} {_suits(loot)} ({len(loot)}): loot worth its rank.",
-            f"The {_span([value[c] for c in bonus])} {_suits(bonus)} ({len(bonus)}): loot worth its rank plus "
-            f"the rank of the side stack's top card, {bonus_low} to {bonus_high} in all.",
-            f"The {_names(face_names, 'and')} {_suits(faces)} ({len(faces)}) and the {joker_name}s ({len(jokers)}): "
-            f"danger, pays nothing. The {joker_name}s count as one rank.",
+            _("The %(span)s %(suits)s (%(count)s): loot worth its rank.")
+            % {"span": _span([value[c] for c in loot]), "suits": _suits(loot), "count": len(loot)},
+            _(
+                "The %(span)s %(suits)s (%(count)s): loot worth its rank plus "
+                "the rank of the side stack's top card, %(low)s to %(high)s in all."
+            )
+            % {
+                "span": _span([value[c] for c in bonus]),
+                "suits": _suits(bonus),
+                "count": len(bonus),
+                "low": bonus_low,
+                "high": bonus_high,
+            },
+            _(
+                "The %(faces)s %(suits)s (%(count)s) and the %(jokers)s (%(jokers_count)s): "
+                "danger, pays nothing. The %(jokers)s count as one rank."
+            )
+            % {
+                "faces": _names(face_names, "and"),
+                "suits": _suits(faces),
+                "count": len(faces),
+                "jokers": jokers_name,
+                "jokers_count": len(jokers),
+            },
         ),
     )
     side_pile = Pile(
-        name="SIDE STACK",
+        name=_("SIDE STACK"),
         count=len(side),
         lines=(
-            f"The {_span([value[c] for c in side])} {_suits(side)}.",
-            "Only a diamond room draws from it.",
-            "Shuffled whole every heist.",
-            "The 10s are not used: set them aside.",
+            _("The %(span)s %(suits)s.") % {"span": _span([value[c] for c in side]), "suits": _suits(side)},
+            _("Only a diamond room draws from it."),
+            _("Shuffled whole every heist."),
+            _("The 10s are not used: set them aside."),
         ),
     )
     steps = (
         Item(
-            "Go in",
-            "Shuffle the run deck (less the cards retired in earlier heists) and the side stack. "
-            "Everybody goes in with an empty satchel. Turn up the first room at once.",
+            _("Go in"),
+            _(
+                "Shuffle the run deck (less the cards retired in earlier heists) and the side stack. "
+                "Everybody goes in with an empty satchel. Turn up the first room at once."
+            ),
         ),
         Item(
-            "Decide",
-            "Everybody still inside chooses at the same time and in secret: press on (a coin in your closed fist) "
-            "or get out (an empty fist). Open all fists together; a choice shown is final.",
+            _("Decide"),
+            _(
+                "Everybody still inside chooses at the same time and in secret: press on (a coin in your closed fist) "
+                "or get out (an empty fist). Open all fists together; a choice shown is final."
+            ),
         ),
         Item(
-            "Get out",
-            "The players getting out split the jewels left in all the rooms equally; what doesn't divide stays. "
-            "Each banks that share and their satchel and is out for the rest of the heist. If nobody is left "
-            "inside, the heist ends and the rooms' jewels are lost.",
+            _("Get out"),
+            _(
+                "The players getting out split the jewels left in all the rooms equally; what doesn't divide stays. "
+                "Each banks that share and their satchel and is out for the rest of the heist. If nobody is left "
+                "inside, the heist ends and the rooms' jewels are lost."
+            ),
         ),
         Item(
-            "Turn up a room",
-            "If anybody is still inside, turn up the top card of the run deck as the next room. Split its loot "
-            "equally among the players inside, into their satchels; what doesn't divide stays on the room.",
+            _("Turn up a room"),
+            _(
+                "If anybody is still inside, turn up the top card of the run deck as the next room. Split its loot "
+                "equally among the players inside, into their satchels; what doesn't divide stays on the room."
+            ),
         ),
         Item(
-            "Second danger",
-            f"A {_names([*face_names, joker_name], 'or')} of a rank already turned up this heist ends it: everybody "
-            f"inside loses their satchel and the rooms' jewels are lost; a second {joker_name} also takes half of "
-            "each caught player's bank, rounded down. Remove that card from the game for good.",
+            _("Second danger"),
+            _(
+                "A %(ranks)s of a rank already turned up this heist ends it: everybody "
+                "inside loses their satchel and the rooms' jewels are lost; a second %(joker)s also takes half of "
+                "each caught player's bank, rounded down. Remove that card from the game for good."
+            )
+            % {"ranks": _names([*face_names, joker_name], "or"), "joker": joker_name},
         ),
         Item(
-            "Repeat",
-            f"Go back to Decide. A heist that ends starts the next at once, until {heists} heists are played.",
+            _("Repeat"),
+            _("Go back to Decide. A heist that ends starts the next at once, until %(heists)s heists are played.")
+            % {"heists": heists},
         ),
     )
     house = (
         Item(
-            "Leaving together",
-            "Several players getting out at once sweep the leftovers of all the rooms into one pile and split it "
-            "once, equally. What doesn't divide goes back on the newest room.",
+            _("Leaving together"),
+            _(
+                "Several players getting out at once sweep the leftovers of all the rooms into one pile and split it "
+                "once, equally. What doesn't divide goes back on the newest room."
+            ),
         ),
         Item(
-            "Out of time",
-            f"On phones, everybody inside has {seconds:g} seconds to decide (the host may change it). "
-            f"Whoever has not chosen when the clock runs out {stand_in}.",
+            _("Out of time"),
+            _(
+                "On phones, everybody inside has %(seconds)s seconds to decide (the host may change it). "
+                "Whoever has not chosen when the clock runs out %(stand_in)s."
+            )
+            % {"seconds": f"{seconds:g}", "stand_in": stand_in},
         ),
         Item(
-            "At a party",
-            f"Each table plays {party['games']} games in a row; every player's banks add up, and the biggest "
-            f"total wins. With several tables, all stop after heist {party['gate']['heist']} of game "
-            f"{party['gate']['game']} until the host opens the gate.",
+            _("At a party"),
+            _(
+                "Each table plays %(games)s games in a row; every player's banks add up, and the biggest "
+                "total wins. With several tables, all stop after heist %(heist)s of game "
+                "%(game)s until the host opens the gate."
+            )
+            % {"games": party["games"], "heist": party["gate"]["heist"], "game": party["gate"]["game"]},
         ),
         Item(
-            "Open books",
-            "Satchels and banks stay in plain sight; only the choice is secret. "
-            f"A lone {joker_name} left after the other was removed is a harmless danger.",
+            _("Open books"),
+            _(
+                "Satchels and banks stay in plain sight; only the choice is secret. "
+                "A lone %(joker)s left after the other was removed is a harmless danger."
+            )
+            % {"joker": joker_name},
         ),
     )
     return RulesCard(
         title="ROYAL HEIST",
-        tagline=f"{players['min']} to {players['max']} players · {heists} heists · "
-        "a standard deck with both Jokers, and counters for jewels",
-        goal=f"Bank the biggest stash of jewels over {heists} heists. Only banked jewels count.",
+        tagline=_(
+            "%(min)s to %(max)s players · %(heists)s heists · a standard deck with both Jokers, and counters for jewels"
+        )
+        % {"min": players["min"], "max": players["max"], "heists": heists},
+        goal=_("Bank the biggest stash of jewels over %(heists)s heists. Only banked jewels count.")
+        % {"heists": heists},
         piles=(run_pile, side_pile),
         steps=steps,
-        scoring=f"After heist {heists}, the player with the biggest bank wins; players tied for it share the win.",
+        scoring=_("After heist %(heists)s, the player with the biggest bank wins; players tied for it share the win.")
+        % {"heists": heists},
         house=house,
-        table="Each player keeps a satchel and a bank of counters apart; leftover jewels sit on their room card.",
+        table=_("Each player keeps a satchel and a bank of counters apart; leftover jewels sit on their room card."),
     )
 
 

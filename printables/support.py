@@ -7,6 +7,10 @@ the paper and the app cannot disagree.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games.yankee.cards import DECK_SIZE, TWO_PLAYER_REMOVED, deck_for
 from games.yankee.rules import DEAL, HAND_LIMIT, MAX_VAULT
@@ -21,109 +25,142 @@ class SupportCard:
 
 
 def _two_player_removed() -> str:
-    return " and ".join(sorted(card.title for card in TWO_PLAYER_REMOVED))
+    names = sorted(card.title for card in TWO_PLAYER_REMOVED)
+    if len(names) == 2:
+        return _("%(first)s and %(second)s") % {"first": names[0], "second": names[1]}
+    return ", ".join(names)
+
+
+def numbers() -> dict[str, Any]:
+    """The engine's numbers the words name (%(name)s in a card's text), filled in when
+    the card is printed, in the language it is printed in."""
+    return {
+        "hand_limit": HAND_LIMIT,
+        "deck_size": DECK_SIZE,
+        "deal": DEAL,
+        "removed": _two_player_removed(),
+        "left": len(deck_for(2)),
+        "max_vault": MAX_VAULT,
+    }
+
+
+def translated(text: str) -> str:
+    """One of the texts below (a msgid) in the active language, its numbers filled in."""
+    return _(text) % numbers() if text else text
 
 
 YOUR_TURN = SupportCard(
-    title="YOUR TURN",
-    kind="REFERENCE",
+    title=gettext_noop("YOUR TURN"),
+    kind=gettext_noop("REFERENCE"),
     heading="",
     body=(
-        "1  Draw 1 card.",
-        "2  Then do exactly one:",
-        "•  Play a MOVE or SCHEME and follow it.",
-        "•  Cash in any 2 cards for a SWIPE: trade gifts with one player. They may block; the 2 cards are spent anyway.",
-        "•  Regroup: discard 0, 1 or 2 and draw as many (0 is a pass).",
-        "•  Vault (if there is one): discard 2, put your gift in, take any vault gift and show it.",
-        f"3  Everyone whose gift moved, except you, draws 1 comeback card. Then anyone over {HAND_LIMIT} cards discards to {HAND_LIMIT}.",
+        gettext_noop("1  Draw 1 card."),
+        gettext_noop("2  Then do exactly one:"),
+        gettext_noop("•  Play a MOVE or SCHEME and follow it."),
+        gettext_noop(
+            "•  Cash in any 2 cards for a SWIPE: trade gifts with one player. They may block; the 2 cards are spent anyway."
+        ),
+        gettext_noop("•  Regroup: discard 0, 1 or 2 and draw as many (0 is a pass)."),
+        gettext_noop("•  Vault (if there is one): discard 2, put your gift in, take any vault gift and show it."),
+        gettext_noop(
+            "3  Everyone whose gift moved, except you, draws 1 comeback card. Then anyone over %(hand_limit)s cards discards to %(hand_limit)s."
+        ),
     ),
 )
 
 ROUNDS = (
     SupportCard(
         title="THE SNOOP",
-        kind="ROUND 1 OF 4",
-        heading="Gifts stay wrapped.",
+        kind=gettext_noop("ROUND 1 OF 4"),
+        heading=gettext_noop("Gifts stay wrapped."),
         body=(
-            "One turn each, clockwise from START HERE.",
-            "Peeks are private: keep what you learn to yourself, or bluff about it.",
-            "When everyone has played: all unwrap and show the gift in front of them.",
-            "Then pass START HERE one seat clockwise.",
+            gettext_noop("One turn each, clockwise from START HERE."),
+            gettext_noop("Peeks are private: keep what you learn to yourself, or bluff about it."),
+            gettext_noop("When everyone has played: all unwrap and show the gift in front of them."),
+            gettext_noop("Then pass START HERE one seat clockwise."),
         ),
     ),
     SupportCard(
         title="THE SCRAMBLE",
-        kind="ROUND 2 OF 4",
-        heading="Every gift is out in the open.",
+        kind=gettext_noop("ROUND 2 OF 4"),
+        heading=gettext_noop("Every gift is out in the open."),
         body=(
-            "One turn each, clockwise from START HERE.",
-            "A party of several tables waits here when the round ends: the relay comes next.",
-            "Then pass START HERE one seat clockwise.",
+            gettext_noop("One turn each, clockwise from START HERE."),
+            gettext_noop("A party of several tables waits here when the round ends: the relay comes next."),
+            gettext_noop("Then pass START HERE one seat clockwise."),
         ),
     ),
     SupportCard(
         title="THE DOUBLE-CROSS",
-        kind="ROUND 3 OF 4",
-        heading="Gifts stay open when they move.",
+        kind=gettext_noop("ROUND 3 OF 4"),
+        heading=gettext_noop("Gifts stay open when they move."),
         body=(
-            "One turn each, clockwise from START HERE.",
-            "No gift is ever locked: take one back on a later turn if you can.",
-            "Then pass START HERE one seat clockwise.",
+            gettext_noop("One turn each, clockwise from START HERE."),
+            gettext_noop("No gift is ever locked: take one back on a later turn if you can."),
+            gettext_noop("Then pass START HERE one seat clockwise."),
         ),
     ),
     SupportCard(
         title="LAST CALL",
-        kind="ROUND 4 OF 4",
-        heading="One final turn each.",
+        kind=gettext_noop("ROUND 4 OF 4"),
+        heading=gettext_noop("One final turn each."),
         body=(
-            "Reactions and comeback draws work as always.",
-            "Stop after the last action and its discards: no bonus steal, and cards left in hand are worth nothing.",
-            "The gift in front of you is yours to keep.",
+            gettext_noop("Reactions and comeback draws work as always."),
+            gettext_noop(
+                "Stop after the last action and its discards: no bonus steal, and cards left in hand are worth nothing."
+            ),
+            gettext_noop("The gift in front of you is yours to keep."),
         ),
     ),
 )
 
 HOST_AIDS = (
     SupportCard(
-        title="SETTING UP",
-        kind="HOST AID",
-        heading="About three minutes.",
+        title=gettext_noop("SETTING UP"),
+        kind=gettext_noop("HOST AID"),
+        heading=gettext_noop("About three minutes."),
         body=(
-            "Deal the wrapped gifts at random; drawing your own is fine. Each player peeks at theirs in secret.",
-            f"Shuffle the {DECK_SIZE} play cards and deal {DEAL} to each player, face down.",
-            f"Two players: take out {_two_player_removed()} ({len(deck_for(2))} cards left); YANKEE HEIST makes one swap.",
-            "Draw a name slip for the first START HERE.",
+            gettext_noop(
+                "Deal the wrapped gifts at random; drawing your own is fine. Each player peeks at theirs in secret."
+            ),
+            gettext_noop("Shuffle the %(deck_size)s play cards and deal %(deal)s to each player, face down."),
+            gettext_noop("Two players: take out %(removed)s (%(left)s cards left); YANKEE HEIST makes one swap."),
+            gettext_noop("Draw a name slip for the first START HERE."),
         ),
     ),
     SupportCard(
-        title="BLOCK OR PASS?",
-        kind="HOST AID",
-        heading="Say the whole move before touching a gift.",
+        title=gettext_noop("BLOCK OR PASS?"),
+        kind=gettext_noop("HOST AID"),
+        heading=gettext_noop("Say the whole move before touching a gift."),
         body=(
-            "Ask each player whose gift would move, once, clockwise from the active player.",
-            "The first block stops that move; others keep their cards. A pass is final. No reactions to reactions.",
-            "YANKEE HEIST asks again for its second swap. TRIPWIRE draws 2 at once.",
+            gettext_noop("Ask each player whose gift would move, once, clockwise from the active player."),
+            gettext_noop(
+                "The first block stops that move; others keep their cards. A pass is final. No reactions to reactions."
+            ),
+            gettext_noop("YANKEE HEIST asks again for its second swap. TRIPWIRE draws 2 at once."),
         ),
     ),
     SupportCard(
-        title="THE RELAY",
-        kind="HOST AID",
-        heading="Several tables: between rounds 2 and 3.",
+        title=gettext_noop("THE RELAY"),
+        kind=gettext_noop("HOST AID"),
+        heading=gettext_noop("Several tables: between rounds 2 and 3."),
         body=(
-            "Wait until every table has finished round 2. Announce the ring: A to B to C ... back to A.",
-            "Each captain draws a seat slip. That player's gift goes to the next table's drawn seat, all at once.",
-            "No blocks, no comeback cards. Then play rounds 3 and 4.",
+            gettext_noop("Wait until every table has finished round 2. Announce the ring: A to B to C ... back to A."),
+            gettext_noop(
+                "Each captain draws a seat slip. That player's gift goes to the next table's drawn seat, all at once."
+            ),
+            gettext_noop("No blocks, no comeback cards. Then play rounds 3 and 4."),
         ),
     ),
     SupportCard(
-        title="IF IN DOUBT",
-        kind="HOST AID",
+        title=gettext_noop("IF IN DOUBT"),
+        kind=gettext_noop("HOST AID"),
         heading="",
         body=(
-            "Empty draw pile: shuffle the discards. Cards being played stay aside until the action ends.",
-            "A card with no legal target cannot be played, but can pay for a SWIPE or a regroup.",
-            f"Vault (1-{MAX_VAULT} extra gifts): never a target; leftovers go back to who gave them.",
-            "Every steal is a swap: everyone always holds exactly one gift.",
+            gettext_noop("Empty draw pile: shuffle the discards. Cards being played stay aside until the action ends."),
+            gettext_noop("A card with no legal target cannot be played, but can pay for a SWIPE or a regroup."),
+            gettext_noop("Vault (1-%(max_vault)s extra gifts): never a target; leftovers go back to who gave them."),
+            gettext_noop("Every steal is a swap: everyone always holds exactly one gift."),
         ),
     ),
 )

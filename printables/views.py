@@ -7,6 +7,7 @@ saves the file it fetched."""
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.cache import patch_vary_headers
 from django.views.decorators.http import require_safe
 
 from events.access.gate import NothingHere, bearer_token, party_gate
@@ -34,6 +35,7 @@ def _pdf(data: bytes, filename: str) -> HttpResponse:
 def deck_download(request: HttpRequest) -> HttpResponse:
     response = _pdf(deck_pdf_cached(), "yankee-heist-deck.pdf")
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))  # the page's language picks the words
     return response
 
 
@@ -46,6 +48,7 @@ def royal_rules_download(request: HttpRequest) -> HttpResponse:
         return error_response(refusal, status=404)
     response = _pdf(royal_rules_pdf_cached(paper), f"royal-heist-rules-{paper}.pdf")
     response["Cache-Control"] = "public, max-age=3600"
+    patch_vary_headers(response, ("Cookie", "Accept-Language"))  # the page's language picks the words
     return response
 
 

@@ -18,6 +18,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
 from games.yankee import ROUND_NAMES, gift_label
 from tables.words import sentence
 
@@ -116,7 +119,11 @@ def story_build(
             # From here on the story names the substitute; before, the leaver.
             track.names[h.seat] = h.substitute
             players.setdefault((ti.letter, h.seat), [h.leaver]).append(h.substitute)
-            line(f"{h.substitute} took over seat {h.seat + 1} from {h.leaver}.", "handover")
+            line(
+                _("%(substitute)s took over seat %(seat)s from %(leaver)s.")
+                % {"substitute": h.substitute, "seat": h.seat + 1, "leaver": h.leaver},
+                "handover",
+            )
             handovers.append(
                 {
                     "table": ti.letter,
@@ -146,23 +153,35 @@ def story_build(
                 track.vault = list(v["vault"])
                 first = {gid: seat for seat, gid in enumerate(track.holders)} | {gid: "vault" for gid in track.vault}
                 for seat, gid in enumerate(track.holders):
-                    journey(gid, {"what": "dealt", "to": track.name(seat), "text": f"dealt to {track.name(seat)}"})
+                    dealt = _("dealt to %(name)s") % {"name": track.name(seat)}
+                    journey(gid, {"what": "dealt", "to": track.name(seat), "text": dealt})
                 for gid in track.vault:
-                    journey(gid, {"what": "vault", "to": "the vault", "text": f"put in table {ti.letter}'s vault"})
+                    put = _("put in table %(letter)s's vault") % {"letter": ti.letter}
+                    journey(gid, {"what": "vault", "to": "the vault", "text": put})
             elif t == "round_started":
                 track.round, track.turn = v["round"], None
-                line(f"{ROUND_NAMES[v['round']]} begins; {track.name(v['starter'])} has START HERE.", "round")
+                begins = _("%(round)s begins; %(name)s has START HERE.")
+                line(begins % {"round": ROUND_NAMES[v["round"]], "name": track.name(v["starter"])}, "round")
             elif t == "turn_started":
                 track.turn, track.active = v["turn"] + 1, v["seat"]
-                line(f"{track.name(v['seat'])}'s turn.", "turn")
+                line(_("%(name)s's turn.") % {"name": track.name(v["seat"])}, "turn")
             elif t == "card_played":
                 line(_played_text(track, v), "play")
             elif t == "swipe":
-                line(f"{track.name(v['seat'])} cashed in 2 cards for a SWIPE at {track.name(v['target'])}.", "play")
+                swipe = _("%(name)s cashed in 2 cards for a SWIPE at %(target)s.")
+                line(swipe % {"name": track.name(v["seat"]), "target": track.name(v["target"])}, "play")
             elif t == "regrouped":
                 n = v["count"]
                 who = track.name(v["seat"])
-                line(f"{who} passed." if n == 0 else f"{who} regrouped: discarded {n} and drew {n}.", "play")
+                if n == 0:
+                    line(_("%(name)s passed.") % {"name": who}, "play")
+                else:
+                    regrouped = ngettext(
+                        "%(name)s regrouped: discarded %(n)s and drew %(n)s.",
+                        "%(name)s regrouped: discarded %(n)s and drew %(n)s.",
+                        n,
+                    )
+                    line(regrouped % {"name": who, "n": n}, "play")
             elif t == "window_opened":
                 track.window = v
             elif t == "gifts_moved":
@@ -182,14 +201,21 @@ def story_build(
                                 "from": track.name(m["from"]),
                                 "to": track.name(m["to"]),
                                 "round": track.round,
-                                "text": f"{v['label']} by {track.name(track.active)}: "
-                                f"from {track.name(m['from'])} to {track.name(m['to'])}",
+                                "text": _("%(card)s by %(name)s: from %(from)s to %(to)s")
+                                % {
+                                    "card": v["label"],
+                                    "name": track.name(track.active),
+                                    "from": track.name(m["from"]),
+                                    "to": track.name(m["to"]),
+                                },
                             },
                         )
-                        parts.append(f"gift {gift_label(gid)} to {track.name(m['to'])}")
-                line(f"{v['label']} went through: {', '.join(parts)}.", "move")
+                        parts.append(
+                            _("gift %(gift)s to %(name)s") % {"gift": gift_label(gid), "name": track.name(m["to"])}
+                        )
+                line(_("%(card)s went through: %(moves)s.") % {"card": v["label"], "moves": ", ".join(parts)}, "move")
             elif t == "blocked":
-                label = track.window["label"] if track.window else "a move"
+                label = track.window["label"] if track.window else _("a move")
                 by = track.name(track.active)
                 blocker = track.name(v["seat"])
                 gifts = []
@@ -207,11 +233,31 @@ def story_build(
                             "blocked_by": blocker,
                             "block_card": v["card_name"],
                             "round": track.round,
-                            "text": f"{label} by {by} would have moved it from {track.name(src)} to "
-                            f"{track.name(dst)}: {blocker} blocked with {v['card_name']}",
+                            "text": _(
+                                "%(card)s by %(by)s would have moved it from %(from)s to %(to)s: "
+                                "%(blocker)s blocked with %(block_card)s"
+                            )
+                            % {
+                                "card": label,
+                                "by": by,
+                                "from": track.name(src),
+                                "to": track.name(dst),
+                                "blocker": blocker,
+                                "block_card": v["card_name"],
+                            },
                         },
                     )
-                text = f"{blocker} blocked {by}'s {label} with {v['card_name']}: {_gift_list(gifts)} stayed put."
+                text = ngettext(
+                    "%(blocker)s blocked %(by)s's %(card)s with %(block_card)s: %(gifts)s stayed put.",
+                    "%(blocker)s blocked %(by)s's %(card)s with %(block_card)s: %(gifts)s stayed put.",
+                    len(gifts),
+                ) % {
+                    "blocker": blocker,
+                    "by": by,
+                    "card": label,
+                    "block_card": v["card_name"],
+                    "gifts": _gift_list(gifts),
+                }
                 line(text, "block")
                 escapes.append(
                     {
@@ -229,14 +275,17 @@ def story_build(
                     }
                 )
             elif t == "reaction_timed_out":
-                line(f"{track.name(v['seat'])} did not answer in time: passed for them.", "pass")
+                line(_("%(name)s did not answer in time: passed for them.") % {"name": track.name(v["seat"])}, "pass")
             elif t == "turn_timed_out":
-                line(f"{track.name(v['seat'])}'s turn ran out: passed for them.", "pass")
+                line(_("%(name)s's turn ran out: passed for them.") % {"name": track.name(v["seat"])}, "pass")
             elif t == "trim_timed_out":
-                line(f"{track.name(v['seat'])}'s discard ran out: discarded at random.", "pass")
+                line(_("%(name)s's discard ran out: discarded at random.") % {"name": track.name(v["seat"])}, "pass")
             elif t == "drew" and v.get("reason") in ("comeback", "tripwire"):
-                what = "a comeback card" if v["reason"] == "comeback" else f"{v['count']} (TRIPWIRE)"
-                line(f"{track.name(v['seat'])} drew {what}.", "draw")
+                if v["reason"] == "comeback":
+                    drew = _("%(name)s drew a comeback card.") % {"name": track.name(v["seat"])}
+                else:
+                    drew = _("%(name)s drew %(n)s (TRIPWIRE).") % {"name": track.name(v["seat"]), "n": v["count"]}
+                line(drew, "draw")
             elif t == "vault_exchanged":
                 seat, gave, took = v["seat"], v["gave"], v["took"]
                 who = track.name(seat)
@@ -251,7 +300,7 @@ def story_build(
                         "from": who,
                         "to": "the vault",
                         "round": track.round,
-                        "text": f"{who} put it in the vault",
+                        "text": _("%(name)s put it in the vault") % {"name": who},
                     },
                 )
                 journey(
@@ -262,20 +311,26 @@ def story_build(
                         "from": "the vault",
                         "to": who,
                         "round": track.round,
-                        "text": f"{who} took it from the vault",
+                        "text": _("%(name)s took it from the vault") % {"name": who},
                     },
                 )
                 line(
-                    f"{who} used the vault: gave gift {gift_label(gave)}, took gift {gift_label(took)} "
-                    f"({v['description']}).",
+                    _("%(name)s used the vault: gave gift %(gave)s, took gift %(took)s (%(description)s).")
+                    % {
+                        "name": who,
+                        "gave": gift_label(gave),
+                        "took": gift_label(took),
+                        "description": v["description"],
+                    },
                     "move",
                 )
             elif t == "revealed":
                 for g in v["gifts"]:
                     descriptions[g["gift"]] = g["description"]
-                line("Everyone unwrapped and showed their gift.", "round")
+                line(_("Everyone unwrapped and showed their gift."), "round")
             elif t == "relay_seat_drawn":
-                line(f"The relay seat drawn: {track.name(v['seat'])} (gift {gift_label(v['gift'])}).", "relay")
+                drawn = _("The relay seat drawn: %(name)s (gift %(gift)s).")
+                line(drawn % {"name": track.name(v["seat"]), "gift": gift_label(v["gift"])}, "relay")
             elif t == "relay_exchanged":
                 seat = v["seat"]
                 descriptions[v["received"]] = v["description"]
@@ -284,12 +339,12 @@ def story_build(
                 first[v["received"]] = seat
                 left[v["gave"]] = seat
                 line(
-                    f"The relay: {track.name(seat)} sent gift {gift_label(v['gave'])} on and received "
-                    f"gift {gift_label(v['received'])}.",
+                    _("The relay: %(name)s sent gift %(gave)s on and received gift %(received)s.")
+                    % {"name": track.name(seat), "gave": gift_label(v["gave"]), "received": gift_label(v["received"])},
                     "relay",
                 )
             elif t == "game_over":
-                line("The last action is done: the game is over.", "round")
+                line(_("The last action is done: the game is over."), "round")
         for h in pending:
             hand_over(h)
         final = ti.replay.final
@@ -334,9 +389,10 @@ def story_build(
                 "round": None,
                 "key": (RELAY_ROUND, "", 0),
                 "what": "relay",
-                "from": f"{from_name} (table {src})",
-                "to": f"{to_name} (table {letter})",
-                "text": f"the relay carried it from {from_name} at table {src} to {to_name} at table {letter}",
+                "from": _("%(name)s (table %(letter)s)") % {"name": from_name, "letter": src},
+                "to": _("%(name)s (table %(letter)s)") % {"name": to_name, "letter": letter},
+                "text": _("the relay carried it from %(from)s at table %(from_table)s to %(to)s at table %(to_table)s")
+                % {"from": from_name, "from_table": src, "to": to_name, "to_table": letter},
             }
         )
         relay_flow.append(
@@ -423,8 +479,17 @@ def story_build(
 
 
 def _gift_list(gifts: list[int]) -> str:
-    labels = [f"gift {gift_label(g)}" for g in gifts]
-    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " and " + labels[-1]
+    labels = [_("gift %(gift)s") % {"gift": gift_label(g)} for g in gifts]
+    if len(labels) == 1:
+        return labels[0]
+    return _("%(list)s and %(last)s") % {"list": ", ".join(labels[:-1]), "last": labels[-1]}
+
+
+# THREE-GIFT GRIFT's rotation as the story says it (the engine's value is a protocol word).
+_DIRECTION = {
+    "clockwise": lambda: pgettext("rotation", "clockwise"),
+    "counterclockwise": lambda: pgettext("rotation", "counterclockwise"),
+}
 
 
 def _played_text(track: _Track, v: dict[str, Any]) -> str:
@@ -432,15 +497,43 @@ def _played_text(track: _Track, v: dict[str, Any]) -> str:
     card = v["card_name"]
     targets = [track.name(s) for s in v["targets"]]
     if card == "CASE THE JOINT":
-        return f"{who} played CASE THE JOINT on {targets[0]}'s wrapped gift (what they saw stays private)."
+        return _("%(name)s played CASE THE JOINT on %(target)s's wrapped gift (what they saw stays private).") % {
+            "name": who,
+            "target": targets[0],
+        }
     if card == "INSIDE MAN":
-        return f"{who} played INSIDE MAN and drew 2."
+        return _("%(name)s played INSIDE MAN and drew 2.") % {"name": who}
     if card == "PICKPOCKET":
-        return f"{who} played PICKPOCKET on {targets[0]} and took a card."
+        return _("%(name)s played PICKPOCKET on %(target)s and took a card.") % {"name": who, "target": targets[0]}
     if card == "YANKEE HEIST":
-        return f"{who} paid an extra card for YANKEE HEIST: swap with {' then '.join(targets)}."
+        then = _("%(first)s then %(second)s")
+        swaps = targets[0]
+        for t in targets[1:]:
+            swaps = then % {"first": swaps, "second": t}
+        return _("%(name)s paid an extra card for YANKEE HEIST: swap with %(targets)s.") % {
+            "name": who,
+            "targets": swaps,
+        }
     if card == "THREE-GIFT GRIFT":
-        return f"{who} played THREE-GIFT GRIFT with {targets[0]} and {targets[1]}, {v['direction']}."
+        direction = v["direction"]
+        direction = _DIRECTION[direction]() if direction in _DIRECTION else direction
+        return _("%(name)s played THREE-GIFT GRIFT with %(first)s and %(second)s, %(direction)s.") % {
+            "name": who,
+            "first": targets[0],
+            "second": targets[1],
+            "direction": direction,
+        }
     if card == "SWITCHEROO":
-        return f"{who} played SWITCHEROO on {targets[0]} and {targets[1]}."
-    return f"{who} played {card} on {' and '.join(targets)}."
+        return _("%(name)s played SWITCHEROO on %(first)s and %(second)s.") % {
+            "name": who,
+            "first": targets[0],
+            "second": targets[1],
+        }
+    if len(targets) == 2:
+        return _("%(name)s played %(card)s on %(first)s and %(second)s.") % {
+            "name": who,
+            "card": card,
+            "first": targets[0],
+            "second": targets[1],
+        }
+    return _("%(name)s played %(card)s on %(targets)s.") % {"name": who, "card": card, "targets": " and ".join(targets)}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
+from django.utils.translation import get_language
 
 from events.models import Party
 from events.party.history import joined_names, late_arrivals, party_handovers, seat_players
@@ -37,8 +38,9 @@ def party_origins(party: Party) -> dict[int, GiftOrigin]:
 def party_story(party: Party) -> dict[str, Any]:
     """The story of a party that is over. A finished party never changes again, so
     the replay runs once per party and process (cached), however many phones ask at
-    the end."""
-    key = f"story:{party.pk}:{party.ended_at.timestamp() if party.ended_at else 0}"
+    the end. Its sentences are in the active language (the reader's): one cache entry
+    per language."""
+    key = f"story:{party.pk}:{party.ended_at.timestamp() if party.ended_at else 0}:{get_language() or 'en'}"
     story: dict[str, Any] | None = cache.get(key)
     if story is None:
         # a game that tells its own tables' story (Royal Heist), or a gift swap's

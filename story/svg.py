@@ -11,6 +11,8 @@ import math
 from typing import Any
 from xml.sax.saxutils import escape as _escape
 
+from django.utils.translation import gettext, ngettext
+
 RADIUS = 118
 
 
@@ -57,10 +59,13 @@ def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
     rows = -(-n // cols) if n else 1
     width, height = cols * cell_w, rows * CELL_H + (0 if big else 40)
     centers = {}
+    # (xgettext reads no call inside an f-string: every text is taken out of them)
+    title = gettext("How the gifts moved at %(name)s") % {"name": story["party"]["name"]}
+    vault = gettext("vault")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
         f'role="img" aria-labelledby="flow-title" font-family="DejaVu Sans, Verdana, sans-serif">',
-        f'<title id="flow-title">How the gifts moved at {escape(story["party"]["name"])}</title>',
+        f'<title id="flow-title">{escape(title)}</title>',
         "<defs>",
         '<marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="11" markerHeight="11" markerUnits="userSpaceOnUse" orient="auto">'
         '<path d="M0,0 L10,5 L0,10 z" fill="context-stroke"/></marker>',
@@ -74,13 +79,14 @@ def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
         cx, cy = col * cell_w + cell_w / 2, row * CELL_H + CELL_H / 2 + (30 if big else 10)
         centers[flow["table"]] = (cx, cy, len(flow["seats"]))
         seats = len(flow["seats"])
+        table = gettext("Table %(letter)s") % {"letter": flow["table"]}
         out.append(f'<g class="table" data-table="{escape(flow["table"])}">')
         out.append(
             f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{RADIUS}" fill="#f3f6f4" stroke="#0b6e4f" stroke-width="2"/>'
         )
         out.append(
             f'<text x="{cx:.1f}" y="{cy - RADIUS - (70 if big else 52):.1f}" text-anchor="middle" font-size="{20 * k:g}" font-weight="bold" '
-            f'fill="#0b6e4f">Table {escape(flow["table"])}</text>'
+            f'fill="#0b6e4f">{escape(table)}</text>'
         )
         if flow["vault"]:
             vw, vh = (78, 36) if big else (44, 24)
@@ -88,7 +94,7 @@ def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
                 f'<rect x="{cx - vw / 2:.1f}" y="{cy - vh / 2:.1f}" width="{vw}" height="{vh}" rx="4" fill="#fff" stroke="#555"/>'
             )
             out.append(
-                f'<text x="{cx:.1f}" y="{cy + (8 if big else 5):.1f}" text-anchor="middle" font-size="{13 * k if big else 11:g}">vault</text>'
+                f'<text x="{cx:.1f}" y="{cy + (8 if big else 5):.1f}" text-anchor="middle" font-size="{13 * k if big else 11:g}">{escape(vault)}</text>'
             )
         for i_gift, g in enumerate(flow["gifts"]):
             if g["first"] == g["last"]:
@@ -100,10 +106,11 @@ def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
             qx, qy = mx + (cx - mx) * 0.55, my + (cy - my) * 0.55
             color = _hue(i_gift)
             width_ = 1.5 + min(g["moves"], 6) * 0.5
+            moved = ngettext("gift %(gift)s: moved %(n)s time", "gift %(gift)s: moved %(n)s times", g["moves"])
             out.append(
                 f'<path class="gift-flow" data-gift="{escape(g["gift"])}" d="M{x1:.1f},{y1:.1f} Q{qx:.1f},{qy:.1f} {x2:.1f},{y2:.1f}" '
                 f'fill="none" stroke="{color}" stroke-width="{width_:.1f}" stroke-opacity="0.8" marker-end="url(#arrow)">'
-                f"<title>gift {escape(g['gift'])}: moved {g['moves']} time{'s' if g['moves'] != 1 else ''}</title></path>"
+                f"<title>{escape(moved % {'gift': g['gift'], 'n': g['moves']})}</title></path>"
             )
         for seat, name in enumerate(flow["seats"]):
             sx, sy = _seat_xy(cx, cy, seat, seats)
@@ -125,18 +132,20 @@ def story_svg(story: dict[str, Any], *, table: str | None = None) -> str:
         nx, ny = -(y2 - y1), x2 - x1
         norm = math.hypot(nx, ny) or 1
         qx, qy = (x1 + x2) / 2 + nx / norm * 60, (y1 + y2) / 2 + ny / norm * 60
+        relay = gettext("relay: gift %(gift)s") % {"gift": r["gift"]}
         out.append(
             f'<path class="relay-flow" data-gift="{escape(r["gift"])}" d="M{x1:.1f},{y1:.1f} Q{qx:.1f},{qy:.1f} {x2:.1f},{y2:.1f}" '
             f'fill="none" stroke="{RELAY_COLOR}" stroke-width="3" stroke-dasharray="8 5" marker-end="url(#relay-arrow)"/>'
         )
         out.append(
             f'<text x="{qx:.1f}" y="{qy:.1f}" text-anchor="middle" font-size="13" font-weight="bold" fill="{RELAY_COLOR}" '
-            f'stroke="#fff" stroke-width="3" paint-order="stroke">relay: gift {escape(r["gift"])}</text>'
+            f'stroke="#fff" stroke-width="3" paint-order="stroke">{escape(relay)}</text>'
         )
     if not big:  # the big screen says it in the page, in its own large text
-        out.append(
-            f'<text x="12" y="{height - 12}" font-size="12" fill="#444">Arrows: where each gift started at a table and where it '
-            f"ended there (thicker: moved more). Dashed: the relay between tables.</text>"
+        legend = gettext(
+            "Arrows: where each gift started at a table and where it ended there (thicker: moved more). "
+            "Dashed: the relay between tables."
         )
+        out.append(f'<text x="12" y="{height - 12}" font-size="12" fill="#444">{escape(legend)}</text>')
     out.append("</svg>")
     return "\n".join(out)

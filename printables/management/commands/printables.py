@@ -1,5 +1,5 @@
-"""python manage.py printables deck --out deck.pdf
-python manage.py printables royal-rules --out royal-rules.pdf [--paper a4]
+"""python manage.py printables deck --out deck.pdf [--language de]
+python manage.py printables royal-rules --out royal-rules.pdf [--paper a4] [--language de]
 python manage.py printables party --code ABC123 --out party.pdf [--only labels,tents] [--base-url URL]
 """
 
@@ -9,7 +9,9 @@ from argparse import ArgumentParser
 from pathlib import Path
 from typing import Any
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils import translation
 
 from events.party.selectors import party_by_code
 from printables.party import KINDS, NotAvailable
@@ -36,18 +38,35 @@ class Command(BaseCommand):
             "--paper", choices=list(PAPERS), default="letter", help="royal-rules only: the paper (default: letter)"
         )
         parser.add_argument(
+            "--language",
+            choices=[code for code, _ in settings.LANGUAGES],
+            default="en",
+            help="deck and royal-rules only: the language printed (a party's printables speak the party's)",
+        )
+        parser.add_argument(
             "--base-url",
             default="http://localhost:8000",
             help="party only: scheme and host guests' phones reach (for the join QR code)",
         )
 
     def handle(
-        self, *args: Any, what: str, out: str, code: str | None, only: str, paper: str, base_url: str, **options: Any
+        self,
+        *args: Any,
+        what: str,
+        out: str,
+        code: str | None,
+        only: str,
+        paper: str,
+        base_url: str,
+        language: str,
+        **options: Any,
     ) -> None:
         if what == "deck":
-            data = deck_pdf_cached()
+            with translation.override(language):
+                data = deck_pdf_cached()
         elif what == "royal-rules":
-            data = royal_rules_pdf_cached(paper)
+            with translation.override(language):
+                data = royal_rules_pdf_cached(paper)
         else:
             if not code:
                 raise CommandError("party printables need --code")
