@@ -20,7 +20,7 @@ from django.utils.translation import gettext_noop
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from games.yankee import ROUND_NAMES
+from games.registry import DEFAULT_GAME, game_named
 
 from .fonts import BOLD, COND, COND_BOLD, REGULAR
 from .selectors import PartySheets, SeatLine, TableSheet
@@ -315,7 +315,8 @@ def _scorecard(c: Canvas, data: PartySheets, table: TableSheet, *, multi: bool) 
     full = PAGE_W - 2 * MARGIN
     _line(c, _("START HERE each round (it moves one seat clockwise after rounds 1, 2 and 3)"), x0, y, BOLD, 10, full)
     # The round names stay as printed on the cards.
-    starts = [_("R%(n)s %(name)s: seat ____") % {"n": n, "name": ROUND_NAMES[n]} for n in (1, 2, 3, 4)]
+    rounds = game_named(DEFAULT_GAME).rules_for_screens()["rounds"]  # through the seam, not games.yankee
+    starts = [_("R%(n)s %(name)s: seat ____") % {"n": n, "name": rounds[str(n)]} for n in (1, 2, 3, 4)]
     _line(c, "        ".join(starts[:2]), x0, y - 18, REGULAR, 10, full)
     _line(c, "        ".join(starts[2:]), x0, y - 34, REGULAR, 10, full)
     y -= 60

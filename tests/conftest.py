@@ -56,6 +56,20 @@ def pytest_configure(config):
 
 
 @pytest.fixture(autouse=True)
+def _english_after_each_test():
+    """A page a test requests activates its language in the test's own thread (the
+    server's requests each have their own context), and Django keeps it active after the
+    response: a test after a Spanish page would build its PDFs in Spanish."""
+    yield
+    from django.conf import settings
+
+    if settings.configured:
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _close_the_sync_to_async_threads_connection():
     """Tests call the ORM through `sync_to_async` (asgiref's one thread for thread-
     sensitive code), which, unlike the consumers' database_sync_to_async, never closes

@@ -1,0 +1,227 @@
+"""A party in German with a Spanish phone at its table (issue 32), through a real
+browser from the lobby to the end: every screen speaks its language at every phase, with
+no English sentence of our catalogues left on it, and nothing runs off a phone at 320 px
+or the big screen at 1280x720.
+
+- the big screen and the captain's tablet: the party's language (German), whatever the
+  browser says;
+- a guest whose phone is set to Spanish: Spanish; one whose phone asks for French (no
+  catalogue): the party's German; the host's laptop in English, switched to German with
+  the switch on the page.
+
+"English left" is measured against the catalogues themselves: a visible text (or an
+aria-label, title or placeholder) equal to an English msgid whose translation differs.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import polib
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import shorthand
+from tests.browser.helpers import DbThread, new_page, overflows
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LOCALE = Path(__file__).resolve().parents[2] / "locale"
+NAMES = ["Oma Inge", "Tío Paco", "Lena", "Jonas", "Mia", "Felix", "Emma", "Paul", "Lara", "Ben", "Nora"]
+
+# Every visible text, and the texts a screen reader says, of the page as it is now.
+TEXTS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest('script, style, template, [hidden]')) continue;
+    const t = n.textContent.replace(/\\s+/g, ' ').trim();
+    if (t) out.push(t);
+  }
+  for (const el of document.querySelectorAll('[aria-label], [title], [placeholder]')) {
+    for (const a of ['aria-label', 'title', 'placeholder']) {
+      const v = el.getAttribute(a);
+      if (v && v.trim()) out.push(v.replace(/\\s+/g, ' ').trim());
+    }
+  }
+  return out;
+}"""
+
+
+def _english(lang: str) -> set[str]:
+    """The English msgids a page in `lang` must not show: whole texts, no placeholders,
+    translated to something else, and long enough not to be a shared word ("OK")."""
+    found: set[str] = set()
+    for domain in ("django", "djangojs"):
+        for entry in polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / f"{domain}.po")):
+            text = " ".join(entry.msgid.split())
+            if entry.msgid_plural or "%" in text or "<" in text or len(text) < 4:
+                continue
+            if entry.msgstr and " ".join(entry.msgstr.split()) != text and re.search(r"[a-z]{3}", text):
+                found.add(text)
+    return found
+
+
+def _send(outcome) -> None:
+    from events.broadcast.groups import send_on_commit
+
+    send_on_commit(outcome.messages)
+
+
+def _host(party_id: int, command: str) -> None:
+    from events.party.commands import dispatch
+    from events.party.roles import Actor, Role
+
+    _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
+
+
+def _bot(table_id: int, r: random.Random) -> None:
+    from events.party.commands import table_act
+    from events.party.roles import Actor, Role
+    from games.yankee import Game, Phase
+    from tables.models import Table
+    from tests.live.tables import bot_move
+
+    table = Table.objects.get(pk=table_id)
+    if Game.from_dict(table.state).phase is Phase.GATE:
+        actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
+    else:
+        _, actor, wire = bot_move(table_id, r)
+    _send(table_act(actor=actor, table_id=table_id, action=wire))
+
+
+def _state(table_id: int):
+    from games.yankee import Game
+    from tables.models import Table
+
+    return Game.from_dict(Table.objects.get(pk=table_id).state)
+
+
+def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_server, browser):
+    from events.models import Guest, Party
+    from events.party.tablets import tablet_pair_start
+    from games.yankee import Phase
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    english = {"de": _english("de"), "es": _english("es")}
+    assert len(english["de"]) > 200 and len(english["es"]) > 200, "the catalogues are filled"
+    seen: dict[str, set[str]] = {}
+    db = DbThread()
+    try:
+
+        def create():
+            party, host_token = shorthand.party_create(name="Wichteln bei Oma", vault_size=1, language="de")
+            Party.objects.filter(pk=party.pk).update(seed=11)
+            seats = {}
+            for name in NAMES:
+                guest, token, _ = shorthand.guest_join(code=party.code, name=name, description=f"{name}s Geschenk")
+                seats[name] = {"token": token, "guest": guest.pk, "gift_number": guest.gift_number}
+            from events.party import services
+
+            services.vault_gift_add(party_id=party.pk, contributor="Oma Inge", description="Plätzchen")
+            services.vault_gift_add(party_id=party.pk, contributor="Oma Inge", description="Socken")
+            return party.pk, party.code, host_token, seats
+
+        party_id, code, host_token, seats = db(create)
+
+        def seat_page(name: str, w: int, hgt: int, locale: str) -> Page:
+            p = new_page(browser, w, hgt, errors, name, locale=locale)
+            p.context.add_init_script(
+                f"localStorage.setItem('heist.seat.{code}', {json.dumps(json.dumps(seats[name]))})"
+            )
+            p.goto(f"{base}/p/{code}/")
+            return p
+
+        pages: dict[str, tuple[Page, str]] = {}
+        screen = new_page(browser, 1280, 720, errors, "screen", locale="en-US")
+        screen.goto(f"{base}/screen/{code}/")
+        pages["screen"] = (screen, "de")
+        pages["Tío Paco"] = (seat_page("Tío Paco", 320, 568, "es-ES"), "es")
+        pages["Oma Inge"] = (seat_page("Oma Inge", 360, 640, "fr-FR"), "de")
+        host = new_page(browser, 1280, 720, errors, "host", locale="en-US")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
+        host.goto(f"{base}/host/{code}/")
+        expect(host.locator("html")).to_have_attribute("lang", "en")
+        host.locator(".langs button[value='de']").click()  # the switch, as the host would
+        expect(host.locator("html")).to_have_attribute("lang", "de")
+        pages["host"] = (host, "de")
+        for label, (page, lang) in pages.items():
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            page.wait_for_load_state("networkidle")
+
+        def check(phase: str) -> None:
+            for label, (page, lang) in pages.items():
+                page.wait_for_timeout(300)  # the last update drawn
+                left = sorted({t for t in page.evaluate(TEXTS) if t in english[lang]})
+                assert not left, f"{label} ({lang}) at {phase} shows English: {left}"
+                assert not overflows(page), f"{label} ({lang}) at {phase} runs off its screen sideways"
+                seen.setdefault(label, set()).add(phase)
+
+        check("lobby")
+        db(_host, party_id, "seat")
+        tables = db(
+            lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
+        )
+        pairing = db(lambda: tablet_pair_start(party_id=party_id, table_id=tables[0]).data["pairing"])
+        tablet = new_page(browser, 800, 1280, errors, "tablet", locale="es-ES")
+        tablet.goto(f"{base}/t/{code}/#{pairing}")
+        expect(tablet.locator("html")).to_have_attribute("lang", "de")
+        expect(tablet.locator(".tablet-head h1")).to_be_visible()
+        pages["tablet"] = (tablet, "de")
+        for name in ("Tío Paco", "Oma Inge"):
+            expect(pages[name][0].locator(".seat-head h1")).to_be_visible()
+        check("dealt")
+
+        where = db(lambda: {g.name: (g.table_id, g.seat) for g in Guest.objects.filter(party_id=party_id)})
+        rands = {t: random.Random(i) for i, t in enumerate(tables)}
+        phases_checked: set[str] = set()
+
+        def drive(stop) -> None:
+            for _ in range(3000):
+                states = {t: db(_state, t) for t in tables}
+                if all(stop(g) for g in states.values()):
+                    return
+                for t, g in states.items():
+                    if stop(g):
+                        continue
+                    # A phone asked to decide is checked while it is asked, once per kind.
+                    for name in ("Tío Paco", "Oma Inge"):
+                        tid, seat = where[name]
+                        asked = (g.phase is Phase.ACTION and g.active == seat) or (
+                            g.phase is Phase.REACTION and seat in g.pending.window.waiting()
+                        )
+                        key = f"{name}:{g.phase.value}"
+                        if tid == t and asked and key not in phases_checked:
+                            phases_checked.add(key)
+                            expect(pages[name][0].locator("#prompt")).to_be_visible()
+                            check(key)
+                    if g.phase.value not in phases_checked:
+                        phases_checked.add(g.phase.value)
+                        check(g.phase.value)
+                    db(_bot, t, rands[t])
+            raise AssertionError("the party did not get there")
+
+        drive(lambda g: g.phase is Phase.GATE)
+        check("gate")
+        db(_host, party_id, "open_relay")
+        for t in tables:
+            db(_bot, t, rands[t])
+        db(_host, party_id, "run_relay")
+        expect(screen.locator(".relay-moves .move")).to_have_count(2)
+        check("relay")
+        db(_host, party_id, "confirm_all_deliveries")
+        drive(lambda g: g.phase is Phase.OVER)
+        db(_host, party_id, "end")
+        screen.wait_for_timeout(1000)
+        check("over")
+        assert {"Tío Paco:action", "Oma Inge:action"} <= phases_checked, phases_checked
+        print("checked:", {k: sorted(v) for k, v in seen.items()})
+        assert not errors, errors
+    finally:
+        db.close()
