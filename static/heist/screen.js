@@ -234,7 +234,7 @@ function drawPartyBar(list) {
       ? h("ol", { class: "relay-moves", "aria-label": gettext("Gifts moving") }, relay.result.map((r) =>
           h("li", { class: "move", data: { table: r.table } },
             h("span", { class: "from", text: r.table }),
-            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: `gift-tag ${arrivedAt(relay, r.sent_to) ? "arrived" : "moving"}`, text: interpolate(gettext("gift %(gift)s"), { gift: r.sent }, true) })),
+            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: `gift-tag ${arrivedAt(relay, r.sent_to) ? "arrived" : "moving"}`, text: interpolate(pgettext("a gift's tag moving along the relay's track: at most about 7 characters", "gift %(gift)s"), { gift: r.sent }, true) })),
             h("span", { class: "to", text: r.sent_to }),
             h("span", { class: "sr-only", text: interpolate(gettext("%(guest)s carries gift %(gift)s from table %(from)s to table %(to)s"), { guest: r.guest, gift: r.sent, from: r.table, to: r.sent_to }, true) }))))
       : null);

@@ -7,7 +7,7 @@ import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews,
 
 export const TEXT = {
   table: (letter) => (letter ? interpolate(gettext("Table %(letter)s"), { letter }, true) : gettext("Table")),
-  deciding: (n, of) => interpolate(gettext("%(n)s of %(of)s inside have chosen."), { n, of }, true),
+  deciding: (n, of) => interpolate(ngettext("%(n)s of %(of)s inside have chosen.", "%(n)s of %(of)s inside have chosen.", n), { n, of }, true),
   revealed: gettext("Every choice is shown at once:"),
   gate: gettext("Half-way: this table waits at the gate."),
   gateDuty: gettext("Open the gate when the party is ready for the next heist."),
