@@ -23,6 +23,15 @@ let party = null;
 let endPage = 0;
 let endTimer = null;
 
+/** A translated sentence with nodes in it: "%(name)s carries %(gift)s" with `gift` an
+ * element -> ["Alex carries ", <span>] (the words around a node stay the translator's). */
+function fillIn(text, parts) {
+  return text.split(/(%\(\w+\)s)/).filter(Boolean).map((bit) => {
+    const m = /^%\((\w+)\)s$/.exec(bit);
+    return m && m[1] in parts ? parts[m[1]] : bit;
+  });
+}
+
 const sorted = () => [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
 
 /** How far a table is through its four rounds (0-1). */
@@ -41,8 +50,8 @@ function draw() {
     return;
   }
   note.textContent = stage === "lobby"
-    ? "Scan the code, join, and write your number on your gift."
-    : stage === "playing" ? "The heist is on." : "The party is over: everyone takes a gift home.";
+    ? gettext("Scan the code, join, and write your number on your gift.")
+    : stage === "playing" ? gettext("The heist is on.") : gettext("The party is over: everyone takes a gift home.");
   if (stage === "over") note.append(" ", storyLink(code, { screen: true }));
   document.getElementById("join-panel").hidden = stage !== "lobby";
   if (stage === "lobby") drawLobby();
@@ -60,7 +69,7 @@ function draw() {
 }
 
 function drawRoyal(stage, note) {
-  note.textContent = stage === "lobby" ? "Scan the code and join." : stage === "playing" ? "The heists are on." : "The heists are over.";
+  note.textContent = stage === "lobby" ? gettext("Scan the code and join.") : stage === "playing" ? gettext("The heists are on.") : gettext("The heists are over.");
   if (stage === "over") note.append(" ", storyLink(code, { screen: true, text: ROYAL_STORY }));
   document.getElementById("join-panel").hidden = stage !== "lobby";
   document.getElementById("party-bar").hidden = true;
@@ -87,18 +96,21 @@ function tile(payload) {
   const pct = Math.round(progress(view) * 100);
   const relay = party.relay;
   let badge = null;
-  if (view.phase === "reveal") badge = h("p", { class: "tile-badge reveal", text: "Unwrap your gifts!" });
+  if (view.phase === "reveal") badge = h("p", { class: "tile-badge reveal", text: gettext("Unwrap your gifts!") });
   else if (view.phase === "gate" && walkOf(relay, meta.letter)) {
     const w = walkOf(relay, meta.letter);
-    badge = h("p", { class: `tile-badge walk ${w.arrived ? "arrived" : "walking"}`, text: w.arrived ? `Gift ${w.mine.received} is here` : `Waiting for gift ${w.mine.received}` });
-  } else if (view.phase === "gate") badge = h("p", { class: "tile-badge gate", text: "At the gate" });
-  else if (view.phase === "over") badge = h("p", { class: "tile-badge over", text: "Finished" });
+    badge = h("p", { class: `tile-badge walk ${w.arrived ? "arrived" : "walking"}`, text: interpolate(w.arrived ? gettext("Gift %(gift)s is here") : gettext("Waiting for gift %(gift)s"), { gift: w.mine.received }, true) });
+  } else if (view.phase === "gate") badge = h("p", { class: "tile-badge gate", text: gettext("At the gate") });
+  else if (view.phase === "over") badge = h("p", { class: "tile-badge over", text: gettext("Finished") });
   let relayLine = null;
   if (relay && relay.status === "open" && view.phase === "gate") {
     const seat = view.relay_seat;
     relayLine = seat === null || seat === undefined
-      ? h("p", { class: "tile-relay pending", text: "Captain draws a seat…" })
-      : h("p", { class: "tile-relay drawn" }, `${seatName(meta, seat)} carries `, h("span", { class: "gift-tag", text: `gift ${giftLabel(view.seats[seat].gift)}` }));
+      ? h("p", { class: "tile-relay pending", text: gettext("Captain draws a seat…") })
+      : h("p", { class: "tile-relay drawn" }, fillIn(gettext("%(name)s carries %(gift)s"), {
+        name: seatName(meta, seat),
+        gift: h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift: giftLabel(view.seats[seat].gift) }, true) }),
+      }));
   }
   const lines = logs.get(meta.id) || [];
   const quiet = view.phase === "gate" || view.phase === "over";
@@ -106,20 +118,20 @@ function tile(payload) {
   const earlier = quiet ? [] : lines.slice(-4, -1).reverse();
   // The round as two lines that wrap whole ("Round 2" / "THE SCRAMBLE"), never cut.
   const round = view.phase === "over"
-    ? [h("span", { class: "round-no", text: "Game over" })]
-    : [h("span", { class: "round-no", text: `Round ${view.round}` }), h("span", { class: "round-name", text: roundName(view.round) })];
+    ? [h("span", { class: "round-no", text: gettext("Game over") })]
+    : [h("span", { class: "round-no", text: interpolate(gettext("Round %(round)s"), { round: view.round }, true) }), h("span", { class: "round-name", text: roundName(view.round) })];
   return h("article", { class: `screen-tile phase-${view.phase}`, "aria-labelledby": `st-${meta.id}`, data: { tableId: meta.id, letter: meta.letter, version: payload.version, phase: view.phase } },
     h("h2", { id: `st-${meta.id}`, class: "tile-head" },
       h("span", { class: "table-letter", text: meta.letter }),
       h("span", { class: "round" }, round)),
-    h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": `Table ${meta.letter} progress` },
+    h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": interpolate(gettext("Table %(letter)s progress"), { letter: meta.letter }, true) },
       fill(pct)),
     badge,
     relayLine,
     ["over", "gate", "reveal"].includes(view.phase) ? null : h("p", { class: "tile-status" }, tileDoing(view, meta)),
     last ? h("p", { class: "tile-last", data: { optional: "0" }, text: last }) : null,
     // Shown where the tile has room for them (fitTiles drops them otherwise, last first).
-    earlier.length ? h("ol", { class: "plain tile-log", data: { optional: "2" }, "aria-label": `Earlier at table ${meta.letter}` }, earlier.map((t) => h("li", { text: t }))) : null,
+    earlier.length ? h("ol", { class: "plain tile-log", data: { optional: "2" }, "aria-label": interpolate(gettext("Earlier at table %(letter)s"), { letter: meta.letter }, true) }, earlier.map((t) => h("li", { text: t }))) : null,
     tileSeats(view, meta));
 }
 
@@ -127,7 +139,7 @@ function tile(payload) {
  * the gift in front of them. */
 function tileSeats(view, meta) {
   const asked = new Set(view.window ? view.window.waiting : []);
-  return h("ol", { class: "plain tile-seats", data: { optional: "1" }, "aria-label": `Seats at table ${meta.letter}` },
+  return h("ol", { class: "plain tile-seats", data: { optional: "1" }, "aria-label": interpolate(gettext("Seats at table %(letter)s"), { letter: meta.letter }, true) },
     view.seats.map((s) => {
       const turn = view.active === s.seat && view.phase !== "over";
       return h("li", { class: turn ? "turn" : asked.has(s.seat) ? "asked" : "" },
@@ -158,12 +170,18 @@ function fitTiles(box) {
  * discards (the host's and phones' status line is a whole sentence). */
 function tileDoing(view, meta) {
   const name = (seat) => seatName(meta, seat);
-  if (view.phase === "action") return [h("span", { "aria-hidden": "true", text: "▶ " }), `${name(view.active)}'s turn`];
+  if (view.phase === "action") return [h("span", { "aria-hidden": "true", text: "▶ " }), interpolate(gettext("%(name)s's turn"), { name: name(view.active) }, true)];
   if (view.phase === "reaction" && view.window) {
     const w = view.window;
-    return [h("strong", { text: `${name(w.active)} plays ${w.label}` }), h("span", { class: "asking", text: `asking ${w.waiting.map(name).join(", ")}` })];
+    return [
+      h("strong", { text: interpolate(gettext("%(name)s plays %(card)s"), { name: name(w.active), card: w.label }, true) }),
+      h("span", { class: "asking", text: interpolate(gettext("asking %(names)s"), { names: w.waiting.map(name).join(", ") }, true) }),
+    ];
   }
-  if (view.phase === "trim") return [h("span", { "aria-hidden": "true", text: "✂ " }), `${Object.keys(view.trims).map((s) => name(Number(s))).join(", ")} discard${Object.keys(view.trims).length > 1 ? "" : "s"}`];
+  if (view.phase === "trim") {
+    const who = Object.keys(view.trims).map((s) => name(Number(s)));
+    return [h("span", { "aria-hidden": "true", text: "✂ " }), interpolate(ngettext("%(names)s discards", "%(names)s discard", who.length), { names: who.join(", ") }, true)];
+  }
   return statusLine(view, meta);
 }
 
@@ -190,16 +208,16 @@ function drawPartyBar(list) {
     const pct = Math.round(gateProgress(list) * 100);
     const g = gateSeen(party, list);
     render(bar,
-      h("h2", { id: "party-bar-h", text: `The gate: ${g.at_gate} of ${g.tables} tables there` }),
-      h("div", { class: "bar room", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": "The room's progress to the gate" },
+      h("h2", { id: "party-bar-h", text: interpolate(ngettext("The gate: %(at)s of %(tables)s table there", "The gate: %(at)s of %(tables)s tables there", g.tables), { at: g.at_gate, tables: g.tables }, true) }),
+      h("div", { class: "bar room", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": gettext("The room's progress to the gate") },
         fill(pct)),
-      h("p", { class: "hint", text: g.open ? "Every table is at the gate: the relay opens next." : "Every table plays rounds 1 and 2, then waits here for the others." }));
+      h("p", { class: "hint", text: g.open ? gettext("Every table is at the gate: the relay opens next.") : gettext("Every table plays rounds 1 and 2, then waits here for the others.") }));
     return;
   }
   if (relay.status === "open") {
     const drawn = list.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
     render(bar,
-      h("h2", { id: "party-bar-h", text: `The relay: ${drawn} of ${relay.ring.length} seats drawn` }),
+      h("h2", { id: "party-bar-h", text: interpolate(ngettext("The relay: %(drawn)s of %(seats)s seat drawn", "The relay: %(drawn)s of %(seats)s seats drawn", relay.ring.length), { drawn, seats: relay.ring.length }, true) }),
       ringLine(relay, "ring big-ring"));
     return;
   }
@@ -208,15 +226,17 @@ function drawPartyBar(list) {
   const moving = walking || list.some((t) => t.view.round === 3);
   const count = walkCount(relay);
   render(bar,
-    h("h2", { id: "party-bar-h", text: walking ? `The relay: ${count.arrived} of ${count.gifts} gifts arrived` : moving ? "The relay: every drawn gift moved one table along" : "The relay has run" }),
+    h("h2", { id: "party-bar-h", text: walking
+      ? interpolate(ngettext("The relay: %(arrived)s of %(gifts)s gift arrived", "The relay: %(arrived)s of %(gifts)s gifts arrived", count.gifts), { arrived: count.arrived, gifts: count.gifts }, true)
+      : moving ? gettext("The relay: every drawn gift moved one table along") : gettext("The relay has run") }),
     ringLine(relay, "ring big-ring"),
     moving
-      ? h("ol", { class: "relay-moves", "aria-label": "Gifts moving" }, relay.result.map((r) =>
+      ? h("ol", { class: "relay-moves", "aria-label": gettext("Gifts moving") }, relay.result.map((r) =>
           h("li", { class: "move", data: { table: r.table } },
             h("span", { class: "from", text: r.table }),
-            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: `gift-tag ${arrivedAt(relay, r.sent_to) ? "arrived" : "moving"}`, text: `gift ${r.sent}` })),
+            h("span", { class: "track", "aria-hidden": "true" }, h("span", { class: `gift-tag ${arrivedAt(relay, r.sent_to) ? "arrived" : "moving"}`, text: interpolate(pgettext("a gift's tag moving along the relay's track: at most about 7 characters", "gift %(gift)s"), { gift: r.sent }, true) })),
             h("span", { class: "to", text: r.sent_to }),
-            h("span", { class: "sr-only", text: `${r.guest} carries gift ${r.sent} from table ${r.table} to table ${r.sent_to}` }))))
+            h("span", { class: "sr-only", text: interpolate(gettext("%(guest)s carries gift %(gift)s from table %(from)s to table %(to)s"), { guest: r.guest, gift: r.sent, from: r.table, to: r.sent_to }, true) }))))
       : null);
 }
 
@@ -236,7 +256,7 @@ function drawEnd(list) {
     });
     // Leftover vault gifts go back to whoever brought them.
     for (const v of view.vault || []) {
-      rows.push({ name: "Back from the vault", letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
+      rows.push({ name: gettext("Back from the vault"), letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
     }
   }
   const pages = paginate(box, rows);
@@ -248,10 +268,15 @@ function drawEnd(list) {
 
 function renderEnd(box, chunk, pages) {
   render(box,
-    h("h2", { id: "end-h", text: "Who takes what home" }),
-    pages > 1 ? h("p", { class: "page-no", text: `Page ${endPage + 1} of ${pages}` }) : null,
+    h("h2", { id: "end-h", text: gettext("Who takes what home") }),
+    pages > 1 ? h("p", { class: "page-no", text: interpolate(gettext("Page %(page)s of %(pages)s"), { page: endPage + 1, pages }, true) }) : null,
     h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
-      h("strong", { text: r.name }), ` (table ${r.letter}) `, h("span", { class: "gift-tag", text: `gift ${r.gift}` }), r.description ? ` ${r.description}` : ""))));
+      fillIn(gettext("%(name)s (table %(letter)s) %(gift)s"), {
+        name: h("strong", { text: r.name }),
+        letter: r.letter,
+        gift: h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift: r.gift }, true) }),
+      }),
+      r.description ? ` ${r.description}` : ""))));
 }
 
 /** The rows in pages, measured on the screen itself: each page the most rows that do

@@ -70,7 +70,7 @@ function slideshow(story) {
   const slides = [];
   const newSlide = (section, more) => {
     const title = section.querySelector("h2").textContent;
-    const slide = h("section", { class: "story-slide", "aria-label": title }, h("h2", { text: more ? `${title} (continued)` : title }));
+    const slide = h("section", { class: "story-slide", "aria-label": title }, h("h2", { text: more ? interpolate(gettext("%(title)s (continued)"), { title }, true) : title }));
     for (const s of slides) s.hidden = true; // one slide shown (and measured) at a time
     deck.append(slide);
     slides.push(slide);
@@ -109,7 +109,7 @@ function slideshow(story) {
   const show = (i) => {
     at = (i + slides.length) % slides.length;
     slides.forEach((s, k) => { s.hidden = k !== at; });
-    counter.textContent = `${at + 1} / ${slides.length}`;
+    counter.textContent = `${(at + 1).toLocaleString(document.documentElement.lang)} / ${slides.length.toLocaleString(document.documentElement.lang)}`;
     story.dataset.slide = String(at);
     clearTimeout(timer);
     timer = setTimeout(() => show(at + 1), SLIDE_SECONDS * 1000);
@@ -135,9 +135,9 @@ function forAPhone(story) {
     copy.open = true;
     delete copy.dataset.gift; // the list below keeps the one named by its gift
     copy.dataset.mine = "";
-    copy.querySelector("summary").prepend("Your gift: ");
+    copy.querySelector("summary").prepend(gettext("Your gift: "));
     const section = h("section", { class: "panel", id: "my-journey", "aria-labelledby": "my-journey-h" },
-      h("h2", { id: "my-journey-h", text: "Your gift's journey" }), copy);
+      h("h2", { id: "my-journey-h", text: gettext("Your gift's journey") }), copy);
     story.querySelector(".party-title").after(section);
   }
   if (!matchMedia("(max-width: 40rem)").matches) return;
@@ -146,13 +146,13 @@ function forAPhone(story) {
   const gifts = story.querySelector("#story-gifts .table-scroll");
   if (gifts) {
     const rows = gifts.querySelectorAll("tbody tr").length;
-    const fold = h("details", { class: "journey fold" }, h("summary", { text: `Every gift (${rows})` }));
+    const fold = h("details", { class: "journey fold" }, h("summary", { text: interpolate(gettext("Every gift (%(count)s)"), { count: rows }, true) }));
     gifts.replaceWith(fold);
     fold.append(gifts);
   }
   const journeys = [...story.querySelectorAll("#story-journeys > details.journey")];
   if (journeys.length > 1) {
-    const fold = h("details", { class: "journey fold" }, h("summary", { text: `Every gift's journey (${journeys.length})` }));
+    const fold = h("details", { class: "journey fold" }, h("summary", { text: interpolate(gettext("Every gift's journey (%(count)s)"), { count: journeys.length }, true) }));
     journeys[0].before(fold);
     fold.append(...journeys);
   }

@@ -1,38 +1,53 @@
 // Royal Heist: the pieces every Royal screen shares, built from the engine's views
 // (games/royal/views.py public_view, or a seat_view's public part): the rooms in a row,
 // the seats with their satchels and banks, the decide clock and the reveal's flip.
-// Text only through textContent (ui.js h); every string this module shows is in TEXT.
+// Text only through textContent (ui.js h); every string this module shows is in TEXT,
+// translated (the page's catalogue, /jsi18n/, loads before the modules); the card titles
+// and rank names arrive translated in the server's rules JSON.
 import { h, namer } from "../ui.js";
 
 export const TEXT = {
-  heist: (n, of) => `Heist ${n} of ${of}`,
-  game: (n, of) => `Game ${n} of ${of}`,
-  total: "Total",
-  gameTied: (n, jewels) => `Game ${n} is over: everyone banked ${jewels} jewel${jewels === 1 ? "" : "s"}. The banks start again at 0; the totals keep adding up.`,
-  gameOver: (n, names, jewels) => `Game ${n} is over: ${names.join(" and ")} banked the most (${jewels} jewel${jewels === 1 ? "" : "s"}). The banks start again at 0; the totals keep adding up.`,
-  rooms: "Rooms",
-  noRooms: "No room turned up yet.",
-  jewelsLeft: (n) => `${n} left`,
-  worth: (n) => `${n} jewel${n === 1 ? "" : "s"}`,
-  danger: "danger",
+  heist: (n, of) => interpolate(gettext("Heist %(n)s of %(of)s"), { n, of }, true),
+  game: (n, of) => interpolate(gettext("Game %(n)s of %(of)s"), { n, of }, true),
+  total: gettext("Total"),
+  gameTied: (n, jewels) => interpolate(ngettext(
+    "Game %(game)s is over: everyone banked %(jewels)s jewel. The banks start again at 0; the totals keep adding up.",
+    "Game %(game)s is over: everyone banked %(jewels)s jewels. The banks start again at 0; the totals keep adding up.", jewels), { game: n, jewels }, true),
+  gameOver: (n, names, jewels) => interpolate(ngettext(
+    "Game %(game)s is over: %(names)s banked the most (%(jewels)s jewel). The banks start again at 0; the totals keep adding up.",
+    "Game %(game)s is over: %(names)s banked the most (%(jewels)s jewels). The banks start again at 0; the totals keep adding up.", jewels),
+  { game: n, names: andList(names), jewels }, true),
+  rooms: gettext("Rooms"),
+  noRooms: gettext("No room turned up yet."),
+  jewelsLeft: (n) => interpolate(gettext("%(n)s left"), { n }, true),
+  worth: (n) => interpolate(ngettext("%(n)s jewel", "%(n)s jewels", n), { n }, true),
+  danger: gettext("danger"),
   plus: (card) => `+ ${card}`,
-  seats: "Who is where",
-  inside: "inside",
-  out: "out",
-  satchel: "Satchel",
-  bank: "Bank",
-  decided: "decided",
-  deciding: "deciding…",
-  pressedOn: "pressed on",
-  gotOut: "got out",
-  lastStep: "last step: ",
-  dangersSeen: "Dangers this heist",
-  noDangers: "none yet",
-  clockBefore: "Time to choose: ",
-  clockAfter: "Time is up: the clock gets the undecided out.",
-  clockAfterDuty: "Time is up: the captain or the host may now get the undecided out.",
-  jewels: (n) => `${n} jewel${n === 1 ? "" : "s"}`,
+  seats: gettext("Who is where"),
+  inside: pgettext("Royal Heist: a seat still in the heist", "inside"),
+  out: pgettext("Royal Heist: a seat that left the heist", "out"),
+  satchel: gettext("Satchel"),
+  bank: pgettext("Royal Heist: the jewels a seat has banked", "Bank"),
+  decided: gettext("decided"),
+  deciding: gettext("deciding…"),
+  pressedOn: gettext("pressed on"),
+  gotOut: gettext("got out"),
+  lastStep: gettext("last step: "),
+  dangersSeen: gettext("Dangers this heist"),
+  noDangers: gettext("none yet"),
+  clockBefore: gettext("Time to choose: "),
+  clockAfter: gettext("Time is up: the clock gets the undecided out."),
+  clockAfterDuty: gettext("Time is up: the captain or the host may now get the undecided out."),
+  jewels: (n) => interpolate(ngettext("%(n)s jewel", "%(n)s jewels", n), { n }, true),
+  roomDanger: (card) => interpolate(gettext("%(card)s: danger"), { card }, true),
+  roomWorth: (card, worth, left) => interpolate(gettext("%(card)s: %(worth)s, %(left)s"), { card, worth, left }, true),
+  roomWorthBonus: (card, bonus, worth, left) => interpolate(gettext("%(card)s plus %(bonus)s: %(worth)s, %(left)s"), { card, bonus, worth, left }, true),
 };
+
+/** "Ada and Bo", "Ada, Bo and Cy" in the page's language. */
+export function andList(names) {
+  return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names.map(String));
+}
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const JOKER_FACE = "★";
@@ -106,8 +121,10 @@ export function lastGameNews(view, meta, name) {
 export function roomFace(room, { latest = false } = {}) {
   const red = room.card[1] === "H" || room.card[1] === "D";
   const label = room.kind === "danger"
-    ? `${cardTitle(room.card)}: ${TEXT.danger}`
-    : `${cardTitle(room.card)}${room.bonus ? ` plus ${cardTitle(room.bonus)}` : ""}: ${TEXT.worth(room.value)}, ${TEXT.jewelsLeft(room.jewels)}`;
+    ? TEXT.roomDanger(cardTitle(room.card))
+    : room.bonus
+      ? TEXT.roomWorthBonus(cardTitle(room.card), cardTitle(room.bonus), TEXT.worth(room.value), TEXT.jewelsLeft(room.jewels))
+      : TEXT.roomWorth(cardTitle(room.card), TEXT.worth(room.value), TEXT.jewelsLeft(room.jewels));
   return h("li", { class: `r-room kind-${room.kind}${red ? " red" : ""}${latest ? " latest" : ""}`, "aria-label": label, data: { card: room.card } },
     h("span", { class: "r-face", "aria-hidden": "true", text: cardShort(room.card) }),
     room.bonus ? h("span", { class: "r-bonus", "aria-hidden": "true", text: TEXT.plus(cardShort(room.bonus)) }) : null,

@@ -5,12 +5,12 @@
 import { h } from "../ui.js";
 
 export const TEXT = {
-  title: "Leaderboard",
-  rank: "Rank",
-  name: "Player",
-  table: "Table",
-  bank: "Banked",
-  empty: "Nobody has banked anything yet.",
+  title: gettext("Leaderboard"),
+  rank: gettext("Rank"),
+  name: gettext("Player"),
+  table: gettext("Table"),
+  bank: gettext("Banked"),
+  empty: gettext("Nobody has banked anything yet."),
   tableName: (t) => (t === null || t === undefined || t === "" ? "—" : String(t)),
 };
 
@@ -49,16 +49,17 @@ export function renderLeaderboard(rows, { limit = null } = {}) {
 }
 
 export const RESULT_TEXT = {
-  title: "The party's result",
-  champion: (names) => (names.length > 1 ? `Champions: ${names.join(", ")}` : `Champion: ${names[0]}`),
-  tableWinners: (table, names) => `Table ${table}: ${names.join(", ")}`,
-  winners: "Each table's winner",
-  caption: (n) => `Every guest's jewels, all tables (${n} guests)`,
-  total: "Total",
-  game: (i) => `Game ${i}`,
-  playedBy: (r) => ` (played by ${r.played_by.join(", then ")})`,
-  winnerMark: "table winner",
-  championMark: "champion",
+  title: gettext("The party's result"),
+  champion: (names) => interpolate(ngettext("Champion: %(names)s", "Champions: %(names)s", names.length), { names: names.join(", ") }, true),
+  tableWinners: (table, names) => interpolate(gettext("Table %(table)s: %(names)s"), { table, names: names.join(", ") }, true),
+  winners: gettext("Each table's winner"),
+  caption: (n) => interpolate(ngettext("Every guest's jewels, all tables (%(n)s guest)", "Every guest's jewels, all tables (%(n)s guests)", n), { n }, true),
+  total: gettext("Total"),
+  game: (i) => interpolate(gettext("Game %(n)s"), { n: i }, true),
+  // "Ada, then Bo": a seat played by the guest who sat down, then a substitute
+  playedBy: (r) => interpolate(gettext(" (played by %(names)s)"), { names: r.played_by.join(gettext(", then ")) }, true),
+  winnerMark: gettext("table winner"),
+  championMark: gettext("champion"),
 };
 
 /** The party's result (events/party/selectors.py `_standings_result`): the champions,

@@ -59,7 +59,7 @@ function start() {
  * this one; the server applies a resent frame once (its `re`). */
 function decide(pressOn) {
   S.sentVersion = S.seat.view.version;
-  track(live.act({ type: "decide", press_on: pressOn }), "Sending your choice")
+  track(live.act({ type: "decide", press_on: pressOn }), gettext("Sending your choice"))
     .catch((err) => {
       S.sentVersion = null;
       showError(err);
@@ -70,7 +70,7 @@ function decide(pressOn) {
 function draw() {
   if (S.fatal) {
     render(root, h("section", { class: "panel", role: "alert" },
-      h("h1", { text: "You're not at this table any more" }),
+      h("h1", { text: gettext("You're not at this table any more") }),
       h("p", { text: S.fatal })));
     return;
   }
@@ -79,9 +79,11 @@ function draw() {
     const p = S.party || {};
     render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
       h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }),
-      h("h1", { id: "lobby-h" }, `You're in, ${S.me.name}!`),
+      h("h1", { id: "lobby-h" }, interpolate(gettext("You're in, %(name)s!"), { name: S.me.name }, true)),
       h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
-        `Waiting for the host to seat everyone${p.guest_count ? ` · ${p.guest_count} guest${p.guest_count === 1 ? "" : "s"} in` : ""}.`)));
+        p.guest_count
+          ? interpolate(ngettext("Waiting for the host to seat everyone · %(n)s guest in.", "Waiting for the host to seat everyone · %(n)s guests in.", p.guest_count), { n: p.guest_count }, true)
+          : gettext("Waiting for the host to seat everyone."))));
     return;
   }
   const { view, table: meta } = S.seat;

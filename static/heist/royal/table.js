@@ -6,19 +6,19 @@ import { h, seatName } from "../ui.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./board.js";
 
 export const TEXT = {
-  table: (letter) => (letter ? `Table ${letter}` : "Table"),
-  deciding: (n, of) => `${n} of ${of} inside have chosen.`,
-  revealed: "Every choice is shown at once:",
-  gate: "Half-way: this table waits at the gate.",
-  gateDuty: "Open the gate when the party is ready for the next heist.",
-  openGate: "Open the gate",
-  gateWaits: "The host opens the gate.",
-  over: "Game over.",
-  winners: (names) => `Winner${names.length > 1 ? "s" : ""}: ${names.join(", ")}.`,
-  caught: (card) => `Last heist ended: the ${card} caught everyone still inside.`,
-  allOut: "Last heist ended: everyone got out.",
-  deck: (n) => `${n} card${n === 1 ? "" : "s"} in the deck`,
-  inRooms: (n) => `${n} jewel${n === 1 ? "" : "s"} in the rooms`,
+  table: (letter) => (letter ? interpolate(gettext("Table %(letter)s"), { letter }, true) : gettext("Table")),
+  deciding: (n, of) => interpolate(ngettext("%(n)s of %(of)s inside have chosen.", "%(n)s of %(of)s inside have chosen.", n), { n, of }, true),
+  revealed: gettext("Every choice is shown at once:"),
+  gate: gettext("Half-way: this table waits at the gate."),
+  gateDuty: gettext("Open the gate when the party is ready for the next heist."),
+  openGate: gettext("Open the gate"),
+  gateWaits: gettext("The host opens the gate."),
+  over: gettext("Game over."),
+  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true),
+  caught: (card) => interpolate(gettext("Last heist ended: the %(card)s caught everyone still inside."), { card }, true),
+  allOut: gettext("Last heist ended: everyone got out."),
+  deck: (n) => interpolate(ngettext("%(n)s card in the deck", "%(n)s cards in the deck", n), { n }, true),
+  inRooms: (n) => interpolate(ngettext("%(n)s jewel in the rooms", "%(n)s jewels in the rooms", n), { n }, true),
 };
 
 function status(view, meta, onOpenGate) {
