@@ -64,7 +64,9 @@ def late_arrivals(
                 "gift": gifts_of(game_named(g.party.game)).gift_label(g.gift_number),
                 # Never in play, never unwrapped: a secret until the party is over.
                 "description": g.description if over else gettext(WRAPPED),
-                "source": f"brought by {g.name} (arrived late)",
+                "wrapped": not over,
+                "source": gettext("brought by %(name)s (arrived late)") % {"name": g.name},
+                "from": {"kind": "late", "name": g.name},
                 "played_for": None if sub is None else sub.leaving_name,
                 "table": None if sub is None or sub.table_id is None else letters.get(sub.table_id),
                 "seat": None if sub is None else sub.seat,

@@ -428,17 +428,29 @@ def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:
         return joined[brought[gift_id].pk]
 
     def describe(gift_id: int, game: Any) -> dict[str, Any]:
+        # `source` in the language of the request (the CSV, the join page); `from` and
+        # `wrapped` for the screens, which put them in their own (a result reaches the
+        # host's devices in a broadcast, built once for all of them).
         if gift_id in vault_by_id:
-            source = gettext("vault gift from %(name)s") % {"name": vault_by_id[gift_id].contributor}
+            origin = {"kind": "vault", "name": vault_by_id[gift_id].contributor}
+            source = gettext("vault gift from %(name)s") % {"name": origin["name"]}
         elif gift_id in brought:
-            source = gettext("brought by %(name)s") % {"name": bringer(gift_id)}
+            origin = {"kind": "brought", "name": bringer(gift_id)}
+            source = gettext("brought by %(name)s") % {"name": origin["name"]}
         else:
+            origin = {"kind": "unknown", "name": ""}
             source = gettext("unknown")
         # The host downloads this mid-party too: a gift still wrapped keeps its secret
         # (the host plays as well, and a projector may show the dashboard).
         told = told_to_the_room(gift_id, game, gifts) or (over and not public)
         description = gifts.gift_description(game, gift_id) if told else gettext(WRAPPED)
-        return {"gift": gifts.gift_label(gift_id), "description": description, "source": source}
+        return {
+            "gift": gifts.gift_label(gift_id),
+            "description": description,
+            "wrapped": not told,
+            "source": source,
+            "from": origin,
+        }
 
     keeps: list[dict[str, Any]] = []
     returns: list[dict[str, Any]] = []

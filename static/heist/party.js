@@ -111,6 +111,24 @@ export function drawnSeatList(relay, payloads, captainOf = () => null) {
   );
 }
 
+/** Where a gift of the result came from, in this page's language (the server's `source`
+ * is in the language of whoever's action built the result). */
+function sourceText(r) {
+  const name = r.from ? r.from.name : "";
+  switch (r.from && r.from.kind) {
+    case "vault": return interpolate(gettext("vault gift from %(name)s"), { name }, true);
+    case "brought": return interpolate(gettext("brought by %(name)s"), { name }, true);
+    case "late": return interpolate(gettext("brought by %(name)s (arrived late)"), { name }, true);
+    case "unknown": return gettext("unknown");
+    default: return r.source;
+  }
+}
+
+/** A gift's description, or that it is still wrapped, in this page's language. */
+function descriptionText(r) {
+  return r.wrapped ? gettext("(wrapped)") : r.description;
+}
+
 /** The party's result: who keeps which gift, and the vault gifts going home. */
 export function partyResultTables(result) {
   const keeps = h(
@@ -125,8 +143,8 @@ export function partyResultTables(result) {
         h("td", { text: r.table }),
         h("td", { text: String(r.seat + 1) }),
         h("td", {}, giftTag(r.gift)),
-        h("td", { text: r.description }),
-        h("td", { text: r.source })))),
+        h("td", { text: descriptionText(r) }),
+        h("td", { text: sourceText(r) })))),
   );
   const returns = result.vault_returns.length
     ? h(
@@ -139,7 +157,7 @@ export function partyResultTables(result) {
             h("th", { scope: "row" }, giftTag(r.gift)),
             h("td", { text: r.table }),
             h("td", { text: r.returns_to }),
-            h("td", { text: r.description })))),
+            h("td", { text: descriptionText(r) })))),
       )
     : null;
   const late = (result.late || []).length
@@ -152,7 +170,7 @@ export function partyResultTables(result) {
           h("tr", {},
             h("th", { scope: "row", text: r.guest }),
             h("td", {}, giftTag(r.gift)),
-            h("td", { text: r.description }),
+            h("td", { text: descriptionText(r) }),
             h("td", { text: r.played_for ? interpolate(gettext("table %(table)s, seat %(seat)s for %(guest)s"), { table: r.table, seat: r.seat + 1, guest: r.played_for }, true) : "—" })))),
       )
     : null;
