@@ -114,3 +114,41 @@ def serious_a11y(page: Page, label: str) -> list[str]:
         for v in results.response["violations"]
         if v.get("impact") in ("serious", "critical")
     ]
+
+
+# A party driven in process, as the sockets' commands would drive it: the host's party
+# commands and the engine's bot at a table, their broadcasts sent after the commit.
+def send_outcome(outcome) -> None:
+    from events.broadcast.groups import send_on_commit
+
+    send_on_commit(outcome.messages)
+
+
+def host_command(party_id: int, command: str) -> None:
+    from events.party.commands import dispatch
+    from events.party.roles import Actor, Role
+
+    send_outcome(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
+
+
+def bot_step(table_id: int, r) -> None:
+    """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
+    from events.party.commands import table_act
+    from events.party.roles import Actor, Role
+    from games.yankee import Game, Phase
+    from tables.models import Table
+    from tests.live.tables import bot_move
+
+    table = Table.objects.get(pk=table_id)
+    if Game.from_dict(table.state).phase is Phase.GATE:
+        actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
+    else:
+        _, actor, wire = bot_move(table_id, r)
+    send_outcome(table_act(actor=actor, table_id=table_id, action=wire))
+
+
+def table_state(table_id: int):
+    from games.yankee import Game
+    from tables.models import Table
+
+    return Game.from_dict(Table.objects.get(pk=table_id).state)

@@ -25,7 +25,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import shorthand
-from tests.browser.helpers import DbThread, new_page, overflows
+from tests.browser.helpers import DbThread, bot_step, host_command, new_page, overflows, table_state
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -77,41 +77,6 @@ def _english(lang: str) -> tuple[set[str], re.Pattern[str]]:
                 elif "%" not in text:
                     found.add(text)
     return found, re.compile("|".join(f"(?:{p})" for p in patterns))
-
-
-def _send(outcome) -> None:
-    from events.broadcast.groups import send_on_commit
-
-    send_on_commit(outcome.messages)
-
-
-def _host(party_id: int, command: str) -> None:
-    from events.party.commands import dispatch
-    from events.party.roles import Actor, Role
-
-    _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
-
-
-def _bot(table_id: int, r: random.Random) -> None:
-    from events.party.commands import table_act
-    from events.party.roles import Actor, Role
-    from games.yankee import Game, Phase
-    from tables.models import Table
-    from tests.live.tables import bot_move
-
-    table = Table.objects.get(pk=table_id)
-    if Game.from_dict(table.state).phase is Phase.GATE:
-        actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
-    else:
-        _, actor, wire = bot_move(table_id, r)
-    _send(table_act(actor=actor, table_id=table_id, action=wire))
-
-
-def _state(table_id: int):
-    from games.yankee import Game
-    from tables.models import Table
-
-    return Game.from_dict(Table.objects.get(pk=table_id).state)
 
 
 def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_server, browser):
@@ -178,7 +143,7 @@ def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_s
                 seen.setdefault(label, set()).add(phase)
 
         check("lobby")
-        db(_host, party_id, "seat")
+        db(host_command, party_id, "seat")
         tables = db(
             lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
         )
@@ -198,7 +163,7 @@ def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_s
 
         def drive(stop) -> None:
             for _ in range(3000):
-                states = {t: db(_state, t) for t in tables}
+                states = {t: db(table_state, t) for t in tables}
                 if all(stop(g) for g in states.values()):
                     return
                 for t, g in states.items():
@@ -218,24 +183,123 @@ def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_s
                     if g.phase.value not in phases_checked:
                         phases_checked.add(g.phase.value)
                         check(g.phase.value)
-                    db(_bot, t, rands[t])
+                    db(bot_step, t, rands[t])
             raise AssertionError("the party did not get there")
 
         drive(lambda g: g.phase is Phase.GATE)
         check("gate")
-        db(_host, party_id, "open_relay")
+        db(host_command, party_id, "open_relay")
         for t in tables:
-            db(_bot, t, rands[t])
-        db(_host, party_id, "run_relay")
+            db(bot_step, t, rands[t])
+        db(host_command, party_id, "run_relay")
         expect(screen.locator(".relay-moves .move")).to_have_count(2)
         check("relay")
-        db(_host, party_id, "confirm_all_deliveries")
+        db(host_command, party_id, "confirm_all_deliveries")
         drive(lambda g: g.phase is Phase.OVER)
-        db(_host, party_id, "end")
+        db(host_command, party_id, "end")
         screen.wait_for_timeout(1000)
         check("over")
         assert {"Tío Paco:action", "Oma Inge:action"} <= phases_checked, phases_checked
         print("checked:", {k: sorted(v) for k, v in seen.items()})
+        assert not errors, errors
+    finally:
+        db.close()
+
+
+ROYAL_PHONE = "#phone .r-phone"
+
+
+def test_a_spanish_royal_party_with_a_german_phone_speaks_each_screens_language(asgi_server, browser):
+    """Royal Heist, the second game, the same way: a Spanish party, one phone in German
+    and one in Spanish, the host's laptop in German; the big screen and the tablet in
+    Spanish; every screen checked at each step until the game is over, then the story."""
+    from events.party.tablets import tablet_pair_start
+    from tables.models import Table
+
+    base = asgi_server
+    errors: list[str] = []
+    english = {"de": _english("de"), "es": _english("es")}
+    db = DbThread()
+    try:
+
+        def create():
+            party, host_token = shorthand.party_create(name="Golpe en casa", game="royal", games=1, language="es")
+            seats = {}
+            for name in ("Abuela", "Lena", "Paco"):
+                guest, token, _ = shorthand.guest_join(code=party.code, name=name, description="")
+                seats[name] = {"token": token, "guest": guest.pk, "gift_number": guest.gift_number}
+            return party.pk, party.code, host_token, seats
+
+        party_id, code, host_token, seats = db(create)
+        pages: dict[str, tuple[Page, str]] = {}
+        screen = new_page(browser, 1280, 720, errors, "screen", locale="de-DE")
+        screen.goto(f"{base}/screen/{code}/")
+        pages["screen"] = (screen, "es")
+        host = new_page(browser, 1280, 720, errors, "host", locale="de-DE")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
+        host.goto(f"{base}/host/{code}/")
+        pages["host"] = (host, "de")
+        for name, locale, lang in (("Abuela", "es-ES", "es"), ("Lena", "de-AT", "de"), ("Paco", "es-MX", "es")):
+            p = new_page(browser, 320, 640, errors, name, locale=locale)
+            p.context.add_init_script(
+                f"localStorage.setItem('heist.seat.{code}', {json.dumps(json.dumps(seats[name]))})"
+            )
+            p.goto(f"{base}/p/{code}/")
+            pages[name] = (p, lang)
+
+        def check(phase: str) -> None:
+            for label, (page, lang) in pages.items():
+                expect(page.locator("html")).to_have_attribute("lang", lang)
+                whole, sentences = english[lang]
+                left = sorted({t for t in page.evaluate(TEXTS) if t in whole or sentences.fullmatch(t)})
+                assert not left, f"{label} ({lang}) at {phase} shows English: {left}"
+                assert not overflows(page), f"{label} ({lang}) at {phase} runs off its screen sideways"
+
+        for page, _ in pages.values():
+            page.wait_for_load_state("networkidle")
+        check("lobby")
+        db(host_command, party_id, "seat")
+        table = db(lambda: Table.objects.get(party_id=party_id).pk)
+        pairing = db(lambda: tablet_pair_start(party_id=party_id, table_id=table).data["pairing"])
+        tablet = new_page(browser, 800, 1280, errors, "tablet", locale="en-US")
+        tablet.goto(f"{base}/t/{code}/#{pairing}")
+        expect(tablet.locator("#tablet .r-table:not(.tile)")).to_be_visible()
+        pages["tablet"] = (tablet, "es")
+        phones = [pages[n][0] for n in ("Abuela", "Lena", "Paco")]
+        for phone in phones:
+            expect(phone.locator(ROYAL_PHONE)).to_be_visible()
+        check("seated")
+
+        r = random.Random(5)
+        steps = 0
+        for _ in range(400):
+            if all(p.locator(f"{ROYAL_PHONE}[data-phase=over]").count() for p in phones):
+                break
+            for phone in phones:
+                buttons = phone.locator(f"{ROYAL_PHONE} button.r-decide:not([disabled])")
+                if buttons.count() != 2:
+                    continue
+                if steps % 4 == 0:
+                    check(f"decide {steps}")
+                choice = "press_on" if r.random() < 0.7 else "get_out"
+                phone.locator(f"{ROYAL_PHONE} button[data-choice={choice}]").click()
+                steps += 1
+            phones[0].wait_for_timeout(100)
+        else:
+            raise AssertionError("the game did not end")
+        for page, _ in pages.values():
+            expect(page.locator(".r-status.over").first).to_be_visible()
+        check("over")
+        # The story, on a phone in Spanish and one in German.
+        for name in ("Paco", "Lena"):
+            page = pages[name][0]
+            page.goto(f"{base}/story/{code}/")
+            expect(page.locator("#story-tables")).to_be_visible()
+        story = {name: pages[name] for name in ("Paco", "Lena")}
+        pages.clear()
+        pages.update(story)
+        check("story")
+        assert steps >= 3
         assert not errors, errors
     finally:
         db.close()

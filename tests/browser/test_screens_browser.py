@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import shorthand
-from tests.browser.helpers import DbThread, new_page
+from tests.browser.helpers import DbThread, bot_step, host_command, new_page, send_outcome, table_state
 from tests.browser.screens import (
     in_view,
     page_height,
@@ -33,35 +33,6 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Jo A.", "Maximiliana Featherstonehaugh", "Tomás", "Bea", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal", "Ivy"]
 PHONES = {"Jo A.": (320, 568), "Tomás": (390, 844)}
-
-
-def _send(outcome) -> None:
-    from events.broadcast.groups import send_on_commit
-
-    send_on_commit(outcome.messages)
-
-
-def _host(party_id: int, command: str) -> None:
-    from events.party.commands import dispatch
-    from events.party.roles import Actor, Role
-
-    _send(dispatch(Actor(Role.HOST, party_id), {"type": "party", "command": command}))
-
-
-def _bot(table_id: int, r: random.Random) -> None:
-    """One bot action at the table, broadcast (the reveal and the relay draw as the host)."""
-    from events.party.commands import table_act
-    from events.party.roles import Actor, Role
-    from games.yankee import Game, Phase
-    from tables.models import Table
-    from tests.live.tables import bot_move
-
-    table = Table.objects.get(pk=table_id)
-    if Game.from_dict(table.state).phase is Phase.GATE:
-        actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
-    else:
-        _, actor, wire = bot_move(table_id, r)
-    _send(table_act(actor=actor, table_id=table_id, action=wire))
 
 
 def tap(page: Page, target, label: str) -> None:
@@ -77,13 +48,6 @@ def tap(page: Page, target, label: str) -> None:
     hit = target.evaluate("(el, [x, y]) => el.contains(document.elementFromPoint(x, y))", [x, y])
     assert hit, f"{label}: {target} is covered at ({x:.0f}, {y:.0f})"
     page.mouse.click(x, y)
-
-
-def _state(table_id: int):
-    from games.yankee import Game
-    from tables.models import Table
-
-    return Game.from_dict(Table.objects.get(pk=table_id).state)
 
 
 @pytest.fixture
@@ -136,7 +100,7 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             expect(p.locator(".write-number")).to_be_visible()
             p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-1-lobby.png"))
 
-        db(_host, party_id, "seat")
+        db(host_command, party_id, "seat")
         expect(screen.locator("article.screen-tile")).to_have_count(2)
         tables = db(
             lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
@@ -202,7 +166,7 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             p.locator("#confirm").click()
 
         def phone_due(tid: int) -> tuple[str, str] | None:
-            g = db(_state, tid)
+            g = db(table_state, tid)
             for name in phones:
                 t, seat = where[name]
                 if t != tid:
@@ -215,7 +179,7 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
 
         def drive(stop, shots_at=()) -> None:
             for _ in range(3000):
-                states = {t: db(_state, t) for t in tables}
+                states = {t: db(table_state, t) for t in tables}
                 if all(stop(g) for g in states.values()):
                     return
                 for phase in shots_at:
@@ -229,14 +193,14 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
                     due = phone_due(t)
                     if due:
                         asked_ui.add(due)
-                        before = db(_state, t).version
+                        before = db(table_state, t).version
                         phone_turn(*due)
                         for _ in range(100):  # the phone's answer lands
-                            if db(_state, t).version > before:
+                            if db(table_state, t).version > before:
                                 break
                             screen.wait_for_timeout(50)
                         continue
-                    db(_bot, t, rands[t])
+                    db(bot_step, t, rands[t])
             raise AssertionError("the party did not get there")
 
         drive(lambda g: g.phase is Phase.GATE, shots_at=("reaction", "reveal", "trim"))
@@ -246,16 +210,18 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
             w, hgt = PHONES[name]
             p.screenshot(path=str(shots_dir / f"phone-{w}x{hgt}-gate.png"))
 
-        db(_host, party_id, "open_relay")
+        db(host_command, party_id, "open_relay")
         expect(screen.locator("#party-bar h2")).to_contain_text("The relay")
         for t in tables:
-            db(_bot, t, rands[t])
+            db(bot_step, t, rands[t])
         expect(screen.locator(".tile-relay.drawn")).to_have_count(2)
         projector_checked(screen, shots_dir, "screen-5-relay-drawn")
-        db(_host, party_id, "run_relay")
+        db(host_command, party_id, "run_relay")
         expect(screen.locator(".relay-moves .move")).to_have_count(2)
         projector_checked(screen, shots_dir, "screen-6-relay-walk")
-        db(_host, party_id, "confirm_all_deliveries")  # the walk (tests/browser/relay_walk.py has it step by step)
+        db(
+            host_command, party_id, "confirm_all_deliveries"
+        )  # the walk (tests/browser/relay_walk.py has it step by step)
         expect(screen.locator(".tile-head .round-name").first).to_have_text("THE DOUBLE-CROSS")
         projector_checked(screen, shots_dir, "screen-6-relay-run")
 
@@ -383,12 +349,12 @@ def test_phones_stay_awake_or_say_how_and_call_their_guest(asgi_server, browser,
         # the first turn, its cue sounded on loading, before any tap could unlock sound.
         away = False
         for _ in range(300):
-            g = db(_state, table)
+            g = db(table_state, table)
             mine = g.phase is Phase.ACTION and g.active == 1
             if mine and away:
                 break
             away = away or not mine
-            db(_bot, table, rand)
+            db(bot_step, table, rand)
         else:
             raise AssertionError("seat 1 never got a turn")
         expect(phone.locator("#prompt.prompt-turn")).to_be_visible()
@@ -422,7 +388,7 @@ def test_a_seat_offer_stays_on_the_tablet_and_the_dashboard_until_handled(asgi_s
         tablet.goto(f"{base}/t/{code}/#{pairing}")
         expect(tablet.locator(".tablet-head h1")).to_have_text("Table A")
 
-        db(lambda: _send(services.seat_offer(party_id=party.pk, guest_id=leaver.pk)))
+        db(lambda: send_outcome(services.seat_offer(party_id=party.pk, guest_id=leaver.pk)))
         offer = f"{leaver.name} (seat 3) offers their seat to a substitute."
         for page in (host, tablet):
             expect(page.locator("#offers .offer")).to_contain_text(offer)
@@ -518,7 +484,7 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
         screen.goto(f"{base}/screen/{code}/")
         expect(screen.locator("#joined-count")).to_have_text("100")
         projector_checked(screen, shots_dir, "ten-1-lobby")
-        db(_host, party_id, "seat")
+        db(host_command, party_id, "seat")
         expect(screen.locator("article.screen-tile")).to_have_count(10)
         tables = db(
             lambda: list(Table.objects.filter(party_id=party_id).order_by("letter").values_list("pk", flat=True))
@@ -530,8 +496,8 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
             for _ in range(steps):
                 moved = False
                 for t in tables:
-                    if not stop(db(_state, t)):
-                        db(_bot, t, rands[t])
+                    if not stop(db(table_state, t)):
+                        db(bot_step, t, rands[t])
                         moved = True
                 if not moved:
                     return
@@ -542,15 +508,15 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
         drive(lambda g: g.phase is Phase.GATE, 2000)
         expect(screen.locator("article.screen-tile.phase-gate")).to_have_count(10)
         projector_checked(screen, shots_dir, "ten-3-gate")
-        db(_host, party_id, "open_relay")
+        db(host_command, party_id, "open_relay")
         for t in tables:
-            db(_bot, t, rands[t])
+            db(bot_step, t, rands[t])
         expect(screen.locator(".tile-relay.drawn")).to_have_count(10)
         projector_checked(screen, shots_dir, "ten-4-relay-drawn")
-        db(_host, party_id, "run_relay")
+        db(host_command, party_id, "run_relay")
         expect(screen.locator(".relay-moves .move")).to_have_count(10)
         projector_checked(screen, shots_dir, "ten-5-relay-walk")
-        db(_host, party_id, "confirm_all_deliveries")
+        db(host_command, party_id, "confirm_all_deliveries")
         projector_checked(screen, shots_dir, "ten-5-relay-run")
         drive(lambda g: g.phase is Phase.OVER, 3000)
         expect(screen.locator("#end .page-no")).to_contain_text("Page 1 of")
