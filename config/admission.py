@@ -30,10 +30,15 @@ App = Callable[[Scope, Receive, Send], Awaitable[Any]]
 BUSY_JSON = b'{"error": "busy", "message": "The party host is busy; try again in a moment"}'
 # A page (the join link, the phone screen) reloads itself after Retry-After: the browser
 # honours the Refresh header, and no script is needed under the strict CSP.
+# Written before Django runs, so before any language is known: the same line in each of the
+# party's languages (settings.LANGUAGES), at no cost to the hot path. The scripts put the
+# JSON's "busy" in their own language (static/heist/ui.js serverSays).
 BUSY_HTML = (
     b"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-    b"<title>One moment</title><p>Lots of guests are arriving at once. This page reloads by itself"
-    b" in a moment.</p>"
+    b"<title>One moment \xc2\xb7 Un momento \xc2\xb7 Einen Moment</title>"
+    b"<p lang=en>Lots of guests are arriving at once. This page reloads by itself in a moment.</p>"
+    b"<p lang=es>Est\xc3\xa1n llegando muchos invitados a la vez. Esta p\xc3\xa1gina se recarga sola en un momento.</p>"
+    b"<p lang=de>Gerade kommen viele G\xc3\xa4ste gleichzeitig an. Diese Seite l\xc3\xa4dt sich gleich von selbst neu.</p>"
 )
 
 

@@ -1,5 +1,5 @@
 // Home: host a party (POST /api/parties, keep the host key) or join with a code.
-import { h, loadJSON, normalizeCode } from "./ui.js";
+import { h, loadJSON, normalizeCode, serverSays } from "./ui.js";
 
 const hostForm = document.getElementById("host-form");
 const hostError = document.getElementById("host-error");
@@ -78,7 +78,7 @@ hostForm.addEventListener("submit", async (ev) => {
     });
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
-      fail(hostError, data.message || interpolate(gettext("The server refused (%(status)s)."), { status: res.status }, true));
+      fail(hostError, serverSays(data) || interpolate(gettext("The server refused (%(status)s)."), { status: res.status }, true));
       return;
     }
     localStorage.setItem(`heist.host.${data.code}`, data.host_token);

@@ -11,7 +11,7 @@ import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
 import { eventLog, joinList, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox, withNodes } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
-import { giftLabel, h, oncePerFrame, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { giftLabel, h, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { renderTable } from "./royal/table.js";
@@ -958,7 +958,7 @@ async function downloadCsv(button) {
     const res = await fetch(`/api/parties/${encodeURIComponent(code)}/result.csv`, { headers: { Authorization: `Bearer ${token}` } });
     if (!res.ok) {
       const data = await res.json().catch(() => ({}));
-      throw new Error(data.message || fmt(gettext("the server refused the download (%(status)s)"), { status: res.status }));
+      throw new Error(serverSays(data) || fmt(gettext("the server refused the download (%(status)s)"), { status: res.status }));
     }
     const url = URL.createObjectURL(await res.blob());
     const link = h("a", { href: url, download: `${ROYAL ? "royal" : "yankee"}-heist-${code}.csv`, hidden: true });

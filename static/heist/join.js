@@ -1,6 +1,8 @@
 // Join: a returning guest goes straight to their seat; a new one names themselves and
 // secretly describes their gift (POST /api/parties/<CODE>/guests); a substitute takes
 // over a seat with the host's one-time hand-over code (POST .../claim).
+import { serverSays } from "./ui.js";
+
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const seatKey = `heist.seat.${code}`;
@@ -41,9 +43,10 @@ async function takeSeat(form, box, url, body) {
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
       // The server's message comes in this page's language; a word before it sets the tone.
-      const prefix = { 410: gettext("Too late: %(message)s."), 409: gettext("Sorry: %(message)s."), 404: gettext("Hmm: %(message)s."), 429: gettext("Slow down: %(message)s.") }[res.status] || "%(message)s.";
-      const message = data.message || interpolate(gettext("the server refused (%(status)s)"), { status: res.status }, true);
-      fail(box, interpolate(prefix, { message: lowerFirst(message) }, true));
+      const prefix = { 410: gettext("Too late: %(message)s."), 409: gettext("Sorry: %(message)s."), 404: gettext("Hmm: %(message)s."), 429: gettext("Slow down: %(message)s.") }[res.status];
+      const message = serverSays(data) || interpolate(gettext("the server refused (%(status)s)"), { status: res.status }, true);
+      // After a word of tone the message goes on the sentence; alone it starts one.
+      fail(box, prefix ? interpolate(prefix, { message: lowerFirst(message) }, true) : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
       return;
     }
     localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));

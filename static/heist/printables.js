@@ -1,6 +1,8 @@
 // The host dashboard's printables panel: downloads a party's PDFs with the host secret
 // in the Authorization header (never in a URL), and saves them. Self-contained: it
 // reads the code from the page and the secret from localStorage, as host.js does.
+import { serverSays } from "./ui.js";
+
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const token = localStorage.getItem(`heist.host.${code}`);
@@ -25,7 +27,7 @@ async function download(kind, button) {
     });
     if (!res.ok) {
       let message = interpolate(gettext("The download failed (%(status)s)."), { status: res.status }, true);
-      try { message = (await res.json()).message || message; } catch { /* not JSON */ }
+      try { message = serverSays(await res.json()) || message; } catch { /* not JSON */ }
       status.textContent = message;
       return;
     }

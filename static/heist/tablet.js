@@ -7,7 +7,7 @@ import { seatNotice } from "./offers.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
-import { buzz, giftLabel, h, loadJSON, render, seatName, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { buzz, giftLabel, h, loadJSON, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { renderTable } from "./royal/table.js";
 
 const app = document.getElementById("app");
@@ -41,7 +41,8 @@ async function pair(pairing) {
   const data = res ? await res.json().catch(() => ({})) : {};
   if (!res || res.status !== 201) {
     // the server's message arrives in this page's language; ours are whole sentences
-    const message = res && data.message ? data.message.charAt(0).toUpperCase() + data.message.slice(1) + "."
+    const said = serverSays(data);
+    const message = res && said ? said.charAt(0).toUpperCase() + said.slice(1) + "."
       : res ? interpolate(gettext("The server refused (%(status)s)."), { status: res.status }, true)
         : gettext("Could not reach the party host; check the connection.");
     box.textContent = message;

@@ -449,3 +449,10 @@ export function startClocks(serverNow) {
   tick();
   return setInterval(tick, 1000);
 }
+
+/** What the server said of a refusal, in this page's language: its `message`, except the
+ * front door's "busy" (config/admission.py), written before any language is known. */
+export function serverSays(data) {
+  if (data && data.error === "busy") return gettext("The party host is busy; try again in a moment");
+  return data ? data.message : undefined;
+}
