@@ -26,6 +26,7 @@ from playwright.sync_api import Page, expect
 
 from tests import shorthand
 from tests.browser.helpers import DbThread, bot_step, host_command, new_page, overflows, table_state
+from tests.browser.screens import projector_checked
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -79,7 +80,7 @@ def _english(lang: str) -> tuple[set[str], re.Pattern[str]]:
     return found, re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
-def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_server, browser):
+def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_server, browser, tmp_path):
     from events.models import Guest, Party
     from events.party.tablets import tablet_pair_start
     from games.yankee import Phase
@@ -141,6 +142,8 @@ def test_a_german_party_with_a_spanish_phone_speaks_each_screens_language(asgi_s
                 assert not left, f"{label} ({lang}) at {phase} shows English: {left}"
                 assert not overflows(page), f"{label} ({lang}) at {phase} runs off its screen sideways"
                 seen.setdefault(label, set()).add(phase)
+            # German's long words on the projector: one screen, nothing that matters cut short.
+            projector_checked(screen, tmp_path, f"screen-{phase.replace(':', '-')}", sizes=((1280, 720),))
 
         check("lobby")
         db(host_command, party_id, "seat")
