@@ -36,6 +36,11 @@ def said(msgid: str, params: Mapping[str, Any] | None = None, *, full_stop: bool
 def say(carried: list[Any]) -> str:
     """A broadcast's text (`said`'s SAID) in the active language."""
     msgid, params, full_stop = carried
+    return said_now(msgid, params, full_stop=full_stop)
+
+
+def said_now(msgid: str, params: Mapping[str, Any], *, full_stop: bool = False) -> str:
+    """A marked text with its parameters, in the active language."""
     return _render(gettext(msgid), params, full_stop)
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
+from django.http.cookie import parse_cookie
 from django.utils import translation
 from django.utils.translation.trans_real import parse_accept_lang_header
 
@@ -66,21 +67,11 @@ def language_of_scope(
     scope: Mapping[str, Any], *, party_language: str, follows_party: bool = False, room: bool = False
 ) -> str:
     """The same rule for a WebSocket handshake, from its cookies and headers."""
-    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
-    cookies = scope.get("cookies") or {}
-    cookie = cookies.get(settings.LANGUAGE_COOKIE_NAME)
     if room:
         return language_chosen(cookie=None, accept="", party_language=party_language, follows_party=True)
-    if cookie is None and "cookie" in headers:
-        from http.cookies import SimpleCookie
-
-        jar: SimpleCookie = SimpleCookie()
-        try:
-            jar.load(headers["cookie"])
-        except Exception:  # a malformed Cookie header is no choice
-            jar = SimpleCookie()
-        morsel = jar.get(settings.LANGUAGE_COOKIE_NAME)
-        cookie = morsel.value if morsel else None
+    headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", ())}
+    # Django's own parser, as the handshake reads the gate's pass (it never raises).
+    cookie = parse_cookie(headers.get("cookie", "")).get(settings.LANGUAGE_COOKIE_NAME)
     return language_chosen(
         cookie=cookie,
         accept=headers.get("accept-language", ""),

@@ -9,13 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-
-def gettext_noop(text: str) -> str:
-    """Marks a text the screens show for translation (xgettext knows the name): the engine
-    stays free of Django, the text is translated where it is shown (the `say` of
-    catalogue.py `rules_for_screens`)."""
-    return text
-
+from games.marks import gettext_noop  # titles and rank names are translated where shown
 
 SUITS = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 # A card's title by its suit, a whole phrase (word order differs by language).

@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import enum
 
-
-def gettext_noop(text: str) -> str:
-    """Marks a text the screens show for translation (xgettext knows the name): the engine
-    stays free of Django, the text is translated where it is shown (the `say` of
-    catalogue.py `rules_for_screens`)."""
-    return text
+from games.marks import gettext_noop  # the effects are translated where shown
 
 
 class Kind(enum.Enum):

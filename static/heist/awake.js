@@ -11,8 +11,7 @@
 // Noticed: a buzz where the phone can vibrate; where it cannot (iPhones ignore
 // navigator.vibrate), a short chime through WebAudio, unlocked by the guest's first tap
 // (browsers keep audio silent until a page has been touched).
-import { withNodes } from "./tableview.js";
-import { h } from "./ui.js";
+import { fill, h } from "./ui.js";
 
 const NOTE_KEY = "heist.awake-note";
 let lock = null;
@@ -68,7 +67,7 @@ export function awakeNote(onDismiss) {
   if (!wanted || (state !== "unsupported" && state !== "refused") || localStorage.getItem(NOTE_KEY)) return null;
   const apple = /iPhone|iPad|iPod/.test(navigator.userAgent);
   return h("section", { class: "notice awake-note", id: "awake-note", role: "note" },
-    h("p", {}, withNodes(apple
+    h("p", {}, fill(apple
       ? gettext("%(keep)s while you play: Settings › Display & Brightness › Auto-Lock › Never (set it back after the party).")
       : gettext("%(keep)s while you play: Settings › Display › Screen timeout, the longest there is."), { keep: h("strong", { text: gettext("Keep your screen on") }) })),
     h("button", { class: "btn small", type: "button", text: gettext("OK"), on: { click: () => { localStorage.setItem(NOTE_KEY, "1"); onDismiss(); } } }));

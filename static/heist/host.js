@@ -9,9 +9,9 @@ import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
-import { eventLog, joinList, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox, withNodes } from "./tableview.js";
+import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
-import { giftLabel, h, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { fill, fmt, giftLabel, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { renderTable } from "./royal/table.js";
@@ -22,15 +22,9 @@ const PARTY_NAME = document.title;
 // The page's language (templates/base.html): numbers, times and lists in its words.
 const LANG = document.documentElement.lang || "en";
 /** Names (or phrases) as a list: "Ann, Bea" in English as before; "Ann y Bea", "Ann und Bea". */
-const listOf = (items) => joinList(items.map(String), ", ");
+const listOf = (items) => listText(items.map(String), ", ");
 /** A clock time, hours and minutes. */
 const clockTime = (ms) => new Date(ms).toLocaleTimeString(LANG, { hour: "2-digit", minute: "2-digit" });
-/** A translated sentence with named placeholders: `interpolate` for plain values
- * (`withNodes` where a value is an element). */
-const fmt = (text, values) => interpolate(text, values, true);
-/** A sentence-start phrase set inside a sentence: English and Spanish lower its first
- * letter; German keeps it (its nouns are capitalised). */
-const midSentence = (text) => (LANG.startsWith("de") ? text : `${text.charAt(0).toLowerCase()}${text.slice(1)}`);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -183,7 +177,7 @@ function drawLobbyStats(p, guests, dups) {
   const { tables, have, need } = vaultCount(p, guests);
   const items = [
     h("li", { class: "stat", data: { stat: "joined" } },
-      withNodes(ngettext("%(guests)s joined · %(tables)s table", "%(guests)s joined · %(tables)s tables", tables),
+      fill(ngettext("%(guests)s joined · %(tables)s table", "%(guests)s joined · %(tables)s tables", tables),
         { guests: h("strong", { text: String(guests.length) }), tables })),
   ];
   if (dups.size) {
@@ -297,7 +291,7 @@ function seatActions(g, captainLabel) {
     }),
     claim && claim.until > Date.now()
       ? h("span", { class: "claim", role: "status" },
-          withNodes(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until %(time)s)."),
+          fill(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it (valid until %(time)s)."),
             { code: h("strong", { class: "code-inline", text: claim.claim }), time: clockTime(claim.until) }))
       : null,
   );
@@ -362,7 +356,7 @@ function draw() {
       document.getElementById("vault-list"),
       (p.vault_gifts || []).map((v) =>
         h("li", {},
-          withNodes(v.table ? gettext("%(gift)s from %(contributor)s — table %(letter)s") : gettext("%(gift)s from %(contributor)s"),
+          fill(v.table ? gettext("%(gift)s from %(contributor)s — table %(letter)s") : gettext("%(gift)s from %(contributor)s"),
             { gift: h("span", { class: "gift-tag", text: v.label }), contributor: v.contributor, letter: v.table }),
           seated ? null : h("button", { class: "btn small", type: "button", text: gettext("Remove"), "aria-label": fmt(gettext("Remove vault gift %(gift)s"), { gift: v.label }), on: { click: (ev) => command(ev.currentTarget, "remove_vault_gift", { number: v.number }) } })),
       ),
@@ -584,7 +578,7 @@ function tabletsPanel(meta) {
     showing
       ? h("div", { class: "pairing", role: "status" },
           h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: fmt(gettext("QR code to pair a tablet with table %(letter)s"), { letter: meta.letter }) }),
-          h("p", {}, withNodes(gettext("Scan with the tablet, or open %(url)s and type %(code)s. One use, valid until %(time)s."), {
+          h("p", {}, fill(gettext("Scan with the tablet, or open %(url)s and type %(code)s. One use, valid until %(time)s."), {
             url: h("strong", { class: "pairing-url", text: pending.url || `${location.origin}/t/${code}/` }),
             code: h("strong", { class: "code-inline pairing-code", text: pending.pairing }),
             time: clockTime(pending.until),

@@ -1,7 +1,7 @@
 // Join: a returning guest goes straight to their seat; a new one names themselves and
 // secretly describes their gift (POST /api/parties/<CODE>/guests); a substitute takes
 // over a seat with the host's one-time hand-over code (POST .../claim).
-import { serverSays } from "./ui.js";
+import { midSentence, serverSays } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -9,11 +9,6 @@ const seatKey = `heist.seat.${code}`;
 
 if (localStorage.getItem(seatKey)) {
   location.replace(`/p/${code}/`);
-}
-
-/** "Name taken" -> "name taken" after "Sorry: "; not in German, whose nouns keep their capital. */
-function lowerFirst(message) {
-  return document.documentElement.lang.startsWith("de") ? message : message.charAt(0).toLowerCase() + message.slice(1);
 }
 
 function fail(box, message, field) {
@@ -46,7 +41,7 @@ async function takeSeat(form, box, url, body) {
       const prefix = { 410: gettext("Too late: %(message)s."), 409: gettext("Sorry: %(message)s."), 404: gettext("Hmm: %(message)s."), 429: gettext("Slow down: %(message)s.") }[res.status];
       const message = serverSays(data) || interpolate(gettext("the server refused (%(status)s)"), { status: res.status }, true);
       // After a word of tone the message goes on the sentence; alone it starts one.
-      fail(box, prefix ? interpolate(prefix, { message: lowerFirst(message) }, true) : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
+      fail(box, prefix ? interpolate(prefix, { message: midSentence(message) }, true) : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
       return;
     }
     localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));

@@ -2,10 +2,7 @@
 // the deal, and the one thing the host can do for them during play, seat one in place
 // of a guest who leaves (`seat_late_guest`). Whoever is not seated takes their own gift
 // home; a late gift never goes into a vault (every table's vault holds the same number).
-import { withNodes } from "./tableview.js";
-import { h, render } from "./ui.js";
-
-const fmt = (text, values) => interpolate(text, values, true);
+import { fill, fmt, h, render } from "./ui.js";
 
 // The guest picked for each late arrival: the dashboard redraws on every table update,
 // and a pick must survive it.
@@ -30,10 +27,10 @@ function lateRow(g, seated, playing, command) {
   const badge = h("span", { class: "gift-badge", "aria-label": fmt(gettext("gift %(gift)s"), { gift: g.gift_number }), text: String(g.gift_number) });
   if (g.playing_for) {
     return h("li", { class: "late-guest seated", data: { guest: g.id } }, badge, " ",
-      withNodes(gettext("%(name)s plays table %(table)s, seat %(seat)s for %(guest)s; takes their own gift home."), { name: h("strong", { text: g.name }), table: g.table, seat: g.seat + 1, guest: g.playing_for }));
+      fill(gettext("%(name)s plays table %(table)s, seat %(seat)s for %(guest)s; takes their own gift home."), { name: h("strong", { text: g.name }), table: g.table, seat: g.seat + 1, guest: g.playing_for }));
   }
   if (!playing || !seated.length) {
-    return h("li", { class: "late-guest", data: { guest: g.id } }, badge, " ", withNodes(gettext("%(name)s takes their own gift home."), { name: h("strong", { text: g.name }) }));
+    return h("li", { class: "late-guest", data: { guest: g.id } }, badge, " ", fill(gettext("%(name)s takes their own gift home."), { name: h("strong", { text: g.name }) }));
   }
   const chosen = picked.get(g.id) || "";
   const pick = h("select", {
@@ -51,5 +48,5 @@ function lateRow(g, seated, playing, command) {
     } },
   });
   return h("li", { class: "late-guest waiting", data: { guest: g.id } }, badge, " ",
-    withNodes(gettext("%(name)s waits for a seat, or takes their own gift home. %(choice)s %(button)s"), { name: h("strong", { text: g.name }), choice: pick, button: seat }));
+    fill(gettext("%(name)s waits for a seat, or takes their own gift home. %(choice)s %(button)s"), { name: h("strong", { text: g.name }), choice: pick, button: seat }));
 }

@@ -7,12 +7,11 @@ import { awakeNote, cue, keepAwake } from "./awake.js";
 import { Live } from "./live.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { storyLink } from "./story-link.js";
-import { eventLog, giftWord, joinList, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox, withNodes } from "./tableview.js";
-import { cardFace, describeMove, giftLabel, h, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
-const fmt = (text, values) => interpolate(text, values, true);
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -156,9 +155,9 @@ function draw() {
     root,
     h("header", { class: "seat-head" },
       h("h1", { "aria-label": fmt(gettext("Table %(letter)s, seat %(seat)s"), { letter: meta.letter, seat: view.you + 1 }) },
-        h("span", { class: "where" }, withNodes(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
+        h("span", { class: "where" }, fill(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
         h("span", { class: "sep", "aria-hidden": "true", text: " · " }),
-        h("span", { class: "where" }, withNodes(gettext("seat %(seat)s"), { seat: h("strong", { class: "seat-number", text: String(view.you + 1) }) }))),
+        h("span", { class: "where" }, fill(gettext("seat %(seat)s"), { seat: h("strong", { class: "seat-number", text: String(view.you + 1) }) }))),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? ` · ${gettext("table captain")}` : ""} · ${roundTitle(view)}`),
       h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
     awakeNote(() => draw()),
@@ -250,7 +249,7 @@ function drawNotSeated(p) {
       ]
     : [
         h("h1", { id: "lobby-h" }, fmt(gettext("You're registered as a late arrival, %(name)s"), { name: me.name })),
-        h("p", { class: "write-number" }, withNodes(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(me.gift_number) }) })),
+        h("p", { class: "write-number" }, fill(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(me.gift_number) }) })),
         h("p", { text: gettext("and put it on the late-gifts shelf: you take it home at the end.") }),
         h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), me.description),
         over
@@ -274,7 +273,7 @@ function drawLobby() {
     h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
       h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }),
       h("h1", { id: "lobby-h" }, fmt(gettext("You're in, %(name)s!"), { name: S.me.name })),
-      h("p", { class: "write-number" }, withNodes(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(S.me.gift_number) }) })),
+      h("p", { class: "write-number" }, fill(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(S.me.gift_number) }) })),
       h("p", {}, gettext("and put it on the gift pile.")),
       h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), S.me.description),
       h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
@@ -296,7 +295,7 @@ function giftPanel(view) {
   else desc = h("p", { class: "hint", text: gettext("Still wrapped: you haven't seen inside.") });
   return h("section", { class: "panel gift-panel", "aria-labelledby": "gift-h" },
     h("h2", { id: "gift-h", class: "sr-only", text: gettext("Your gift") }),
-    h("p", { class: "take" }, withNodes(view.phase === "over" ? gettext("Keep gift %(gift)s") : gettext("Take gift %(gift)s"), { gift: h("strong", { class: "gift-number", text: giftLabel(view.gift) }) })),
+    h("p", { class: "take" }, fill(view.phase === "over" ? gettext("Keep gift %(gift)s") : gettext("Take gift %(gift)s"), { gift: h("strong", { class: "gift-number", text: giftLabel(view.gift) }) })),
     desc);
 }
 
@@ -317,7 +316,7 @@ function promptFor(view, meta) {
     const keep = (S.takesHome || []).find((r) => r.kind === "keeps");
     const own = (S.takesHome || []).find((r) => r.kind === "late");
     const forGuest = keep && keep.guest !== S.me.name ? keep.guest : S.me.playing_for || null;
-    const big = (text, gift) => h("li", { class: "big" }, withNodes(text, { gift: h("strong", { class: "gift-number", text: gift }), name: forGuest, description: mine.description }));
+    const big = (text, gift) => h("li", { class: "big" }, fill(text, { gift: h("strong", { class: "gift-number", text: gift }), name: forGuest, description: mine.description }));
     const seatGift = forGuest
       ? big(gettext("Gift %(gift)s goes home with %(name)s: you played this seat for them."), giftLabel(view.gift))
       : big(mine.description ? gettext("Keep gift %(gift)s: %(description)s") : gettext("Keep gift %(gift)s"), giftLabel(view.gift));
@@ -326,7 +325,7 @@ function promptFor(view, meta) {
       h("ul", { class: "plain takes-home" },
         seatGift,
         own ? big(gettext("Keep gift %(gift)s: your own gift, from the late-gifts shelf."), own.gift) : null,
-        returns.map((r) => h("li", { class: "big" }, withNodes(gettext("Also gift %(gift)s: %(description)s — the gift you brought, back from the vault."), { gift: h("strong", { class: "gift-number", text: r.gift }), description: r.description })))),
+        returns.map((r) => h("li", { class: "big" }, fill(gettext("Also gift %(gift)s: %(description)s — the gift you brought, back from the vault."), { gift: h("strong", { class: "gift-number", text: r.gift }), description: r.description })))),
       S.party && S.party.status === "over"
         ? h("p", { text: gettext("That's everything. Unused cards have no value. Thanks for heisting!") })
         : h("p", { text: gettext("Keep it. Other tables are still playing; leftover vault gifts go home when every table is done.") }),
@@ -478,7 +477,7 @@ function captainPanel(view, meta) {
           h("button", { class: "btn small", type: "button", text: gettext("Hand over seat"), "aria-label": fmt(gettext("Hand %(name)s's seat to a substitute"), { name: r.name }), data: { key: `handover-${r.guest}` },
             on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
           claim && claim.until > Date.now()
-            ? h("span", { class: "claim", role: "status" }, withNodes(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it."), { code: h("strong", { class: "code-inline", text: claim.claim }) }))
+            ? h("span", { class: "claim", role: "status" }, fill(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over a seat?” and types it."), { code: h("strong", { class: "code-inline", text: claim.claim }) }))
             : null);
       }))));
 }
@@ -558,7 +557,7 @@ function trimPrompt(view) {
 }
 
 function pickedTitles(view) {
-  return joinList(S.ui.picks.map((id) => view.hand.find((c) => c.id === id).title), " and ");
+  return listText(S.ui.picks.map((id) => view.hand.find((c) => c.id === id).title), " and ");
 }
 
 /** The hand as toggle buttons for picking up to `max` cards. */
@@ -697,7 +696,7 @@ function playBody(view, meta, name) {
 
 /** "Swap with Bea, then Cy" (YANKEE HEIST) / "With Bea and Cy" (THREE-GIFT GRIFT). */
 function chosenTargets(card, names) {
-  if (card.card !== "YANKEE_HEIST") return fmt(gettext("With %(names)s"), { names: joinList(names, " and ") });
+  if (card.card !== "YANKEE_HEIST") return fmt(gettext("With %(names)s"), { names: listText(names, " and ") });
   if (names.length > 1) return fmt(gettext("Swap with %(first)s, then %(second)s"), { first: names[0], second: names[1] });
   return fmt(gettext("Swap with %(name)s"), { name: names[0] });
 }
@@ -712,7 +711,7 @@ function playSummary(card, ui, name) {
     case "SNATCH": return fmt(gettext("Play %(card)s: swap with %(a)s"), v);
     case "SWITCHEROO": return b ? fmt(gettext("Play %(card)s: swap %(a)s and %(b)s"), v) : fmt(gettext("Play %(card)s on %(a)s"), v);
     case "THREE_GIFT_GRIFT": {
-      const names = joinList([a, b].filter(Boolean), " and ");
+      const names = listText([a, b].filter(Boolean), " and ");
       if (ui.direction === "clockwise") return fmt(gettext("Play %(card)s with %(names)s, clockwise"), { card: card_, names });
       if (ui.direction === "counterclockwise") return fmt(gettext("Play %(card)s with %(names)s, counterclockwise"), { card: card_, names });
       return fmt(gettext("Play %(card)s with %(names)s"), { card: card_, names });
@@ -720,7 +719,7 @@ function playSummary(card, ui, name) {
     case "YANKEE_HEIST": return b ? fmt(gettext("Play %(card)s: swap with %(a)s, then %(b)s"), v) : fmt(gettext("Play %(card)s: swap with %(a)s"), v);
     case "CASE_THE_JOINT": return fmt(gettext("Play %(card)s: peek at %(a)s's gift"), v);
     case "PICKPOCKET": return fmt(gettext("Play %(card)s: take a card from %(a)s"), v);
-    default: return fmt(gettext("Play %(card)s on %(names)s"), { card: card_, names: joinList(ui.targets.map(name), " and ") });
+    default: return fmt(gettext("Play %(card)s on %(names)s"), { card: card_, names: listText(ui.targets.map(name), " and ") });
   }
 }
 

@@ -8,7 +8,7 @@ import { Live } from "./live.js";
 import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "./party.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
-import { giftLabel, h, oncePerFrame, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
+import { fill, giftLabel, h, oncePerFrame, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
 import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
 import { renderTable } from "./royal/table.js";
 
@@ -22,15 +22,6 @@ const logs = new Map();
 let party = null;
 let endPage = 0;
 let endTimer = null;
-
-/** A translated sentence with nodes in it: "%(name)s carries %(gift)s" with `gift` an
- * element -> ["Alex carries ", <span>] (the words around a node stay the translator's). */
-function fillIn(text, parts) {
-  return text.split(/(%\(\w+\)s)/).filter(Boolean).map((bit) => {
-    const m = /^%\((\w+)\)s$/.exec(bit);
-    return m && m[1] in parts ? parts[m[1]] : bit;
-  });
-}
 
 const sorted = () => [...tables.values()].sort((a, b) => a.table.letter.localeCompare(b.table.letter));
 
@@ -107,7 +98,7 @@ function tile(payload) {
     const seat = view.relay_seat;
     relayLine = seat === null || seat === undefined
       ? h("p", { class: "tile-relay pending", text: gettext("Captain draws a seat…") })
-      : h("p", { class: "tile-relay drawn" }, fillIn(gettext("%(name)s carries %(gift)s"), {
+      : h("p", { class: "tile-relay drawn" }, fill(gettext("%(name)s carries %(gift)s"), {
         name: seatName(meta, seat),
         gift: h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift: giftLabel(view.seats[seat].gift) }, true) }),
       }));
@@ -125,7 +116,7 @@ function tile(payload) {
       h("span", { class: "table-letter", text: meta.letter }),
       h("span", { class: "round" }, round)),
     h("div", { class: "bar", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": interpolate(gettext("Table %(letter)s progress"), { letter: meta.letter }, true) },
-      fill(pct)),
+      barFill(pct)),
     badge,
     relayLine,
     ["over", "gate", "reveal"].includes(view.phase) ? null : h("p", { class: "tile-status" }, tileDoing(view, meta)),
@@ -193,7 +184,7 @@ function arrivedAt(relay, letter) {
 
 /** A progress bar's fill. Its width is set through the CSSOM: the CSP forbids style
  * attributes (style-src 'self'), not styles set from a script of this origin. */
-function fill(pct) {
+function barFill(pct) {
   const el = h("span", { class: "fill" });
   el.style.width = `${pct}%`;
   return el;
@@ -210,7 +201,7 @@ function drawPartyBar(list) {
     render(bar,
       h("h2", { id: "party-bar-h", text: interpolate(ngettext("The gate: %(at)s of %(tables)s table there", "The gate: %(at)s of %(tables)s tables there", g.tables), { at: g.at_gate, tables: g.tables }, true) }),
       h("div", { class: "bar room", role: "progressbar", "aria-valuemin": 0, "aria-valuemax": 100, "aria-valuenow": pct, "aria-label": gettext("The room's progress to the gate") },
-        fill(pct)),
+        barFill(pct)),
       h("p", { class: "hint", text: g.open ? gettext("Every table is at the gate: the relay opens next.") : gettext("Every table plays rounds 1 and 2, then waits here for the others.") }));
     return;
   }
@@ -271,7 +262,7 @@ function renderEnd(box, chunk, pages) {
     h("h2", { id: "end-h", text: gettext("Who takes what home") }),
     pages > 1 ? h("p", { class: "page-no", text: interpolate(gettext("Page %(page)s of %(pages)s"), { page: endPage + 1, pages }, true) }) : null,
     h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
-      fillIn(gettext("%(name)s (table %(letter)s) %(gift)s"), {
+      fill(gettext("%(name)s (table %(letter)s) %(gift)s"), {
         name: h("strong", { text: r.name }),
         letter: r.letter,
         gift: h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift: r.gift }, true) }),

@@ -7,7 +7,7 @@ import { seatNotice } from "./offers.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
-import { buzz, giftLabel, h, loadJSON, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { buzz, fill, giftLabel, h, loadJSON, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { renderTable } from "./royal/table.js";
 
 const app = document.getElementById("app");
@@ -18,15 +18,6 @@ const partyName = app.dataset.partyName;
 const key = `heist.tablet.${code}`;
 const root = document.getElementById("tablet");
 const pairBox = document.getElementById("pair");
-
-/** A translated sentence with nodes in it: "Table %(letter)s" with `letter` an element
- * -> ["Table ", <strong>] (the words around a node stay the translator's). */
-function fillIn(text, parts) {
-  return text.split(/(%\(\w+\)s)/).filter(Boolean).map((bit) => {
-    const m = /^%\((\w+)\)s$/.exec(bit);
-    return m && m[1] in parts ? parts[m[1]] : bit;
-  });
-}
 
 const S = { party: null, payload: null, logs: new Map(), claims: new Map(), fatal: null, duty: "", openHandover: false };
 let live = null;
@@ -176,7 +167,7 @@ function draw() {
   const prompt = dutyPrompt(view, meta);
   render(root,
     h("header", { class: "tablet-head" },
-      h("h1", {}, fillIn(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
+      h("h1", {}, fill(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
       h("p", { class: "tablet-sub" },
         h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), gettext("Captain's tablet")),
         ` ${info.captain ? interpolate(gettext("Captain: %(name)s"), { name: info.captain }, true) : gettext("No captain")} · ${roundTitle(view)}`)),
@@ -318,7 +309,7 @@ function handoverPanel(view, meta) {
           h("button", { class: "btn small", type: "button", text: gettext("Hand over seat"), "aria-label": interpolate(gettext("Hand %(name)s's seat to a substitute"), { name: r.name }, true), data: { key: `handover-${r.guest}` },
             on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
           claim && claim.until > Date.now()
-            ? h("span", { class: "claim", role: "status" }, fillIn(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over someone's seat?” and types it."),
+            ? h("span", { class: "claim", role: "status" }, fill(gettext("Hand-over code %(code)s — the substitute opens the join page, taps “Taking over someone's seat?” and types it."),
               { code: h("strong", { class: "code-inline", text: claim.claim }) }))
             : null);
       }))));

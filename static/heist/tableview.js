@@ -1,24 +1,9 @@
 // A table as everyone may see it (the engine's public_view, or a seat view's public
 // part): used by the host dashboard, the big screen and the phones' table overview.
-import { describeEvent, describeMove, giftLabel, h, namer, roundCount, roundName, rules, seatName } from "./ui.js";
+import { describeEvent, describeMove, fill, giftLabel, h, listText, namer, roundCount, roundName, rules, seatName } from "./ui.js";
 import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
 
 const PASS_AFTER = 60;
-
-/** `text` (translated, with %(name)s placeholders) as a list of strings and elements:
- * each placeholder becomes values[name] (an element or a string), so a sentence with a
- * <strong> in it is translated whole. */
-export function withNodes(text, values) {
-  return text.split(/%\((\w+)\)s/).map((part, i) => (i % 2 ? values[part] : part)).filter((p) => p !== "");
-}
-
-/** Names as one list: in English exactly as before (`englishSep` between them); in the
- * other languages the language's own list ("A, B y C", "A, B und C"). */
-export function joinList(items, englishSep = " and ") {
-  const lang = document.documentElement.lang || "en";
-  if (lang.startsWith("en")) return items.join(englishSep);
-  return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(items);
-}
 
 export function roundTitle(view) {
   if (view.phase === "over") return gettext("Game over");
@@ -35,7 +20,7 @@ export function statusLine(view, meta, mySeat = null) {
     case "reaction": {
       const w = view.window;
       const waiting = w ? w.waiting : [];
-      const names = joinList(waiting.map(name), ", ");
+      const names = listText(waiting.map(name), ", ");
       if (mySeat !== null && waiting.length === 1 && waiting[0] === mySeat) {
         return interpolate(gettext("%(name)s plays %(card)s: waiting for you to block or let it happen."), { name: cap(name(w.active)), card: w.label }, true);
       }
@@ -48,7 +33,7 @@ export function statusLine(view, meta, mySeat = null) {
       if (mySeat !== null && Object.keys(view.trims).length === 1 && Number(Object.keys(view.trims)[0]) === mySeat) {
         return interpolate(gettext("Waiting for you to discard down to %(limit)s."), { limit: rules().hand_limit }, true);
       }
-      return interpolate(gettext("Waiting for %(names)s to discard down to %(limit)s."), { names: joinList(Object.keys(view.trims).map((s) => name(Number(s))), ", "), limit: rules().hand_limit }, true);
+      return interpolate(gettext("Waiting for %(names)s to discard down to %(limit)s."), { names: listText(Object.keys(view.trims).map((s) => name(Number(s))), ", "), limit: rules().hand_limit }, true);
     case "reveal":
       return gettext("Round 1 is over: everyone unwraps and shows their gift. The table's captain starts round 2.");
     case "gate":
@@ -180,7 +165,7 @@ export function resultList(view, meta, { mySeat = null } = {}) {
         return h(
           "li",
           { class: seat === mySeat ? "me" : "" },
-          withNodes(forGuest ? gettext("%(name)s (played by %(stand_in)s) keeps %(gift)s") : gettext("%(name)s keeps %(gift)s"), {
+          fill(forGuest ? gettext("%(name)s (played by %(stand_in)s) keeps %(gift)s") : gettext("%(name)s keeps %(gift)s"), {
             name: h("strong", { text: forGuest || seatName(meta, seat) }),
             stand_in: seatName(meta, seat),
             gift: h("span", { class: "gift-tag", text: giftWord(gift) }),

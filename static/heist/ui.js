@@ -49,10 +49,11 @@ export const $ = (sel, root = document) => root.querySelector(sel);
  * `parts[name]` (a node, or text), the rest text. For sentences with a tag or a link
  * in them, so the whole sentence is translated, never its pieces. Returns an array for h(). */
 export function fill(template, parts) {
-  return template.split(/(%\([a-z_]+\)s)/).filter((piece) => piece !== "").map((piece) => {
-    const m = /^%\(([a-z_]+)\)s$/.exec(piece);
+  return template.split(/(%\(\w+\)s)/).filter((piece) => piece !== "").map((piece) => {
+    const m = /^%\((\w+)\)s$/.exec(piece);
     if (!m || !(m[1] in parts)) return piece;
     const part = parts[m[1]];
+    if (part === null || part === undefined) return null; // h() leaves it out
     return part instanceof Node ? part : String(part);
   });
 }
@@ -272,12 +273,27 @@ export function seatName(meta, seat) {
   return r ? r.name : interpolate(gettext("Seat %(number)s"), { number: seat + 1 }, true);
 }
 
-/** "a, b and c" in the page's language. */
-export function listText(items, type = "conjunction") {
+/** A translated sentence with its named placeholders filled: `interpolate` for plain
+ * values (`fill` where a value is an element). */
+export const fmt = (text, values) => interpolate(text, values, true);
+
+/** A sentence-start text set inside a sentence ("Name taken" after "Sorry: "): English and
+ * Spanish lower its first letter; German keeps it (its nouns keep their capital). */
+export function midSentence(text) {
+  return (document.documentElement.lang || "en").startsWith("de") ? text : `${text.charAt(0).toLowerCase()}${text.slice(1)}`;
+}
+
+/** Items as one list in the page's language ("A, B y C", "A, B und C"). `english`: the
+ * separator an English screen kept from before it had languages (" and ", ", "); without
+ * it English gets its own list too. */
+export function listText(items, english = null) {
+  const lang = document.documentElement.lang || "en";
+  const words = items.map(String);
+  if (english !== null && lang.startsWith("en")) return words.join(english);
   try {
-    return new Intl.ListFormat(document.documentElement.lang || "en", { style: "long", type }).format(items);
+    return new Intl.ListFormat(lang, { style: "long", type: "conjunction" }).format(words);
   } catch {
-    return items.join(", ");
+    return words.join(", ");
   }
 }
 

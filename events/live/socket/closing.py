@@ -36,7 +36,7 @@ class ClosingSocket(AsyncWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self.closing = False  # nothing may be sent on this socket any more
         self.slots = Slots()
-        # The language this socket's errors and notices speak (config/language.py): the
+        # The language this socket's errors and notices speak (events/party/language.py): the
         # handshake's guess, then the hello's (a tablet or the big screen follows the party).
         self.language: str = settings.LANGUAGE_CODE
 

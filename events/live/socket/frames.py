@@ -7,20 +7,16 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeGuard
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext, gettext_lazy, gettext_noop
+from django.utils.translation import gettext_lazy, gettext_noop
 
 from tables.errors import ErrorCode
+from tables.words import said_now
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
 
-
-def _render(text: str, params: dict[str, Any]) -> str:
-    return gettext(text) % params
-
-
 # A refusal's text with its numbers, said when sent: parsing runs outside any language.
-_said = lazy(_render, str)
+_said = lazy(said_now, str)
 
 MAX_FRAME = 4096  # the largest legal frame is a few hundred bytes
 CLIENT_ID_MAX = 64

@@ -4,7 +4,7 @@
 // Text only through textContent (ui.js h); every string this module shows is in TEXT,
 // translated (the page's catalogue, /jsi18n/, loads before the modules); the card titles
 // and rank names arrive translated in the server's rules JSON.
-import { h, namer } from "../ui.js";
+import { h, listText, namer } from "../ui.js";
 
 export const TEXT = {
   heist: (n, of) => interpolate(gettext("Heist %(n)s of %(of)s"), { n, of }, true),
@@ -16,7 +16,7 @@ export const TEXT = {
   gameOver: (n, names, jewels) => interpolate(ngettext(
     "Game %(game)s is over: %(names)s banked the most (%(jewels)s jewel). The banks start again at 0; the totals keep adding up.",
     "Game %(game)s is over: %(names)s banked the most (%(jewels)s jewels). The banks start again at 0; the totals keep adding up.", jewels),
-  { game: n, names: andList(names), jewels }, true),
+  { game: n, names: listText(names), jewels }, true),
   rooms: gettext("Rooms"),
   noRooms: gettext("No room turned up yet."),
   jewelsLeft: (n) => interpolate(gettext("%(n)s left"), { n }, true),
@@ -43,11 +43,6 @@ export const TEXT = {
   roomWorth: (card, worth, left) => interpolate(gettext("%(card)s: %(worth)s, %(left)s"), { card, worth, left }, true),
   roomWorthBonus: (card, bonus, worth, left) => interpolate(gettext("%(card)s plus %(bonus)s: %(worth)s, %(left)s"), { card, bonus, worth, left }, true),
 };
-
-/** "Ada and Bo", "Ada, Bo and Cy" in the page's language. */
-export function andList(names) {
-  return new Intl.ListFormat(document.documentElement.lang || "en", { type: "conjunction" }).format(names.map(String));
-}
 
 const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
 const JOKER_FACE = "★";
