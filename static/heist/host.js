@@ -419,7 +419,9 @@ function drawRoyalTables(box) {
   // many tables (13 for 100 guests) royal.css lays them out as a grid on one screen.
   render(box, tables.length
     ? h("div", { class: "r-host" }, royalGate(tables), board,
-      h("div", { class: "r-host-tables" }, tables.map((t) => h("div", { class: "r-host-table", data: { letter: t.table.letter } },
+      // A table's box scrolls when its seats outgrow it (royal.css, many tables): a keyboard
+      // reaches it as it reaches the leaderboard (axe: scrollable-region-focusable).
+      h("div", { class: "r-host-tables" }, tables.map((t) => h("div", { class: "r-host-table", data: { letter: t.table.letter, key: `royal-table-${t.table.letter}` }, tabindex: "0", role: "region", "aria-label": fmt(gettext("Table %(letter)s"), { letter: t.table.letter }) },
         renderTable(t.view, t.table), tabletsPanel(t.table)))))
     : null);
   if (S.boardScroll) {
