@@ -1,18 +1,46 @@
 """Every game the party can host, by the name stored with a party and a table.
 
-The one module outside a game's package that imports it (the `game-seam` contract in
-pyproject.toml): the host finds a game's definition here, by the name on its row.
+A game is one package (docs/GAMES.md): `<package>.definition.DEFINITION` is its pure
+definition, and the package's other parts (its screens' modules, printables, story,
+simulator hook, translations) are found by the host from the package's path. Adding a
+game is one line in `PACKAGES`; a game registered by the tests only (the canary) is
+installed by the settings' `HEIST_GAME_PACKAGES` (tables/apps.py), never by a line here.
+
+The packages are imported by name, so nothing outside a game's package imports it (the
+`game-seam` contract in pyproject.toml), and the database keeps plain names: a stored
+game is checked here, not by a column's choices, so adding a game needs no migration.
 """
 
 from __future__ import annotations
 
-from games.definition import Definition
-from games.royal.definition import ROYAL
-from games.yankee.definition import YANKEE
+import importlib
+from typing import cast
 
-# The first is the party's default: the game the host gets without choosing.
-GAMES: dict[str, Definition] = {d.name: d for d in (YANKEE, ROYAL)}
-DEFAULT_GAME = YANKEE.name
+from games.definition import Definition
+
+# The games every party may choose, in the host form's order; the first is the party's
+# default, the game the host gets without choosing.
+PACKAGES: tuple[str, ...] = ("games.yankee", "games.royal")
+
+GAMES: dict[str, Definition] = {}
+_PACKAGE_OF: dict[str, str] = {}
+
+
+def install(package: str) -> Definition:
+    """Register the game in `package` (idempotent); return its definition."""
+    definition = cast(Definition, importlib.import_module(f"{package}.definition").DEFINITION)
+    known = _PACKAGE_OF.get(definition.name)
+    if known is not None and known != package:
+        raise LookupError(f"two packages name the game {definition.name!r}: {known}, {package}")
+    GAMES[definition.name] = definition
+    _PACKAGE_OF[definition.name] = package
+    return definition
+
+
+for _package in PACKAGES:
+    install(_package)
+
+DEFAULT_GAME = next(iter(GAMES))
 
 
 def game_named(name: str) -> Definition:
@@ -22,6 +50,12 @@ def game_named(name: str) -> Definition:
         raise LookupError(f"no game named {name!r}: {sorted(GAMES)}") from None
 
 
+def package_of(name: str) -> str:
+    """The package of the game named `name` ("games.royal"): where its parts live."""
+    game_named(name)
+    return _PACKAGE_OF[name]
+
+
 def game_choices() -> list[tuple[str, str]]:
-    """(name, title) of every registered game, for a model's and a form's choices."""
+    """(name, title) of every registered game, for a form's choices."""
     return [(d.name, d.title) for d in GAMES.values()]

@@ -7,15 +7,15 @@ from django.db import models
 from django.utils import timezone
 
 from games.definition import Definition
-from games.registry import DEFAULT_GAME, game_choices, game_named
+from games.registry import DEFAULT_GAME, game_named
 
 
 class Table(models.Model):
     party = models.ForeignKey("events.Party", on_delete=models.CASCADE, related_name="tables")
     letter = models.CharField(max_length=2)  # A, B, C ... in the relay ring's order
-    # The game this table plays (games/registry.py), copied from its party at seating:
+    # The game this table plays (a name games/registry.py knows), copied from its party at seating:
     # everything the host asks of the game goes through `definition`.
-    game = models.CharField(max_length=20, choices=game_choices(), default=DEFAULT_GAME)
+    game = models.CharField(max_length=20, default=DEFAULT_GAME)
     seed = models.BigIntegerField()
     setup = models.JSONField()  # new_game's inputs: gifts, vault, gate (replay starts here)
     state = models.JSONField()  # the game's state, its definition's to_dict()

@@ -8,6 +8,8 @@ from typing import Any
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
+from games.registry import PACKAGES
+
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
 
@@ -45,6 +47,13 @@ INSTALLED_APPS = [
     "printables",
     "story",
 ]
+
+# The games the party hosts (games/registry.py): each package is also a Django app, so
+# its own static/ (its screens' modules), templates/ and locale/ are found as any app's
+# (docs/GAMES.md). The test settings add the canary game here; tables/apps.py registers
+# every package listed with the registry.
+HEIST_GAME_PACKAGES: list[str] = list(PACKAGES)
+INSTALLED_APPS += HEIST_GAME_PACKAGES
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",

@@ -170,5 +170,6 @@ ROYAL: GameDefinition[Game, Action] = _ROYAL
 _HIDES: HidesInformation[Game] = _ROYAL
 _SCORES: ScoresEachGame = _ROYAL
 _STORY: TellsStory = _ROYAL
+DEFINITION = ROYAL  # what games/registry.py reads
 
-__all__ = ["DECIDE_SECONDS", "ROYAL", "RoyalDefinition"]
+__all__ = ["DECIDE_SECONDS", "DEFINITION", "ROYAL", "RoyalDefinition"]

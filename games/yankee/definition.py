@@ -339,5 +339,6 @@ _SEAM: GameDefinition[Game, Action] = YANKEE
 _HIDES: HidesInformation[Game] = YANKEE
 _GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
+DEFINITION = YANKEE  # what games/registry.py reads
 
-__all__ = ["REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]
+__all__ = ["DEFINITION", "REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]
