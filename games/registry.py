@@ -14,6 +14,7 @@ game is checked here, not by a column's choices, so adding a game needs no migra
 from __future__ import annotations
 
 import importlib
+from types import ModuleType
 from typing import cast
 
 from games.definition import Definition
@@ -54,6 +55,19 @@ def package_of(name: str) -> str:
     """The package of the game named `name` ("games.royal"): where its parts live."""
     game_named(name)
     return _PACKAGE_OF[name]
+
+
+def part_of(name: str, part: str) -> ModuleType | None:
+    """The module `<package>.party.<part>` of the game named `name` (its printables, its
+    story, its simulator hook...: what the game brings to the party beyond its pure
+    rules, docs/GAMES.md), or None when the game has no such part."""
+    module = f"{package_of(name)}.party.{part}"
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as missing:
+        if missing.name is not None and module.startswith(missing.name):
+            return None  # the game has no such part (not: the part failed to import)
+        raise
 
 
 def game_choices() -> list[tuple[str, str]]:
