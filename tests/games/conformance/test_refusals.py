@@ -8,7 +8,8 @@ an action that was legal in another state of the game):
 - `apply` of a parsed action either accepts it or raises such an error, and then the
   game it was given is unchanged (`to_dict` before and after);
 - it accepts it exactly when `legal_actions` lists it (a SERVER action bringing
-  something from outside the table, the relay's gift, is not listable: only typed).
+  something from outside the table, the relay's gift, is not listable: only typed;
+  nor is every word a player may type: play.py `accepted_unlisted`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 
 from games.definition import Definition, Role
 from games.errors import IllegalActionError
-from tests.games.conformance.play import all_legal, sample_games, sample_states
+from tests.games.conformance.play import accepted_unlisted, all_legal, sample_games, sample_states
 
 SETTINGS = settings(
     max_examples=300,
@@ -50,7 +51,7 @@ def assert_typed(error: IllegalActionError) -> None:
 def check(definition: Definition, state: Any, action: Any) -> bool:
     """Apply `action` to `state`: accepted exactly when listed, refused typed and harmless."""
     before = definition.to_dict(state)
-    listed = action in legal_now(definition, state)
+    listed = action in legal_now(definition, state) or accepted_unlisted(definition, state, action)
     try:
         definition.apply(state, action)
     except IllegalActionError as error:
