@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from games.marks import gettext_noop as _
+from games.marks import gettext_noop  # the cards' texts are translated where shown
 
 from .letters import RARE, card_counts, cards_of, is_vowel, showcase_of
 
@@ -70,43 +70,61 @@ def _half_tableau(h: Heist) -> bool:
 
 CARDS: tuple[VaultCard, ...] = (
     # the two the rulebook prints
-    VaultCard("longest", _("Your word is the longest (or tied for longest)"), 2, _longest),
-    VaultCard("two_vowels", _("Your word contains at least 2 vowels"), 1, lambda h: _vowels(h.word) >= 2),
+    VaultCard("longest", gettext_noop("Your word is the longest (or tied for longest)"), 2, _longest),
+    VaultCard("two_vowels", gettext_noop("Your word contains at least 2 vowels"), 1, lambda h: _vowels(h.word) >= 2),
     # ours
-    VaultCard("six_letters", _("Your word has at least 6 letters"), 2, lambda h: len(h.word) >= 6),
-    VaultCard("four_letters", _("Your word has at most 4 letters"), 1, lambda h: len(h.word) <= 4),
-    VaultCard("shortest", _("Your word is the shortest (or tied for shortest)"), 1, _shortest),
-    VaultCard("double", _("Your word has the same letter twice in a row"), 2, _double),
+    VaultCard("six_letters", gettext_noop("Your word has at least 6 letters"), 2, lambda h: len(h.word) >= 6),
+    VaultCard("four_letters", gettext_noop("Your word has at most 4 letters"), 1, lambda h: len(h.word) <= 4),
+    VaultCard("shortest", gettext_noop("Your word is the shortest (or tied for shortest)"), 1, _shortest),
+    VaultCard("double", gettext_noop("Your word has the same letter twice in a row"), 2, _double),
     VaultCard(
-        "thrice", _("Your word uses one letter at least 3 times"), 3, lambda h: max(card_counts(h.word).values()) >= 3
+        "thrice",
+        gettext_noop("Your word uses one letter at least 3 times"),
+        3,
+        lambda h: max(card_counts(h.word).values()) >= 3,
     ),
-    VaultCard("no_repeat", _("No letter appears twice in your word"), 1, lambda h: len(set(h.word)) == len(h.word)),
-    VaultCard("vowel_start", _("Your word starts with a vowel"), 1, lambda h: is_vowel(h.word[0])),
-    VaultCard("vowel_end", _("Your word ends with a vowel"), 1, lambda h: is_vowel(h.word[-1])),
-    VaultCard("same_ends", _("Your word starts and ends with the same letter"), 2, lambda h: h.word[0] == h.word[-1]),
     VaultCard(
-        "more_vowels", _("Your word has more vowels than consonants"), 2, lambda h: 2 * _vowels(h.word) > len(h.word)
+        "no_repeat", gettext_noop("No letter appears twice in your word"), 1, lambda h: len(set(h.word)) == len(h.word)
     ),
-    VaultCard("three_consonants", _("Your word has 3 consonants in a row"), 2, _three_consonants),
-    VaultCard("alternate", _("Vowels and consonants alternate all through your word"), 2, _alternate),
+    VaultCard("vowel_start", gettext_noop("Your word starts with a vowel"), 1, lambda h: is_vowel(h.word[0])),
+    VaultCard("vowel_end", gettext_noop("Your word ends with a vowel"), 1, lambda h: is_vowel(h.word[-1])),
+    VaultCard(
+        "same_ends",
+        gettext_noop("Your word starts and ends with the same letter"),
+        2,
+        lambda h: h.word[0] == h.word[-1],
+    ),
+    VaultCard(
+        "more_vowels",
+        gettext_noop("Your word has more vowels than consonants"),
+        2,
+        lambda h: 2 * _vowels(h.word) > len(h.word),
+    ),
+    VaultCard("three_consonants", gettext_noop("Your word has 3 consonants in a row"), 2, _three_consonants),
+    VaultCard("alternate", gettext_noop("Vowels and consonants alternate all through your word"), 2, _alternate),
     VaultCard(
         "both_showcase",
-        _("Your word uses both Showcase Letters"),
+        gettext_noop("Your word uses both Showcase Letters"),
         2,
         lambda h: set(showcase_of(h.tableau)) <= cards_of(h.word),
     ),
     VaultCard(
-        "showcase_start", _("Your word starts with a Showcase Letter"), 1, lambda h: h.word[0] in showcase_of(h.tableau)
+        "showcase_start",
+        gettext_noop("Your word starts with a Showcase Letter"),
+        1,
+        lambda h: h.word[0] in showcase_of(h.tableau),
     ),
     VaultCard(
         "last_card",
-        _("Your word uses the last letter card of the Tableau"),
+        gettext_noop("Your word uses the last letter card of the Tableau"),
         1,
         lambda h: h.tableau[-1] in cards_of(h.word),
     ),
-    VaultCard("half_tableau", _("Your word uses at least half of the Tableau's letter cards"), 2, _half_tableau),
-    VaultCard("rare", _("Your word uses a rare consonant"), 1, lambda h: bool(cards_of(h.word) & set(RARE))),
-    VaultCard("five_tokens", _("You dropped all 5 Clue tokens"), 2, lambda h: sum(h.tokens.values()) == 5),
+    VaultCard(
+        "half_tableau", gettext_noop("Your word uses at least half of the Tableau's letter cards"), 2, _half_tableau
+    ),
+    VaultCard("rare", gettext_noop("Your word uses a rare consonant"), 1, lambda h: bool(cards_of(h.word) & set(RARE))),
+    VaultCard("five_tokens", gettext_noop("You dropped all 5 Clue tokens"), 2, lambda h: sum(h.tokens.values()) == 5),
 )
 BY_CODE: dict[str, VaultCard] = {card.code: card for card in CARDS}
 CODES: tuple[str, ...] = tuple(BY_CODE)
