@@ -2,14 +2,16 @@
 
 For each party language and each frequency cut (Zipf scale), on hand-made samples that do
 not come from wordfreq: the share of common words the dictionary knows (a miss sends a
-good word to the table's vote), of inflected forms it knows, of proper nouns and of
-common misspellings it knows (a wrongly known one needs a challenge to fall); and for the roots: the share of
+good word to the table's vote), of inflected forms it knows, of proper nouns, of
+common misspellings and of the other languages' everyday words it knows (a wrongly
+known one needs a challenge to fall), with and without the foreign gap (a word another
+party language's corpora use that much more often, in Zipf, is dropped); and for the roots: the share of
 inflection pairs the stemmer joins (the Word Gallery refuses SHELLS after SHELL) and of
 different-word pairs it wrongly joins. docs/RULES.md ("Word Heist", "The dictionary")
 holds the figures of the cut chosen.
 
-    .venv/bin/python bench/word_dictionary.py               # every cut, the three languages
-    .venv/bin/python bench/word_dictionary.py --cuts 3.0    # one cut
+    .venv/bin/python bench/word_dictionary.py                          # every cut and gap
+    .venv/bin/python bench/word_dictionary.py --cuts 3.0 --gaps 1.0    # the dictionary kept
 """
 
 from __future__ import annotations
@@ -74,6 +76,12 @@ MISSPELT = {
         "wiederrum tolleranz Entgültig Resourcen Hobbies ziehmlich seid"
     ),
 }
+FOREIGN = {
+    # everyday words of the other two languages, which the corpora quote
+    "en": "que para pero porque muy donde der und nicht auch aber casa haus gracias danke bitte",
+    "es": "the and you with love show party house what this that have from they would about",
+    "de": "the and you with love what this that have from they would que para pero muy porque",
+}
 INFLECTIONS = {
     # (inflected form, its base): the form must be known, and share the base's root
     "en": (
@@ -102,6 +110,7 @@ DIFFERENT = {
     "de": "Mut:Mutter Kost:Kosten Haus:hausen Wal:Wahl Stadt:Staat Rat:Rate",
 }
 CUTS = (2.5, 3.0, 3.5, 4.0)
+GAPS = (None, 0.5, 1.0, 2.0)
 
 
 def share(hits: int, total: int) -> str:
@@ -125,24 +134,29 @@ def pairs(text: str, language: str) -> list[tuple[str, str]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cuts", type=float, nargs="*", default=list(CUTS))
+    parser.add_argument("--gaps", type=float, nargs="*", help="foreign gaps (default: none, 0.5, 1.0, 2.0)")
     args = parser.parse_args()
+    gaps = GAPS if args.gaps is None else tuple(args.gaps)
     print(
-        "| language | Zipf cut | words | common words known | inflections known | proper nouns known | misspellings known |"
+        "| language | Zipf cut | foreign gap | words | common words known | inflections known "
+        "| proper nouns known | misspellings known | foreign words known |"
     )
-    print("|---|---|---|---|---|---|---|")
-    for language in ("en", "es", "de"):
+    print("|---|---|---|---|---|---|---|---|---|")
+    for language, cut, gap in ((lang, c, g) for lang in ("en", "es", "de") for c in args.cuts for g in gaps):
         common = folded(COMMON[language], language)
         proper = folded(PROPER[language], language)
         inflected = [a for a, _ in pairs(INFLECTIONS[language], language)]
         misspelt = folded(MISSPELT[language], language)
-        for cut in args.cuts:
-            known = set(words_of(language, cut))
-            print(
-                f"| {language} | {cut} | {len(known):,} | {share(sum(w in known for w in common), len(common))} "
-                f"| {share(sum(w in known for w in inflected), len(inflected))} "
-                f"| {share(sum(w in known for w in proper), len(proper))} "
-                f"| {share(sum(w in known for w in misspelt), len(misspelt))} |"
-            )
+        foreign = folded(FOREIGN[language], language)
+        known = set(words_of(language, cut, gap))
+        print(
+            f"| {language} | {cut} | {'-' if gap is None else gap} | {len(known):,} "
+            f"| {share(sum(w in known for w in common), len(common))} "
+            f"| {share(sum(w in known for w in inflected), len(inflected))} "
+            f"| {share(sum(w in known for w in proper), len(proper))} "
+            f"| {share(sum(w in known for w in misspelt), len(misspelt))} "
+            f"| {share(sum(w in known for w in foreign), len(foreign))} |"
+        )
     print()
     print("| language | inflection pairs joined | different words joined | missed | wrongly joined |")
     print("|---|---|---|---|---|")

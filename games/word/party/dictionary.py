@@ -16,9 +16,13 @@ import wordfreq
 from games.word.lexicon import Lexicon, WordList
 from games.word.spelling import MAX_LETTERS, MIN_LETTERS, fold
 
-# The cut, chosen by measurement (bench/word_dictionary.py): words at least this common
-# (Zipf scale: 3.0 is once per million words) are in the dictionary.
+# The cuts, chosen by measurement (bench/word_dictionary.py): words at least this common
+# (Zipf scale: 3.0 is once per million words) are in the dictionary, unless another
+# language's corpora use the word FOREIGN_GAP or more (10 times) as often: the corpora
+# quote other languages (THE, AND, YOU are common in the Spanish and German lists).
 ZIPF_CUT = 3.0
+FOREIGN_GAP = 1.0
+_FLOOR = 1.5  # below this wordfreq's "best" lists stop being comparable across languages
 STEMMERS = {"en": "english", "es": "spanish", "de": "german"}
 
 
@@ -28,19 +32,37 @@ def _wordlike(word: str) -> bool:
     return any(c in "AEIOUY" for c in word) and len(set(word)) > 1
 
 
-def words_of(language: str, zipf_cut: float = ZIPF_CUT) -> list[str]:
-    """wordfreq's words for `language` at least `zipf_cut` common, folded, most common first:
-    one word of letters only (no hyphen, apostrophe, digit), MIN_LETTERS to MAX_LETTERS long."""
+@cache
+def zipf_of(language: str) -> dict[str, float]:
+    """Each folded word of `language`'s list down to Zipf 1.5 -> its Zipf frequency (the
+    commonest of its spellings), in the list's order, most common first."""
     # wordfreq's list is in bins of one centibel: bin i holds words of Zipf 9 - i/100.
-    bins = wordfreq.get_frequency_list(language, "best")
-    out: list[str] = []
-    for i, words in enumerate(bins):
-        if 9 - i / 100 < zipf_cut:
+    out: dict[str, float] = {}
+    for i, words in enumerate(wordfreq.get_frequency_list(language, "best")):
+        zipf = 9 - i / 100
+        if zipf < _FLOOR:
             break
         for text in words:
             word = fold(text, language)
-            if word is not None and MIN_LETTERS <= len(word) <= MAX_LETTERS and _wordlike(word):
-                out.append(word)
+            if word is not None and word not in out:
+                out[word] = zipf
+    return out
+
+
+def words_of(language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | None = FOREIGN_GAP) -> list[str]:
+    """wordfreq's words for `language` at least `zipf_cut` common and not another party
+    language's (`foreign_gap`; None: keep them), folded, most common first: one word of
+    letters only (no hyphen, apostrophe, digit), MIN_LETTERS to MAX_LETTERS long."""
+    others = [zipf_of(other) for other in STEMMERS if other != language] if foreign_gap is not None else []
+    out: list[str] = []
+    for word, zipf in zipf_of(language).items():
+        if zipf < zipf_cut:
+            break
+        if not (MIN_LETTERS <= len(word) <= MAX_LETTERS and _wordlike(word)):
+            continue
+        if foreign_gap is not None and any(other.get(word, 0.0) - zipf >= foreign_gap for other in others):
+            continue
+        out.append(word)
     return out
 
 
@@ -57,4 +79,4 @@ def lexicon(language: str) -> Lexicon:
     return WordList(language, words_of(language), stem.stemWord)
 
 
-__all__ = ["STEMMERS", "ZIPF_CUT", "lexicon", "stemmer", "words_of"]
+__all__ = ["FOREIGN_GAP", "STEMMERS", "ZIPF_CUT", "lexicon", "stemmer", "words_of", "zipf_of"]

@@ -1,6 +1,7 @@
 """The installed dictionaries (games/word/party/dictionary.py): each party language's
-list knows its everyday words in the Tableau's spelling, refuses what is not one word of
-letters, and joins inflections under one root."""
+list knows its everyday words in the Tableau's spelling, not the other languages' words
+its corpora quote, nor what is not one word of letters, and joins inflections under one
+root."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from games.word.party.dictionary import lexicon, words_of
 @pytest.mark.parametrize(
     ("language", "known", "unknown"),
     [
-        ("en", ["HOUSE", "SHELL", "SHELLS", "WALKED", "LILIES"], ["RECIEVE", "SHLEL", "PHD", "III"]),
-        ("es", ["CASA", "CANCION", "PINGUINO", "LADRONES"], ["HECHAR", "CSAA"]),
-        ("de", ["HAUS", "BAECKER", "STRASSE", "HAEUSER"], ["MASCHIENE", "HUASE"]),
+        (
+            "en",
+            ["HOUSE", "SHELL", "SHELLS", "WALKED", "LILIES", "HOTEL"],
+            ["RECIEVE", "SHLEL", "PHD", "III", "QUE", "UND"],
+        ),
+        ("es", ["CASA", "CANCION", "PINGUINO", "LADRONES", "HOTEL"], ["HECHAR", "CSAA", "THE", "YOU"]),
+        ("de", ["HAUS", "BAECKER", "STRASSE", "HAEUSER", "HOTEL"], ["MASCHIENE", "HUASE", "THE", "QUE"]),
     ],
 )
 def test_each_language_knows_its_words(language: str, known: list[str], unknown: list[str]) -> None:
