@@ -10,6 +10,7 @@ never read the installed one here), with the real English stemmer.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import snowballstemmer  # type: ignore[import-untyped]
 
@@ -89,7 +90,7 @@ def of(events: Sequence[Event], type_: str) -> list[Event]:
     return [e for e in events if e.type == type_]
 
 
-def scored(events: Sequence[Event]) -> dict[int, dict[str, object]]:
+def scored(events: Sequence[Event]) -> dict[int, dict[str, Any]]:
     """seat -> its line of the last round_scored event."""
     last = of(events, "round_scored")[-1]
     return {int(line["seat"]): line for line in last.data["seats"]}

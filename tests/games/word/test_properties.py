@@ -40,6 +40,7 @@ def test_invariants(players: int, seed: int, quiet: float, language: str, gate: 
             action = StandIn(g.waiting()[0])
         else:
             action = DEFINITION.bot_action(g, r)
+        assert action is not None, "the game waits, yet the bot has nothing to do"
         before = DEFINITION.to_dict(g)
         gallery_before = {str(e["word"]) for e in g.gallery}
         after, events = DEFINITION.apply(g, action)

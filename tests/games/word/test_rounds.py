@@ -8,11 +8,13 @@ from collections import Counter
 
 import pytest
 
+from games.definition import Setup
 from games.word.actions import OpenGate, StandIn
+from games.word.definition import WordDefinition
 from games.word.errors import MalformedActionError, WrongPhaseError
 from games.word.letters import COMMON, DECK_BY_PLAYERS, RARE, VOWELS
 from games.word.rules import new_game, winners
-from games.word.state import Phase
+from games.word.state import Game, Phase
 from games.word.views import public_view
 from tests.games.word.builders import LEX, play, play_round, table
 
@@ -44,11 +46,11 @@ def test_refuses_a_table_it_cannot_seat() -> None:
             new_game(0, players, LEX)
 
 
-def quiet_round(g: object) -> object:
+def quiet_round(g: Game) -> Game:
     """A round where every clock runs out."""
-    start = g.round  # type: ignore[attr-defined]
-    while g.round == start and g.phase in (Phase.WORD, Phase.CLUES, Phase.HALT, Phase.VOTE):  # type: ignore[attr-defined]
-        g, _ = play(g, StandIn(g.waiting()[0]))  # type: ignore[arg-type, attr-defined]
+    start = g.round
+    while g.round == start and g.phase in (Phase.WORD, Phase.CLUES, Phase.HALT, Phase.VOTE):
+        g, _ = play(g, StandIn(g.waiting()[0]))
     return g
 
 
@@ -57,33 +59,33 @@ def test_three_rounds_the_same_letters_reshuffled_and_new_vault_cards() -> None:
     tableaus, vaults = [g.tableau], [g.vault]
     for _ in range(2):
         g = quiet_round(g)
-        tableaus.append(g.tableau)  # type: ignore[attr-defined]
-        vaults.append(g.vault)  # type: ignore[attr-defined]
-    assert g.round == 3  # type: ignore[attr-defined]
+        tableaus.append(g.tableau)
+        vaults.append(g.vault)
+    assert g.round == 3
     assert all(sorted(t) == sorted(tableaus[0]) for t in tableaus)
     assert len({t for t in tableaus}) > 1
     dealt = [c for v in vaults for c in v]
     assert len(dealt) == 6 and len(set(dealt)) == 6  # 2 a round, never dealt again
     g = quiet_round(g)
-    assert g.phase is Phase.OVER  # type: ignore[attr-defined]
+    assert g.phase is Phase.OVER
 
 
 def test_a_party_s_table_stops_at_the_gate_after_round_1() -> None:
     g, _ = new_game(5, 3, LEX, gate=True)
     g = quiet_round(g)
-    assert g.phase is Phase.GATE and g.round == 1  # type: ignore[attr-defined]
+    assert g.phase is Phase.GATE and g.round == 1
     with pytest.raises(WrongPhaseError):
-        play(g, StandIn(0))  # type: ignore[arg-type]
-    g, _ = play(g, OpenGate())  # type: ignore[arg-type]
+        play(g, StandIn(0))
+    g, _ = play(g, OpenGate())
     assert g.phase is Phase.WORD and g.round == 2
     g = quiet_round(g)
-    assert g.phase is Phase.WORD and g.round == 3  # type: ignore[attr-defined]
+    assert g.phase is Phase.WORD and g.round == 3
 
 
 def test_a_quiet_seat_scores_nothing_all_game() -> None:
     g, _ = new_game(1, 2, LEX)
     while g.phase is not Phase.OVER:
-        g = quiet_round(g)  # type: ignore[assignment]
+        g = quiet_round(g)
     assert g.scores == [0, 0] and winners(g) == [0, 1]
 
 
@@ -111,8 +113,6 @@ def test_a_tie_on_points_goes_to_the_longest_final_round_word() -> None:
 
 
 def test_replay_is_exact() -> None:
-    from games.definition import Setup
-    from games.word.definition import WordDefinition
 
     definition = WordDefinition(lexicons=lambda language: LEX)
     setup = Setup(players=4, seed="replay", gate=True)
@@ -121,6 +121,7 @@ def test_replay_is_exact() -> None:
     actions = []
     while not definition.is_over(g):
         a = definition.gate_opened(g) if definition.at_gate(g) else definition.bot_action(g, r)
+        assert a is not None
         actions.append(a)
         g, _ = definition.apply(g, a)
     assert definition.to_dict(definition.replay(setup, actions)) == definition.to_dict(g)

@@ -100,13 +100,13 @@ def test_each_showcase_bonus_counts_once_per_word() -> None:
     _g, events = play_round(
         table(2, vault=("rare", "shortest")), words={0: "lilies", 1: "tee"}, clues={0: {"S": 1}, 1: {"T": 1}}
     )
-    assert scored(events)[0]["value"]["showcase"] == 1  # type: ignore[index]
+    assert scored(events)[0]["value"]["showcase"] == 1
     _g, events = play_round(
         table(2, tableau=("I", "E", "L", "S", "H", "T", "X"), vault=("rare", "six_letters")),
         words={0: "lilies", 1: "tee"},
         clues={0: {"S": 1}, 1: {"T": 1}},
     )
-    assert scored(events)[0]["value"]["showcase"] == 1 + 2  # type: ignore[index]
+    assert scored(events)[0]["value"]["showcase"] == 1 + 2
 
 
 def test_the_final_round_doubles_every_word() -> None:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from games.word.actions import Vote
+from games.word.actions import Clue, Halt, Vote, Write
 from games.word.errors import BadVoteError
 from games.word.scoring import verdict
+from games.word.state import Game
 from tests.games.word.builders import of, play, play_round, scored, table
 
 
@@ -50,9 +51,7 @@ def test_abstentions_do_not_count() -> None:
     assert scored(events)[0]["valid"]
 
 
-def _to_the_vote() -> object:
-    from games.word.actions import Clue, Halt, Write
-
+def _to_the_vote() -> Game:
     g, _ = play(
         table(3),
         Write(0, "shell"),
@@ -70,7 +69,7 @@ def _to_the_vote() -> object:
 
 def test_votes_are_secret_until_everybody_voted() -> None:
     g = _to_the_vote()
-    g, events = play(g, Vote(0, (1,)))  # type: ignore[arg-type]
+    g, events = play(g, Vote(0, (1,)))
     assert of(events, "voted")[0].data == {"seat": 0, "abstained": False}
     assert of(events, "vote_kept")[0].to == (0,)
 
@@ -78,6 +77,6 @@ def test_votes_are_secret_until_everybody_voted() -> None:
 def test_nobody_votes_out_their_own_word_nor_a_seat_without_one() -> None:
     g = _to_the_vote()
     with pytest.raises(BadVoteError):
-        play(g, Vote(0, (0,)))  # type: ignore[arg-type]
+        play(g, Vote(0, (0,)))
     with pytest.raises(BadVoteError):
-        play(g, Vote(0, (5,)))  # type: ignore[arg-type]
+        play(g, Vote(0, (5,)))
