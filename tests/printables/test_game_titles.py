@@ -7,11 +7,11 @@ import re
 import pytest
 
 from events.models import Party
-from games import registry
 from printables.game import FALLBACK, printables_of
 from printables.party import HOST_KINDS, kinds_of
 from printables.services import party_printables
 from tests import shorthand
+from tests.bare_game import register
 from tests.printables.pdfcheck import open_pdf
 
 pytestmark = pytest.mark.django_db
@@ -22,13 +22,8 @@ TITLES = {"yankee": "Yankee Heist", "royal": "Royal Heist", "bare": "Bare Caper"
 
 @pytest.fixture
 def bare(monkeypatch):
-    """The test-only game (tests/printables/bare), registered for this test alone."""
-    from tests.printables.bare.definition import DEFINITION
-
-    # The registry's own dicts (modules hold them by reference), restored after the test.
-    monkeypatch.setitem(registry.GAMES, DEFINITION.name, DEFINITION)
-    monkeypatch.setitem(registry._PACKAGE_OF, DEFINITION.name, "tests.printables.bare")
-    return DEFINITION.name
+    """The test-only game (tests/bare_game), registered for this test alone."""
+    return register(monkeypatch)
 
 
 def seated_party(game: str, guests: int = 11) -> Party:
