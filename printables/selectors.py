@@ -37,7 +37,7 @@ class PartySheets:
     code: str
     name: str
     game: str  # the registry's name of the party's game
-    title: str  # the game's, as printed: "Royal Heist"
+    title: str  # the game's, as printed (GameDefinition.title)
     gifts: bool  # the game has the party's gifts (Features.gifts): budget, labels, the deal
     budget: str
     jokes_welcome: bool

@@ -23,7 +23,7 @@ HANDOUTS = ("deck", "rules")
 
 
 def file_slug(game: str) -> str:
-    """The start of a download's file name: the game's title ("royal-heist")."""
+    """The start of a download's file name: the game's title, slugified."""
     return slugify(game_named(game).title)
 
 
