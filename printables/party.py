@@ -109,7 +109,7 @@ def draw_labels(c: Canvas, data: PartySheets) -> None:
 
 def _label(c: Canvas, data: PartySheets, label: str, x: float, y: float) -> None:
     w, h = LABEL_GRID.w, LABEL_GRID.h
-    vault = label.startswith("V")
+    vault = label in data.vault_labels
     c.saveState()
     c.setFillColorRGB(*INK)
     c.setFont(BOLD, 8)
