@@ -79,7 +79,8 @@ function slideshow(story) {
   const full = (slide) => slide.scrollHeight > slide.clientHeight + 1 || slide.scrollWidth > slide.clientWidth + 1;
   const sections = [...story.querySelectorAll(":scope > section")];
   for (const section of sections) section.hidden = true; // the deck takes the whole screen
-  story.querySelector(".story-downloads").hidden = true;
+  const downloads = story.querySelector(".story-downloads");
+  if (downloads) downloads.hidden = true; // a story with nothing to download has none (story/result.html)
   for (const section of sections) {
     const parts = units(section);
     if (!parts.length) continue;
