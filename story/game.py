@@ -5,7 +5,10 @@ its package's part `games/<name>/party/story`, found by the game's name
 (`games.registry.part_of(game, "story")`), exports `STORY`, a `GameStory`:
 
 - `template`: the page's template (it extends "story/base.html" and fills its `told`
-  block; a game's templates live in its package, `games/<name>/templates/<name>/`);
+  block with `<section>`s; a game's templates live in its package,
+  `games/<name>/templates/<name>/`); what the big screen's slideshow shows of each
+  section is marked `data-slide` (static/heist/story.js: a unit, or "ol", "ul",
+  "tbody" for a list's item, "alone" for a slide of its own, "heading");
 - `tell(party)`: the story of a finished party as JSON-able data, from the tables'
   action logs (story/replay.py replays a table, story/told.py names the seats of a
   game that tells its tables one by one from their events); the host caches it per
