@@ -56,7 +56,11 @@ def kinds_of(game: str) -> tuple[str, ...]:
     the host's (labels only for a game with the party's gifts), then the game's."""
     gifts = game_named(game).features.gifts
     host = tuple(k for k in HOST_KINDS if gifts or k != "labels")
-    return host + tuple(sheet.kind for sheet in printables_of(game).sheets)
+    own = tuple(sheet.kind for sheet in printables_of(game).sheets)
+    taken = set(own) & {"all", *HOST_KINDS} or {k for k in own if own.count(k) > 1}
+    if taken:  # a game's sheet never stands in for the host's, nor for another of its own
+        raise ValueError(f"{game}'s printables name a kind twice or the host's: {sorted(taken)}")
+    return host + own
 
 
 def _drawers(game: str) -> dict[str, tuple[Callable[[Canvas, PartySheets], None], bool]]:

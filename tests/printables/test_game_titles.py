@@ -106,3 +106,15 @@ def test_the_host_menu_offers_what_the_party_s_game_prints(client):
         assert f'data-slug="{TITLES[game].lower().replace(" ", "-")}"' in html
         for link in links:
             assert client.get(link).status_code == 200
+
+
+def test_a_game_s_sheet_never_takes_a_host_kind_s_name(monkeypatch):
+    """A game's 'tents' would silently replace the host's tents (and their title)."""
+    import printables.party
+    from printables.game import PartySheet, Printables
+
+    for kinds in (("tents",), ("all",), ("scorecard", "scorecard")):
+        clash = Printables(poster_steps="", sheets=tuple(PartySheet(k, k, lambda c, d: None) for k in kinds))
+        monkeypatch.setattr(printables.party, "printables_of", lambda game, clash=clash: clash)
+        with pytest.raises(ValueError, match="twice or the host's"):
+            kinds_of("yankee")
