@@ -16,7 +16,7 @@ from django.utils import translation
 from events.party.selectors import party_by_code
 from games.registry import DEFAULT_GAME, GAMES
 from printables.party import NotAvailable, kinds_of
-from printables.services import NoSuchHandout, handout_pdf_cached, party_printables
+from printables.services import HANDOUTS, NoSuchHandout, handout_pdf_cached, party_printables
 from printables.sheet import PAPERS
 
 
@@ -27,7 +27,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: ArgumentParser) -> None:
-        parser.add_argument("what", choices=["deck", "rules", "party"])
+        parser.add_argument("what", choices=[*HANDOUTS, "party"])
         parser.add_argument("--out", required=True, help="the PDF file to write")
         parser.add_argument(
             "--game", choices=sorted(GAMES), default=DEFAULT_GAME, help=f"deck and rules only (default: {DEFAULT_GAME})"
@@ -66,7 +66,7 @@ class Command(BaseCommand):
         language: str,
         **options: Any,
     ) -> None:
-        if what in ("deck", "rules"):
+        if what in HANDOUTS:
             try:
                 with translation.override(language):
                     data = handout_pdf_cached(game, what, paper)
