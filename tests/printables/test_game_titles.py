@@ -118,3 +118,15 @@ def test_a_game_s_sheet_never_takes_a_host_kind_s_name(monkeypatch):
         monkeypatch.setattr(printables.party, "printables_of", lambda game, clash=clash: clash)
         with pytest.raises(ValueError, match="twice or the host's"):
             kinds_of("yankee")
+
+
+def test_the_command_refuses_what_a_game_does_not_print(tmp_path):
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    out = tmp_path / "x.pdf"
+    with pytest.raises(CommandError, match="royal prints no deck"):
+        call_command("printables", "deck", "--game", "royal", "--out", str(out))
+    with pytest.raises(CommandError, match="not 'a4'"):
+        call_command("printables", "deck", "--game", "yankee", "--paper", "a4", "--out", str(out))
+    assert not out.exists()
