@@ -247,18 +247,6 @@ class ScoresEachGame(Protocol):
         ...
 
 
-@runtime_checkable
-class TellsStory(Protocol):
-    """A game whose party's story page the host builds from the game's own telling
-    (story/heists.py): the table's play read from the events of its replay. Yankee
-    Heist's story is the story app's own (story/build.py)."""
-
-    def story(self, events: Sequence[Event]) -> dict[str, Any]:
-        """The table's play as JSON, seats by number; every entry naming a seat carries
-        the `version` of the action it happened in (the host names whoever played it)."""
-        ...
-
-
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -279,7 +267,6 @@ __all__ = [
     "ScoresEachGame",
     "Setup",
     "Standing",
-    "TellsStory",
     "gifts_of",
     "ranked",
     "relay_of",

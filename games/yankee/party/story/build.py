@@ -22,9 +22,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from games.yankee import ROUND_NAMES, gift_label
+from story.replay import ReplayMismatch, TableReplay
 from tables.words import sentence
-
-from .replay import ReplayMismatch, TableReplay
 
 RELAY_ROUND = 2.5  # the relay sits between rounds 2 and 3 at every table
 ESCAPES_SHOWN = 5

@@ -1,7 +1,8 @@
-"""The story of a party of a game that tells its own (games.definition.TellsStory; Royal
-Heist): each table's play as the game tells it from the events of its replay (the
-stored actions through the table's definition, tables/replay.py), with the host's
-names on the seats and the party's result. Nothing here knows a game's rules.
+"""The story of a party whose game tells its tables one by one (a GameStory may build
+its `tell` on this, story/game.py): each table's play as the game tells it from the
+events of its replay (the stored actions through the table's definition,
+tables/replay.py), with the host's names on the seats and the party's result. Nothing
+here knows a game's rules.
 
 A seat a substitute took (a hand-over, a late arrival seated for a leaver) is named by
 whoever played it when each thing happened: the hand-over records the table's version
@@ -10,22 +11,16 @@ at the change (SeatHandOver.table_version), and the game's telling names each en
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from events.models import Party, SeatHandOver
 from events.party.history import party_handovers
 from events.party.selectors import party_result
-from games.definition import TellsStory
+from games.event import Event
 from games.registry import game_named
 from tables.models import Table, TableAction
 from tables.replay import table_replayed
-
-
-def tells_its_story(party: Party) -> bool:
-    """Whether the party's game tells its tables' story itself (a gift swap's story is
-    the story app's own, story/build.py)."""
-    definition = game_named(party.game)
-    return not definition.features.gifts and isinstance(definition, TellsStory)
 
 
 class _Seats:
@@ -69,10 +64,15 @@ def _named(value: Any, seats: _Seats) -> Any:
     return out
 
 
-def heists_story(party: Party) -> dict[str, Any]:
-    """The story of a finished party of such a game, every table's play named."""
+# A table's play told from the events its replay emitted, seats by number; every entry
+# naming a `seat` carries the `version` of the action it happened in.
+TableTelling = Callable[[Sequence[Event]], dict[str, Any]]
+
+
+def tables_told(party: Party, tell_table: TableTelling) -> dict[str, Any]:
+    """The story of a finished party, each table told by `tell_table` and every seat
+    its telling names given the name of whoever played it then."""
     definition = game_named(party.game)
-    assert isinstance(definition, TellsStory)  # tells_its_story(party) chose this telling
     tables = list(party.tables.order_by("letter"))
     actions: dict[int, list[TableAction]] = {t.pk: [] for t in tables}
     for row in TableAction.objects.filter(table__party=party).order_by("table_id", "version"):
@@ -81,7 +81,7 @@ def heists_story(party: Party) -> dict[str, Any]:
     told = []
     for table in tables:
         seats = _Seats(table, handovers)
-        telling = definition.story(table_replayed(table, actions[table.pk]).events())
+        telling = tell_table(table_replayed(table, actions[table.pk]).events())
         told.append(
             {
                 "table": table.letter,

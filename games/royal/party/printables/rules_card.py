@@ -1,5 +1,5 @@
 """Royal Heist's rules card: one page, on US Letter (the default, like every printable)
-or A4, meant to be printed at 100 %. The words are royal_words.py's, the numbers the
+or A4, meant to be printed at 100 %. The words are rules_words.py's, the numbers the
 engine's.
 
 The card is drawn inside the area both papers hold (A4's width, Letter's height, less a
@@ -19,9 +19,11 @@ from django.utils.translation import ngettext
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 
-from .fonts import BOLD, COND, COND_BOLD, REGULAR, register_fonts
-from .royal_words import Item, Pile, RulesCard, royal_rules_card
-from .sheet import COMMON_H, COMMON_W, INCH, PAPERS, draw_lines, new_canvas, wrap
+from games.royal.definition import ROYAL
+from printables.fonts import BOLD, COND, COND_BOLD, REGULAR, register_fonts
+from printables.sheet import COMMON_H, COMMON_W, INCH, PAPERS, draw_lines, new_canvas, wrap
+
+from .rules_words import Item, Pile, RulesCard, royal_rules_card
 
 MARGIN = 0.5 * INCH  # inside the area both papers hold
 START_SIZE = 12.0  # the body text's largest size
@@ -260,7 +262,7 @@ def royal_rules_pdf(paper: str = "letter", card: RulesCard | None = None) -> byt
         buf,
         title=_("Royal Heist — rules card (%(paper)s, print at 100 %%)") % {"paper": PAPER_NAMES[paper]},
         pagesize=PAPERS[paper],
-        author="Royal Heist",
+        author=ROYAL.title,
     )
     _layout(c, card, box, st, paper)
     c.showPage()

@@ -1,7 +1,7 @@
 """The rulebook's print-and-play deck: 8 US Letter sheets, 72 cards of 2.5 x 3.5 in on
 a gray cut grid. Sheets 1-6: the 54 play cards, straight from the engine's catalogue
 (games/yankee/cards.py: name, kind, copies, effect); sheets 7-8: the support cards
-(support.py).
+(support.py). Drawn with the host's sheet machinery (printables/sheet.py).
 
 Every card carries its name and kind in its top-left corner, so a hand held in a fan
 can be read; nothing but the cut grid is drawn outside a card's trim box.
@@ -17,9 +17,10 @@ from django.utils.translation import gettext_noop, pgettext_lazy
 from reportlab.pdfgen.canvas import Canvas
 
 from games.yankee.cards import CARD_OF, Kind
+from games.yankee.definition import YANKEE
+from printables.fonts import BOLD, COND, COND_BOLD, REGULAR
+from printables.sheet import CARD_GRID, draw_lines, draw_wrapped, new_canvas, wrap
 
-from .fonts import BOLD, COND, COND_BOLD, REGULAR
-from .sheet import CARD_GRID, draw_lines, draw_wrapped, new_canvas, wrap
 from .support import SupportCard, support_cards, translated
 
 SAFE = 9.0  # the frame sits this far inside the trim: a slightly off cut never clips it
@@ -170,7 +171,7 @@ def _body_style(face: Face, width: float, room: float) -> tuple[str, float, floa
 def deck_pdf() -> bytes:
     """The 8-sheet deck as PDF bytes."""
     buf = io.BytesIO()
-    c = new_canvas(buf, title=_("Yankee Heist — print-and-play deck (US Letter, print at 100 %)"))
+    c = new_canvas(buf, title=_("Yankee Heist — print-and-play deck (US Letter, print at 100 %)"), author=YANKEE.title)
     faces = deck_faces()
     per = CARD_GRID.per_page
     for sheet in range(SHEETS):
