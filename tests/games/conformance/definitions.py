@@ -29,7 +29,7 @@ SECRET = "SECRET-"  # every string a viewer may not see unless the rules show it
 
 
 # Packages checked before games/registry.py names them; a registered one is skipped here.
-UNREGISTERED: tuple[str, ...] = ("games.word",)
+UNREGISTERED: tuple[str, ...] = ("games.word", "games.blinks")
 
 
 def _definitions() -> list[Definition]:
@@ -50,7 +50,15 @@ def _yankee_options(players: int, r: random.Random) -> dict[str, Any]:
     return {"gifts": gifts, "vault": vault, "last_call_draw": r.choice((0, 0, 2, 5))}
 
 
-OPTIONS: Mapping[str, Callable[[int, random.Random], dict[str, Any]]] = {"yankee": _yankee_options}
+def _blinks_options(players: int, r: random.Random) -> dict[str, Any]:
+    # a small vault keeps the games short; the alternate rule and the teams vary
+    return {"vault": r.randint(3, 8), "alternate": r.random() < 0.5, "teams": [r.randrange(4) for _ in range(players)]}
+
+
+OPTIONS: Mapping[str, Callable[[int, random.Random], dict[str, Any]]] = {
+    "yankee": _yankee_options,
+    "blinks": _blinks_options,
+}
 
 
 def example_setup(definition: Definition, players: int, seed: int, gate: bool) -> Setup:

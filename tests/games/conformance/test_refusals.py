@@ -83,6 +83,21 @@ def vocabulary(definition: Definition) -> tuple[list[str], list[str]]:
     return sorted(types), sorted(keys)
 
 
+def shapes(definition: Definition) -> dict[str, dict[str, list[Any]]]:
+    """Each action type's fields and the values the game's own actions gave them: a
+    well-shaped action with values from another moment reaches `apply` even in a game
+    whose every action has fields."""
+    out: dict[str, dict[str, list[Any]]] = {}
+    for game in sample_games(definition):
+        for step in game.steps:
+            d = definition.action_to_dict(step.action)
+            fields = out.setdefault(str(d.get("type")), {})
+            for key, value in d.items():
+                if key != "type" and value not in fields.setdefault(key, []):
+                    fields[key].append(value)
+    return out
+
+
 def values(types: list[str]) -> st.SearchStrategy[Any]:
     leaf = st.one_of(
         st.none(),
@@ -104,7 +119,13 @@ def test_random_json_is_parsed_or_refused_typed(definition: Definition) -> None:
     types, keys = vocabulary(definition)
     states = sample_states(definition, every=3)
     field = st.sampled_from(keys) | st.text(max_size=8)
+    shaped = shapes(definition)
     junk = st.one_of(
+        st.sampled_from(sorted(shaped)).flatmap(
+            lambda kind: st.fixed_dictionaries(
+                {"type": st.just(kind), **{k: st.sampled_from(v) | values(types) for k, v in shaped[kind].items()}}
+            )
+        ),
         st.fixed_dictionaries(
             {"type": st.sampled_from(types)}, optional={k: values(types) for k in keys if k != "type"}
         ),
