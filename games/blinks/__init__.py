@@ -4,7 +4,7 @@ Blinks Heist is played with real Blinks: thieves slid at a vault of gold Blinks.
 engine keeps the party's record of the table (the vault's health, the claims, whose
 turn, the skips) from the throws the thrower records and the captain confirms:
 
-    game, events = new_game(seed=..., players=5, vault=12)
+    game, events = new_game(seed=..., players=5, vault=10)
     game, events = apply(game, Throw(seat=game.turn, throw=1, hit=3, touched=False))
     game, events = apply(game, Confirm(throw=1))
 

@@ -51,7 +51,7 @@ def rules_for_screens(say: Callable[[str], str] = str) -> dict[str, Any]:
 
     {
       "health": 4,                              # each vault Blink's
-      "vault": {"default": 12, "min": 3, "max": 30},
+      "vault": {"default": 10, "min": 3, "max": 30},
       "players": {"min": 2, "max": 8},
       "teams": [{"team": 0, "colour": "red", "name": "Red"}, ...],   # four
       "outcomes": ["hit", "miss", "touched"],   # a record: a hit (a Blink) or a miss, and a touch

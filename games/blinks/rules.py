@@ -34,7 +34,7 @@ from .teams import TEAMS, leaders
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
 HEALTH = 4  # "Each vault Blink has 4 health"
 MIN_VAULT, MAX_VAULT = 3, 30  # the Blinks a host may put in one table's vault
-VAULT = 12  # a table's vault unless the host chooses (docs/RULES.md: sized by bench/blinks_vault.py)
+VAULT = 10  # a table's vault unless the host chooses (docs/RULES.md, "The vault's size": bench/blinks_vault.py)
 
 
 class _Log(list[Event]):

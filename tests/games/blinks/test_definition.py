@@ -34,7 +34,7 @@ def test_the_host_s_options():
     g, events = BLINKS.setup(Setup(players=4, seed="s", options={"vault": 30, "alternate": True}))
     assert g.vault == 30 and g.health == [4] * 30 and g.alternate
     assert events[0].type == "game_started" and events[0].data["vault"] == 30
-    assert BLINKS.setup(Setup(players=4, seed="s"))[0].vault == 12  # the default vault
+    assert BLINKS.setup(Setup(players=4, seed="s"))[0].vault == 10  # the default vault
     for options in ({"vault": 2}, {"vault": 31}, {"vault": "9"}, {"alternate": 1}, {"colour": "red"}):
         with pytest.raises(MalformedActionError):
             BLINKS.setup(Setup(players=4, seed="s", options=options))
@@ -103,7 +103,7 @@ def test_what_each_screen_sees():
 def test_the_rules_for_the_screens():
     rules = rules_for_screens(str.upper)
     json.dumps(rules)
-    assert rules["health"] == 4 and rules["vault"] == {"default": 12, "min": 3, "max": 30}
+    assert rules["health"] == 4 and rules["vault"] == {"default": 10, "min": 3, "max": 30}
     assert [t["name"] for t in rules["teams"]] == ["RED", "BLUE", "GREEN", "YELLOW"]
     assert rules["rules"]["recorded"].startswith("THAT THROW")
 
