@@ -96,7 +96,7 @@ def test_only_the_thrower_records_and_only_a_blink_in_the_vault():
     for blink in (0, 4, -1):
         with pytest.raises(NoSuchBlinkError):
             apply(g, Throw(0, 1, blink, False))
-    g, _ = throws(g, 1, 1, 1, 1)  # Blink 1 claimed by seat 0's... the fourth hitter
+    g, _ = throws(g, 1, 1, 1, 1)  # the fourth hit, seat 0's, claims Blink 1
     with pytest.raises(ClaimedError) as refused:
         record(g, hit=1)
     assert refused.value.rule == "claimed"
