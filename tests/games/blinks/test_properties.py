@@ -6,7 +6,8 @@
   grow and the thrower is a seat;
 - a refused action changes nothing; a replay of the accepted actions is the game;
 - every game ends (the bots, any success rate above 0), with the vault empty and the
-  claims adding up to the vault.
+  claims adding up to the vault;
+- every skip earned costs its seat exactly one turn.
 """
 
 import random
@@ -102,3 +103,29 @@ def test_a_refused_action_changes_nothing(seed, n, bot_seed, alternate):
             assert g.to_dict() == before
         g, _ = apply(g, bot_action(g, r))
     assert tried
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=seeds,
+    n=players,
+    alternate=st.booleans(),
+    bot_seed=st.integers(0, 10**6),
+    rate=st.floats(0.1, 1.0),
+    touch=st.floats(0, 0.6),
+)
+def test_every_skip_earned_skips_one_turn(seed, n, alternate, bot_seed, rate, touch):
+    # Each seat: the skips it earned are the turns it lost plus the one still pending; a
+    # seat that loses a turn plays its following one.
+    g, _ = new_game(seed, n, vault=5, alternate=alternate)
+    r = random.Random(bot_seed)
+    thrower = Thrower(rate=rate, touch=touch)
+    earned, lost = [0] * n, [0] * n
+    while g.phase is not Phase.OVER:
+        g, events = apply(g, bot_action(g, r, thrower=thrower))
+        for e in events:
+            if e.type == "skip_earned":
+                earned[e.data["seat"]] += 1
+            elif e.type == "skipped":
+                lost[e.data["seat"]] += 1
+        assert [e - s for e, s in zip(earned, lost, strict=True)] == [int(s) for s in g.skips]
