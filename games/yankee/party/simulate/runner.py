@@ -14,9 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from tables.seating import table_sizes
+from tables.simulate.common.output import estimates_source
+from tables.simulate.common.runs import Clock, chunk_seed, run_in_order
 
-from .common.output import estimates_source
-from .common.runs import Clock, chunk_seed, run_in_order
 from .pacing import PacingModel, describe_minutes, one_table_seconds, party_seconds
 from .play import AGREEMENT, COUNTS, POLICIES, game_seeds, play_party, play_table
 from .stats import SizeStats
@@ -129,6 +129,8 @@ def simulate(
         if p not in POLICIES:
             raise ValueError(f"unknown policy {p!r}: choose from {', '.join(POLICIES)}")
     players = sorted(set(players))
+    # No parties: no pacing rows (rather than rows of nothing).
+    pacing_guests = list(pacing_guests) if parties else []
     if not players and not pacing_guests:
         raise ValueError("nothing to simulate")
     for n in players:
@@ -227,7 +229,7 @@ def estimate_table(
     progress: Callable[[int, int], None] | None = None,
 ) -> dict[int, dict[str, Any]]:
     """Party length for every guest count, seated by the scaling rule: the precomputed
-    table the host's lobby reads (tables/simulate/lobby_estimates.py)."""
+    table the host's lobby reads (lobby_estimates.py)."""
     model = model or PacingModel()
     policies = tuple(policies)
     tasks: list[Task] = []
@@ -246,7 +248,7 @@ def estimate_table(
 
 
 def estimates_module(table: dict[int, dict[str, Any]], command: str, model: PacingModel) -> str:
-    """The source of tables/simulate/lobby_estimates.py for `table`."""
+    """The source of lobby_estimates.py for `table`."""
     about = (
         '"""Estimated party length in minutes by guest count (seated by the scaling rule):',
         "(low, high) = the 10th and 90th percentiles of simulated parties. Generated, do not edit:",

@@ -1,7 +1,7 @@
 """Royal Heist's statistics as exact integer sums: chunks merge exactly in any order, so
 a seed gives the same report with any number of worker processes.
 
-Kept apart from Yankee Heist's statistics (tables/simulate/stats.py) so that neither
+Kept apart from Yankee Heist's statistics (games/yankee/party/simulate/stats.py) so that neither
 game's simulator imports the other's.
 
 - A **win share** is fractional: the k players tied for the biggest bank share the

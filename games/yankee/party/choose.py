@@ -1,24 +1,28 @@
-"""A bot's choice from what a phone holds: the seat view (`hand`, `playable`,
-`can_swipe`, `can_use_vault`, the seats and the vault), never the database or the whole
-game. play.js offers a person the same choices. Shared by the rehearsal (`party.py`) and
-the latency bench (`live.py`), whose clients decide like a phone, as boardgame.io's
-bench clients decide on the state they were sent.
+"""A Yankee Heist bot's choice from what a phone holds: the seat view (`hand`,
+`playable`, `can_swipe`, `can_use_vault`, the seats and the vault), never the database
+or the whole game. The game's phone offers a person the same choices. Shared by its
+rehearsal bots (rehearsal.py, for bench/party.py) and the latency bench
+(bench/live.py), whose clients decide like a phone, as boardgame.io's bench clients
+decide on the state they were sent.
 """
 
 from __future__ import annotations
 
 import random
+from typing import Any
+
+Json = dict[str, Any]
 
 TWO_TARGETS = {"SWITCHEROO", "THREE_GIFT_GRIFT", "YANKEE_HEIST"}
 
 
-def _play(view: dict, r: random.Random, card: int, targets: list[int]) -> dict | None:
+def _play(view: Json, r: random.Random, card: int, targets: list[int]) -> Json | None:
     """A play of `card` at random legal targets, or None when it cannot be played."""
     name = next(c["card"] for c in view["hand"] if c["id"] == card)
     two = name in TWO_TARGETS and not (name == "YANKEE_HEIST" and view["players"] == 2)
     if two and len(targets) < 2:
         return None
-    action = {"type": "play", "card": card, "targets": r.sample(targets, 2 if two else min(1, len(targets)))}
+    action: Json = {"type": "play", "card": card, "targets": r.sample(targets, 2 if two else min(1, len(targets)))}
     if name == "YANKEE_HEIST":
         rest = [c["id"] for c in view["hand"] if c["id"] != card]
         if not rest:
@@ -29,7 +33,7 @@ def _play(view: dict, r: random.Random, card: int, targets: list[int]) -> dict |
     return action
 
 
-def choose_turn(view: dict, r: random.Random) -> dict:
+def choose_turn(view: Json, r: random.Random) -> Json:
     """A legal turn from what the seat view shows."""
     hand = [c["id"] for c in view["hand"]]
     playable = {int(k): v for k, v in view["playable"].items()}
@@ -49,7 +53,7 @@ def choose_turn(view: dict, r: random.Random) -> dict:
     return {"type": "regroup", "cards": r.sample(hand, k)}
 
 
-def choose_window_play(view: dict, r: random.Random) -> dict | None:
+def choose_window_play(view: Json, r: random.Random) -> Json | None:
     """A legal turn that opens a reaction window (a MOVE card, else a SWIPE), or None
     when the seat has neither. Every such move threatens another player's gift, so the
     engine always asks somebody (rules.py, `_next_step`)."""
@@ -65,7 +69,7 @@ def choose_window_play(view: dict, r: random.Random) -> dict | None:
     return None
 
 
-def carrier_walk(relay: dict | None, letter: str, seat: int) -> int | None:
+def carrier_walk(relay: Json | None, letter: str, seat: int) -> int | None:
     """The relay's walk, as the phone's party copy says it (play.js `walkPrompt`): the
     table to deliver to when this seat at table `letter` carries a relay gift not yet
     confirmed there, else None."""
@@ -79,7 +83,7 @@ def carrier_walk(relay: dict | None, letter: str, seat: int) -> int | None:
     return None if to.get("arrived_by") is not None else to["table_id"]
 
 
-def arrival_awaited(relay: dict | None, letter: str) -> int | None:
+def arrival_awaited(relay: Json | None, letter: str) -> int | None:
     """The relay's walk from the receiving end (tablet.js): table `letter`'s id while
     the gift walking to it has not been confirmed, else None. Its captain confirms the
     gift when it is put down at the table, whoever carried it (a carrier whose phone is

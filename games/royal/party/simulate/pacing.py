@@ -21,8 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from games.royal import HEISTS, MAX_PLAYERS, MIN_PLAYERS, gate_after
-
-from ..common.pacing import draw, model_from_dict, quantiles
+from tables.simulate.common.pacing import draw, model_from_dict, quantiles
 
 # The decide clock is 20 s (games/royal/definition.py); people at a party rarely use it
 # all: a glance at the rooms, a tap. The round waits for the slowest phone inside.

@@ -1,17 +1,18 @@
 """Yankee Heist's games, as the simulator plays them.
 
-The games are the game's own code: `games/yankee/selfplay.py` plays tables and parties
-with the bots' policies of `games/yankee/policies.py`, where every name of Yankee
-Heist's state lives. This module is the simulator's one door to them (the one Yankee
-Heist line of the game-seam contract's ignore list, pyproject.toml) and adds the
-party's side: a party of `guests` sits at the scaling rule's tables (tables/seating.py).
+The games are the game's own code: `selfplay.py` plays tables and parties with the
+bots' policies of `policies.py`, where every name of Yankee Heist's state lives. This
+module is the runner's and the statistics' one door to them and adds the party's side:
+a party of `guests` sits at the scaling rule's tables (tables/seating.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from games.yankee.selfplay import (
+from tables.seating import table_sizes
+
+from .selfplay import (
     AGREEMENT,
     BLOCKS,
     COMEBACKS,
@@ -29,8 +30,7 @@ from games.yankee.selfplay import (
     game_seeds,
     play_table,
 )
-from games.yankee.selfplay import play_party as _play_party
-from tables.seating import table_sizes
+from .selfplay import play_party as _play_party
 
 
 def play_party(
@@ -45,7 +45,7 @@ def play_party(
     in_place: bool = True,
     record: bool = False,
 ) -> PartyResult:
-    """A whole party (games/yankee/selfplay.py `play_party`) at the scaling rule's tables
+    """A whole party (selfplay.py `play_party`) at the scaling rule's tables
     for `guests`, or at tables of the given `sizes`."""
     if sizes is None:
         if guests is None:

@@ -1,7 +1,7 @@
 """Estimated party length in minutes by guest count (seated by the scaling rule):
 (low, high) = the 10th and 90th percentiles of simulated parties. Generated, do not edit:
 
-    python manage.py simulate --estimates tables/simulate/lobby_estimates.py --estimate-parties 100 --seed 1
+    python manage.py simulate --estimates games/yankee/party/simulate/lobby_estimates.py --estimate-parties 100 --seed 1
 
 Pacing model: setup=180, turn=30, window=10, trim=5, reveal=10, relay=120, cv=0.5.
 """

@@ -13,8 +13,9 @@ import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from ..common.output import estimates_source
-from ..common.runs import Clock, chunk_seed, run_in_order
+from tables.simulate.common.output import estimates_source
+from tables.simulate.common.runs import Clock, chunk_seed, run_in_order
+
 from .pacing import MAX_GUESTS, RoyalPacing, describe_minutes, game_seconds, party_seconds, recommend_games, table_sizes
 from .play import game_seeds, play_game
 from .stats import SizeStats
@@ -176,7 +177,7 @@ def estimate_table(
 
 
 def estimates_module(table: dict[int, dict[str, Any]], games: int, command: str, model: RoyalPacing) -> str:
-    """The source of tables/simulate/royal/lobby_estimates*.py for `table` (one module per
+    """The source of lobby_estimates*.py for `table` (one module per
     number of games a party's tables play in a row)."""
     about = (
         f'"""Estimated Royal Heist party length in minutes by guest count, {games} game{"s" if games > 1 else ""} a party, at',

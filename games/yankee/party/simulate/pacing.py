@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .common.pacing import draw, model_from_dict, quantiles
+from tables.simulate.common.pacing import draw, model_from_dict, quantiles
+
 from .play import TRIMS, TURNS, WINDOWS, K, PartyResult
 
 TARGET = (30.0, 45.0)  # minutes: the rulebook's event target for a big party

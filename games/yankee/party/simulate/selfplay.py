@@ -1,8 +1,8 @@
-"""Play complete games and whole parties with bots on the real engine: the simulator's
-(tables/simulate) games, played where the game's names live.
+"""Play complete games and whole parties with bots on the real engine: Yankee Heist's
+simulated games, played where the game's names live.
 
 Plain functions, no Django: `play_table` plays one table of 2-10 players from a seed,
-`play_party` plays a party at tables of the given sizes (tables/simulate/play.py adds
+`play_party` plays a party at tables of the given sizes (play.py adds
 the scaling rule's sizes for a number of guests), with the gate and the relay. Both
 return what the statistics and the pacing model need, and optionally every action, so a
 test can replay the game with the engine's own `replay`.
@@ -16,11 +16,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from games import rng as _rng
+from games.yankee.actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
+from games.yankee.rules import apply, apply_in_place, new_game
+from games.yankee.state import Event, Game, Gift, Phase, open_window
 
-from .actions import Action, ConfirmReveal, DrawRelaySeat, React, RelayExchange, Trim
 from .policies import POLICIES, Policy, Seat, policy_named
-from .rules import apply, apply_in_place, new_game
-from .state import Event, Game, Gift, Phase, open_window
 
 # What the simulator counts, per half of the game (rounds 1-2, rounds 3-4): the pacing
 # model prices each of these, the fairness report shows blocks, comebacks and swaps.

@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .common.output import Figures, ci_columns, write_files
+from tables.simulate.common.output import Figures, ci_columns, write_files
+
 from .pacing import TARGET
 
 

@@ -2,7 +2,7 @@
 ceil(n / 8) balanced tables: (low, high) = the 10th and 90th percentiles of simulated
 parties. Generated, do not edit:
 
-    python manage.py simulate --game royal --games 2000 --seed 1 --party-games 3 --estimates tables/simulate/royal/lobby_estimates.py --estimate-parties 100
+    python manage.py simulate --game royal --games 2000 --seed 1 --party-games 3 --estimates games/royal/party/simulate/lobby_estimates.py --estimate-parties 100
 
 Pacing model: think=8, reveal=4, heist_end=8, game_start=45, gate=30, setup=180, cv=0.5.
 """

@@ -26,10 +26,10 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
-from .bots import bot_action
-from .cards import CARD_OF, REACTION_IDS, Card
-from .state import Direction, Game, open_window
+from games.yankee.actions import Action, PlayCard, React, Regroup, Swipe, Trim, VaultExchange
+from games.yankee.bots import bot_action
+from games.yankee.cards import CARD_OF, REACTION_IDS, Card
+from games.yankee.state import Direction, Game, open_window
 
 T = TypeVar("T")
 
