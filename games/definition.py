@@ -8,11 +8,17 @@ hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
 is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them. Three parts are optional, each a set of methods a game has or not
+`games.registry` names them. Some parts are optional, each a set of methods a game has or not
 (below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
 tests/games/conformance), the gifts' ids, labels and places (`HoldsGifts`, a game with
-the party's gifts) and the relay's draw and arrival (`RelaysGifts`, a game with the
-party's relay).
+the party's gifts), the relay's draw and arrival (`RelaysGifts`, a game with the
+party's relay) and which actions are checked against the screen's version (`ChecksSeen`:
+without it, all of them).
+
+A step is what the game waits on now (`clock`). Its `Clock.since` says when it began:
+the host starts the step's clock afresh then (`starts_step`) and refuses an action a
+screen took on an earlier step (`is_stale`); tests/games/conformance/test_steps.py
+holds both for every game.
 """
 
 from __future__ import annotations
@@ -83,12 +89,19 @@ class Clock:
     `stand_in` is the action the server applies for the first seat in `waiting` when the
     clock runs out: the rules' do-nothing choice (a turn passed, a reaction let happen,
     a decision defaulted). `step` names the step for the screens and the timing table.
+    `since`: the version the step began at: the state its first action was taken on
+    (a reaction window: the version that opened it; a room everybody inside decides
+    on at once: the version it was turned up at). The step's clock runs from then, and
+    a screen that saw an older version saw another step (`is_stale`). None: the step
+    began at the state's own version, so every action starts a new step (a game where
+    one seat moves at a time).
     """
 
     step: str
     waiting: tuple[int, ...]
     stand_in: Any
     seconds: float
+    since: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +234,43 @@ class RelaysGifts(Protocol):
         ...
 
 
+@runtime_checkable
+class ChecksSeen(Protocol):
+    """A game that says which of its actions are checked against the version the
+    sender's screen showed (a game without this part has all of them checked)."""
+
+    def checks_seen(self, action: Any) -> bool:
+        """Whether `action` is refused as stale when sent from a screen showing another
+        step (False: the action names its own moment, as Yankee Heist's reaction names
+        its window, or must count whatever the screen showed)."""
+        ...
+
+
+def step_since(definition: Definition, state: Any) -> int:
+    """The version the step `state` waits on began at (its clock's `since`; the state's
+    own version when the game says nothing, or waits on nobody)."""
+    clock = definition.clock(state, {})
+    if clock is None or clock.since is None:
+        return definition.version(state)
+    return clock.since
+
+
+def starts_step(definition: Definition, state: Any) -> bool:
+    """Whether the action that made `state` started a new step: its clock starts afresh."""
+    return step_since(definition, state) == definition.version(state)
+
+
+def is_stale(definition: Definition, state: Any, action: Any, seen: int) -> bool:
+    """Whether `action`, sent from a screen that showed version `seen`, was meant for
+    another step than the one `state` waits on: refused, and the screen catches up. Two
+    screens that saw the same step both count (everybody inside deciding on one room);
+    a late tap from the step before never lands on the next one. An action the game
+    does not check (`ChecksSeen`) is never stale."""
+    if isinstance(definition, ChecksSeen) and not definition.checks_seen(action):
+        return False
+    return not step_since(definition, state) <= seen <= definition.version(state)
+
+
 def gifts_of(definition: Definition) -> HoldsGifts:
     """The gift part of a game with `Features(gifts=True)` (LookupError for another game:
     the party asked a game without gifts about gifts)."""
@@ -268,6 +318,7 @@ def ranked(scores: Sequence[int]) -> list[Standing]:
 
 
 __all__ = [
+    "ChecksSeen",
     "Clock",
     "Definition",
     "Features",
@@ -281,6 +332,9 @@ __all__ = [
     "Standing",
     "TellsStory",
     "gifts_of",
+    "is_stale",
     "ranked",
     "relay_of",
+    "starts_step",
+    "step_since",
 ]

@@ -35,7 +35,7 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.definition import Definition
+from games.definition import Definition, is_stale
 from games.event import Event
 
 from . import loopwrite, write
@@ -46,11 +46,6 @@ from .groups import Message
 from .models import Table
 from .outcome import Outcome
 from .selectors import table_meta
-
-# Actions a player takes on their own turn: these carry the version the player saw, and
-# a stale one is refused (the screen was out of date). Reaction answers and trims are
-# not version-checked: two phones answering the same window at once must both count.
-TURN_ACTIONS = frozenset({"play", "swipe", "regroup", "vault"})
 
 DEADLOCK_RETRIES = 3
 T = TypeVar("T")
@@ -64,8 +59,10 @@ Action = Any
 class ActRequest:
     """One table action, parsed and permitted (events/party/commands.py), as it goes down to
     its write. `client_id`: the frame's request id (a retry with the same id is
-    acknowledged, not redone); `expected_version`: the version a turn action was taken
-    at (TURN_ACTIONS; None: not checked); `now`: the action's time (None: the clock);
+    acknowledged, not redone); `expected_version`: the version the sender's screen
+    showed (None: not checked; an action taken on another step than the one the table
+    waits on is refused as stale, games/definition.py `is_stale`); `now`: the action's
+    time (None: the clock);
     `only_if`: SQL the write's own statement must also find true (a guest's seat,
     events/live/act.py), so this request is written optimistically or not at all."""
 
@@ -195,6 +192,8 @@ class LockRequest(Protocol):
     def client_id(self) -> str: ...
     @property
     def expected_version(self) -> int | None: ...
+    @property
+    def action(self) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -207,6 +206,7 @@ class TableClaim:
     actor_label: str
     client_id: str = ""
     expected_version: None = None
+    action: None = None
 
 
 def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) -> Locked:
@@ -234,7 +234,7 @@ def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) ->
             )
         # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
         return Locked(table, found.game, duplicate=version)
-    if expected_version is not None and expected_version != table.version:
+    if expected_version is not None and is_stale(table.definition, found.game, request.action, expected_version):
         raise ServiceError(
             ErrorCode.STALE,
             gettext("the table moved on (version %(version)s, you saw %(seen)s); refreshed")

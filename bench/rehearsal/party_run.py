@@ -266,9 +266,10 @@ class PartyRun:
             payload = p.seat_view()
             if payload is None or not payload["view"]["can_decide"] or self._holding_for_fault(payload["view"]):
                 return  # the heist ended under the thumb (caught, or the others got out)
-            # No `version` in the frame, as play.js: another seat's decision moves the
-            # table on, and must not refuse this one.
-            reply = await p.act({"type": "decide", "press_on": press_on(payload["view"], self.r)})
+            # The version on the screen, as royal/play.js: another seat's decision on the
+            # same room does not refuse it, a room that changed under the thumb does.
+            view = payload["view"]
+            reply = await p.act({"type": "decide", "press_on": press_on(view, self.r)}, version=view["version"])
             self.decided_at[p.name] = reply["version"]
         finally:
             self.deciding.discard(p.name)

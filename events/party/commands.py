@@ -48,7 +48,7 @@ from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
 from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
-from tables.services import TURN_ACTIONS, ActRequest
+from tables.services import ActRequest
 from tables.write import Condition
 
 Args = dict[str, Any]  # a command's parsed arguments, keyword arguments of its service call
@@ -139,7 +139,6 @@ def _parsed(definition: Definition, actor: Actor, action: dict[str, Any]) -> Any
 
 def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -> ActRequest:
     action = frame["action"]
-    kind = action["type"]
     definition = game_named(actor.game)
     engine_action = _parsed(definition, actor, action)
     role = definition.role_of(engine_action)
@@ -150,8 +149,9 @@ def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -
         action=engine_action,
         actor_label=actor.label_for(role is GameRole.SEAT),
         client_id=frame.get("re") or "",
-        # Only turn actions are version-checked: two phones answering one window both count.
-        expected_version=frame.get("version") if kind in TURN_ACTIONS else None,
+        # The version the screen showed: the table's definition says which actions it
+        # checks, and from which version on a screen saw the step the table waits on.
+        expected_version=frame.get("version"),
         only_if=only_if,
     )
 

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from games.definition import (
+    ChecksSeen,
     Clock,
     Features,
     GameDefinition,
@@ -102,6 +103,23 @@ def _gifts(options: Mapping[str, Any], players: int) -> list[Gift]:
     if len(gifts) != players:
         raise MalformedActionError(f"a table of {players} needs {players} gifts, not {len(gifts)}")
     return gifts
+
+
+def _since(state: Game) -> int:
+    """The version the step began at: a reaction window's opening, the trims' call; a
+    turn and the reveal are one action each, so they began at this very version."""
+    if state.phase is Phase.REACTION:
+        return open_window(state).version
+    if state.phase is Phase.TRIM:
+        return state.trims_since
+    return state.version
+
+
+# A turn's own action depends on the table its player saw, and only one seat takes it:
+# checked against the screen's version (games/definition.py `is_stale`). A reaction
+# names its window instead (a late tap never answers the next one), and answers and
+# trims by several phones at once all count: not checked.
+TURN_ACTIONS = (PlayCard, Swipe, Regroup, VaultExchange)
 
 
 class YankeeDefinition:
@@ -216,7 +234,7 @@ class YankeeDefinition:
             limit = min(limit, REACTION_SECONDS) if limit > 0 else REACTION_SECONDS
         if limit <= 0:
             return None
-        return Clock(step=step, waiting=legal.waiting_for(state), stand_in=stand_in, seconds=limit)
+        return Clock(step=step, waiting=legal.waiting_for(state), stand_in=stand_in, seconds=limit, since=_since(state))
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)
@@ -230,6 +248,9 @@ class YankeeDefinition:
         if state.phase is Phase.GATE and state.relay_seat is None:
             return DrawRelaySeat()
         return None
+
+    def checks_seen(self, action: Action) -> bool:
+        return isinstance(action, TURN_ACTIONS)
 
     # --- the party's gifts (HoldsGifts) --------------------------------------------------
     def vault_gift_id(self, number: int) -> int:
@@ -339,6 +360,7 @@ _SEAM: GameDefinition[Game, Action] = YANKEE
 _HIDES: HidesInformation[Game] = YANKEE
 _GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
+_CHECKS: ChecksSeen = YANKEE
 DEFINITION = YANKEE  # what games/registry.py reads
 
 __all__ = ["DEFINITION", "REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]
