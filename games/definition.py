@@ -102,6 +102,10 @@ class Clock:
     stand_in: Any
     seconds: float
     since: int | None = None
+    # Seconds after which the rules themselves let the captain or the host pass the
+    # step, whatever the party's clock (Yankee Heist: "The host can pass an unanswered
+    # reaction after 60 seconds"); None: only the party's clock.
+    rules_pass: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,18 +250,19 @@ class ChecksSeen(Protocol):
         ...
 
 
-def step_since(definition: Definition, state: Any) -> int:
+def step_since(definition: Definition, state: Any, clock: Clock | None = None) -> int:
     """The version the step `state` waits on began at (its clock's `since`; the state's
-    own version when the game says nothing, or waits on nobody)."""
-    clock = definition.clock(state, {})
+    own version when the game says nothing, or waits on nobody). `clock`: the
+    definition's clock of `state`, when the caller has it."""
+    clock = clock or definition.clock(state, {})
     if clock is None or clock.since is None:
         return definition.version(state)
     return clock.since
 
 
-def starts_step(definition: Definition, state: Any) -> bool:
+def starts_step(definition: Definition, state: Any, clock: Clock | None = None) -> bool:
     """Whether the action that made `state` started a new step: its clock starts afresh."""
-    return step_since(definition, state) == definition.version(state)
+    return step_since(definition, state, clock) == definition.version(state)
 
 
 def is_stale(definition: Definition, state: Any, action: Any, seen: int) -> bool:

@@ -40,7 +40,7 @@ from games.event import Event
 
 from . import loopwrite, write
 from .broadcast import table_message
-from .clock import in_window, is_pass, pass_from, step_due
+from .clock import clock_set, is_pass, pass_from, rules_pass_of
 from .errors import ErrorCode, ServiceError, engine_rules
 from .groups import Message
 from .models import Table
@@ -356,12 +356,7 @@ def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tupl
         _check_ran_out(table, definition, game, now)
     with engine_rules():
         new, events = definition.apply(game, engine_action)
-    if any(e.type == "window_opened" for e in events):
-        table.window_opened_at = now
-    elif table.window_opened_at is not None and not in_window(table, definition, new):
-        table.window_opened_at = None
-    if table.step_clock:
-        table.step_due_at = step_due(table, definition, new, events, now)
+    clock_set(table, definition, new, now)
     return new, events, now
 
 
@@ -374,8 +369,8 @@ def _check_ran_out(table: Table, definition: Definition, game: Game, now: dateti
             ErrorCode.TOO_EARLY, gettext("this party's step clock is off: this step waits for its guest")
         )
     if now < since:
-        if in_window(table, definition, game):
-            assert table.window_opened_at is not None  # in_window says so
+        if rules_pass_of(table, definition, game) is not None:
+            assert table.window_opened_at is not None  # rules_pass_of says so
             began = table.window_opened_at
         else:
             began = since - timedelta(seconds=table.step_clock)

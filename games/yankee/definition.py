@@ -234,7 +234,14 @@ class YankeeDefinition:
             limit = min(limit, REACTION_SECONDS) if limit > 0 else REACTION_SECONDS
         if limit <= 0:
             return None
-        return Clock(step=step, waiting=legal.waiting_for(state), stand_in=stand_in, seconds=limit, since=_since(state))
+        return Clock(
+            step=step,
+            waiting=legal.waiting_for(state),
+            stand_in=stand_in,
+            seconds=limit,
+            since=_since(state),
+            rules_pass=REACTION_SECONDS if step == "reaction" else None,
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)

@@ -34,8 +34,8 @@ from games.yankee import (
     new_game,
     stand_in,
 )
+from games.yankee.definition import REACTION_SECONDS as REACTION_TIMEOUT_SECONDS
 from games.yankee.definition import STEP_OF_PHASE, YANKEE
-from tables.clock import REACTION_TIMEOUT_SECONDS
 from tables.seating import MAX_TABLE
 from tests.engine.builders import C, build, pass_turns
 
