@@ -37,6 +37,7 @@ from django.utils.translation import gettext
 
 from games.definition import Definition, is_stale
 from games.event import Event
+from games.registry import DEFAULT_GAME
 
 from . import loopwrite, write
 from .broadcast import table_message
@@ -64,7 +65,8 @@ class ActRequest:
     waits on is refused as stale, games/definition.py `is_stale`); `now`: the action's
     time (None: the clock);
     `only_if`: SQL the write's own statement must also find true (a guest's seat,
-    events/live/act.py), so this request is written optimistically or not at all."""
+    events/live/act.py), so this request is written optimistically or not at all;
+    `game`: the table's game, whose definition the party asks about the action."""
 
     party_id: int
     table_id: int
@@ -74,6 +76,7 @@ class ActRequest:
     expected_version: int | None = None
     now: datetime | None = None
     only_if: write.Condition | None = None
+    game: str = DEFAULT_GAME  # the table's game (games/registry.py), as the sender's party names it
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,7 @@ class PartyRules:
     `settles_alone`: the party has nothing to read or write for this new game, so the
     event loop may write it."""
 
-    needs_lock: Callable[[Action], bool]
+    needs_lock: Callable[[ActRequest], bool]
     admit: Callable[[ActRequest], None]
     after: Callable[[Table, Game], list[Message]]
     settles_alone: Callable[[Table, Game], bool]
@@ -114,7 +117,7 @@ def table_writers(request: ActRequest, rules: PartyRules, *, on_loop: bool) -> t
     then under the row lock. An action the party decides on the row (a relay draw) is
     written under the lock only; a request with `only_if` optimistically only (the
     condition lives in that statement), so a relay draw with one is not written here."""
-    optimistic = () if rules.needs_lock(request.action) else (Writer.OPTIMISTIC,)
+    optimistic = () if rules.needs_lock(request) else (Writer.OPTIMISTIC,)
     if on_loop:
         return (Writer.ON_LOOP,) if optimistic and loopwrite.enabled() else ()
     if request.only_if is not None:

@@ -153,6 +153,7 @@ def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -
         # checks, and from which version on a screen saw the step the table waits on.
         expected_version=frame.get("version"),
         only_if=only_if,
+        game=actor.game,
     )
 
 
