@@ -12,8 +12,9 @@ is a module-level constant of each game's package (games/yankee, games/royal) an
 (below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
 tests/games/conformance), the gifts' ids, labels and places (`HoldsGifts`, a game with
 the party's gifts), the relay's draw and arrival (`RelaysGifts`, a game with the
-party's relay) and which actions are checked against the screen's version (`ChecksSeen`:
-without it, all of them).
+party's relay), which actions are checked against the screen's version (`ChecksSeen`:
+without it, all of them) and who may send each wire type before it is parsed
+(`NamesWireTypes`).
 
 A step is what the game waits on now (`clock`). Its `Clock.since` says when it began:
 the host starts the step's clock afresh then (`starts_step`) and refuses an action a
@@ -250,6 +251,18 @@ class ChecksSeen(Protocol):
         ...
 
 
+@runtime_checkable
+class NamesWireTypes(Protocol):
+    """A game that says, by an action's wire type alone, who may send it: the host then
+    refuses a frame no such sender may send before parsing it, with the permission's
+    code (`forbidden`) rather than the parser's. A game without it has every frame
+    parsed first, and the parsed action's `role_of` and `seat_of` decide."""
+
+    def wire_roles(self) -> Mapping[str, Role]:
+        """Each action's wire type and the role that may send it (SERVER: no screen)."""
+        ...
+
+
 def step_since(definition: Definition, state: Any, clock: Clock | None = None) -> int:
     """The version the step `state` waits on began at (its clock's `since`; the state's
     own version when the game says nothing, or waits on nobody). `clock`: the
@@ -330,6 +343,7 @@ __all__ = [
     "GameDefinition",
     "HidesInformation",
     "HoldsGifts",
+    "NamesWireTypes",
     "RelaysGifts",
     "Role",
     "ScoresEachGame",

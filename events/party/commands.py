@@ -28,8 +28,6 @@ from django.utils.translation import gettext, gettext_noop
 from events.models import Guest
 from events.party import play, services, tablets
 from events.party.roles import (
-    DUTY_ACTIONS,
-    SEAT_ACTIONS,
     Actor,
     Role,
     check_action_role,
@@ -39,10 +37,9 @@ from events.party.roles import (
     check_table_action,
     delivery_confirmer,
 )
-from games.definition import Definition
+from games.definition import Definition, NamesWireTypes
 from games.definition import Role as GameRole
 from games.errors import IllegalActionError, MalformedActionError
-from games.registry import DEFAULT_GAME as YANKEE_NAME
 from games.registry import game_named
 from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
@@ -100,12 +97,15 @@ def _act_frame(actor: Actor, frame: Frame) -> tuple[str, Frame]:
 
 
 def _check_action(actor: Actor, frame: Frame) -> None:
-    """Yankee Heist's refusal by wire type, before parsing (its codes, as ever); every
-    game's verdict on the parsed action is `_act_request`'s (`check_action_role`)."""
-    if actor.game == YANKEE_NAME:
+    """The refusal by wire type, before parsing, of a game that names its wire types
+    (`NamesWireTypes`); every game's verdict on the parsed action is `_act_request`'s
+    (`check_action_role`)."""
+    definition = game_named(actor.game)
+    if isinstance(definition, NamesWireTypes):
         action = frame["action"]
-        check_table_action(actor, frame["table"], action["type"])
-        check_own_seat(actor, action)
+        role = definition.wire_roles().get(action["type"])
+        check_table_action(actor, frame["table"], role)
+        check_own_seat(actor, action, role)
 
 
 def _parse_action(actor: Actor, frame: Frame) -> Args:
@@ -238,9 +238,9 @@ def _party(
     return Command(name, "party", check, parse, run)
 
 
-TABLE_ACTIONS: dict[str, Command] = {name: _action(name) for name in sorted(SEAT_ACTIONS | DUTY_ACTIONS)}
-# Another game's table actions: one command, its roles the definition's (`_act_request`).
-ANY_TABLE_ACTION = _action("act")
+# Every game's table actions: one command, its roles the definition's (`_check_action`,
+# `_act_request`).
+TABLE_ACTION = _action("act")
 
 PARTY_COMMANDS: dict[str, Command] = {
     c.name: c
@@ -326,11 +326,8 @@ PARTY_COMMANDS: dict[str, Command] = {
 def lookup(actor: Actor, frame: Frame) -> tuple[Command, Frame]:
     """The command a frame asks for, and the frame as its command reads it."""
     if frame["type"] == "act":
-        kind, frame = _act_frame(actor, frame)
-        command = TABLE_ACTIONS.get(kind) if actor.game == YANKEE_NAME else ANY_TABLE_ACTION
-        if command is None:  # relay_exchange (the server's own), or no action at all
-            raise Forbidden(gettext("that action is not available to players"))
-        return command, frame
+        _, frame = _act_frame(actor, frame)
+        return TABLE_ACTION, frame
     if frame["type"] == "party":
         name = frame.get("command")
         if not isinstance(name, str):

@@ -24,6 +24,7 @@ from games.definition import (
     GameDefinition,
     HidesInformation,
     HoldsGifts,
+    NamesWireTypes,
     RelaysGifts,
     Role,
     Setup,
@@ -66,12 +67,23 @@ STEP_SECONDS: Mapping[str, float] = {
     "reveal": DEFAULT_STEP_SECONDS,
 }
 
-# Who sends what (events/party/roles.py SEAT_ACTIONS, DUTY_ACTIONS, SERVER_ACTIONS). A
-# clock's pass (TimeoutPass) is a duty: the captain, the tablet or the host plays it once
-# the step's clock ran out, and the server's own clock plays it as the captain would.
+# Who sends what (`role_of`, and by wire type `WIRE_ROLES`). A clock's pass
+# (TimeoutPass) is a duty: the captain, the tablet or the host plays it once the step's
+# clock ran out, and the server's own clock plays it as the captain would.
 _SEAT_TYPES = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim)
 _DUTY_TYPES = (ConfirmReveal, DrawRelaySeat, TimeoutPass)
 _SEATED_TYPES = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim, TimeoutPass)  # actions naming a seat
+
+# The same by wire type: the host refuses a frame its sender may never send before
+# parsing it (games/definition.py NamesWireTypes).
+SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
+DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
+SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
+WIRE_ROLES: Mapping[str, Role] = {
+    **dict.fromkeys(SEAT_ACTIONS, Role.SEAT),
+    **dict.fromkeys(DUTY_ACTIONS, Role.DUTY),
+    **dict.fromkeys(SERVER_ACTIONS, Role.SERVER),
+}
 
 TABLE_MAX = 10  # tables/seating.py MAX_TABLE: a party seats 11+ guests at tables of 5 to 10
 _OPTIONS = frozenset({"gifts", "vault", "last_call_draw"})
@@ -259,6 +271,9 @@ class YankeeDefinition:
     def checks_seen(self, action: Action) -> bool:
         return isinstance(action, TURN_ACTIONS)
 
+    def wire_roles(self) -> Mapping[str, Role]:
+        return WIRE_ROLES
+
     # --- the party's gifts (HoldsGifts) --------------------------------------------------
     def vault_gift_id(self, number: int) -> int:
         return VAULT_ID_BASE + number
@@ -368,6 +383,17 @@ _HIDES: HidesInformation[Game] = YANKEE
 _GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
 _CHECKS: ChecksSeen = YANKEE
+_WIRE: NamesWireTypes = YANKEE
 DEFINITION = YANKEE  # what games/registry.py reads
 
-__all__ = ["DEFINITION", "REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]
+__all__ = [
+    "DEFINITION",
+    "DUTY_ACTIONS",
+    "REACTION_SECONDS",
+    "SEAT_ACTIONS",
+    "SERVER_ACTIONS",
+    "STEP_OF_PHASE",
+    "STEP_SECONDS",
+    "YANKEE",
+    "YankeeDefinition",
+]
