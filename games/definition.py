@@ -42,7 +42,7 @@ class Role(enum.StrEnum):
     SEAT: the player in the action's seat, from their phone (or a captain standing in
     for a guest with no phone). DUTY: the table's captain, its tablet or the host (a
     reveal confirmed, a relay seat drawn, a quiet guest's step passed once its clock
-    ran out: events/party/roles.py DUTY_ACTIONS; the server's clock plays that pass as
+    ran out: events/party/roles.py check_captains_duty; the server's clock plays that pass as
     a captain would). SERVER: only the host's own machinery, never a screen (a gift
     arriving from another table).
     """
