@@ -132,7 +132,16 @@ class RoyalDefinition:
         stand_in = legal.stand_in(state)
         if not waiting or stand_in is None:
             return None
-        return Clock(step="decide", waiting=waiting, stand_in=stand_in, seconds=seconds.get("decide", DECIDE_SECONDS))
+        # Everybody inside decides on the room at once, and each decision is one action:
+        # the room was turned up as many versions ago as there are decisions so far.
+        since = state.version - len(state.decisions)
+        return Clock(
+            step="decide",
+            waiting=waiting,
+            stand_in=stand_in,
+            seconds=seconds.get("decide", DECIDE_SECONDS),
+            since=since,
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return {"decide": DECIDE_SECONDS}

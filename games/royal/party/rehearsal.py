@@ -4,8 +4,8 @@
 The host creates the party with `"game": "royal"` (no budget, no vault: the game has no
 gifts), guests join with their name only, the host seats everyone (tables of up to 8),
 and every seat still inside decides at once and in secret, `{"type": "decide",
-"press_on": ...}` as the game's phone sends it (no `version`: another seat's decision
-must not refuse it), once per step: only when its view's `can_decide` says so and the
+"press_on": ...}` with the version its screen shows, as the game's phone sends it (a
+decision is for the room the phone saw), once per step: only when its view's `can_decide` says so and the
 view shows its last decision applied. With several tables each stops at the gate
 (phase "gate"); once every table is at the gate or over, the host sends the party
 command `open_gate`, and the tables play their second half. A fault strikes at heist 2
@@ -83,9 +83,11 @@ class RoyalParty:
             payload = p.seat_view()
             if payload is None or not payload["view"]["can_decide"] or room.holding_for_fault(payload["view"]):
                 return  # the heist ended under the thumb (caught, or the others got out)
-            # No `version` in the frame, as the phone: another seat's decision moves the
-            # table on, and must not refuse this one.
-            reply = await p.act({"type": "decide", "press_on": press_on(payload["view"], room.r)})
+            # The version on the screen, as the game's phone sends it: another seat's
+            # decision on the same room does not refuse it, a room that changed under the
+            # thumb does (the definition's Clock.since, games/definition.py is_stale).
+            view = payload["view"]
+            reply = await p.act({"type": "decide", "press_on": press_on(view, room.r)}, version=view["version"])
             self.decided_at[p.name] = reply["version"]
         finally:
             self.deciding.discard(p.name)
