@@ -142,7 +142,19 @@ class WordDefinition:
         if not waiting or stand_in is None:
             return None
         step = state.phase.value
-        return Clock(step=step, waiting=waiting, stand_in=stand_in, seconds=seconds.get(step, STEP_SECONDS[step]))
+        # Every seat answers a step at once and each answer is one action, so the step
+        # began as many versions ago as it has answers: an answer taken on the step's
+        # first screen still counts after another seat's (games/definition.py is_stale).
+        answers: dict[Phase, int] = {
+            Phase.WORD: len(state.words),
+            Phase.CLUES: len(state.clues),
+            Phase.HALT: len(state.halts),
+            Phase.VOTE: len(state.votes),
+        }
+        since = state.version - answers.get(state.phase, 0)
+        return Clock(
+            step=step, waiting=waiting, stand_in=stand_in, seconds=seconds.get(step, STEP_SECONDS[step]), since=since
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)
