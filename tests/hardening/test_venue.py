@@ -5,8 +5,11 @@ as a wrong one does to anyone without a secret. Each test failed before its fix.
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import threading
+from urllib.parse import urlsplit
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -36,9 +39,9 @@ def _pass_cookie(code: str) -> str:
     return response.cookies.output(attrs=[], header="").strip()
 
 
-def _venue_client(code: str | None = None) -> Client:
+def _venue_client(code: str | None = None, address: str = VENUE) -> Client:
     """A phone at the venue; with `code`, one that holds that party's pass."""
-    client = Client(REMOTE_ADDR=VENUE)
+    client = Client(REMOTE_ADDR=address)
     if code is not None:
         name, value = _pass_cookie(code).split("=", 1)
         client.cookies[name] = value
@@ -390,3 +393,85 @@ def test_the_embedded_boxs_local_counts_slide_and_are_exact(settings, monkeypatc
     assert not ratelimit.allow("miss", "198.51.100.38")
     now[0] += 2  # they slid out
     assert ratelimit.allow("miss", "198.51.100.38") and not ratelimit.exceeded("miss", "198.51.100.38")
+
+
+VENUE_42 = "198.51.100.42"  # venues of these tests' own: the counts above stay in Redis
+VENUE_43 = "198.51.100.43"
+
+
+def _at_venue(code: str | None = None, address: str = VENUE_42) -> Client:
+    return _venue_client(code, address)
+
+
+def _shared_link(code: str) -> str:
+    """The join link the host shares, read off the host's page (path and query)."""
+    page = _at_venue(code, "198.51.100.99").get(f"/host/{code}/").content.decode()
+    link = re.search(r'id="join-link" href="([^"]+)"', page)
+    assert link, "the host page shows no join link"
+    parts = urlsplit(html.unescape(link.group(1)))
+    return f"{parts.path}?{parts.query}"
+
+
+def test_a_newcomer_through_the_hosts_link_joins_after_65_wrong_codes(settings):
+    """Issue 42.3: 65 wrong codes typed from the venue's one address (a prankster, a
+    child), then a newcomer opens the host's link or QR code: the page (200), the join
+    (201), the play page; a wrong code typed from there still gets 429, and so does the
+    real code without the host's invitation, or with a forged one or another party's."""
+    from config.settings.base import RATE_LIMITS as REAL
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": REAL["miss"]}
+    assert REAL["miss"] == (60, 600)
+    party, _ = shorthand.party_create(name="Invited")
+    other, _ = shorthand.party_create(name="Next door")
+    link = _shared_link(party.code)
+    assert link.startswith(f"/j/{party.code}/?k=")
+    # the same link on the big screen, in the QR code and on the poster
+    screen = _at_venue(party.code).get(f"/screen/{party.code}/").content.decode()
+    assert f"/j/{party.code}/?k=" in screen and link.split("?")[1] in screen
+    guesser = _at_venue()
+    statuses = [_guess(guesser, i) for i in range(65)]
+    assert statuses == [404] * 60 + [429] * 5, statuses
+
+    newcomer = _at_venue()
+    assert newcomer.get(link).status_code == 200
+    joined = newcomer.post(
+        f"/api/parties/{party.code}/guests", json.dumps({"name": "Newcomer", "description": "y"}), "application/json"
+    )
+    assert joined.status_code == 201, joined.content
+    assert newcomer.get(f"/p/{party.code}/").status_code == 200  # the pass came with the join
+    # A second newcomer, who reloads the page the link opened: its invitation stayed.
+    second = _at_venue()
+    assert second.get(link).status_code == 200
+    assert second.get(f"/j/{party.code}/").status_code == 200
+    # Guessing stays cut off: a typed wrong code, the real code without the invitation,
+    # a forged invitation, this party's invitation on another code.
+    key = link.split("k=", 1)[1]
+    assert newcomer.get("/j/ZZZZ42/").status_code == 429
+    assert _at_venue().get(f"/j/{party.code}/").status_code == 429
+    assert _at_venue().get(f"/j/{party.code}/?k={key[:-1]}A").status_code == 429
+    assert _at_venue().get(f"/j/{other.code}/?k={key}").status_code == 429
+    assert (
+        _at_venue()
+        .post(f"/api/parties/{other.code}/guests?k={key}", json.dumps({"name": "X"}), "application/json")
+        .status_code
+        == 429
+    )
+    assert _at_venue().get(f"/qr/{other.code}.svg?k={key}").status_code == 429
+
+
+def test_the_hosts_link_is_not_limited_by_the_venues_page_flood_and_counts_no_miss(settings):
+    """Whatever else the venue's address loads, the host's link opens; and the link's
+    requests are never counted as guesses, so they cannot lock out anyone else."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "page": (4, 60), "miss": (3, 600)}
+    party, _ = shorthand.party_create(name="Busy")
+    link = _shared_link(party.code)
+    flood = _at_venue(address=VENUE_43)
+    assert [flood.get(f"/j/{party.code}/").status_code for _ in range(6)] == [200] * 4 + [429] * 2
+    invited = _at_venue(address=VENUE_43)
+    assert [invited.get(link).status_code for _ in range(6)] == [200] * 6
+    # an invitation on an expired or gone party answers as it would, and is no miss
+    gone, _ = shorthand.party_create(name="Gone")
+    gone_link = _shared_link(gone.code)
+    Party.objects.filter(pk=gone.pk).delete()
+    assert [_at_venue(address=VENUE_43).get(gone_link).status_code for _ in range(5)] == [404] * 5
+    assert not ratelimit.exceeded("miss", VENUE_43)
