@@ -19,6 +19,13 @@ about who is asking. What does: a party's secret. The rules:
   not counted (it is not guessing); the join endpoints still count their `join` limit.
   The first page opened with it leaves the invitation in a cookie, so the join that
   follows (and a reload) carries it too.
+- **A secret's own device always gets its socket.** Whenever the server hands out a
+  secret (host, seat, tablet) it also sets the *own pass*: a signed cookie naming that
+  secret by its digest's first 16 hex characters (no secret either). A socket whose
+  handshake carries it skips every address and pass count, capped per secret instead
+  (SOCKET_LIMITS["per_seat"] arriving at once); a spectator's hello on it is counted
+  again as any spectator's. However many spectator, pass or probation sockets the same
+  address holds, a seat's reconnect is let in (events/live/socket/limits.py).
 - **Everyone else is limited per address**: `RATE_LIMITS["page"]` (pages, downloads,
   the QR) or `["join"]` (the JSON endpoints that hand out secrets), and the miss
   guard: past `RATE_LIMITS["miss"]` every route answers the same 429, whether the
@@ -53,6 +60,8 @@ from events.party.selectors import party_by_code
 from tables.errors import ErrorCode
 
 PASS_SALT = "heist.party-pass"
+OWN_SALT = "heist.own-pass"
+OWN_KEY_LENGTH = 16  # hex characters of the secret's SHA-256 that name it
 PASS_MAX_AGE = 8 * 24 * 3600  # a party lasts seven days
 GATED = "party_gate"  # the attribute a gated view carries (the URL test looks for it)
 HOLDER = "heist.party_holder"  # request.META: what the gate found
@@ -73,11 +82,31 @@ def pass_cookie_name(code: str) -> str:
     return f"heist_pass_{code}"
 
 
-def give_pass(response: HttpResponse, request: HttpRequest, code: str) -> None:
-    """Set the party's pass on a response that hands out one of its secrets."""
+def own_pass_cookie_name(code: str) -> str:
+    return f"heist_own_{code}"
+
+
+def own_key(secret: str) -> str:
+    """The name of a secret in its own pass (and in the sockets' counts)."""
+    return token_hash(secret)[:OWN_KEY_LENGTH]
+
+
+def give_pass(response: HttpResponse, request: HttpRequest, code: str, *, secret: str | None = None) -> None:
+    """Set the party's pass on a response that hands out one of its secrets, and with
+    `secret` (the one handed out) its own pass."""
     norm = normalize_code(code)
     if norm is None:
         return
+    if secret is not None:
+        response.set_cookie(
+            own_pass_cookie_name(norm),
+            signing.Signer(salt=OWN_SALT).sign(f"{norm}:{own_key(secret)}"),
+            max_age=PASS_MAX_AGE,
+            path="/",
+            samesite="Lax",
+            secure=request.is_secure(),
+            httponly=True,  # only the socket's handshake needs it
+        )
     response.set_cookie(
         pass_cookie_name(norm),
         signing.Signer(salt=PASS_SALT).sign(norm),
@@ -128,6 +157,21 @@ def _keep_invitation(response: HttpResponse, request: HttpRequest, code: str) ->
         secure=request.is_secure(),
         httponly=True,
     )
+
+
+def own_pass(cookies: Mapping[str, str], code: str) -> str | None:
+    """The secret named by the own pass the device holds for party `code`, or None."""
+    norm = normalize_code(code)
+    if norm is None:
+        return None
+    value = cookies.get(own_pass_cookie_name(norm))
+    if not value:
+        return None
+    try:
+        party, _, key = signing.Signer(salt=OWN_SALT).unsign(value).partition(":")
+    except signing.BadSignature:
+        return None
+    return key if party == norm and len(key) == OWN_KEY_LENGTH else None
 
 
 def bearer_token(request: HttpRequest) -> str | None:

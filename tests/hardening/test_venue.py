@@ -475,3 +475,93 @@ def test_the_hosts_link_is_not_limited_by_the_venues_page_flood_and_counts_no_mi
     Party.objects.filter(pk=gone.pk).delete()
     assert [_at_venue(address=VENUE_43).get(gone_link).status_code for _ in range(5)] == [404] * 5
     assert not ratelimit.exceeded("miss", VENUE_43)
+
+
+def _cookies_of(code: str, secret: str) -> str:
+    """The cookies a device keeps when the server hands it `secret`: the party's pass
+    and the secret's own pass."""
+    from events.access.gate import give_pass
+
+    response = HttpResponse()
+    give_pass(response, RequestFactory().get("/"), code, secret=secret)
+    return "; ".join(f"{m.key}={m.value}" for m in response.cookies.values())
+
+
+async def test_a_seats_reconnect_is_never_crowded_out(settings, monkeypatch):
+    """Issue 42.4: a guest who joined (so holds the party's pass) keeps the address's
+    cap of spectator sockets open with the pass and without it, and fills the
+    probation slots: every reconnect of a real guest on the same address is accepted
+    (7 of 10 were refused with 403). A device's own pass lets in only its own secret's
+    sockets, a seat's cap of them arriving at once: the attacker's own pass does not
+    open the door for its flood."""
+    from events.live import consumers
+
+    monkeypatch.setattr(consumers, "PROBATION_HELLO_SECONDS", 60.0)  # held, as if refilled for ever
+    settings.SOCKET_LIMITS = {"per_seat": 4, "per_address": 6}
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Crowded out")
+    _, mine, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Real", description="x")
+    _, theirs, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name="Hog", description="y")
+    hog_pass, hog_own = _pass_cookie(party.code), _cookies_of(party.code, theirs)
+    held = []
+    for cookie in (hog_pass, None):  # spectators with the pass, then without it
+        for i in range(6):
+            comm = _socket(party.code, cookie=cookie, port=7000 + len(held))
+            first, closed = await _hello(comm, "spectator", None)
+            assert first["type"] == "snapshot" and closed is None, (cookie, i, first)
+            held.append(comm)
+    for i in range(6):  # the probation slots, filled and never saying hello
+        comm = _socket(party.code, port=7100 + i)
+        connected, _ = await comm.connect()
+        assert connected
+        held.append(comm)
+    for i in range(4):  # the hog's own pass: its own seat's arrivals, and no more
+        comm = _socket(party.code, cookie=hog_own, port=7200 + i)
+        connected, _ = await comm.connect()
+        assert connected
+        held.append(comm)
+    # Everything is full: another spectator or probation socket, with the pass, without
+    # it, or with the hog's own pass, is refused at the handshake.
+    for cookie in (hog_pass, None, hog_own):
+        connected, _ = await _socket(party.code, cookie=cookie, port=7300).connect()
+        assert not connected, cookie
+    # The real guest reconnects ten times, with the cookies its join left: every one in.
+    for i in range(10):
+        comm = _socket(party.code, cookie=_cookies_of(party.code, mine), port=7400 + i)
+        first, closed = await _hello(comm, "guest", mine)
+        assert first["type"] == "snapshot" and closed is None, (i, first)
+        await comm.disconnect()
+    # and the host's laptop, and its big screen (a spectator on the host's own pass,
+    # counted as a spectator: no room for it now)
+    comm = _socket(party.code, cookie=_cookies_of(party.code, host_token), port=7500)
+    first, closed = await _hello(comm, "host", host_token)
+    assert first["type"] == "snapshot" and closed is None
+    await comm.disconnect()
+    first, closed = await _hello(
+        _socket(party.code, cookie=_cookies_of(party.code, host_token), port=7501), "spectator", None
+    )
+    assert (first["code"], closed) == ("rate_limited", 4429)
+    # Without its own pass (a phone from before it existed), the reconnect is refused:
+    # what the own pass is for.
+    connected, _ = await _socket(party.code, cookie=_pass_cookie(party.code), port=7600).connect()
+    assert not connected
+    for comm in held:
+        await comm.disconnect()
+
+
+def test_every_secret_handed_out_comes_with_its_own_pass():
+    from events.access.gate import own_key, own_pass
+
+    created = Client().post("/api/parties", json.dumps({"name": "Own"}), "application/json")
+    code, host_token = created.json()["code"], created.json()["host_token"]
+    jar = {m.key: m.value for m in created.cookies.values()}
+    assert own_pass(jar, code) == own_key(host_token)
+    joined = Client().post(
+        f"/api/parties/{code}/guests", json.dumps({"name": "G", "description": "y"}), "application/json"
+    )
+    jar = {m.key: m.value for m in joined.cookies.values()}
+    assert own_pass(jar, code) == own_key(joined.json()["token"])
+    renewed = Client().post(f"/api/parties/{code}/pass", HTTP_AUTHORIZATION=f"Bearer {joined.json()['token']}")
+    assert own_pass({m.key: m.value for m in renewed.cookies.values()}, code) == own_key(joined.json()["token"])
+    # signed, and for one party only
+    assert own_pass({f"heist_own_{code}": f"{code}:{own_key(host_token)}:forged"}, code) is None
+    assert own_pass(jar, "ZZZZ42") is None
