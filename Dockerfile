@@ -27,4 +27,5 @@ RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles
 USER heist
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]
+# --ping-interval 5: an open socket is never quiet for nginx's 10 s (deploy/nginx.conf)
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--ping-interval", "5", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]
