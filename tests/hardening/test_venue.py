@@ -565,3 +565,48 @@ def test_every_secret_handed_out_comes_with_its_own_pass():
     # signed, and for one party only
     assert own_pass({f"heist_own_{code}": f"{code}:{own_key(host_token)}:forged"}, code) is None
     assert own_pass(jar, "ZZZZ42") is None
+
+
+@pytest.mark.parametrize("backend", ["redis", "local memory"])
+def test_a_hit_frees_exactly_one_window_after_it_in_both_limiters(settings, monkeypatch, backend):
+    """Issue 42.5: the embedded box's in-memory limiter and the Redis one must free a
+    hit at the same edge of its window: exactly `window` seconds after it (a planted
+    `<` for `<=` in one of them went unnoticed)."""
+    if backend == "local memory":
+        settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (2, 600)}
+    address = f"198.51.100.{60 if backend == 'redis' else 61}"
+    now = [5_000_000.0]
+    monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
+    assert ratelimit.allow("miss", address)
+    now[0] += 100.0
+    assert ratelimit.allow("miss", address)
+    at = lambda seconds: now.__setitem__(0, 5_000_000.0 + seconds)  # noqa: E731
+    at(599.75)  # just before the first hit's edge: still full
+    assert ratelimit.exceeded("miss", address) and not ratelimit.allow("miss", address)
+    at(600.0)  # at it: the first hit's place is free, and taken again
+    assert not ratelimit.exceeded("miss", address) and ratelimit.allow("miss", address)
+    assert not ratelimit.allow("miss", address)
+    at(699.75)  # the second hit's place is not free before its own edge
+    assert ratelimit.exceeded("miss", address)
+    at(700.0)
+    assert ratelimit.allow("miss", address) and not ratelimit.allow("miss", address)
+
+
+async def test_a_socket_asking_for_an_unknown_code_is_a_miss(settings):
+    """Issue 42.5: a socket for a code no party has counts as a miss, as a page does:
+    past the limit the address's sockets and pages get the same 429, for every code."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (3, 600)}
+    address = "198.51.100.62"
+    party, _ = await sync_to_async(shorthand.party_create)(name="Real")
+    refusals = []
+    for i in range(4):
+        comm = WebsocketCommunicator(
+            application, f"/ws/party/ZZZZ{i}{i}/", headers=[(b"origin", b"http://localhost"), (b"host", b"localhost")]
+        )
+        comm.scope["client"] = (address, 5200 + i)
+        first, closed = await _hello(comm, "spectator", None)
+        refusals.append((first.get("code"), closed))
+    assert refusals == [("no_party", 4404)] * 3 + [("rate_limited", 4429)], refusals
+    page = await sync_to_async(Client(REMOTE_ADDR=address).get)(f"/j/{party.code}/")
+    assert page.status_code == 429
