@@ -240,3 +240,59 @@ async def test_a_socket_asking_for_an_unknown_code_is_a_miss(settings):
     assert refusals == [("no_party", 4404)] * 3 + [("rate_limited", 4429)], refusals
     page = await sync_to_async(Client(REMOTE_ADDR=address).get)(f"/j/{party.code}/")
     assert page.status_code == 429
+
+
+VENUE_44 = "198.51.100.44"
+
+
+def _socket_at(code: str, address: str, *, cookie: str, port: int) -> WebsocketCommunicator:
+    comm = WebsocketCommunicator(
+        application,
+        f"/ws/party/{code}/",
+        headers=[(b"origin", b"http://localhost"), (b"host", b"localhost"), (b"cookie", cookie.encode())],
+    )
+    comm.scope["client"] = (address, port)
+    return comm
+
+
+async def test_the_big_screen_on_the_hosts_own_pass_counts_as_a_spectator(settings, monkeypatch):
+    """The host's laptop shows the big screen beside the dashboard: its spectator socket
+    carries the host's own pass. It is let in while the spectators' counts have room
+    (counted there, not as the host's arrival), and refused once they are full."""
+    from events.live import consumers, socket_limits
+
+    monkeypatch.setattr(consumers, "PROBATION_HELLO_SECONDS", 60.0)
+    settings.SOCKET_LIMITS = {"per_seat": 4, "per_address": 2}
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Screens")
+    own = _cookies_of(party.code, host_token)
+    address_before = socket_limits.addresses.counts.get(VENUE_44, 0)
+    screens = []
+    for i in range(2):  # the spectators' count (with the pass: per party) has room for two
+        comm = _socket_at(party.code, VENUE_44, cookie=own, port=7700 + i)
+        first, closed = await _hello(comm, "spectator", None)
+        assert first["type"] == "snapshot" and closed is None, (i, first)
+        screens.append(comm)
+    assert not socket_limits.arriving.counts, "a spectator's hello gives back the arrival's place"
+    # the pass's count is full: the next counts against the address, which has room
+    comm = _socket_at(party.code, VENUE_44, cookie=own, port=7710)
+    first, closed = await _hello(comm, "spectator", None)
+    assert first["type"] == "snapshot" and closed is None, first
+    assert socket_limits.addresses.counts.get(VENUE_44, 0) == address_before + 1
+    screens.append(comm)
+    for comm in screens:
+        await comm.disconnect()
+
+
+def test_the_embedded_limiters_sweep_of_quiet_addresses_keeps_every_live_count(settings, monkeypatch):
+    """Now and then the in-memory limiter forgets addresses quiet for an hour; it must
+    never forget a count still inside its window."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (2, 600)}
+    now = [9_000_000.0]
+    monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
+    assert ratelimit.allow("miss", "198.51.100.70") and ratelimit.allow("miss", "198.51.100.70")
+    now[0] += 599.0  # still inside the window of those hits
+    for _ in range(4096):  # a whole turn of the sweep, whichever call it falls on
+        ratelimit.exceeded("miss", "198.51.100.73")
+    assert ratelimit.exceeded("miss", "198.51.100.70"), "a live count was swept"
+    assert not ratelimit.allow("miss", "198.51.100.70")
