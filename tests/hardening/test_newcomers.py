@@ -281,6 +281,16 @@ async def test_the_big_screen_on_the_hosts_own_pass_counts_as_a_spectator(settin
     screens.append(comm)
     for comm in screens:
         await comm.disconnect()
+    # closed, they gave their places back: two screens fit in the pass's count again
+    again = []
+    for i in range(2):
+        comm = _socket_at(party.code, VENUE_44, cookie=own, port=7720 + i)
+        first, closed = await _hello(comm, "spectator", None)
+        assert first["type"] == "snapshot" and closed is None, (i, first)
+        again.append(comm)
+    assert socket_limits.addresses.counts.get(VENUE_44, 0) == address_before
+    for comm in again:
+        await comm.disconnect()
 
 
 def test_the_embedded_limiters_sweep_of_quiet_addresses_keeps_every_live_count(settings, monkeypatch):
@@ -296,3 +306,11 @@ def test_the_embedded_limiters_sweep_of_quiet_addresses_keeps_every_live_count(s
         ratelimit.exceeded("miss", "198.51.100.73")
     assert ratelimit.exceeded("miss", "198.51.100.70"), "a live count was swept"
     assert not ratelimit.allow("miss", "198.51.100.70")
+
+
+def test_hits_at_the_same_instant_each_count(settings, monkeypatch):
+    """A burst within one clock tick (the clock is frozen here) is still counted hit by
+    hit: each hit is its own member of the Redis log."""
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (3, 600)}
+    monkeypatch.setattr(ratelimit, "_now", lambda: 7_000_000.0)
+    assert [ratelimit.allow("miss", "198.51.100.74") for _ in range(5)] == [True] * 3 + [False] * 2

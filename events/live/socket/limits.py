@@ -69,8 +69,7 @@ class Slots:
         screen in the host's browser): counted as any spectator is; False when there
         is no room for it."""
         self._drop_own()
-        self.exempt = False
-        self.show_pass(self.code, self.pass_shown)
+        self.show_pass(self.code, self.pass_shown)  # exempt again only on the pass
         return self.count_address(True) and not self.probation
 
     def _drop_own(self) -> None:
