@@ -314,3 +314,41 @@ def test_hits_at_the_same_instant_each_count(settings, monkeypatch):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (3, 600)}
     monkeypatch.setattr(ratelimit, "_now", lambda: 7_000_000.0)
     assert [ratelimit.allow("miss", "198.51.100.74") for _ in range(5)] == [True] * 3 + [False] * 2
+
+
+async def test_a_socket_that_proves_a_secret_gives_back_each_place_once(settings, monkeypatch):
+    """A socket on probation, or on the party's pass, that then proves a secret leaves
+    those counts once: closing it later takes nothing from the sockets still counted."""
+    from events.live import consumers, socket_limits
+
+    monkeypatch.setattr(consumers, "PROBATION_HELLO_SECONDS", 60.0)
+    settings.SOCKET_LIMITS = {"per_seat": 4, "per_address": 2}
+    address = "198.51.100.45"
+    party, host_token = await sync_to_async(shorthand.party_create)(name="Places")
+    pass_only = _pass_cookie(party.code)
+    held = []
+    for i, cookie in enumerate([pass_only, "x=y", "x=y"]):  # one pass place, the address's two
+        comm = _socket_at(party.code, address, cookie=cookie, port=7800 + i)
+        assert (await _hello(comm, "spectator", None))[0]["type"] == "snapshot"
+        held.append(comm)
+    waiting = _socket_at(party.code, address, cookie="x=y", port=7810)  # on probation, no hello
+    assert (await waiting.connect())[0]
+    held.append(waiting)
+    assert socket_limits.probation.counts.get(address) == 1
+    # on probation, proves the host's secret, closes
+    proving = _socket_at(party.code, address, cookie="x=y", port=7811)
+    first, closed = await _hello(proving, "host", host_token)
+    assert first["type"] == "snapshot" and closed is None
+    await proving.disconnect()
+    assert socket_limits.probation.counts.get(address) == 1  # the waiting one's, still
+    # on the pass's second place, proves the host's secret, closes
+    on_pass = _socket_at(party.code, address, cookie=pass_only, port=7812)
+    first, closed = await _hello(on_pass, "host", host_token)
+    assert first["type"] == "snapshot" and closed is None
+    await on_pass.disconnect()
+    assert socket_limits.passes.counts.get(party.code) == 1  # the held spectator's, still
+    assert socket_limits.addresses.counts.get(address) == 2
+    for comm in held:
+        await comm.disconnect()
+    assert party.code not in socket_limits.passes.counts
+    assert address not in socket_limits.addresses.counts and address not in socket_limits.probation.counts
