@@ -195,6 +195,19 @@ def test_every_secret_handed_out_comes_with_its_own_pass():
     # signed, and for one party only
     assert own_pass({f"heist_own_{code}": f"{code}:{own_key(host_token)}:forged"}, code) is None
     assert own_pass(jar, "ZZZZ42") is None
+    # another party's own pass under this party's name is no own pass of this one
+    other = Client().post("/api/parties", json.dumps({"name": "Other"}), "application/json")
+    theirs = other.cookies[f"heist_own_{other.json()['code']}"].value
+    assert own_pass({f"heist_own_{code}": theirs}, code) is None
+    # the cookies' flags: the own pass and the invitation are the server's alone; the
+    # party's pass is read by live.js (it renews a missing one)
+    assert created.cookies[f"heist_own_{code}"]["httponly"] is True
+    assert not created.cookies[f"heist_pass_{code}"]["httponly"]
+    link = Client().get(f"/host/{code}/", HTTP_AUTHORIZATION=f"Bearer {host_token}").content.decode()
+    key = re.search(r'id="join-link" href="[^"]*\?k=([\w-]+)"', link).group(1)
+    opened = Client().get(f"/j/{code}/?k={key}")
+    assert opened.status_code == 200 and opened.cookies[f"heist_invited_{code}"]["httponly"] is True
+    assert opened.cookies[f"heist_invited_{code}"].value == key
 
 
 @pytest.mark.parametrize("backend", ["redis", "local memory"])
