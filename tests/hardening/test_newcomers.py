@@ -26,8 +26,8 @@ from tests.hardening.test_venue import _guess, _hello, _pass_cookie, _socket, _v
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
-VENUE_42 = "198.51.100.42"  # venues of these tests' own: the counts above stay in Redis
-VENUE_43 = "198.51.100.43"
+VENUE_42 = "203.0.113.42"  # addresses no other test uses: miss counts stay in Redis for the whole run
+VENUE_43 = "203.0.113.43"
 
 
 def _at_venue(code: str | None = None, address: str = VENUE_42) -> Client:
@@ -36,7 +36,7 @@ def _at_venue(code: str | None = None, address: str = VENUE_42) -> Client:
 
 def _shared_link(code: str) -> str:
     """The join link the host shares, read off the host's page (path and query)."""
-    page = _at_venue(code, "198.51.100.99").get(f"/host/{code}/").content.decode()
+    page = _at_venue(code, "203.0.113.99").get(f"/host/{code}/").content.decode()
     link = re.search(r'id="join-link" href="([^"]+)"', page)
     assert link, "the host page shows no join link"
     parts = urlsplit(html.unescape(link.group(1)))
@@ -219,7 +219,7 @@ def test_a_hit_frees_exactly_one_window_after_it_in_both_limiters(settings, monk
     if backend == "local memory":
         settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (2, 600)}
-    address = f"198.51.100.{60 if backend == 'redis' else 61}"
+    address = f"203.0.113.{60 if backend == 'redis' else 61}"
     now = [5_000_000.0]
     monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
     assert ratelimit.allow("miss", address)
@@ -241,7 +241,7 @@ async def test_a_socket_asking_for_an_unknown_code_is_a_miss(settings):
     """Issue 42.5: a socket for a code no party has counts as a miss, as a page does:
     past the limit the address's sockets and pages get the same 429, for every code."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (3, 600)}
-    address = "198.51.100.62"
+    address = "203.0.113.62"
     party, _ = await sync_to_async(shorthand.party_create)(name="Real")
     refusals = []
     for i in range(4):
@@ -256,7 +256,7 @@ async def test_a_socket_asking_for_an_unknown_code_is_a_miss(settings):
     assert page.status_code == 429
 
 
-VENUE_44 = "198.51.100.44"
+VENUE_44 = "203.0.113.44"
 
 
 async def _settled(counted, timeout: float = 5.0) -> None:
@@ -326,12 +326,12 @@ def test_the_embedded_limiters_sweep_of_quiet_addresses_keeps_every_live_count(s
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (2, 600)}
     now = [9_000_000.0]
     monkeypatch.setattr(ratelimit, "_now", lambda: now[0])
-    assert ratelimit.allow("miss", "198.51.100.70") and ratelimit.allow("miss", "198.51.100.70")
+    assert ratelimit.allow("miss", "203.0.113.70") and ratelimit.allow("miss", "203.0.113.70")
     now[0] += 599.0  # still inside the window of those hits
     for _ in range(4096):  # a whole turn of the sweep, whichever call it falls on
-        ratelimit.exceeded("miss", "198.51.100.73")
-    assert ratelimit.exceeded("miss", "198.51.100.70"), "a live count was swept"
-    assert not ratelimit.allow("miss", "198.51.100.70")
+        ratelimit.exceeded("miss", "203.0.113.73")
+    assert ratelimit.exceeded("miss", "203.0.113.70"), "a live count was swept"
+    assert not ratelimit.allow("miss", "203.0.113.70")
 
 
 def test_hits_at_the_same_instant_each_count(settings, monkeypatch):
@@ -339,7 +339,7 @@ def test_hits_at_the_same_instant_each_count(settings, monkeypatch):
     hit: each hit is its own member of the Redis log."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "miss": (3, 600)}
     monkeypatch.setattr(ratelimit, "_now", lambda: 7_000_000.0)
-    assert [ratelimit.allow("miss", "198.51.100.74") for _ in range(5)] == [True] * 3 + [False] * 2
+    assert [ratelimit.allow("miss", "203.0.113.74") for _ in range(5)] == [True] * 3 + [False] * 2
 
 
 async def test_a_socket_that_proves_a_secret_gives_back_each_place_once(settings, monkeypatch):
@@ -349,7 +349,7 @@ async def test_a_socket_that_proves_a_secret_gives_back_each_place_once(settings
 
     monkeypatch.setattr(consumers, "PROBATION_HELLO_SECONDS", 60.0)
     settings.SOCKET_LIMITS = {"per_seat": 4, "per_address": 2}
-    address = "198.51.100.45"
+    address = "203.0.113.45"
     party, host_token = await sync_to_async(shorthand.party_create)(name="Places")
     pass_only = _pass_cookie(party.code)
     held = []
