@@ -13,18 +13,12 @@ RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-co
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
-COPY config ./config
-COPY events ./events
-COPY tables ./tables
-COPY relay ./relay
-COPY printables ./printables
-COPY story ./story
+# Everything .dockerignore does not leave out: the Python packages (games/ with them),
+# templates/, static/, locale/ and manage.py. tests/test_image.py lays out this very
+# tree, installs it as below and serves a party from it.
+COPY . .
 RUN pip install .
 
-COPY manage.py ./
-COPY templates ./templates
-COPY static ./static
 # collectstatic needs settings to load, not a live database or secret.
 RUN DJANGO_SECRET_KEY=collectstatic-only-never-used-to-sign-anything-0123456789abcdef DATABASE_URL=postgres://build@localhost/build \
     python manage.py collectstatic --noinput
@@ -33,4 +27,5 @@ RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles
 USER heist
 
 EXPOSE 8000
-CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]
+# --ping-interval 5: an open socket is never quiet for nginx's 10 s (deploy/nginx.conf)
+CMD ["daphne", "-b", "0.0.0.0", "-p", "8000", "--ping-interval", "5", "--websocket-max-frame-size", "4096", "--websocket-max-message-size", "262144", "config.asgi:application"]

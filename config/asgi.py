@@ -26,6 +26,7 @@ if settings.SERVE_STATIC:
     django_asgi_app = ASGIStaticFilesHandler(django_asgi_app)
 
 from config.admission import HttpAdmission, Receive, Scope, Send  # noqa: E402
+from config.watchdog import ensure_watching  # noqa: E402
 from events.live.clockloop import ensure_sweeping  # noqa: E402
 
 
@@ -36,6 +37,7 @@ class SweepingRouter(ProtocolTypeRouter):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> Any:
         ensure_sweeping()
+        ensure_watching(settings.LOOP_WATCHDOG_SECONDS)  # a stalled loop exits the process
         return await super().__call__(scope, receive, send)
 
 

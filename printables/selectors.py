@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from django.urls import reverse
 
 from events.models import Party
+from events.party.public_url import join_path
 from games.definition import gifts_of
 from games.registry import game_named
 from tables.models import Table
@@ -98,7 +99,7 @@ def party_sheets(party: Party, *, base_url: str) -> PartySheets:
         budget=party.budget,
         jokes_welcome=party.jokes_welcome,
         vault_size=party.vault_size,
-        join_url=base_url.rstrip("/") + reverse("join", args=[party.code]),
+        join_url=base_url.rstrip("/") + join_path(party.code),  # with the host's invitation
         seated=party.status != Party.Status.LOBBY,
         gift_labels=tuple(label(g.gift_number) for g in guests) + vault_labels,
         vault_labels=vault_labels,

@@ -24,7 +24,9 @@ service is written here by hand):
   (CERTS_DIR and ACME_DIR, which the test sets in `.env` as a deployer does); a
   container's /tmp is the test's temporary directory.
 - Images: the app's image is this source tree and its .venv (PATH starts there, cwd is
-  the repository: the Dockerfile's WORKDIR /app with PYTHONPATH=/app). postgres:16 is a
+  the repository: the Dockerfile's WORKDIR /app with PYTHONPATH=/app), or, given an
+  `image` (tests/image_tree.py), the image the Dockerfile builds: its /app and its
+  virtualenv. postgres:16 is a
   private cluster (bench.stack.PostgresServer, trust authentication on 127.0.0.1) given
   the image's POSTGRES_USER, POSTGRES_PASSWORD and POSTGRES_DB, with PGHOST/PGPORT set so
   its probe, `pg_isready`, finds it. redis:7 runs the service's command plus `--port` and
@@ -54,6 +56,7 @@ from pathlib import Path
 from ruamel.yaml import YAML
 
 from bench.stack import PostgresServer, free_port, no_proxy_env
+from tests.image_tree import ImageTree
 
 REPO = Path(__file__).resolve().parents[1]
 COMPOSE = REPO / "docker-compose.yml"
@@ -126,8 +129,11 @@ class ComposeStack:
     """The compose services as processes. `start()` starts them in dependency order,
     each once the ones it depends on are healthy; `stop()` ends them all."""
 
-    def __init__(self, root: Path, dotenv: dict[str, str]):
+    def __init__(self, root: Path, dotenv: dict[str, str], image: ImageTree | None = None):
         self.root = Path(root)
+        # where the app's processes run, and whose Python
+        self.app_dir = image.app if image is not None else REPO
+        self.app_bin = image.bin if image is not None else VENV_BIN
         self.dotenv = dict(dotenv)
         self.compose = load_compose(self.dotenv)
         self.services: dict[str, Service] = {}
@@ -202,8 +208,8 @@ class ComposeStack:
                     local[port_key] = str(target.ports[int(spec_env[port_key])])
         env.update(local)
         if service.is_app:
-            env["PATH"] = f"{VENV_BIN}:{env.get('PATH', '/usr/bin:/bin')}"
-            env["PYTHONPATH"] = str(REPO)  # the Dockerfile's PYTHONPATH=/app
+            env["PATH"] = f"{self.app_bin}:{env.get('PATH', '/usr/bin:/bin')}"
+            env["PYTHONPATH"] = str(self.app_dir)  # the Dockerfile's PYTHONPATH=/app
             env["PYTHONUNBUFFERED"] = "1"
             env.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.production")
             for volume in service.spec.get("volumes") or []:
@@ -236,7 +242,12 @@ class ComposeStack:
         service.log = self.root / f"{service.name}.log"
         with open(service.log, "ab") as log:
             service.proc = subprocess.Popen(
-                words, cwd=REPO, env=env, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
+                words,
+                cwd=self.app_dir if service.is_app else REPO,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
         service.env = env
 
@@ -318,7 +329,9 @@ class ComposeStack:
         if words is None:
             return service.proc is not None and service.proc.poll() is None
         try:
-            done = subprocess.run(words, cwd=REPO, env=service.env, capture_output=True, timeout=10)
+            done = subprocess.run(
+                words, cwd=self.app_dir if service.is_app else REPO, env=service.env, capture_output=True, timeout=10
+            )
         except subprocess.TimeoutExpired:
             return False
         service.last_probe = done

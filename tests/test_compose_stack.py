@@ -53,15 +53,15 @@ class Proxy:
     def ws_url(self, code: str) -> str:
         return f"wss://{HOSTNAME}:{self.port}/ws/party/{code}/"
 
-    def http(self, method: str, path: str, body: dict | None = None, host: str | None = None, headers=None):
+    def http(self, method: str, path: str, body: dict | None = None, host: str | None = None, headers=None, timeout=20):
         proxy = self
 
         class Connection(http.client.HTTPSConnection):
             def connect(self) -> None:  # to 127.0.0.1, TLS for the party's name
-                sock = socket.create_connection((LOOPBACK, proxy.port), timeout=10)
+                sock = socket.create_connection((LOOPBACK, proxy.port), timeout=self.timeout)
                 self.sock = proxy.ssl.wrap_socket(sock, server_hostname=HOSTNAME)
 
-        conn = Connection(HOSTNAME, self.port, timeout=20)
+        conn = Connection(HOSTNAME, self.port, timeout=timeout)
         try:
             all_headers = {"Host": host or f"{HOSTNAME}:{self.port}", **(headers or {})}
             data = None
@@ -261,3 +261,108 @@ def _wait(pred, what: str, timeout: float) -> None:
         if time.monotonic() > end:
             raise AssertionError(f"timed out waiting for {what}")
         time.sleep(0.2)
+
+
+PARTIES = 6
+# What a party waits, SIGSTOP to answer, when its daphne hangs: the phone's heartbeat
+# notices in 4 s (live.js DEAD_AFTER_MS), its reconnect waits at most nginx's 10 s for
+# the hung daphne's handshake before the next one is tried (deploy/nginx.conf), then
+# is answered. A page sent to the hung daphne waits nginx's 25 s (above the 20 s a
+# request may queue in a busy daphne), then the other answers; for the next 30 s the
+# hung one is skipped at once.
+SOCKET_BOUND = 20.0
+PAGE_BOUND = 30.0
+HEARTBEAT_DEAD = 4.0
+
+
+def test_a_hung_daphne_costs_its_parties_seconds_not_the_night(stack):
+    """Issue 42.2: SIGSTOP one daphne of the compose stack (a hung process keeps its
+    port and its sockets): every party answers again within SOCKET_BOUND, every page
+    within PAGE_BOUND, and nothing is lost (each party, its guests, a join made after)."""
+    s, cafile = stack
+    for name in ("worker", "beat"):  # not needed here: the stack's web side only
+        del s.services[name]
+    s.start(timeout=120)
+    proxy = Proxy(s.services["proxy"].ports[443], cafile)
+    waits, pages = asyncio.run(_hang_one(s, proxy))
+    print(f"\nparties answered, seconds after SIGSTOP: {waits}\npages answered, seconds after asking: {pages}")
+
+
+async def _hang_one(s: ComposeStack, proxy: Proxy) -> tuple[dict[str, float], list[float]]:
+    import os
+    import signal
+    import time
+
+    parties = []
+    for i in range(PARTIES):
+        status, created = await asyncio.to_thread(
+            proxy.http, "POST", "/api/parties", {"name": f"Night {i}", "budget": "$20", "vault_size": 0}
+        )
+        assert status == 201, created
+        status, joined = await asyncio.to_thread(
+            proxy.http, "POST", f"/api/parties/{created['code']}/guests", {"name": "Ann", "description": "socks"}
+        )
+        assert status == 201, joined
+        host = LivePhone(proxy, created["code"], "host", created["host_token"])
+        host.open_timeout = 30.0  # as a browser: it waits for nginx to try the next daphne
+        assert (await host.open())["type"] == "snapshot"
+        parties.append((created["code"], host))
+    where = {
+        code: [n for n in ("web1", "web2") if f'"WSCONNECT /ws/party/{code}/"' in s.log_text(n)] for code, _ in parties
+    }
+    assert all(len(w) == 1 for w in where.values()), where
+    counts = {n: sum(w == [n] for w in where.values()) for n in ("web1", "web2")}
+    victim = max(counts, key=lambda n: counts[n])
+    on_victim = [code for code, w in where.items() if w == [victim]]
+    daphne = s.services[victim].proc
+    try:
+        os.kill(daphne.pid, signal.SIGSTOP)
+        stopped = time.monotonic()
+
+        async def party_answers(code: str, phone: LivePhone) -> float:
+            """As live.js: a ping every 2 s; no pong for 4 s, the socket is dropped and
+            the phone reconnects (backoff capped at 5 s) until a snapshot answers."""
+            try:
+                await phone.ping(timeout=HEARTBEAT_DEAD)
+                return time.monotonic() - stopped
+            except (AssertionError, Exception):
+                pass
+            snap = await phone.reconnect(timeout=60)
+            assert snap["type"] == "snapshot" and snap["role"] == "host", snap
+            await phone.ping(timeout=HEARTBEAT_DEAD)
+            return time.monotonic() - stopped
+
+        async def page(code: str) -> float:
+            asked = time.monotonic()
+            status, _ = await asyncio.to_thread(proxy.http, "GET", f"/j/{code}/", None, None, None, 60)
+            assert status == 200, status
+            return time.monotonic() - asked
+
+        answered = await asyncio.gather(*(party_answers(code, phone) for code, phone in parties))
+        waits = {code: round(t, 1) for (code, _), t in zip(parties, answered, strict=True)}
+        loaded = [round(t, 1) for t in await asyncio.gather(*(page(code) for code, _ in parties))]
+        assert on_victim and all(waits[c] > HEARTBEAT_DEAD - 0.5 for c in on_victim), (victim, waits)
+        assert max(waits.values()) <= SOCKET_BOUND, (victim, on_victim, waits)
+        assert max(loaded) <= PAGE_BOUND, loaded
+        # and once nginx has seen the hung one fail, a page does not wait for it
+        again = [round(t, 1) for t in await asyncio.gather(*(page(code) for code, _ in parties))]
+        assert max(again) <= 5, again
+        loaded += again
+        # nothing lost: every party and guest is there, a join now lands once
+        for code, _ in parties:
+            status, joined = await asyncio.to_thread(
+                proxy.http, "POST", f"/api/parties/{code}/guests", {"name": "Bo", "description": "hat"}
+            )
+            assert status == 201, (code, joined)
+        with _db(s) as db:
+            rows = dict(
+                db.execute(
+                    "SELECT p.code, count(g.id) FROM events_party p JOIN events_guest g ON g.party_id = p.id "
+                    "GROUP BY p.code"
+                ).fetchall()
+            )
+        assert rows == {code: 2 for code, _ in parties}, rows
+        return waits, loaded
+    finally:
+        os.kill(daphne.pid, signal.SIGCONT)
+        await asyncio.gather(*(phone.close() for _, phone in parties), return_exceptions=True)

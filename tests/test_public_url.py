@@ -10,6 +10,7 @@ import qrcode.image.svg
 from django.test import Client
 
 from events.party import public_url, tablets
+from events.party.public_url import join_path
 from tests import shorthand
 from tests.printables.pdfcheck import open_pdf
 
@@ -53,7 +54,7 @@ def lan_box(settings):
 @pytest.mark.parametrize("host", ["localhost:8000", "127.0.0.1:8000", "192.168.1.20:8000"])
 def test_host_page_big_screen_and_join_qr_name_the_lan_address(lan_box, host):
     party, _ = shorthand.party_create(name="Office")
-    join = f"http://192.168.1.20:8000/j/{party.code}/"
+    join = f"http://192.168.1.20:8000{join_path(party.code)}"  # with the host's invitation
     client = Client(HTTP_HOST=host)
     host_page = client.get(f"/host/{party.code}/").content.decode()
     assert f'<a id="join-link" href="{join}">{join}</a>' in host_page
@@ -66,7 +67,7 @@ def test_host_page_big_screen_and_join_qr_name_the_lan_address(lan_box, host):
 def test_the_public_url_overrides_every_address(lan_box):
     lan_box.HEIST_PUBLIC_URL = "https://heist.example.org"
     party, _, _ = shorthand.party_seated(name="Office", guests=2)
-    join = f"https://heist.example.org/j/{party.code}/"
+    join = f"https://heist.example.org{join_path(party.code)}"
     client = Client(HTTP_HOST="192.168.1.20:8000")
     assert f'href="{join}"' in client.get(f"/host/{party.code}/").content.decode()
     assert client.get(f"/qr/{party.code}.svg").content == svg_qr(join)
@@ -121,7 +122,7 @@ def test_the_printed_poster_names_the_lan_address(lan_box):
     )
     assert response.status_code == 200, response.content[:300]
     with open_pdf(response.content) as pdf:
-        assert f"http://192.168.1.20:8000/j/{party.code}/" in pdf.pages[0].extract_text()
+        assert f"http://192.168.1.20:8000{join_path(party.code)}" in pdf.pages[0].extract_text()
 
 
 @pytest.mark.django_db
@@ -132,7 +133,7 @@ def test_a_new_party_is_announced_with_its_phone_link(lan_box, caplog):
     )
     code = response.json()["code"]
     [record] = [r for r in caplog.records if r.name == "heist.party_night"]
-    assert record.join_url == f"http://192.168.1.20:8000/j/{code}/"
+    assert record.join_url == f"http://192.168.1.20:8000{join_path(code)}"
     assert "'Office' created: guests join at http://192.168.1.20:8000/j/" in record.getMessage()
 
 

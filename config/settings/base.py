@@ -125,6 +125,9 @@ SERVE_STATIC = False
 # sockets borrow from the same pool: production.py sizes this below the pool.
 HTTP_CONCURRENCY = int(os.environ.get("HEIST_HTTP_CONCURRENCY", "12"))
 HTTP_ADMISSION_WAIT = 20.0  # seconds in line before a plain 503 "busy" with Retry-After
+# A web process whose event loop has not run for this long exits (config/watchdog.py),
+# and compose restarts it; None: never (bin/serve, the tests; production sets it).
+LOOP_WATCHDOG_SECONDS: float | None = None
 
 # PostgreSQL: a table action's one optimistic statement is sent from the event loop on
 # connections of its own (tables/loopwrite.py), at most this many per process, outside

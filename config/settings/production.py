@@ -97,6 +97,10 @@ HTTP_CONCURRENCY = int(
     os.environ.get("HEIST_HTTP_CONCURRENCY") or max(2, DATABASES["default"]["OPTIONS"]["pool"]["max_size"] - 9)
 )
 
+# A daphne whose loop stalls this long exits and compose restarts it (config/watchdog.py).
+# Far above any pause a healthy loop takes; HEIST_LOOP_WATCHDOG_SECONDS=0 turns it off.
+LOOP_WATCHDOG_SECONDS = float(os.environ.get("HEIST_LOOP_WATCHDOG_SECONDS") or 15) or None
+
 # The compose stack run as processes (tests/test_compose_stack.py) puts the `static`
 # volume in a directory of its own instead of the source tree.
 STATIC_ROOT = os.environ.get("DJANGO_STATIC_ROOT") or STATIC_ROOT

@@ -12,6 +12,20 @@ about who is asking. What does: a party's secret. The rules:
   (not the join limit: joins, claims and pairings hand out new secrets).
   The pass is not a secret: it names one party, is signed with SECRET_KEY, and gives
   no right at all beyond that exemption (no view reads it for authority).
+- **Whoever the host invited is never limited by the address either.** The join link and
+  QR code the host shares (host page, big screen, poster, printables) carry the host's
+  invitation, `?k=` (events/party/public_url.py: an HMAC of the code, for that party
+  only). A request with it skips the miss guard and the page limit, and its misses are
+  not counted (it is not guessing); the join endpoints still count their `join` limit.
+  The first page opened with it leaves the invitation in a cookie, so the join that
+  follows (and a reload) carries it too.
+- **A secret's own device always gets its socket.** Whenever the server hands out a
+  secret (host, seat, tablet) it also sets the *own pass*: a signed cookie naming that
+  secret by its digest's first 16 hex characters (no secret either). A socket whose
+  handshake carries it skips every address and pass count, capped per secret instead
+  (SOCKET_LIMITS["per_seat"] arriving at once); a spectator's hello on it is counted
+  again as any spectator's. However many spectator, pass or probation sockets the same
+  address holds, a seat's reconnect is let in (events/live/socket/limits.py).
 - **Everyone else is limited per address**: `RATE_LIMITS["page"]` (pages, downloads,
   the QR) or `["join"]` (the JSON endpoints that hand out secrets), and the miss
   guard: past `RATE_LIMITS["miss"]` every route answers the same 429, whether the
@@ -40,11 +54,14 @@ from django.utils.translation import gettext
 
 from events.access import ratelimit
 from events.models import Guest, Party, Tablet
+from events.party.public_url import is_invitation
 from events.party.secrets import normalize_code, plausible_token, token_hash, token_matches
 from events.party.selectors import party_by_code
 from tables.errors import ErrorCode
 
 PASS_SALT = "heist.party-pass"
+OWN_SALT = "heist.own-pass"
+OWN_KEY_LENGTH = 16  # hex characters of the secret's SHA-256 that name it
 PASS_MAX_AGE = 8 * 24 * 3600  # a party lasts seven days
 GATED = "party_gate"  # the attribute a gated view carries (the URL test looks for it)
 HOLDER = "heist.party_holder"  # request.META: what the gate found
@@ -65,11 +82,31 @@ def pass_cookie_name(code: str) -> str:
     return f"heist_pass_{code}"
 
 
-def give_pass(response: HttpResponse, request: HttpRequest, code: str) -> None:
-    """Set the party's pass on a response that hands out one of its secrets."""
+def own_pass_cookie_name(code: str) -> str:
+    return f"heist_own_{code}"
+
+
+def own_key(secret: str) -> str:
+    """The name of a secret in its own pass (and in the sockets' counts)."""
+    return token_hash(secret)[:OWN_KEY_LENGTH]
+
+
+def give_pass(response: HttpResponse, request: HttpRequest, code: str, *, secret: str | None = None) -> None:
+    """Set the party's pass on a response that hands out one of its secrets, and with
+    `secret` (the one handed out) its own pass."""
     norm = normalize_code(code)
     if norm is None:
         return
+    if secret is not None:
+        response.set_cookie(
+            own_pass_cookie_name(norm),
+            signing.Signer(salt=OWN_SALT).sign(f"{norm}:{own_key(secret)}"),
+            max_age=PASS_MAX_AGE,
+            path="/",
+            samesite="Lax",
+            secure=request.is_secure(),
+            httponly=True,  # only the socket's handshake needs it
+        )
     response.set_cookie(
         pass_cookie_name(norm),
         signing.Signer(salt=PASS_SALT).sign(norm),
@@ -92,6 +129,49 @@ def holds_pass(cookies: Mapping[str, str], code: str) -> bool:
         return bool(signing.Signer(salt=PASS_SALT).unsign(value) == norm)
     except signing.BadSignature:
         return False
+
+
+def invitation_cookie_name(code: str) -> str:
+    return f"heist_invited_{code}"
+
+
+def invited(request: HttpRequest, code: str) -> bool:
+    """Whether the request came through the host's own link (or the page it opened)."""
+    norm = normalize_code(code)
+    if norm is None:
+        return False
+    return is_invitation(request.GET.get("k") or request.COOKIES.get(invitation_cookie_name(norm)), norm)
+
+
+def _keep_invitation(response: HttpResponse, request: HttpRequest, code: str) -> None:
+    """The invitation of the link just opened, for the requests its page makes next."""
+    norm = normalize_code(code)
+    if norm is None or not is_invitation(request.GET.get("k"), norm):
+        return
+    response.set_cookie(
+        invitation_cookie_name(norm),
+        request.GET["k"],
+        max_age=PASS_MAX_AGE,
+        path="/",
+        samesite="Lax",
+        secure=request.is_secure(),
+        httponly=True,
+    )
+
+
+def own_pass(cookies: Mapping[str, str], code: str) -> str | None:
+    """The secret named by the own pass the device holds for party `code`, or None."""
+    norm = normalize_code(code)
+    if norm is None:
+        return None
+    value = cookies.get(own_pass_cookie_name(norm))
+    if not value:
+        return None
+    try:
+        party, _, key = signing.Signer(salt=OWN_SALT).unsign(value).partition(":")
+    except signing.BadSignature:
+        return None
+    return key if party == norm and len(key) == OWN_KEY_LENGTH else None
 
 
 def bearer_token(request: HttpRequest) -> str | None:
@@ -156,14 +236,24 @@ def party_gate(*, answer: str = "page", bucket: str = "page", holders: bool = Tr
             address = ratelimit.client_address_http(request)
             holder = holders and is_holder(request, code)
             request.META[HOLDER] = holder  # a view may show a holder more (a story's wait)
-            if not holder and (ratelimit.exceeded("miss", address) or not ratelimit.allow(bucket, address)):
+            # The host's invitation: no miss guard, no miss counted; a page needs no
+            # budget either, a join still counts its own.
+            guest_of_host = not holder and invited(request, code)
+            guarded = not holder and not guest_of_host
+            counted = not holder and not (guest_of_host and holders)
+            if guarded and ratelimit.exceeded("miss", address):
+                return slow_down(request, code, answer)
+            if counted and not ratelimit.allow(bucket, address):
                 return slow_down(request, code, answer)
             try:
-                return view(request, code, *args, **kwargs)
+                response = view(request, code, *args, **kwargs)
             except NothingHere as nothing:
-                if not holder and not ratelimit.allow("miss", address):
+                if guarded and not ratelimit.allow("miss", address):
                     return slow_down(request, code, answer)
                 return nothing.response
+            if guest_of_host:
+                _keep_invitation(response, request, code)
+            return response
 
         setattr(gated, GATED, True)
         return gated

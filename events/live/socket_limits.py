@@ -89,6 +89,10 @@ seats = SeatSockets()
 # secret within seconds). A socket that proves a secret leaves both counts.
 addresses = OpenSockets()
 probation = OpenSockets()
+# Per secret (party code, the own pass's key), the sockets that showed its own pass and
+# have not said hello yet: a device's reconnect, counted apart from everything an
+# address can fill (events/access/gate.py, "A secret's own device").
+arriving = OpenSockets()
 # Per party, the open sockets with its pass that have not proven a secret (yet): a
 # spectator with the pass (the big screen on the host's laptop), or a hello to come.
 passes = OpenSockets()

@@ -8,6 +8,12 @@ used. On a phone "localhost" is the phone.
 - A page asked for as localhost/127.0.0.1 on the laptop: its first LAN address
   (settings.LAN_ADDRESSES, found by bin/serve: config/lan.py), same scheme and port.
   With none, the page's own address, and `lan_missing` tells the host page to say so.
+
+Every join link the host shares carries the host's invitation (`?k=`, `invitation`): an
+HMAC of the party's code under SECRET_KEY, so only this server can make it and it names
+one party. It is no secret (it is printed on the poster) and gives no right; it only
+tells the gate (events/access/gate.py) that whoever opens the link was sent by the host,
+not guessing codes, so the venue address's misses never turn the host's guests away.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 from django.conf import settings
+from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 
 announcer = logging.getLogger("heist.party_night")
 
@@ -69,8 +77,27 @@ def base_url_for_origin(origin: str) -> str:
     return phone_base(parts.scheme, parts.netloc) or origin.rstrip("/")
 
 
+INVITATION_SALT = "heist.invitation"
+INVITATION_LENGTH = 22  # base64 characters: 132 bits of the HMAC, short enough for the QR code
+
+
+def invitation(code: str) -> str:
+    """The host's invitation to the party `code` (the `k` of its join link)."""
+    return signing.Signer(salt=INVITATION_SALT).signature(code.strip().upper())[:INVITATION_LENGTH]
+
+
+def is_invitation(value: str | None, code: str) -> bool:
+    """Whether `value` is the host's invitation to the party `code`."""
+    return bool(value) and constant_time_compare(str(value), invitation(code))
+
+
+def join_path(code: str) -> str:
+    """The join link's path, with the host's invitation."""
+    return f"{reverse('join', args=[code])}?k={invitation(code)}"
+
+
 def join_url(request: HttpRequest, code: str) -> str:
-    return base_url(request) + reverse("join", args=[code])
+    return base_url(request) + join_path(code)
 
 
 def lan_missing(request: HttpRequest) -> bool:

@@ -94,7 +94,7 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
     response = JsonResponse(
         {"code": code, "host_token": created["host_token"], "host_url": reverse("host", args=[code])}, status=201
     )
-    give_pass(response, request, code)
+    give_pass(response, request, code, secret=created["host_token"])
     return response
 
 
@@ -131,7 +131,7 @@ def _seat_api(
     if lobby is not None:
         lobbycast.lobby_announce(lobby)
     response = JsonResponse({**data, "play_url": reverse("play", args=[data["code"]])}, status=201)
-    give_pass(response, request, code)
+    give_pass(response, request, code, secret=data["token"])
     return response
 
 
@@ -172,7 +172,7 @@ def tablet_pair_api(request: HttpRequest, code: str) -> JsonResponse:
         return error_response(exc)
     send_on_commit(outcome.messages)
     response = JsonResponse({**outcome.data, "code": code.upper()}, status=201)
-    give_pass(response, request, code)
+    give_pass(response, request, code, secret=outcome.data["token"])
     return response
 
 
@@ -193,7 +193,7 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     if party is None or token is None or not opens_party(party, token):
         raise NothingHere(error_response(NOT_YOURS))
     response = HttpResponse(status=204)
-    give_pass(response, request, party.code)
+    give_pass(response, request, party.code, secret=token)
     return response
 
 

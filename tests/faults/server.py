@@ -105,6 +105,7 @@ class LivePhone:
         self.heartbeat: asyncio.Task | None = None
         self.heartbeat_every: float | None = None
         self.connects = 0
+        self.open_timeout = 5.0  # a browser waits longer (tests/test_compose_stack.py: behind nginx)
 
     # --- connection --------------------------------------------------------------------
 
@@ -114,7 +115,7 @@ class LivePhone:
             self.server.ws_url(self.code),
             origin=self.origin,
             proxy=None,
-            open_timeout=5,
+            open_timeout=self.open_timeout,
             close_timeout=1,
             ping_interval=None,
             max_queue=None,

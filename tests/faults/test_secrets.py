@@ -25,6 +25,7 @@ from config.asgi import application
 from events.models import Guest, Party
 from events.party import secrets as heist_secrets
 from events.party import services
+from events.party.public_url import join_path
 from events.party.selectors import actor_for
 from tables.models import Table
 from tests import shorthand
@@ -87,16 +88,17 @@ def test_the_qr_code_encodes_exactly_the_join_link():
     _, seat_token, _ = shorthand.guest_join(code=party.code, name="Cy", description="socks")
     svg = Client().get(f"/qr/{party.code}.svg")
     assert svg.status_code == 200 and svg["Content-Type"] == "image/svg+xml"
-    # The same QR generator on /j/<CODE>/ yields the same image: that is all it holds.
+    # The same QR generator on /j/<CODE>/?k=<the host's invitation> yields the same
+    # image: that is all it holds (the invitation is no secret: it names the party only).
     expected = qrcode.make(
-        f"http://testserver/j/{party.code}/", image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2
+        f"http://testserver{join_path(party.code)}", image_factory=qrcode.image.svg.SvgPathImage, box_size=10, border=2
     )
     buf = io.BytesIO()
     expected.save(buf)
     assert svg.content == buf.getvalue()
     # and not a QR of anything longer (a token appended would change the image)
     longer = qrcode.make(
-        f"http://testserver/j/{party.code}/?t={seat_token}",
+        f"http://testserver{join_path(party.code)}&t={seat_token}",
         image_factory=qrcode.image.svg.SvgPathImage,
         box_size=10,
         border=2,

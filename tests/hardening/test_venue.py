@@ -36,9 +36,9 @@ def _pass_cookie(code: str) -> str:
     return response.cookies.output(attrs=[], header="").strip()
 
 
-def _venue_client(code: str | None = None) -> Client:
+def _venue_client(code: str | None = None, address: str = VENUE) -> Client:
     """A phone at the venue; with `code`, one that holds that party's pass."""
-    client = Client(REMOTE_ADDR=VENUE)
+    client = Client(REMOTE_ADDR=address)
     if code is not None:
         name, value = _pass_cookie(code).split("=", 1)
         client.cookies[name] = value

@@ -61,10 +61,10 @@ class Mutant:
 
 
 def guard_ranges(source: str, names: list[str]) -> list[tuple[str, int, int]]:
-    """(name, first line, last line) of each module-level function or constant named."""
+    """(name, first line, last line) of each module-level function, class or constant named."""
     out = []
     for node in ast.parse(source).body:
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name in names:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) and node.name in names:
             out.append((node.name, node.lineno, node.end_lineno or node.lineno))
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]

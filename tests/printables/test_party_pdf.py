@@ -9,6 +9,7 @@ from django.core.management.base import CommandError
 
 from events.models import Guest
 from events.party import services
+from events.party.public_url import join_path
 from printables.party import kinds_of
 from tests.printables.pdfcheck import assert_fonts_embedded, open_pdf, render_png
 from tests.story.record import party_lobby
@@ -72,7 +73,7 @@ def test_the_join_poster_qr_code_scans_to_the_join_link(tmp_path, lobby):
     party, _ = lobby
     data = command_pdf(tmp_path, party.code, "--only", "poster")
     text = pages_text(data)[0]
-    url = f"http://partybox.local:8000/j/{party.code}/"
+    url = f"http://partybox.local:8000{join_path(party.code)}"  # with the host's invitation
     assert url in text and " ".join(party.code) in text and "Office heist" in text
     image = render_png(data, 0, "party-poster", scale=2.0)
     decoded = [r.text for r in zxingcpp.read_barcodes(image)]
@@ -150,7 +151,7 @@ def test_the_host_downloads_them_with_the_host_secret(client, lobby):
         assert one.status_code == 200
     # The poster's link is the address the host's browser used.
     poster = client.get(f"/api/parties/{party.code}/printables/poster.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
-    assert f"http://testserver/j/{party.code}/" in pages_text(poster.content)[0]
+    assert f"http://testserver{join_path(party.code)}" in pages_text(poster.content)[0]
 
 
 def test_the_deck_is_a_public_download(client):

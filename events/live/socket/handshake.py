@@ -58,7 +58,11 @@ async def arrive(scope: dict[str, Any], slots: Slots) -> tuple[bool, Any]:
     # is accepted on probation: only a hello with a valid secret is served on it,
     # anything else gets rate_limited and 4429, the same whether its code exists
     # or not. A secret is never locked out by what else comes from its address.
-    slots.show_pass(code, gate.holds_pass(cookies(scope), code))
+    # A device's own pass comes first: its reconnect is never crowded out by what else
+    # the address holds (a guest who keeps hundreds of sockets open, say).
+    jar = cookies(scope)
+    slots.show_own(code, gate.own_pass(jar, code))
+    slots.show_pass(code, gate.holds_pass(jar, code))
     # The rate limit and the party in one trip to the database: in a join burst
     # every trip waits its turn behind hundreds of others.
     allowed, party = await in_db_thread(admit)(slots.address, code, slots.exempt)

@@ -60,6 +60,8 @@ async def prove(
     """A hello's secret: (the actor it opens, for a guest the Outcome of marking the
     socket online), with the socket counted as proven; or why it is refused."""
     role = frame.get("role")
+    if slots.own is not None and role == Role.SPECTATOR.value and not slots.as_spectator():
+        return handshake.RATE_LIMITED  # no room for a spectator, on any pass
     if party is None or (slots.probation and (role == Role.SPECTATOR.value or party.expired)):
         # On probation (events/access/gate.py): only a secret is served, and an unknown
         # code answers as a known one does.

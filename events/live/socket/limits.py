@@ -37,8 +37,11 @@ class Slots:
     sign of belonging to the party (events/access/gate.py). The party's pass, sent with the
     handshake, exempts a socket at once (its sockets without a secret are capped per
     party instead: a big screen or two); a socket without it that the address limits
-    would refuse is still accepted "on probation", counted apart. A proven secret takes
-    the socket out of those counts; a guest's socket counts against its seat's cap."""
+    would refuse is still accepted "on probation", counted apart. A socket showing a
+    secret's own pass skips all of these, counted per secret until its hello proves
+    that secret (a spectator's hello on it is counted again as any spectator's). A
+    proven secret takes the socket out of those counts; a guest's socket counts
+    against its seat's cap."""
 
     def __init__(self) -> None:
         self.address = ""
@@ -48,10 +51,38 @@ class Slots:
         self.pass_key = ""
         self.pass_counted = False
         self.seat_key: int | None = None  # counted in socket_limits.seats once a guest said hello
+        self.code = ""
+        self.pass_shown = False
+        self.own: tuple[str, str] | None = None  # (code, key) counted in socket_limits.arriving
+
+    def show_own(self, code: str, key: str | None) -> None:
+        """The handshake's own pass: the socket of that secret's device is let in,
+        outside every address count, while that secret has fewer than a seat's cap of
+        sockets arriving."""
+        self.code = code.upper()
+        if key is not None and socket_limits.arriving.add((self.code, key), settings.SOCKET_LIMITS["per_seat"]):
+            self.own = (self.code, key)
+            self.exempt = True
+
+    def as_spectator(self) -> bool:
+        """A socket that came in on an own pass but said hello as a spectator (the big
+        screen in the host's browser): counted as any spectator is; False when there
+        is no room for it."""
+        self._drop_own()
+        self.show_pass(self.code, self.pass_shown)  # exempt again only on the pass
+        return self.count_address(True) and not self.probation
+
+    def _drop_own(self) -> None:
+        if self.own is not None:
+            socket_limits.arriving.remove(self.own)
+            self.own = None
 
     def show_pass(self, code: str, holds_pass: bool) -> None:
         """The handshake's party pass: exempt from the address limits while the party's
         cap has room."""
+        self.code, self.pass_shown = code.upper(), holds_pass
+        if self.own is not None:
+            return  # exempt already, on its own pass
         self.exempt = holds_pass
         if self.exempt:
             self.pass_key = code.upper()
@@ -75,6 +106,7 @@ class Slots:
 
     def proven(self) -> None:
         """A secret proved: this socket no longer counts against its address."""
+        self._drop_own()
         if self.address_counted:
             socket_limits.addresses.remove(self.address)
             self.address_counted = False
