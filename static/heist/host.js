@@ -9,12 +9,12 @@ import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "../yankee/tableview.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { fill, fmt, giftLabel, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
+import { leaderRow, renderLeaderboard, renderResult } from "../royal/leaderboard.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
-import { renderTable } from "./royal/table.js";
+import { renderTable } from "../royal/table.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
 const PARTY_NAME = document.title;

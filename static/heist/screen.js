@@ -7,10 +7,10 @@
 import { Live } from "./live.js";
 import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "./party.js";
 import { ROYAL_STORY, storyLink } from "./story-link.js";
-import { noteEvents, statusLine } from "./tableview.js";
+import { noteEvents, statusLine } from "../yankee/tableview.js";
 import { fill, giftLabel, h, oncePerFrame, render, roundName, seatName, startClocks, tickClocks } from "./ui.js";
-import { leaderRow, renderLeaderboard } from "./royal/leaderboard.js";
-import { renderTable } from "./royal/table.js";
+import { leaderRow, renderLeaderboard } from "../royal/leaderboard.js";
+import { renderTable } from "../royal/table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;

@@ -5,10 +5,10 @@
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "../yankee/tableview.js";
 import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
 import { buzz, fill, giftLabel, h, loadJSON, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { renderTable } from "./royal/table.js";
+import { renderTable } from "../royal/table.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;

@@ -35,11 +35,11 @@ def test_royal_pages_load_royal_scripts_and_rules_and_yankee_pages_do_not():
     rules = json.dumps(game_named("royal").rules_for_screens())
     for path in ("/p/{}/", "/host/{}/", "/screen/{}/", "/t/{}/"):
         page = Client().get(path.format(royal.code)).content.decode()
-        assert 'id="royal-rules"' in page and "heist/royal.css" in page, path
+        assert 'id="royal-rules"' in page and "royal/royal.css" in page, path
         other = Client().get(path.format(yankee.code)).content.decode()
-        assert 'id="royal-rules"' not in other and "heist/royal/play.js" not in other, path
+        assert 'id="royal-rules"' not in other and "royal/play.js" not in other, path
     phone = Client().get(f"/p/{royal.code}/").content.decode()
-    assert "heist/royal/play.js" in phone and "heist/play.js" not in phone
+    assert "royal/play.js" in phone and "yankee/phone.js" not in phone
     assert json.loads(rules) == json.loads(
         phone.split('id="royal-rules" type="application/json">')[1].split("</script>")[0]
     )

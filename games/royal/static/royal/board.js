@@ -4,7 +4,7 @@
 // Text only through textContent (ui.js h); every string this module shows is in TEXT,
 // translated (the page's catalogue, /jsi18n/, loads before the modules); the card titles
 // and rank names arrive translated in the server's rules JSON.
-import { h, listText, namer } from "../ui.js";
+import { h, listText, namer } from "../heist/ui.js";
 
 export const TEXT = {
   heist: (n, of) => interpolate(gettext("Heist %(n)s of %(of)s"), { n, of }, true),

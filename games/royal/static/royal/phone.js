@@ -2,7 +2,7 @@
 // the table's details (meta: roster, step_clock, step_due_at) as DOM. Two thumb-sized
 // buttons while the seat may decide; the choice, once made, shown locked and kept
 // secret until the reveal. The module opens no socket: onDecide(pressOn) does.
-import { h, namer } from "../ui.js";
+import { h, namer } from "../heist/ui.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./board.js";
 
 export const TEXT = {

@@ -3,13 +3,13 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `start()` at the bottom.
-import { awakeNote, cue, keepAwake } from "./awake.js";
-import { Live } from "./live.js";
-import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
-import { storyLink } from "./story-link.js";
+import { awakeNote, cue, keepAwake } from "../heist/awake.js";
+import { Live } from "../heist/live.js";
+import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
+import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { sentence } from "./ui.js"; // names may end in a full stop ("Jo A.")
+import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
 

@@ -2,9 +2,9 @@
 // the same socket as Yankee Heist's phone (live.js: versions, patches, resync), the
 // seat's view drawn by renderPhone (phone.js) on every table update, and a decision
 // sent as the seat's own `act`. Yankee Heist's phone page (../play.js) is not loaded.
-import { Live } from "../live.js";
-import { h, loadJSON, render, showError, startClocks, track } from "../ui.js";
-import { ROYAL_STORY, storyLink } from "../story-link.js";
+import { Live } from "../heist/live.js";
+import { h, loadJSON, render, showError, startClocks, track } from "../heist/ui.js";
+import { ROYAL_STORY, storyLink } from "../heist/story-link.js";
 import { renderPhone } from "./phone.js";
 
 const app = document.getElementById("app");
