@@ -32,7 +32,7 @@ A Royal Heist party (`--game royal`): the host creates it with `"game": "royal"`
 no vault: the game has no gifts), the join burst as above (guests join with their name
 only), the host seats everyone (tables of up to 8: ceil(N/8) tables of 5-8 from 11
 guests), and every seat still inside decides at once and in secret, `{"type": "decide",
-"press_on": ...}` as games/royal/static/royal/play.js sends it (no `version`: another seat's
+"press_on": ...}` as games/royal/static/royal/phone.js sends it (no `version`: another seat's
 decision must not refuse it), once per step: only when its view's `can_decide` says so
 and the view shows its last decision applied. It presses on while its satchel is small and
 few danger ranks are out, less often as both grow, with a seeded random element; human

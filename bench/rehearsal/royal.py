@@ -1,5 +1,5 @@
 """Royal Heist at the rehearsal: what a guest decides from their seat view, as a person
-at the table does (games/royal/static/royal/play.js shows the same view), and where a table is."""
+at the table does (games/royal/static/royal/phone.js shows the same view), and where a table is."""
 
 from __future__ import annotations
 

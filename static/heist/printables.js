@@ -1,6 +1,7 @@
 // The host dashboard's printables panel: downloads a party's PDFs with the host secret
 // in the Authorization header (never in a URL), and saves them. Self-contained: it
 // reads the code from the page and the secret from localStorage, as host.js does.
+import { gameInfo } from "./game.js";
 import { serverSays } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -34,7 +35,7 @@ async function download(kind, button) {
     const url = URL.createObjectURL(await res.blob());
     const link = document.createElement("a");
     link.href = url;
-    link.download = `yankee-heist-${code}-${kind}.pdf`;
+    link.download = `${gameInfo().title.toLowerCase().replaceAll(" ", "-")}-${code}-${kind}.pdf`;
     link.hidden = true;
     document.body.append(link);
     link.click();

@@ -37,7 +37,7 @@ function units(section) {
         { node: h("h3", { class: "slide-sub", text: d.querySelector("summary").textContent }), wrap: null },
         ...[...d.querySelectorAll(":scope > h3, li.entry")].map((node) => ({ node, wrap: node.tagName === "LI" ? "ol" : null })),
       ]);
-    case "story-result": // a game without gifts (Royal Heist): the champions, each table's winners
+    case "story-result": // a game without gifts: the champions, each table's winners
       return [...pick(".r-champion"), ...pick(".r-winners li", "ul")];
     default:
       return [];

@@ -196,7 +196,7 @@ let RULES = null;
 
 /** What the screens need of the rules (card texts, kinds and target counts, the
  * two-player rule, round names, the hand limit, the vault's gift-id base), as the engine
- * states them: games/yankee/catalogue.py rules_for_screens(), embedded in every page by
+ * states them: the party's game's rules_for_screens(), embedded in every page by
  * templates/base.html as <script id="heist-rules" type="application/json">. Read once. */
 export function rules() {
   if (RULES === null) {

@@ -87,7 +87,7 @@ PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Royal Heist screens</title>
 <link rel="stylesheet" href="{base}/heist/heist.css"><link rel="stylesheet" href="{base}/royal/royal.css">
-<script id="royal-rules" type="application/json">{rules}</script>
+<script id="heist-rules" type="application/json">{rules}</script>
 </head><body><main id="root" style="padding: .75rem"></main>
 <script type="module">
 import * as ui from "{base}/heist/ui.js";

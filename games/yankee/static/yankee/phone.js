@@ -1,23 +1,21 @@
-// A guest's phone (and a captain's tablet): lobby, then your gift, your hand, your turn,
-// reaction and trim prompts, the reveal and the end.
+// Yankee Heist on a guest's phone (the phone module: static/heist/play.js is its shell
+// and says what `mount` returns): lobby, then your gift, your hand, your turn, reaction
+// and trim prompts, the reveal and the end; a captain's duties at their table.
 //
 // One module in the screens' style: constants, one state object `S`, small named
-// functions that draw from it, and `start()` at the bottom.
+// functions that draw from it, and `mount()` at the bottom.
 import { awakeNote, cue, keepAwake } from "../heist/awake.js";
-import { Live } from "../heist/live.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, loadJSON, namer, render, rules, seatName, showError, startClocks, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
 
 const app = document.getElementById("app");
-const code = app.dataset.code;
-const seatKey = `heist.seat.${code}`;
-const stored = loadJSON(seatKey);
-const root = document.getElementById("phone");
+let code = "";
+let root = null;
 
 const S = {
   me: null,
@@ -44,47 +42,37 @@ function freshUi() {
 
 let live = null;
 
-function start() {
-  live = new Live({
-    code,
-    role: "guest",
-    token: stored.token,
-    onSnapshot(snap) {
-      S.me = snap.me;
-      S.party = snap.party;
-      S.takesHome = snap.takes_home || null;
-      if (snap.table) S.seat = snap.table;
-      else S.seat = null;
-      draw();
-    },
-    onTable(msg) {
-      if (!msg.view || msg.view.you === undefined) return; // a captain's public copy: the seat view says it all
-      // Not seated (by the last snapshot): a seat's update still in flight when a late
-      // arrival took this guest's seat; the snapshot that seats this phone brings its view.
-      if (S.me && S.me.seat === null) return;
-      S.seat = msg;
-      noteEvents(S.logs, msg, msg.view.you);
-      draw();
-    },
-    onParty(party) {
-      const wasOver = S.party && S.party.status === "over";
-      S.party = { ...(S.party || {}), ...party };
-      // The party just ended: the snapshot lists everything this guest takes home.
-      if (party.status === "over" && !wasOver) live.resync();
-      draw(); // the gate count and the relay show on the seated screen too
-    },
-    onNotice(msg) {
-      toast(msg.message, "ok"); // every seat at the table sees hand-overs happen
-    },
-    onFatal(code, message) {
-      S.fatal = message;
-      if (code === 4401 || code === 4403) localStorage.removeItem(seatKey); // that key opens nothing any more
-      draw();
-    },
-  }).start();
-  window.heistLive = live;
-  startClocks(() => live.serverNow());
-}
+/** The screen the shell feeds (static/heist/play.js). */
+const SCREEN = {
+  snapshot(snap) {
+    S.me = snap.me;
+    S.party = snap.party;
+    S.takesHome = snap.takes_home || null;
+    if (snap.table) S.seat = snap.table;
+    else S.seat = null;
+    draw();
+  },
+  table(msg) {
+    S.seat = msg;
+    noteEvents(S.logs, msg, msg.view.you);
+    draw();
+  },
+  party(party) {
+    const wasOver = S.party && S.party.status === "over";
+    S.party = { ...(S.party || {}), ...party };
+    // The party just ended: the snapshot lists everything this guest takes home.
+    if (party.status === "over" && !wasOver) live.resync();
+    draw(); // the gate count and the relay show on the seated screen too
+  },
+  notice(msg) {
+    toast(msg.message, "ok"); // every seat at the table sees hand-overs happen
+  },
+  fatal(closeCode, message) {
+    S.fatal = message;
+    draw();
+  },
+  draw,
+};
 
 // --- sending ---------------------------------------------------------------------------------
 
@@ -812,5 +800,10 @@ function vaultBody(view) {
   ];
 }
 
-if (!stored || !stored.token) document.getElementById("no-seat").hidden = false;
-else start();
+/** Draw Yankee Heist's phone into `rootEl`; `ctx.live` is the shell's socket. */
+export function mount(rootEl, ctx) {
+  root = rootEl;
+  code = ctx.code;
+  live = ctx.live;
+  return SCREEN;
+}

@@ -1,0 +1,63 @@
+// A guest's phone (/p/CODE/): the shell around the party's game's phone module.
+//
+// The shell holds the seat's secret (localStorage, from the join page), opens the socket
+// (live.js: versions, patches, resync on a gap, reconnection, presence) and starts the
+// screens' clocks; the game's phone module (heist-game's `module`, game.js) draws
+// everything the guest sees and sends the seat's acts through `ctx.live`.
+//
+// The phone module's interface: `mount(root, ctx)` returns the screen, whose methods the
+// shell calls as the socket speaks, each then drawing what changed:
+//   snapshot(snap)   the socket's snapshot (on connect, on a resync): me, party, table;
+//   table(msg)       a table update carrying this seat's view (a captain's public copy
+//                    and an update from before a reseat are not passed on);
+//   party(party)     the party's update (merged into the last one by the screen);
+//   notice(msg)      a notice to this seat (hand-overs at its table), optional;
+//   fatal(code, msg) the socket was closed for good (the seat is gone): the shell has
+//                    already forgotten a secret that opens nothing (4401, 4403).
+import { gameModule, gameInfo, liveFacade } from "./game.js";
+import { Live } from "./live.js";
+import { loadJSON, startClocks } from "./ui.js";
+
+const app = document.getElementById("app");
+const code = app.dataset.code;
+const seatKey = `heist.seat.${code}`;
+const stored = loadJSON(seatKey);
+const root = document.getElementById("phone");
+
+async function start() {
+  let live = null;
+  const game = await gameModule();
+  const screen = game.mount(root, { code, game: gameInfo(), partyName: app.dataset.partyName, live: liveFacade(() => live) });
+  let seated = true; // by the last snapshot
+  live = new Live({
+    code,
+    role: "guest",
+    token: stored.token,
+    onSnapshot(snap) {
+      seated = Boolean(snap.me && snap.me.seat !== null);
+      screen.snapshot(snap);
+    },
+    onTable(msg) {
+      if (!msg.view || msg.view.you === undefined) return; // a captain's public copy: the seat view says it all
+      // Not seated (by the last snapshot): a seat's update still in flight when a late
+      // arrival took this guest's seat; the snapshot that seats this phone brings its view.
+      if (!seated) return;
+      screen.table(msg);
+    },
+    onParty(party) {
+      screen.party(party);
+    },
+    onNotice(msg) {
+      if (screen.notice) screen.notice(msg);
+    },
+    onFatal(closeCode, message) {
+      if (closeCode === 4401 || closeCode === 4403) localStorage.removeItem(seatKey); // that key opens nothing any more
+      screen.fatal(closeCode, message);
+    },
+  }).start();
+  window.heistLive = live;
+  startClocks(() => live.serverNow());
+}
+
+if (!stored || !stored.token) document.getElementById("no-seat").hidden = false;
+else start();
