@@ -47,6 +47,16 @@ def game_css(name: str) -> str | None:
     return static(path) if finders.find(path) else None
 
 
+# The fragments of a party's pages that a game writes itself, by name: the end of a
+# finished party on its join page, and where its dashboard hands out a tablet's pairing code.
+FRAGMENTS: tuple[str, ...] = ("late_result", "pair_help")
+
+
+def game_fragments(name: str) -> dict[str, str]:
+    """The game's templates for the pages' fragments (`games/<name>/templates/<name>/`)."""
+    return {fragment: f"{name}/{fragment}.html" for fragment in FRAGMENTS}
+
+
 def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
     """The game's facts for a page's scripts (`heist-game`): its name and title, the parts
     of the party it uses, how many players a table seats at least and at most (the

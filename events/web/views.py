@@ -34,7 +34,7 @@ from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
-from events.web.screens import game_for_page, on_screens
+from events.web.screens import game_for_page, game_fragments, on_screens
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
 from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
@@ -255,9 +255,14 @@ def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
 
 def _game_context(name: str, template: str | None) -> dict[str, Any]:
     """The party's game for a page: `game` (its facts, for the template and, as
-    `heist-game`, for the page's scripts: events/web/screens.py) and its rules for the
-    scripts (`heist-rules`, in the page's language; base.html embeds them)."""
-    return {"game": game_for_page(name, template), "screen_rules": rules_for_screens(name)}
+    `heist-game`, for the page's scripts: events/web/screens.py), its rules for the
+    scripts (`heist-rules`, in the page's language; base.html embeds them) and its
+    templates' fragments (`fragments`: games/<name>/templates/<name>/)."""
+    return {
+        "game": game_for_page(name, template),
+        "screen_rules": rules_for_screens(name),
+        "fragments": game_fragments(name),
+    }
 
 
 @require_safe
@@ -274,13 +279,7 @@ def join_page(request: HttpRequest, code: str) -> HttpResponse:
     if not party.expired and party.status == party.Status.OVER:
         # A latecomer to a finished party sees who took what home, not a seat offer;
         # told as the story tells it (a gift never unwrapped keeps its description).
-        # The game's own fragment tells its end (games/<name>/templates/<name>/late_result.html).
-        context = {
-            "party": party,
-            "result": party_result(party, public=True),
-            "late_result": f"{party.game}/late_result.html",
-            **_game_context(party.game, None),
-        }
+        context = {"party": party, "result": party_result(party, public=True), **_game_context(party.game, None)}
         return render(request, "events/join.html", context)
     return _party_page(request, code, "events/join.html")
 

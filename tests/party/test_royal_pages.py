@@ -44,3 +44,14 @@ def test_royal_pages_carry_royal_rules_and_css_and_yankee_pages_do_not():
         assert "royal/" not in other, path
     assert 'id="guest-gift"' not in Client().get(f"/j/{royal.code}/").content.decode()
     assert 'id="guest-gift"' in Client().get(f"/j/{yankee.code}/").content.decode()
+
+
+def test_a_royal_tablets_pairing_page_says_where_royals_dashboard_pairs_a_tablet():
+    # Royal Heist's dashboard shows each table with its "Pair a tablet" button; only Yankee
+    # Heist's folds a table into a tile whose Details hold it.
+    royal, _ = shorthand.party_create(name="Royal night", game="royal")
+    yankee, _ = shorthand.party_create(name="Swap night")
+    royal_page = Client().get(f"/t/{royal.code}/").content.decode()
+    yankee_page = Client().get(f"/t/{yankee.code}/").content.decode()
+    assert "<strong>Details</strong>" not in royal_page and "“Pair a tablet” under the table" in royal_page
+    assert "<strong>Details</strong>" in yankee_page and "under the table" not in yankee_page
