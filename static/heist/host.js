@@ -8,9 +8,9 @@
 import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
-import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
+import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, relayResultList, ringLine, walkCount, walkList } from "./party.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
-import { fill, fmt, giftLabel, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { fill, fmt, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { storyLink } from "./story-link.js";
 import { gameInfo, gameModule, liveFacade, tableCount } from "./game.js";
 
