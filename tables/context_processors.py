@@ -6,7 +6,7 @@ rules exactly as its engine states them (`rules_for_screens()`, through the regi
 A party's page puts its own game's in the context (events/web/views.py); a page of no
 party (the home page) gets the default game's.
 
-The texts a screen shows (the effects, Royal Heist's card titles and rank names) come in
+The texts a screen shows (card effects, card titles, rank names) come in
 the page's active language (issue 32); printed card names and round names stay as printed.
 """
 

@@ -226,7 +226,7 @@ export const KINDS = {
 };
 
 /** How many other players a card names when played at a table of `players` (the
- * engine's count; YANKEE HEIST names one at a two-player table). */
+ * engine's count: a card may name fewer at a two-player table). */
 export function targetCount(cardName, players) {
   const card = rules().cards[cardName];
   if (!card) return 0;
