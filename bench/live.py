@@ -10,7 +10,7 @@ them, and connects one `websockets` client per seat plus one host socket per tab
 
 Phase 1 "turns": a closed loop per table. Whoever the table waits for acts as soon as its
 socket's view says so: the current player (after `--think` ms) plays a bot's move chosen
-on its own seat view, as a phone decides (`bench/choose.py`, before t0); an asked player
+on its own seat view, as a phone decides (`games/yankee/party/choose.py`, before t0); an asked player
 answers a reaction window at once, a player over the hand limit trims at once, the host
 confirms the round-1 reveal. Every accepted action is a move. For each move: mover round
 trip (t0 -> its `ok`, and t0 -> its own `table` message of the new version), per recipient

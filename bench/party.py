@@ -2,13 +2,15 @@
 """The full-size rehearsal: whole parties played by bot guests over real WebSockets and
 the real HTTP endpoints, exactly as the screens do, with faults on request.
 
-    .venv/bin/python bench/party.py --guests N [--game yankee|royal] [--parties K] [--pace human|fast] [--embedded]
+    .venv/bin/python bench/party.py --guests N [--game NAME] [--parties K] [--pace human|fast] [--embedded]
                                     [--fault none|kill-daphne|restart-redis|drop-phones|
                                              restart-postgres|sleep-laptop|ctrl-c]
                                     [--quiet N [--quiet-clock S]]
 
 `--guests` is the number of guests of each party (K parties run at once). `--game`: the
-game every party plays, Yankee Heist (default) or Royal Heist (below).
+game every party plays (default: the registry's first), any registered game with
+rehearsal bots (`games/<name>/party/rehearsal.py`, bench/rehearsal/game.py
+`RehearsalGame`: its party's form, its guests' and host's bots, where its tables are).
 
 The stack. Default: PostgreSQL (a fresh database, dropped at the end), the Redis pub/sub
 channel layer on a private redis-server started for the run (the shared one on 6379 is
@@ -19,38 +21,22 @@ config.settings.bench. 127.0.0.1 only; every phone connects from its own loopbac
 address (127.0.0.2, 127.0.0.3, ...), as phones on a venue's Wi-Fi have their own.
 
 A party, as it happens in a room: the host loads the home page and creates the party
-(POST /api/parties, a vault of 1 gift per table), opens the dashboard and the QR code
-and connects; then the join burst: every guest, within a few seconds, loads the join
-page, joins (POST .../guests), loads the phone page and connects (hello); the host adds
-the vault gifts and seats everyone; each table plays round 1, its captain confirms the
-reveal, round 2; at the gate (several tables) the host opens the relay, captains draw
-seats, the host runs it; each drawn guest walks their gift to the next table and taps
-"I delivered it" (a table plays round 3 once its gift is in and its own carrier has
-delivered); rounds 3 and 4; the host downloads result.csv.
-
-A Royal Heist party (`--game royal`): the host creates it with `"game": "royal"` (no budget,
-no vault: the game has no gifts), the join burst as above (guests join with their name
-only), the host seats everyone (tables of up to 8: ceil(N/8) tables of 5-8 from 11
-guests), and every seat still inside decides at once and in secret, `{"type": "decide",
-"press_on": ...}` as games/royal/static/royal/phone.js sends it (no `version`: another seat's
-decision must not refuse it), once per step: only when its view's `can_decide` says so
-and the view shows its last decision applied. It presses on while its satchel is small and
-few danger ranks are out, less often as both grow, with a seeded random element; human
-pace gives each decision a think time (log-normal, median 3 s, 1-10 s). With several
-tables each stops at the gate (phase "gate"); once every table is at the gate or over, the
-host sends the party command `open_gate` (as static/heist/host.js royalGate), and the
-tables play their second half. `gates_opened` in the JSON: the host's open_gate commands
-answered and the tables whose action log has the opening; `phases_s` has first_half,
-gate and second_half. Faults strike at heist 2 (every table held there, or at the gate,
-until it has struck); `--quiet` guests are stood in for by the server's decide clock.
+(POST /api/parties, with the game's form), opens the dashboard and the QR code and
+connects; then the join burst: every guest, within a few seconds, loads the join page,
+joins (POST .../guests), loads the phone page and connects (hello); the host does what
+the game asks before seating (e.g. a gift swap's vault gifts) and seats everyone (the
+game's largest table: ceil(N / table_max) tables); then the game's bots play: each
+guest's phone decides from the view it holds, its captains do their duties, the host's
+dashboard runs the gate (and whatever the game has there: a relay, its opening) until
+every table is over; the host downloads result.csv. The game's own figures join the
+JSON (e.g. `gates_opened`), and `phases_s` names the game's phases.
 
 Each screen is a bot with a real socket that does what static/heist/live.js does:
 hello with its secret, `re` ids, a table message whose version is not last + 1 means
 a missed broadcast, so `resync`; reconnect with jittered backoff (300 ms doubling to
 5 s) and resend unanswered actions with the same `re`; ping every 15 s, and a socket
-silent for 40 s is dropped. It decides only from the view it holds (the seat view's
-`hand`, `playable`, `can_swipe`, `can_use_vault`, `asked`, `must_trim`, like
-play.js), never from the database.
+silent for 40 s is dropped. It decides only from the view it holds, as the game's
+phone does, never from the database.
 
 Pace. `human` (default): turn think times from a log-normal distribution (median 4 s,
 1.5-15 s), reactions in 1-5 s with 10 % late taps (5-12 s), trims in 1-4 s, host and
@@ -66,8 +52,9 @@ as --think-scale shortens the think times). Every table must still finish;
 `clock_passes` counts the steps the server played, by kind, and any request id used
 twice (none: each fires once, whichever daphne's sweep claimed it).
 
-Faults, once per party in round 2 (Royal Heist: heist 2) (when a reaction window is open, or at the latest
-by the round's end): `kill-daphne` kill -9 a daphne (the second; with --embedded the
+Faults, once per party mid-game, at the game's moment for it (every table held there
+until it struck; the game's `holds_for_fault`, e.g. a reaction window of the second
+round): `kill-daphne` kill -9 a daphne (the second; with --embedded the
 only one) and restart it on the same port 2 s later; `restart-redis` kill -9 the
 private redis-server and restart it on the same port 2 s later (not with --embedded:
 it has no Redis); `drop-phones` 30 % of the phones abort their socket right after

@@ -23,8 +23,8 @@ urlpatterns = [
     path("api/parties/<str:code>/pass", event_views.pass_renew_api, name="party-pass"),
     path("api/parties/<str:code>/result.csv", event_views.party_result_csv, name="party-result-csv"),
     path("qr/<str:code>.svg", event_views.join_qr, name="join-qr"),
-    path("printables/deck.pdf", printable_views.deck_download, name="deck-pdf"),
-    path("printables/royal-rules.pdf", printable_views.royal_rules_download, name="royal-rules-pdf"),
+    path("printables/<str:game>/deck.pdf", printable_views.handout_download, {"what": "deck"}, name="deck-pdf"),
+    path("printables/<str:game>/rules.pdf", printable_views.handout_download, {"what": "rules"}, name="rules-pdf"),
     path(
         "api/parties/<str:code>/printables/<str:kind>.pdf",
         printable_views.party_printables_download,

@@ -8,11 +8,18 @@ hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
 is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them. Three parts are optional, each a set of methods a game has or not
+`games.registry` names them. Some parts are optional, each a set of methods a game has or not
 (below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
 tests/games/conformance), the gifts' ids, labels and places (`HoldsGifts`, a game with
-the party's gifts) and the relay's draw and arrival (`RelaysGifts`, a game with the
-party's relay).
+the party's gifts), the relay's draw and arrival (`RelaysGifts`, a game with the
+party's relay), which actions are checked against the screen's version (`ChecksSeen`:
+without it, all of them) and who may send each wire type before it is parsed
+(`NamesWireTypes`).
+
+A step is what the game waits on now (`clock`). Its `Clock.since` says when it began:
+the host starts the step's clock afresh then (`starts_step`) and refuses an action a
+screen took on an earlier step (`is_stale`); tests/games/conformance/test_steps.py
+holds both for every game.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ class Role(enum.StrEnum):
     SEAT: the player in the action's seat, from their phone (or a captain standing in
     for a guest with no phone). DUTY: the table's captain, its tablet or the host (a
     reveal confirmed, a relay seat drawn, a quiet guest's step passed once its clock
-    ran out: events/party/roles.py DUTY_ACTIONS; the server's clock plays that pass as
+    ran out: events/party/roles.py check_captains_duty; the server's clock plays that pass as
     a captain would). SERVER: only the host's own machinery, never a screen (a gift
     arriving from another table).
     """
@@ -83,12 +90,23 @@ class Clock:
     `stand_in` is the action the server applies for the first seat in `waiting` when the
     clock runs out: the rules' do-nothing choice (a turn passed, a reaction let happen,
     a decision defaulted). `step` names the step for the screens and the timing table.
+    `since`: the version the step began at: the state its first action was taken on
+    (a reaction window: the version that opened it; a room everybody inside decides
+    on at once: the version it was turned up at). The step's clock runs from then, and
+    a screen that saw an older version saw another step (`is_stale`). None: the step
+    began at the state's own version, so every action starts a new step (a game where
+    one seat moves at a time).
     """
 
     step: str
     waiting: tuple[int, ...]
     stand_in: Any
     seconds: float
+    since: int | None = None
+    # Seconds after which the rules themselves let the captain or the host pass the
+    # step, whatever the party's clock (Yankee Heist: "The host can pass an unanswered
+    # reaction after 60 seconds"); None: only the party's clock.
+    rules_pass: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,6 +239,56 @@ class RelaysGifts(Protocol):
         ...
 
 
+@runtime_checkable
+class ChecksSeen(Protocol):
+    """A game that says which of its actions are checked against the version the
+    sender's screen showed (a game without this part has all of them checked)."""
+
+    def checks_seen(self, action: Any) -> bool:
+        """Whether `action` is refused as stale when sent from a screen showing another
+        step (False: the action names its own moment, as Yankee Heist's reaction names
+        its window, or must count whatever the screen showed)."""
+        ...
+
+
+@runtime_checkable
+class NamesWireTypes(Protocol):
+    """A game that says, by an action's wire type alone, who may send it: the host then
+    refuses a frame no such sender may send before parsing it, with the permission's
+    code (`forbidden`) rather than the parser's. A game without it has every frame
+    parsed first, and the parsed action's `role_of` and `seat_of` decide."""
+
+    def wire_roles(self) -> Mapping[str, Role]:
+        """Each action's wire type and the role that may send it (SERVER: no screen)."""
+        ...
+
+
+def step_since(definition: Definition, state: Any, clock: Clock | None = None) -> int:
+    """The version the step `state` waits on began at (its clock's `since`; the state's
+    own version when the game says nothing, or waits on nobody). `clock`: the
+    definition's clock of `state`, when the caller has it."""
+    clock = clock or definition.clock(state, {})
+    if clock is None or clock.since is None:
+        return definition.version(state)
+    return clock.since
+
+
+def starts_step(definition: Definition, state: Any, clock: Clock | None = None) -> bool:
+    """Whether the action that made `state` started a new step: its clock starts afresh."""
+    return step_since(definition, state, clock) == definition.version(state)
+
+
+def is_stale(definition: Definition, state: Any, action: Any, seen: int) -> bool:
+    """Whether `action`, sent from a screen that showed version `seen`, was meant for
+    another step than the one `state` waits on: refused, and the screen catches up. Two
+    screens that saw the same step both count (everybody inside deciding on one room);
+    a late tap from the step before never lands on the next one. An action the game
+    does not check (`ChecksSeen`) is never stale."""
+    if isinstance(definition, ChecksSeen) and not definition.checks_seen(action):
+        return False
+    return not step_since(definition, state) <= seen <= definition.version(state)
+
+
 def gifts_of(definition: Definition) -> HoldsGifts:
     """The gift part of a game with `Features(gifts=True)` (LookupError for another game:
     the party asked a game without gifts about gifts)."""
@@ -247,18 +315,6 @@ class ScoresEachGame(Protocol):
         ...
 
 
-@runtime_checkable
-class TellsStory(Protocol):
-    """A game whose party's story page the host builds from the game's own telling
-    (story/heists.py): the table's play read from the events of its replay. Yankee
-    Heist's story is the story app's own (story/build.py)."""
-
-    def story(self, events: Sequence[Event]) -> dict[str, Any]:
-        """The table's play as JSON, seats by number; every entry naming a seat carries
-        the `version` of the action it happened in (the host names whoever played it)."""
-        ...
-
-
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -268,19 +324,23 @@ def ranked(scores: Sequence[int]) -> list[Standing]:
 
 
 __all__ = [
+    "ChecksSeen",
     "Clock",
     "Definition",
     "Features",
     "GameDefinition",
     "HidesInformation",
     "HoldsGifts",
+    "NamesWireTypes",
     "RelaysGifts",
     "Role",
     "ScoresEachGame",
     "Setup",
     "Standing",
-    "TellsStory",
     "gifts_of",
+    "is_stale",
     "ranked",
     "relay_of",
+    "starts_step",
+    "step_since",
 ]

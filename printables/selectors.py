@@ -36,6 +36,9 @@ class TableSheet:
 class PartySheets:
     code: str
     name: str
+    game: str  # the registry's name of the party's game
+    title: str  # the game's, as printed (GameDefinition.title)
+    gifts: bool  # the game has the party's gifts (Features.gifts): budget, labels, the deal
     budget: str
     jokes_welcome: bool
     vault_size: int
@@ -89,6 +92,9 @@ def party_sheets(party: Party, *, base_url: str) -> PartySheets:
     return PartySheets(
         code=party.code,
         name=party.name,
+        game=party.game,
+        title=definition.title,
+        gifts=definition.features.gifts,
         budget=party.budget,
         jokes_welcome=party.jokes_welcome,
         vault_size=party.vault_size,

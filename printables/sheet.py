@@ -28,17 +28,20 @@ CUT_GRAY = 0.62  # the cut grid: light enough not to distract, dark enough to cu
 CUT_WIDTH = 0.5
 
 
-def new_canvas(
-    buf: io.BytesIO, *, title: str, pagesize: tuple[float, float] = (PAGE_W, PAGE_H), author: str = "Yankee Heist"
-) -> Canvas:
+INK = (0.04, 0.43, 0.31)  # the app's green
+CREATOR = "Heist Night party host"
+
+
+def new_canvas(buf: io.BytesIO, *, title: str, author: str, pagesize: tuple[float, float] = (PAGE_W, PAGE_H)) -> Canvas:
     """A canvas whose initial font is ours: reportlab otherwise names Helvetica (a
-    standard-14 font, not embedded) in every page's preamble."""
+    standard-14 font, not embedded) in every page's preamble. `author`: the game's
+    title, as printed."""
     register_fonts()
     # types-reportlab types initialFontName as a float; reportlab takes a font name.
     c = Canvas(buf, pagesize=pagesize, initialFontName=REGULAR, initialFontSize=10, initialLeading=12)  # type: ignore[arg-type]
     c.setTitle(title)
     c.setAuthor(author)
-    c.setCreator("Yankee Heist party host")
+    c.setCreator(CREATOR)
     return c
 
 
@@ -127,6 +130,20 @@ def fit_size(text: str, font: str, width: float, start: float, minimum: float = 
     while size > minimum and stringWidth(text, font, size) > width:
         size -= 0.5
     return size
+
+
+def draw_centred(c: Canvas, text: str, y: float, font: str, size: float, cx: float = PAGE_W / 2) -> None:
+    c.setFont(font, size)
+    c.drawCentredString(cx, y, text)
+
+
+def draw_fitted(
+    c: Canvas, text: str, x: float, y: float, font: str, size: float, width: float, minimum: float = 6
+) -> None:
+    """One line at `size`, smaller if it would be wider than `width` (a longer
+    translation; the English lines fit at their size)."""
+    c.setFont(font, fit_size(text, font, width, size, minimum))
+    c.drawString(x, y, text)
 
 
 def qr_matrix(data: str) -> list[list[bool]]:

@@ -33,7 +33,7 @@ class Step:
 @dataclass
 class TableReplay:
     table: Table
-    start: Any  # the game's state (a gift swap's: games.yankee's Game)
+    start: Any  # the game's own state value, as its definition's setup made it
     setup_events: list[Event]
     steps: list[Step] = field(default_factory=list)
     final: Any = None

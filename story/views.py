@@ -7,11 +7,10 @@ that its party exists."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils.safestring import mark_safe
+from django.utils.text import slugify
 from django.views.decorators.http import require_safe
 
 from events.access.gate import NothingHere, holder, party_gate
@@ -19,12 +18,10 @@ from events.models import Party
 from events.party.selectors import party_by_code, party_result
 from events.web.http import error_response
 from games.registry import game_named
-from games.yankee import ROUND_NAMES
 from tables.errors import ErrorCode, ServiceError
 
-from .heists import tells_its_story
+from .game import FALLBACK_TEMPLATE, story_of
 from .selectors import party_story
-from .svg import story_svg
 
 _UNTOLD = ServiceError(ErrorCode.NO_STORY, "this party's game has no such story")
 
@@ -49,43 +46,30 @@ def _told(request: HttpRequest, code: str, *, page: bool) -> Party:
 @party_gate()
 def story_page(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=True)
-    context = {"party": party, "screen": request.GET.get("screen") == "1", "over": party.status == Party.Status.OVER}
-    if not game_named(party.game).features.gifts:
-        # A game without gifts: its tables' play as the game tells it (story/heists.py),
-        # or, for a game that tells none, its result; never a gift swap's words.
-        context["title"] = game_named(party.game).title
-        if context["over"]:
-            context["story"] = party_story(party) if tells_its_story(party) else {"result": party_result(party)}
-        return render(request, "story/heists.html", context)
-    if context["over"]:
+    over, screen = party.status == Party.Status.OVER, request.GET.get("screen") == "1"
+    context = {"party": party, "title": game_named(party.game).title, "screen": screen, "over": over}
+    told = story_of(party.game)
+    if told is None:  # a game that tells no story: the host's page, its result
+        if over:
+            context["result"] = party_result(party)
+        return render(request, FALLBACK_TEMPLATE, context)
+    if over:
         story = party_story(party)
         context["story"] = story
-        # Built by story.svg, which escapes every name and label it writes.
-        context["svg"] = mark_safe(story_svg(story))
-        if context["screen"]:  # the big screen's slides: one table's picture each, large
-            context["table_svgs"] = [mark_safe(story_svg(story, table=f["table"])) for f in story["flows"]]
-        context["rounds"] = [{"table": t["table"], "rounds": _by_round(t["entries"])} for t in story["tables"]]
-    return render(request, "story/story.html", context)
-
-
-def _by_round(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    for e in entries:
-        if not out or out[-1]["round"] != e["round"]:
-            out.append({"round": e["round"], "name": ROUND_NAMES[e["round"]], "entries": []})
-        out[-1]["entries"].append(e)
-    return out
+        context.update(told.page_context(story, screen=screen))
+    return render(request, told.template, context)
 
 
 @require_safe
 @party_gate(answer="json")
 def story_json(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=False)
-    if not game_named(party.game).features.gifts and not tells_its_story(party):
+    if story_of(party.game) is None:
         raise NothingHere(error_response(_UNTOLD, status=404))
     response = HttpResponse(json.dumps(party_story(party), indent=1), content_type="application/json")
-    slug = game_named(party.game).title.lower().replace(" ", "-")
-    response["Content-Disposition"] = f'attachment; filename="{slug}-{party.code}-story.json"'
+    response["Content-Disposition"] = (
+        f'attachment; filename="{slugify(game_named(party.game).title)}-{party.code}-story.json"'
+    )
     return response
 
 
@@ -93,9 +77,10 @@ def story_json(request: HttpRequest, code: str) -> HttpResponse:
 @party_gate(answer="json")
 def story_svg_view(request: HttpRequest, code: str) -> HttpResponse:
     party = _told(request, code, page=False)
-    if not game_named(party.game).features.gifts:
-        # The picture is of gifts moving between seats and tables: a gift swap's only.
+    told = story_of(party.game)
+    picture = told.picture(party_story(party)) if told is not None else None
+    if picture is None:  # the game draws no picture of its story
         raise NothingHere(error_response(_UNTOLD, status=404))
-    response = HttpResponse(story_svg(party_story(party)), content_type="image/svg+xml")
+    response = HttpResponse(picture, content_type="image/svg+xml")
     response["Content-Security-Policy"] = "default-src 'none'; style-src 'unsafe-inline'"
     return response

@@ -21,7 +21,9 @@ class Table(models.Model):
     state = models.JSONField()  # the game's state, its definition's to_dict()
     version = models.PositiveIntegerField(default=1)
     roster = models.JSONField(default=list)  # per seat: {"guest": id, "name": ..., "gift_number": ...}
-    window_opened_at = models.DateTimeField(null=True, blank=True)  # Yankee Heist's reaction window: the 60-second pass
+    # When a step the rules let be passed after a while began (games/definition.py
+    # Clock.rules_pass; tables/clock.py).
+    window_opened_at = models.DateTimeField(null=True, blank=True)
     # The party's step clock, copied here so that an action reads it with the row it
     # locks (no extra query): seconds a step may wait for one guest (0: off), and
     # whether the server itself plays the do-nothing choice when it runs out

@@ -12,8 +12,13 @@ from django.utils import timezone
 
 from games.event import Event
 
-from .clock import REACTION_TIMEOUT_SECONDS
 from .models import Table
+
+# The screens' `reaction_timeout` (docs/PROTOCOL.md): what a screen counts a step the
+# rules let be passed down from. The server's own pass reads the definition's
+# `Clock.rules_pass` (tables/clock.py); a game whose rules pass one after other seconds
+# would send its own here.
+REACTION_TIMEOUT_SECONDS = 60
 
 
 def roster_tag(roster: list[Any]) -> str:

@@ -35,22 +35,18 @@ from django.db import OperationalError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from games.definition import Definition
+from games.definition import Definition, is_stale
 from games.event import Event
+from games.registry import DEFAULT_GAME
 
 from . import loopwrite, write
 from .broadcast import table_message
-from .clock import in_window, is_pass, pass_from, step_due
+from .clock import clock_set, is_pass, pass_from, rules_pass_of
 from .errors import ErrorCode, ServiceError, engine_rules
 from .groups import Message
 from .models import Table
 from .outcome import Outcome
 from .selectors import table_meta
-
-# Actions a player takes on their own turn: these carry the version the player saw, and
-# a stale one is refused (the screen was out of date). Reaction answers and trims are
-# not version-checked: two phones answering the same window at once must both count.
-TURN_ACTIONS = frozenset({"play", "swipe", "regroup", "vault"})
 
 DEADLOCK_RETRIES = 3
 T = TypeVar("T")
@@ -64,10 +60,13 @@ Action = Any
 class ActRequest:
     """One table action, parsed and permitted (events/party/commands.py), as it goes down to
     its write. `client_id`: the frame's request id (a retry with the same id is
-    acknowledged, not redone); `expected_version`: the version a turn action was taken
-    at (TURN_ACTIONS; None: not checked); `now`: the action's time (None: the clock);
+    acknowledged, not redone); `expected_version`: the version the sender's screen
+    showed (None: not checked; an action taken on another step than the one the table
+    waits on is refused as stale, games/definition.py `is_stale`); `now`: the action's
+    time (None: the clock);
     `only_if`: SQL the write's own statement must also find true (a guest's seat,
-    events/live/act.py), so this request is written optimistically or not at all."""
+    events/live/act.py), so this request is written optimistically or not at all;
+    `game`: the table's game, whose definition the party asks about the action."""
 
     party_id: int
     table_id: int
@@ -77,6 +76,7 @@ class ActRequest:
     expected_version: int | None = None
     now: datetime | None = None
     only_if: write.Condition | None = None
+    game: str = DEFAULT_GAME  # the table's game (games/registry.py), as the sender's party names it
 
 
 @dataclass(frozen=True)
@@ -88,7 +88,7 @@ class PartyRules:
     `settles_alone`: the party has nothing to read or write for this new game, so the
     event loop may write it."""
 
-    needs_lock: Callable[[Action], bool]
+    needs_lock: Callable[[ActRequest], bool]
     admit: Callable[[ActRequest], None]
     after: Callable[[Table, Game], list[Message]]
     settles_alone: Callable[[Table, Game], bool]
@@ -117,7 +117,7 @@ def table_writers(request: ActRequest, rules: PartyRules, *, on_loop: bool) -> t
     then under the row lock. An action the party decides on the row (a relay draw) is
     written under the lock only; a request with `only_if` optimistically only (the
     condition lives in that statement), so a relay draw with one is not written here."""
-    optimistic = () if rules.needs_lock(request.action) else (Writer.OPTIMISTIC,)
+    optimistic = () if rules.needs_lock(request) else (Writer.OPTIMISTIC,)
     if on_loop:
         return (Writer.ON_LOOP,) if optimistic and loopwrite.enabled() else ()
     if request.only_if is not None:
@@ -195,6 +195,8 @@ class LockRequest(Protocol):
     def client_id(self) -> str: ...
     @property
     def expected_version(self) -> int | None: ...
+    @property
+    def action(self) -> Action: ...
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,7 @@ class TableClaim:
     actor_label: str
     client_id: str = ""
     expected_version: None = None
+    action: None = None
 
 
 def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) -> Locked:
@@ -234,7 +237,7 @@ def table_lock(request: LockRequest, *, attempt: write.Attempt | None = None) ->
             )
         # A retried frame (a phone that resent after a drop): acknowledge, don't redo.
         return Locked(table, found.game, duplicate=version)
-    if expected_version is not None and expected_version != table.version:
+    if expected_version is not None and is_stale(table.definition, found.game, request.action, expected_version):
         raise ServiceError(
             ErrorCode.STALE,
             gettext("the table moved on (version %(version)s, you saw %(seen)s); refreshed")
@@ -356,12 +359,7 @@ def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tupl
         _check_ran_out(table, definition, game, now)
     with engine_rules():
         new, events = definition.apply(game, engine_action)
-    if any(e.type == "window_opened" for e in events):
-        table.window_opened_at = now
-    elif table.window_opened_at is not None and not in_window(table, definition, new):
-        table.window_opened_at = None
-    if table.step_clock:
-        table.step_due_at = step_due(table, definition, new, events, now)
+    clock_set(table, definition, new, now)
     return new, events, now
 
 
@@ -374,8 +372,8 @@ def _check_ran_out(table: Table, definition: Definition, game: Game, now: dateti
             ErrorCode.TOO_EARLY, gettext("this party's step clock is off: this step waits for its guest")
         )
     if now < since:
-        if in_window(table, definition, game):
-            assert table.window_opened_at is not None  # in_window says so
+        if rules_pass_of(table, definition, game) is not None:
+            assert table.window_opened_at is not None  # rules_pass_of says so
             began = table.window_opened_at
         else:
             began = since - timedelta(seconds=table.step_clock)

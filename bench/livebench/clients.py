@@ -8,8 +8,8 @@ import random
 import time
 from typing import TYPE_CHECKING
 
-from bench.choose import choose_turn, choose_window_play
 from bench.livebench.measures import now
+from games.yankee.party.choose import choose_turn, choose_window_play
 from games.yankee.views import TableCopies
 
 if TYPE_CHECKING:

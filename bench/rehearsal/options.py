@@ -3,29 +3,28 @@
 from __future__ import annotations
 
 import argparse
-import math
+
+from bench.rehearsal.game import rehearsed_games, tables_for
+from games.registry import DEFAULT_GAME, game_named
 
 DESCRIPTION = (
     "The full-size rehearsal: whole parties played by bot guests over real WebSockets and "
     "the real HTTP endpoints, exactly as the screens do, with faults on request."
 )
-GAMES = ("yankee", "royal")
-# Guests per table when the host seats them: Yankee Heist up to 10, Royal Heist up to 8
-# (games/*/definition.py table_max); a party has at least that game's min_players.
-TABLE_MAX = {"yankee": 10, "royal": 8}
-MIN_GUESTS = {"yankee": 2, "royal": 3}
 FAULTS = ("none", "kill-daphne", "restart-redis", "drop-phones", "restart-postgres", "sleep-laptop", "ctrl-c")
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=DESCRIPTION)
-    p.add_argument("--guests", type=int, required=True, help="guests per party (2-100; Royal Heist 3-100)")
+    games = rehearsed_games()
+    p.add_argument("--guests", type=int, required=True, help="guests per party (the game's fewest players to 100)")
     p.add_argument(
         "--game",
-        choices=GAMES,
-        default="yankee",
-        help="the game the parties play: yankee (Yankee Heist) or royal (Royal Heist: no gifts, no vault, "
-        "no relay; every seat decides at once; the host opens the gate)",
+        choices=games,
+        default=DEFAULT_GAME,
+        help="the game the parties play: "
+        + ", ".join(f"{name} ({game_named(name).title})" for name in games)
+        + " (a registered game with rehearsal bots, games/<name>/party/rehearsal.py)",
     )
     p.add_argument("--parties", type=int, default=1)
     p.add_argument("--pace", choices=("human", "fast"), default="human")
@@ -71,8 +70,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the daphnes time each act's phases (events/live/acttiming.py): server_acks_by_30s",
     )
     a = p.parse_args(argv)
-    if not MIN_GUESTS[a.game] <= a.guests <= 100:
-        p.error(f"--guests: a party of --game {a.game} has {MIN_GUESTS[a.game]} to 100 guests")
+    fewest = game_named(a.game).min_players
+    if not fewest <= a.guests <= 100:
+        p.error(f"--guests: a party of --game {a.game} has {fewest} to 100 guests")
     if a.parties < 1:
         p.error("--parties: at least 1")
     if not 0 <= a.quiet <= a.guests - 2 * tables_for(a.game, a.guests):
@@ -86,8 +86,3 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if not a.time:
         a.time = 1500 if a.pace == "human" else 300
     return a
-
-
-def tables_for(game: str, guests: int) -> int:
-    """How many tables the host's seating makes of `guests` (tables/seating.py)."""
-    return max(1, math.ceil(guests / TABLE_MAX[game]))

@@ -1,5 +1,7 @@
-"""One party, played as it happens in a room: the host's and the guests' bots, the sleepers,
-the fault's moment and the watchdog."""
+"""One party, played as it happens in a room: the host's machinery (the party's creation,
+the join burst, seating, the sleepers, the fault, the watchdog) around the game's own
+bots (bench/rehearsal/game.py, the game's `REHEARSAL`: what its guests and its host do
+with what their screens show)."""
 
 from __future__ import annotations
 
@@ -8,11 +10,9 @@ import collections
 import random
 from typing import TYPE_CHECKING
 
-from bench.choose import arrival_awaited, carrier_walk, choose_turn
 from bench.rehearsal.clock import log, now
-from bench.rehearsal.options import tables_for
-from bench.rehearsal.phone import Offline, Phone, Refused
-from bench.rehearsal.royal import press_on, stage
+from bench.rehearsal.game import Offline, Refused, rehearsal_of, tables_for
+from bench.rehearsal.phone import Phone
 from bench.stack import HOST, DaphneServer, party_server
 
 # A person whose tap is refused tries again this many times in all before giving up.
@@ -41,20 +41,21 @@ class PartyRun:
         self.done = asyncio.Event()
         self.fault_done = False
         self.fault_started = False
-        # Set once the fault has struck. Until then a table in round 2's reaction window (or
-        # past it) holds: its guests look at the window and do not answer yet. Without
-        # it a fast machine played round 2 to the game's end between two looks of the
-        # fault's task, and the run proved nothing about the fault (CI, 2026-12-03).
+        # Set once the fault has struck. Until then a table at the game's moment for it
+        # (`RehearsalGame.holds_for_fault`: e.g. a reaction window of round 2) holds: its guests look at
+        # the screen and do not answer yet. Without it a fast machine played the game to
+        # its end between two looks of the fault's task, and the run proved nothing about
+        # the fault (CI, 2026-12-03).
         self.fault_struck = asyncio.Event()
         self.tables: list[int] = []
         self.csv_rows: int | None = None
         self.game: str = bench.args.game
-        # Royal Heist: a seat with a decision in flight, and the table version from which
-        # it may decide again (its last decision's, once acknowledged): as play.js keeps
-        # its buttons locked until the view moves past what it sent.
-        self.deciding: set[str] = set()
-        self.decided_at: dict[str, int] = {}
-        self.gates_opened = 0  # the host's open_gate commands answered ok
+        rehearsal = rehearsal_of(self.game)
+        if rehearsal is None:
+            raise LookupError(f"the game {self.game!r} has no rehearsal bots")
+        self.rehearsal = rehearsal
+        self.quiet: int = bench.args.quiet
+        self.bots = rehearsal.bots(self)  # the game's bots at this party
 
     def mark(self, phase: str) -> None:
         self.phase_t.setdefault(phase, now())
@@ -82,11 +83,7 @@ class PartyRun:
         self.mark("start")
         # --- create -----------------------------------------------------------------------
         await http.request(srv0.port, "GET", "/")
-        if self.game == "royal":
-            # No gifts, so no budget and no vault (the Royal definition's Features).
-            fields: dict = {"name": f"Rehearsal {self.index + 1}", "game": "royal"}
-        else:
-            fields = {"name": f"Rehearsal {self.index + 1}", "budget": "$20", "vault_size": 1}
+        fields = self.rehearsal.party_fields(self.index)
         # Quiet guests: the host's shortest clock, and the server plays for them.
         if b.args.quiet:
             fields.update(step_clock=60, step_clock_server=True)
@@ -115,11 +112,7 @@ class PartyRun:
         self.mark("joined")
         # --- the vault and seating --------------------------------------------------------
         tables = tables_for(self.game, len(self.guests))
-        if self.game == "yankee":  # Royal Heist has no vault
-            for n in range(tables):
-                await asyncio.sleep(self.pace.duty() / 4)
-                await self._host_command("add_vault_gift", contributor="Host", description=f"vault gift {n + 1}")
-            self.mark("vault")
+        await self.bots.before_seating(tables)
         await asyncio.sleep(self.pace.duty())
         await self._host_command("seat")
         await self._until(
@@ -137,7 +130,7 @@ class PartyRun:
             await self._go_quiet()
         # --- play -------------------------------------------------------------------------
         brains = [asyncio.create_task(self._guest_brain(p)) for p in self.guests.values()]
-        brains.append(asyncio.create_task(self._host_brain() if self.game == "yankee" else self._royal_host()))
+        brains.append(asyncio.create_task(self.bots.host()))
         brains.append(asyncio.create_task(self._watchdog()))
         if b.args.pace == "human":
             brains.append(asyncio.create_task(self._sleepers()))
@@ -175,9 +168,7 @@ class PartyRun:
         http = b.http
         await http.request(srv.port, "GET", f"/j/{self.code}/", source=source)
         for attempt in range(6):  # a person taps Join again after an error
-            joining = {"name": f"Guest {i + 1}"}
-            if self.game == "yankee":  # a game without gifts asks for no description
-                joining["description"] = f"wrapped gift {self.index + 1}.{i + 1}"
+            joining = {"name": f"Guest {i + 1}", **self.rehearsal.join_fields(self.index, i)}
             status, body = await http.request(
                 srv.port, "POST", f"/api/parties/{self.code}/guests", joining, source=source
             )
@@ -238,84 +229,32 @@ class PartyRun:
             p.changed.clear()
             if not p.ready or p.frozen is not None:
                 continue
-            if self.game == "royal":
-                self._decide_royal(p)
-            else:
-                self._decide(p)
+            self.bots.look(p)
 
-    def _decide_royal(self, p: Phone) -> None:
-        """Royal Heist: a seat still inside decides, once per step, from its view
-        (`can_decide`); every seat at once, each in secret."""
-        payload = p.seat_view()
-        if payload is None or p.quiet:
-            return
-        v = payload["view"]
-        if self._holding_for_fault(v):
-            self._spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
-            return
-        if v["phase"] != "decide" or not v["can_decide"]:
-            return
-        if p.name in self.deciding or v["version"] < self.decided_at.get(p.name, 0):
-            return  # a decision on its way, or the view not yet showing the one sent
-        self.deciding.add(p.name)
-        self._spawn(p, ("decide", payload["table"]["id"], v["version"]), self._royal_decide(p, v["version"]))
+    # --- what the game's bots use of the party (bench/rehearsal/game.py `Room`) ---------
 
-    async def _royal_decide(self, p: Phone, version: int) -> None:
-        try:
-            await asyncio.sleep(self.pace.decide())
-            payload = p.seat_view()
-            if payload is None or not payload["view"]["can_decide"] or self._holding_for_fault(payload["view"]):
-                return  # the heist ended under the thumb (caught, or the others got out)
-            # No `version` in the frame, as play.js: another seat's decision moves the
-            # table on, and must not refuse this one.
-            reply = await p.act({"type": "decide", "press_on": press_on(payload["view"], self.r)})
-            self.decided_at[p.name] = reply["version"]
-        finally:
-            self.deciding.discard(p.name)
-            p.changed.set()  # look at the screen again
-
-    def _decide(self, p: Phone) -> None:
-        payload = p.seat_view()
-        if payload is None or p.quiet:
-            return
-        v = payload["view"]
-        tid = payload["table"]["id"]
-        phase = v["phase"]
-        you = v["you"]
-        if self._holding_for_fault(v):
-            self._spawn(p, ("hold", tid, v["version"]), self._hold(p))
-            return
-        if phase == "action" and v["active"] == you:
-            self._spawn(p, ("turn", tid, v["version"]), self._turn(p, tid, v["version"]))
-        elif phase == "reaction" and v["asked"]:
-            self._spawn(p, ("react", tid, v["window"]["version"]), self._react(p, tid, v["window"]["version"]))
-        elif phase == "trim" and v["must_trim"]:
-            self._spawn(p, ("trim", tid, v["version"]), self._trim(p, tid, v["version"]))
-        if p.me and p.me.get("captain"):
-            if phase == "reveal":
-                self._spawn(p, ("reveal", tid, v["version"]), self._duty(p, tid, {"type": "confirm_reveal"}, "reveal"))
-            relay = (p.party or {}).get("relay") or {}
-            if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
-                self._spawn(p, ("draw", tid), self._duty(p, tid, {"type": "draw_relay_seat"}, "gate"))
-            if phase == "gate" and self.bench.args.quiet and arrival_awaited(relay, payload["table"]["letter"]):
-                # --quiet: a quiet carrier never taps "delivered"; the gift still arrives,
-                # and the receiving captain confirms it once the walk's time is up.
-                self._spawn(p, ("arrival", tid), self._arrival(p, tid))
-        if phase == "gate":
-            to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
-            if to_table is not None:
-                self._spawn(p, ("deliver", tid), self._deliver(p, to_table))
-
-    def _holding_for_fault(self, view: dict) -> bool:
+    def holding_for_fault(self, view: dict) -> bool:
         """A fault that strikes mid-game (every one but drop-phones) has not struck yet,
-        and this table is at Yankee Heist's round 2 reaction window or later, or at Royal
-        Heist's heist 2 or later, or at its gate."""
+        and this table has reached the game's moment for it (or its gate)."""
         fault = self.bench.args.fault
         if fault in ("none", "drop-phones") or self.fault_struck.is_set() or view["phase"] == "over":
             return False
-        if self.game == "royal":
-            return view["heist"] >= 2 or view["phase"] == "gate"
-        return view["round"] > 2 or (view["round"] == 2 and view["phase"] == "reaction")
+        return self.rehearsal.holds_for_fault(view)
+
+    def spawn(self, p: Phone, key: tuple, coro) -> None:
+        self._spawn(p, key, coro)
+
+    async def host_command(self, command: str, **args) -> dict | None:
+        return await self._host_command(command, **args)
+
+    async def until(self, pred, what: str, timeout: float) -> None:
+        await self._until(pred, what, timeout)
+
+    def over(self) -> None:
+        self.done.set()
+
+    def harness_error(self, text: str) -> None:
+        self.bench.harness_errors.append(text)
 
     async def _hold(self, p: Phone) -> None:
         await self.fault_struck.wait()
@@ -349,155 +288,6 @@ class PartyRun:
                 self.busy.discard(key)
 
         asyncio.ensure_future(run())
-
-    def _still(self, p: Phone, check) -> bool:
-        payload = p.seat_view()
-        return payload is not None and check(payload["view"])
-
-    async def _turn(self, p: Phone, tid: int, version: int) -> None:
-        await asyncio.sleep(self.pace.think())
-        payload = p.seat_view()
-        if payload is None or payload["version"] != version:
-            p.changed.set()
-            return  # the screen changed under the thumb: look again
-        for attempt in range(4):
-            action = choose_turn(payload["view"], self.r if attempt < 3 else random.Random(0))
-            if attempt == 3:
-                action = {"type": "regroup", "cards": []}  # a pass is always legal
-            try:
-                await p.act(action, version=version)
-                return
-            except Refused as exc:
-                if not exc.code.startswith("illegal."):
-                    raise
-                self.bench.harness_errors.append(f"{p.name}: {action} refused {exc.code}: {exc.msg.get('message')}")
-
-    async def _react(self, p: Phone, tid: int, window: int) -> None:
-        await asyncio.sleep(self.pace.react())
-        payload = p.seat_view()
-        blocks = [c["id"] for c in (payload or {}).get("view", {}).get("hand", []) if c["kind"] == "REACTION"]
-        card = self.r.choice(blocks) if blocks and self.r.random() < 0.4 else None
-        await p.act({"type": "react", "card": card, "window": window})
-
-    async def _trim(self, p: Phone, tid: int, version: int) -> None:
-        await asyncio.sleep(self.pace.trim())
-        payload = p.seat_view()
-        if payload is None:
-            return
-        v = payload["view"]
-        if v["phase"] != "trim" or not v["must_trim"]:
-            p.changed.set()
-            return
-        await p.act({"type": "trim", "cards": self.r.sample([c["id"] for c in v["hand"]], v["must_trim"])})
-
-    async def _deliver(self, p: Phone, to_table: int) -> None:
-        """The carrier walks the relay gift to the next table, then says so on the phone
-        (a tap whose reply was lost: tap again; a second confirmation changes nothing)."""
-        await asyncio.sleep(self.pace.walk())
-        for _attempt in range(20):
-            try:
-                await asyncio.wait_for(p.command("confirm_delivery", table=to_table), 30)
-                return
-            except (TimeoutError, Offline):
-                await asyncio.sleep(self.pace.retry())
-        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
-
-    async def _arrival(self, p: Phone, tid: int) -> None:
-        """The receiving captain confirms the relay gift put down at the table: after the
-        longest walk, so a carrier who answers is the one who confirms (docs/RULES.md)."""
-        await asyncio.sleep(self.pace._s(25.0) + self.pace.duty() + 1)  # 25 s: walk()'s longest
-        for _attempt in range(20):
-            try:
-                await asyncio.wait_for(p.command("confirm_delivery", table=tid), 30)
-                return
-            except (TimeoutError, Offline):
-                await asyncio.sleep(self.pace.retry())
-        raise RuntimeError(f"{p.name}: no answer to confirm_delivery after 20 taps")
-
-    async def _duty(self, p: Phone, tid: int, action: dict, phase: str) -> None:
-        await asyncio.sleep(self.pace.duty())
-        await p.act(action)
-
-    # --- the host -------------------------------------------------------------------------
-
-    async def _host_brain(self) -> None:
-        h = self.host
-        multi = len(self.tables) > 1
-        while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            views = [h.views.get(("public", t)) for t in self.tables]
-            if any(v is None for v in views):
-                continue
-            phases = [v["view"]["phase"] for v in views]
-            if "reveal" in phases:
-                self.mark("first_reveal")
-            if all(ph == "over" for ph in phases):
-                self.mark("over")
-                self.done.set()
-                return
-            if not multi:
-                continue
-            relay = (h.party or {}).get("relay") or {}
-            if all(ph == "gate" for ph in phases):
-                self.mark("at_gate")
-                if not relay:
-                    await asyncio.sleep(self.pace.duty())
-                    ok = await self._host_command("open_relay")
-                    if ok is not None:
-                        self.mark("relay_open")
-                        h.changed.set()
-                    continue
-                if relay.get("status") == "open" and all(v["view"]["relay_seat"] is not None for v in views):
-                    await asyncio.sleep(self.pace.duty())
-                    ok = await self._host_command("run_relay")
-                    if ok is not None:
-                        self.mark("relay_done")
-                    continue
-            if any(v["view"]["relayed"] for v in views):
-                self.mark("relay_done")
-            if all(v["view"]["relayed"] for v in views):
-                self.mark("walk_over")
-
-    async def _royal_host(self) -> None:
-        """Royal Heist's host: with several tables each stops at the gate, and once every
-        table is at the gate or over, the host opens it for all (open_gate, as host.js
-        royalGate). The party ends when every table is over."""
-        h = self.host
-        opened: dict[int, int] = {}  # table -> its version when the host's last open_gate was answered
-        while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            views = {t: h.views.get(("public", t)) for t in self.tables}
-            if any(v is None for v in views.values()):
-                continue
-            phases = [v["view"]["phase"] for v in views.values()]
-            if all(ph == "over" for ph in phases):
-                self.mark("over")
-                self.done.set()
-                return
-            at_gate = [t for t, v in views.items() if v["view"]["phase"] == "gate"]
-            if not at_gate or not all(ph in ("gate", "over") for ph in phases):
-                continue
-            # A gate the host opened already shows until its table's update arrives.
-            if any(views[t]["version"] <= opened.get(t, -1) for t in at_gate):
-                continue
-            if any(self._holding_for_fault(v["view"]) for v in views.values()):
-                await self.fault_struck.wait()  # held for the fault, as the guests are
-                h.changed.set()
-                continue
-            self.mark("at_gate")
-            await asyncio.sleep(self.pace.duty())
-            ok = await self._host_command("open_gate")
-            if ok is not None:
-                self.gates_opened += 1
-                self.mark("gate_open")
-                opened.update({t: views[t]["version"] for t in at_gate})
-            h.changed.set()
 
     # --- trouble --------------------------------------------------------------------------
 
@@ -541,45 +331,23 @@ class PartyRun:
                 p.changed.set()
 
     async def _fault(self) -> None:
-        """Once, in round 2: when a reaction window is open, or at the round's end."""
+        """Once, mid-game: drop-phones from the first stage on; any other when the game's
+        bots say every table is at the fault's moment (its guests held there)."""
         fault = self.bench.args.fault
         if fault == "drop-phones":
-            await self._until(lambda: self._rounds() and min(self._rounds()) >= 1, "round 1", 3600)
+            await self._until(lambda: self._rounds() and min(self._rounds()) >= 1, "the first stage", 3600)
             for p in self.r.sample(list(self.guests.values()), max(1, len(self.guests) * 3 // 10)):
                 p.drop_next_send = True
             self.stats.faults.append(
                 {"fault": fault, "party": self.index, "armed_phones": max(1, len(self.guests) * 3 // 10)}
             )
             return
-        if self.game == "royal":
-            # Every table held at heist 2 (or at the gate, or over): strike while their
-            # guests' decisions are all to come; released once the server is down.
-            await self._until(
-                lambda: (
-                    self._rounds()
-                    and all(
-                        self._holding_for_fault(v["view"]) or v["view"]["phase"] == "over"
-                        for k, v in self.host.views.items()
-                        if k[0] == "public"
-                    )
-                ),
-                "heist 2",
-                3600,
-            )
-            await self.bench.inject(fault, self)
-            return
-        await self._until(lambda: self._rounds() and min(self._rounds()) >= 2, "round 2", 3600)
-        end = now() + 30 * (self.pace.scale if self.pace.human else 0.2)
-        while now() < end:
-            phases = [v["view"]["phase"] for v in self.host.views.values()]
-            if "reaction" in phases:
-                break
-            await asyncio.sleep(0.05)
+        await self.bots.fault_moment()  # the game's moment: every table mid-game
         await self.bench.inject(fault, self)
 
     def _rounds(self) -> list[int]:
-        """Each table's round (Yankee Heist) or heist (Royal Heist), from the host's screen."""
-        return [stage(self.game, v["view"]) for k, v in self.host.views.items() if k[0] == "public"]
+        """How far each table is (the game's stage: a round, a heist), from the host's screen."""
+        return [self.rehearsal.stage(v["view"]) for k, v in self.host.views.items() if k[0] == "public"]
 
     async def _watchdog(self) -> None:
         """A table that has not moved for a while: its screens that are behind the
@@ -593,7 +361,7 @@ class PartyRun:
         while True:
             await asyncio.sleep(2)
             if self.bench.faulting or any(
-                self._holding_for_fault(v["view"]) for k, v in self.host.views.items() if k[0] == "public"
+                self.holding_for_fault(v["view"]) for k, v in self.host.views.items() if k[0] == "public"
             ):
                 # a server stopped or restarting on purpose, or a table held for the fault
                 # to strike: its pause is no stall

@@ -15,8 +15,9 @@ import websockets
 from websockets.asyncio.client import connect as ws_connect
 
 from bench.rehearsal.clock import now
-from bench.rehearsal.copies import table_copies
+from bench.rehearsal.game import Offline, Refused, rehearsal_of
 from bench.stack import DaphneServer
+from games.registry import DEFAULT_GAME
 
 if TYPE_CHECKING:
     from bench.rehearsal.party_run import PartyRun
@@ -29,17 +30,6 @@ DEAD_AFTER_S = 4
 PONG_GRACE_S = 0.7
 BACKOFF_BASE_S = 0.3
 BACKOFF_CAP_S = 5.0
-
-
-class Offline(Exception):
-    """The socket dropped before a party command's reply (live.js does not resend those)."""
-
-
-class Refused(Exception):
-    def __init__(self, msg: dict):
-        super().__init__(msg.get("code"))
-        self.code = msg.get("code")
-        self.msg = msg
 
 
 class Phone:
@@ -66,7 +56,11 @@ class Phone:
         self.shown: dict[tuple[str, int], int] = {}  # stream -> newest version shown (arrivals)
         self.views: dict[tuple[str, int], dict] = {}  # ("seat"|"public", table id) -> table message
         bench = getattr(run, "bench", None)  # (a test's stand-in run has none)
-        self.copies = table_copies(getattr(getattr(bench, "args", None), "game", "yankee"))  # what patches apply to
+        # (a test's stand-in run names no game: the default one)
+        game = getattr(getattr(bench, "args", None), "game", None) or DEFAULT_GAME
+        rehearsal = rehearsal_of(game)
+        assert rehearsal is not None, f"{game} has no rehearsal bots"
+        self.copies = rehearsal.table_copies()  # what patches apply to
         self.patches = bench is None or not bench.args.whole  # as live.js, unless --whole
         self.snapshot: dict | None = None
         self.party: dict | None = None

@@ -18,7 +18,6 @@ from bench.rehearsal.pace import Pace
 from bench.rehearsal.party_run import PartyRun
 from bench.rehearsal.phone import PING_S, PONG_GRACE_S
 from bench.rehearsal.procfs import postgres_pids, pss_kb, rss_kb
-from bench.rehearsal.royal import where
 from bench.rehearsal.stats import Stats
 from bench.stack import HOST, DaphneServer, PostgresServer, RedisServer
 
@@ -114,7 +113,7 @@ class Rehearsal:
             connection.close()
 
     async def progress(self) -> None:
-        """A line every 30 s: each party's tables as round/phase, from the host's screen."""
+        """A line every 30 s: where each party's tables are, from the host's screen."""
         while True:
             await asyncio.sleep(30)
             for party in self.parties:
@@ -122,7 +121,7 @@ class Rehearsal:
                     continue
                 views = sorted(party.host.views.items())
                 party.log(
-                    " ".join(f"{v['table']['letter']}:{where(party.game, v['view'])}" for _, v in views) or "lobby"
+                    " ".join(f"{v['table']['letter']}:{party.rehearsal.where(v['view'])}" for _, v in views) or "lobby"
                 )
 
     async def inject(self, fault: str, party: PartyRun) -> None:
@@ -171,7 +170,7 @@ class Rehearsal:
     async def _inject(self, fault: str, party: PartyRun) -> dict:
         t = now()
         # where the tables were when it struck (a fault test checks it was mid-round)
-        extra: dict = {"tables_at": sorted(where(party.game, v["view"]) for v in party.host.views.values())}
+        extra: dict = {"tables_at": sorted(party.rehearsal.where(v["view"]) for v in party.host.views.values())}
         victim = party.socket_servers(self.servers[-1])[0]
         if fault == "restart-postgres":
             party.log(f"restart PostgreSQL :{self.pg.port} (fast shutdown)")

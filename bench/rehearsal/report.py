@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from bench.disk import summary as disk_summary
 from bench.rehearsal.checks import check_lost, check_stale, check_twice
 from bench.rehearsal.figures import ack_by_window, broadcast_latencies, load_by_window, percentiles
-from bench.rehearsal.options import tables_for
+from bench.rehearsal.game import rehearsal_of, tables_for
 
 if TYPE_CHECKING:
     from bench.rehearsal.rehearsal import Rehearsal
@@ -36,41 +36,10 @@ def clock_passes(bench: Rehearsal) -> dict[str, Any]:
     return {"total": len(rows), "by_kind": dict(kinds), "ids_used_twice": sum(1 for n in ids.values() if n > 1)}
 
 
-# A party's phases, in order: the marks PartyRun sets, and each span's name (from the mark before).
-YANKEE_PHASES = {
-    "created": "create",
-    "joined": "join_burst",
-    "vault": "vault_gifts",
-    "seated": "seating",
-    "first_reveal": "round_1",
-    "at_gate": "reveal_round_2_to_gate",
-    "relay_open": "gate_to_relay_open",
-    "relay_done": "relay",
-    "walk_over": "relay_walk",
-    "over": "rounds_3_4",
-    "result": "result_csv",
-}
-ROYAL_PHASES = {
-    "created": "create",
-    "joined": "join_burst",
-    "seated": "seating",
-    "at_gate": "first_half",  # seated until every table is at the gate (or over)
-    "gate_open": "gate",  # the host's open_gate
-    "over": "second_half",
-    "result": "result_csv",
-}
-
-
-def gates_opened(bench: Rehearsal) -> dict[str, int]:
-    """Royal Heist: the host's open_gate commands answered, and the tables whose action
-    log has the gate's opening (each table at the gate, once per open_gate)."""
-    from tables.models import TableAction
-
-    tables = [t for p in bench.parties for t in p.tables]
-    return {
-        "commands": sum(p.gates_opened for p in bench.parties),
-        "tables": TableAction.objects.filter(table_id__in=tables, action__type="open_gate").count(),
-    }
+# The host's marks (PartyRun) around the game's own (RehearsalGame.phases), each with its
+# span's name (from the mark before).
+FIRST_PHASES = {"created": "create", "joined": "join_burst"}
+LAST_PHASES = {"result": "result_csv"}
 
 
 def report(bench: Rehearsal) -> dict[str, Any]:
@@ -82,7 +51,9 @@ def report(bench: Rehearsal) -> dict[str, Any]:
     lost = stale = screens = twice = unacked = 0
     lost_samples, stale_samples, csv = [], [], []
     phases: dict[str, list[float]] = collections.defaultdict(list)
-    names = ROYAL_PHASES if game == "royal" else YANKEE_PHASES
+    rehearsal = rehearsal_of(game)
+    assert rehearsal is not None  # the options offer only games with rehearsal bots
+    names = {**FIRST_PHASES, **rehearsal.phases, **LAST_PHASES}
     order = ["start", *names]
     for party in bench.parties:
         if party.code is None:
@@ -112,7 +83,7 @@ def report(bench: Rehearsal) -> dict[str, Any]:
         tables = bench.args.parties * tables_for(game, bench.args.guests)
     acked = [a for party in bench.parties for a in party.acked]
     return {
-        **({"gates_opened": gates_opened(bench)} if game == "royal" else {}),
+        **rehearsal.report([t for p in bench.parties for t in p.tables], [p.bots.figures() for p in bench.parties]),
         "tables": tables,
         "tables_finished": finished,
         "actions": sum(1 for a in acked if not a[3]),

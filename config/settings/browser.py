@@ -9,7 +9,7 @@ HEIST_TEST_RUN_ID keeps the channel-layer prefix of the run that started it.
 import os
 
 from .test import *  # noqa: F403
-from .test import DATABASES
+from .test import ALLOWED_HOSTS, DATABASES
 
 DATABASES = {
     "default": {
@@ -17,6 +17,11 @@ DATABASES = {
         "NAME": os.environ.get("HEIST_BROWSER_DB") or "test_" + DATABASES["default"]["NAME"],
     }
 }
+
+# A name that maps to the loopback test server in Chromium (--host-resolver-rules): a page
+# from it is not a secure context, as a phone's page from the venue's 192.168.x.x is not
+# (tests/browser/test_awake_browser.py).
+ALLOWED_HOSTS = [*ALLOWED_HOSTS, "party.lan"]
 
 # No nginx in front of the test server: the app serves /static/ itself.
 SERVE_STATIC = True

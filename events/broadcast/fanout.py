@@ -5,7 +5,7 @@ the public view), each about 2.3 kB, each a Redis PUBLISH, each delivered throug
 layer to every socket in its group. Now tables/broadcast.py `table_message` builds one
 message: the public
 part (the `table` message as public screens get it, JSON-encoded once) and each seat's
-small private part (its hand, peeks, answer and what it may do; games.yankee.views
+small private part (what the seat alone may see and do: the definition's
 `seat_private`), also encoded once. It goes to one group per table, `t<id>.fan`, which
 only a process-wide channel joins, once per process that has a socket at that table.
 
@@ -15,7 +15,7 @@ socket has joined (`track`, called by the socket after it joined them), so who m
 read what stays decided in one place (events.party.roles `groups_for`). A public screen
 gets the public part; a seat's screens get the public part and that seat's private part
 (`{... "view": <public view>, "events": [...], "private": {...}}`), which the screen
-merges (static/heist/live.js; `merge_table_message` in games/yankee/views.py). A seat's
+merges (static/heist/live.js, as the game's own merge says). A seat's
 private part is never written to another seat's socket.
 
 The process that commits an action writes its update to its own sockets first

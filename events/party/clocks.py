@@ -1,8 +1,8 @@
 """The server's own pass for a quiet guest: a durable timer, fired exactly once.
 
 When the host chose "the server plays it", a step whose clock ran out (tables/clock.py)
-gets the rules' do-nothing choice from the server (`games.yankee.stand_in`: the turn
-passed, the reaction let happen, the trim discarded at random, the reveal confirmed).
+gets the rules' do-nothing choice from the server: the stand-in the table's definition
+names (games/definition.py `Clock.stand_in`: a turn passed, a decision defaulted).
 
 Durable: the deadline is the table row's `step_due_at`, written in the action's own
 statement, so it survives any restart; nothing is held in one process's memory. Any

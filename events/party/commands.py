@@ -28,8 +28,6 @@ from django.utils.translation import gettext, gettext_noop
 from events.models import Guest
 from events.party import play, services, tablets
 from events.party.roles import (
-    DUTY_ACTIONS,
-    SEAT_ACTIONS,
     Actor,
     Role,
     check_action_role,
@@ -39,16 +37,15 @@ from events.party.roles import (
     check_table_action,
     delivery_confirmer,
 )
-from games.definition import Definition
+from games.definition import Definition, NamesWireTypes
 from games.definition import Role as GameRole
 from games.errors import IllegalActionError, MalformedActionError
-from games.registry import DEFAULT_GAME as YANKEE_NAME
 from games.registry import game_named
 from relay.selectors import delivery_leg
 from relay.services import deliveries_confirm_all, delivery_confirm, relay_open, relay_run
 from tables.errors import ErrorCode, Forbidden, Illegal, ServiceError, engine_rules
 from tables.outcome import Outcome
-from tables.services import TURN_ACTIONS, ActRequest
+from tables.services import ActRequest
 from tables.write import Condition
 
 Args = dict[str, Any]  # a command's parsed arguments, keyword arguments of its service call
@@ -100,12 +97,15 @@ def _act_frame(actor: Actor, frame: Frame) -> tuple[str, Frame]:
 
 
 def _check_action(actor: Actor, frame: Frame) -> None:
-    """Yankee Heist's refusal by wire type, before parsing (its codes, as ever); every
-    game's verdict on the parsed action is `_act_request`'s (`check_action_role`)."""
-    if actor.game == YANKEE_NAME:
+    """The refusal by wire type, before parsing, of a game that names its wire types
+    (`NamesWireTypes`); every game's verdict on the parsed action is `_act_request`'s
+    (`check_action_role`)."""
+    definition = game_named(actor.game)
+    if isinstance(definition, NamesWireTypes):
         action = frame["action"]
-        check_table_action(actor, frame["table"], action["type"])
-        check_own_seat(actor, action)
+        role = definition.wire_roles().get(action["type"])
+        check_table_action(actor, frame["table"], role)
+        check_own_seat(actor, action, role)
 
 
 def _parse_action(actor: Actor, frame: Frame) -> Args:
@@ -139,7 +139,6 @@ def _parsed(definition: Definition, actor: Actor, action: dict[str, Any]) -> Any
 
 def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -> ActRequest:
     action = frame["action"]
-    kind = action["type"]
     definition = game_named(actor.game)
     engine_action = _parsed(definition, actor, action)
     role = definition.role_of(engine_action)
@@ -150,9 +149,11 @@ def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -
         action=engine_action,
         actor_label=actor.label_for(role is GameRole.SEAT),
         client_id=frame.get("re") or "",
-        # Only turn actions are version-checked: two phones answering one window both count.
-        expected_version=frame.get("version") if kind in TURN_ACTIONS else None,
+        # The version the screen showed: the table's definition says which actions it
+        # checks, and from which version on a screen saw the step the table waits on.
+        expected_version=frame.get("version"),
         only_if=only_if,
+        game=actor.game,
     )
 
 
@@ -237,9 +238,9 @@ def _party(
     return Command(name, "party", check, parse, run)
 
 
-TABLE_ACTIONS: dict[str, Command] = {name: _action(name) for name in sorted(SEAT_ACTIONS | DUTY_ACTIONS)}
-# Another game's table actions: one command, its roles the definition's (`_act_request`).
-ANY_TABLE_ACTION = _action("act")
+# Every game's table actions: one command, its roles the definition's (`_check_action`,
+# `_act_request`).
+TABLE_ACTION = _action("act")
 
 PARTY_COMMANDS: dict[str, Command] = {
     c.name: c
@@ -325,11 +326,8 @@ PARTY_COMMANDS: dict[str, Command] = {
 def lookup(actor: Actor, frame: Frame) -> tuple[Command, Frame]:
     """The command a frame asks for, and the frame as its command reads it."""
     if frame["type"] == "act":
-        kind, frame = _act_frame(actor, frame)
-        command = TABLE_ACTIONS.get(kind) if actor.game == YANKEE_NAME else ANY_TABLE_ACTION
-        if command is None:  # relay_exchange (the server's own), or no action at all
-            raise Forbidden(gettext("that action is not available to players"))
-        return command, frame
+        _, frame = _act_frame(actor, frame)
+        return TABLE_ACTION, frame
     if frame["type"] == "party":
         name = frame.get("command")
         if not isinstance(name, str):

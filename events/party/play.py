@@ -16,7 +16,7 @@ from django.utils.translation import gettext
 
 from events.party.lobby import party_after_table_change, party_close_if_over
 from games.definition import Definition, RelaysGifts
-from games.registry import GAMES
+from games.registry import game_named
 from relay.selectors import relay_is_open
 from tables.clock import NO_SECONDS
 from tables.errors import ErrorCode, ServiceError
@@ -38,17 +38,14 @@ Game = Any  # a game's state, as the table's definition makes it
 Action = Any
 
 
-# The games with the party's relay. A request carries its action, not its game: each
-# game knows its own actions, and no other game's action is its relay draw.
-_RELAYING = tuple(d for d in GAMES.values() if isinstance(d, RelaysGifts))
-
-
-def _is_relay_draw(action: Action) -> bool:
-    return any(d.draws_relay_seat(action) for d in _RELAYING)
+def _is_relay_draw(request: ActRequest) -> bool:
+    """Whether the request is the captain's draw of the relay seat, by its own game."""
+    definition = game_named(request.game)
+    return isinstance(definition, RelaysGifts) and definition.draws_relay_seat(request.action)
 
 
 def _relay_open_for_draw(request: ActRequest) -> None:
-    if _is_relay_draw(request.action) and not relay_is_open(request.party_id):
+    if _is_relay_draw(request) and not relay_is_open(request.party_id):
         # Captains draw only once the host has opened the relay (the ring is announced).
         raise ServiceError(ErrorCode.RELAY_NOT_OPEN, gettext("the host has not opened the relay yet"))
 

@@ -13,8 +13,8 @@ Nobody's view ever contains another seat's hand, answer, or an unrevealed descri
 tests/engine/test_leaks.py checks Yankee Heist's). Which table actions a seat, a captain
 or only the server may send is the game's own word: its definition's `role_of` and
 `seat_of` (games/definition.py), asked once the action is parsed (`check_action_role`).
-Yankee Heist's wire types are also listed below by role, so a frame it can never accept
-is refused before it is parsed, with the same codes as ever.
+A game that names its wire types by role (games/definition.py `NamesWireTypes`) has a
+frame its sender may never send refused before it is parsed (`check_table_action`).
 The "sees" column is `groups_for` (the channel groups a socket joins); the "may do"
 column is the sets and checks below, which the command registry (events/party/commands.py)
 applies to every wire command before its service runs.
@@ -69,12 +69,6 @@ class Actor:
         return self.label
 
 
-# Yankee Heist's table actions (its wire types) by who may send them: the refusal before
-# parsing (`check_table_action`); `check_action_role` is every game's verdict after.
-SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
-DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
-SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
-
 # Party commands (events/party/services.py) by who may send them.
 HOST_COMMANDS = frozenset(
     {
@@ -105,13 +99,14 @@ DELIVERY_COMMANDS = frozenset({"confirm_delivery"})
 SEAT_COMMANDS = frozenset({"offer_seat"})
 
 
-def check_table_action(actor: Actor, table_id: int, action_type: str) -> None:
-    """Raise Forbidden unless `actor` may send `action_type` to table `table_id`."""
-    if action_type in SEAT_ACTIONS:
+def check_table_action(actor: Actor, table_id: int, role: GameRole | None) -> None:
+    """Raise Forbidden unless `actor` may send to table `table_id` an action its game
+    says, by its wire type alone, is `role`'s (None: the game has no such action)."""
+    if role is GameRole.SEAT:
         if actor.role is not Role.GUEST or actor.table_id != table_id or actor.seat is None:
             raise Forbidden(gettext("only the player in that seat can do that"))
         return
-    if action_type in DUTY_ACTIONS:
+    if role is GameRole.DUTY:
         check_captains_duty(actor, table_id)
         return
     raise Forbidden(gettext("that action is not available to players"))
@@ -132,9 +127,9 @@ def check_action_role(actor: Actor, table_id: int, role: GameRole, seat: int | N
     raise Forbidden(gettext("that action is not available to players"))
 
 
-def check_own_seat(actor: Actor, action: dict[str, object]) -> None:
+def check_own_seat(actor: Actor, action: dict[str, object], role: GameRole | None) -> None:
     """A seat action names no seat or the sender's own: nobody acts for another seat."""
-    if action.get("type") in SEAT_ACTIONS and "seat" in action and action["seat"] != actor.seat:
+    if role is GameRole.SEAT and "seat" in action and action["seat"] != actor.seat:
         raise Forbidden(gettext("you can only act for your own seat"))
 
 

@@ -18,7 +18,6 @@ from games.definition import (
     ScoresEachGame,
     Setup,
     Standing,
-    TellsStory,
     ranked,
 )
 
@@ -28,7 +27,6 @@ from .bots import bot_action
 from .catalogue import rules_for_screens
 from .errors import MalformedActionError
 from .state import Event, Game, Phase
-from .story import table_story
 
 DECIDE_SECONDS = 20.0  # one room's choice: a glance at the rooms and a tap
 _OPTIONS = frozenset({"heists"})
@@ -134,7 +132,16 @@ class RoyalDefinition:
         stand_in = legal.stand_in(state)
         if not waiting or stand_in is None:
             return None
-        return Clock(step="decide", waiting=waiting, stand_in=stand_in, seconds=seconds.get("decide", DECIDE_SECONDS))
+        # Everybody inside decides on the room at once, and each decision is one action:
+        # the room was turned up as many versions ago as there are decisions so far.
+        since = state.version - len(state.decisions)
+        return Clock(
+            step="decide",
+            waiting=waiting,
+            stand_in=stand_in,
+            seconds=seconds.get("decide", DECIDE_SECONDS),
+            since=since,
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return {"decide": DECIDE_SECONDS}
@@ -156,9 +163,6 @@ class RoyalDefinition:
         # each game's banks as it ended (game_ended between games, game_over at the last)
         return [list(e.data["banks"]) for e in events if e.type in ("game_ended", "game_over")]
 
-    def story(self, events: Sequence[Event]) -> dict[str, Any]:
-        return table_story(events)
-
     # --- what the screens need -------------------------------------------------------------
     def rules_for_screens(self, say: Callable[[str], str] = str) -> dict[str, Any]:
         return rules_for_screens(say)
@@ -169,7 +173,6 @@ ROYAL: GameDefinition[Game, Action] = _ROYAL
 # The type checker holds it to the seam and to its optional parts, as YANKEE.
 _HIDES: HidesInformation[Game] = _ROYAL
 _SCORES: ScoresEachGame = _ROYAL
-_STORY: TellsStory = _ROYAL
 DEFINITION = ROYAL  # what games/registry.py reads
 
 __all__ = ["DECIDE_SECONDS", "DEFINITION", "ROYAL", "RoyalDefinition"]

@@ -1,6 +1,7 @@
 """A table's play told heist by heist, from the events its replay emitted: what each
 heist turned up, who got out with what, who was caught and what they lost, the card
-that retired. The party's story page (story/heists.py) names the seats.
+that retired. The party's story (party/story.py, with the host's story/told.py) names
+the seats.
 
 Only the public events: a seat's own decision before the reveal (`decision_kept`, sent
 to that seat alone) is not part of anyone's story. Each entry names the version of the

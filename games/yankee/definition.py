@@ -18,11 +18,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from games.definition import (
+    ChecksSeen,
     Clock,
     Features,
     GameDefinition,
     HidesInformation,
     HoldsGifts,
+    NamesWireTypes,
     RelaysGifts,
     Role,
     Setup,
@@ -65,12 +67,23 @@ STEP_SECONDS: Mapping[str, float] = {
     "reveal": DEFAULT_STEP_SECONDS,
 }
 
-# Who sends what (events/party/roles.py SEAT_ACTIONS, DUTY_ACTIONS, SERVER_ACTIONS). A
-# clock's pass (TimeoutPass) is a duty: the captain, the tablet or the host plays it once
-# the step's clock ran out, and the server's own clock plays it as the captain would.
+# Who sends what (`role_of`, and by wire type `WIRE_ROLES`). A clock's pass
+# (TimeoutPass) is a duty: the captain, the tablet or the host plays it once the step's
+# clock ran out, and the server's own clock plays it as the captain would.
 _SEAT_TYPES = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim)
 _DUTY_TYPES = (ConfirmReveal, DrawRelaySeat, TimeoutPass)
 _SEATED_TYPES = (PlayCard, Swipe, Regroup, VaultExchange, React, Trim, TimeoutPass)  # actions naming a seat
+
+# The same by wire type: the host refuses a frame its sender may never send before
+# parsing it (games/definition.py NamesWireTypes).
+SEAT_ACTIONS = frozenset({"play", "swipe", "regroup", "vault", "react", "trim"})
+DUTY_ACTIONS = frozenset({"confirm_reveal", "timeout_pass", "draw_relay_seat"})
+SERVER_ACTIONS = frozenset({"relay_exchange"})  # only the relay service, never a client
+WIRE_ROLES: Mapping[str, Role] = {
+    **dict.fromkeys(SEAT_ACTIONS, Role.SEAT),
+    **dict.fromkeys(DUTY_ACTIONS, Role.DUTY),
+    **dict.fromkeys(SERVER_ACTIONS, Role.SERVER),
+}
 
 TABLE_MAX = 10  # tables/seating.py MAX_TABLE: a party seats 11+ guests at tables of 5 to 10
 _OPTIONS = frozenset({"gifts", "vault", "last_call_draw"})
@@ -102,6 +115,23 @@ def _gifts(options: Mapping[str, Any], players: int) -> list[Gift]:
     if len(gifts) != players:
         raise MalformedActionError(f"a table of {players} needs {players} gifts, not {len(gifts)}")
     return gifts
+
+
+def _since(state: Game) -> int:
+    """The version the step began at: a reaction window's opening, the trims' call; a
+    turn and the reveal are one action each, so they began at this very version."""
+    if state.phase is Phase.REACTION:
+        return open_window(state).version
+    if state.phase is Phase.TRIM:
+        return state.trims_since
+    return state.version
+
+
+# A turn's own action depends on the table its player saw, and only one seat takes it:
+# checked against the screen's version (games/definition.py `is_stale`). A reaction
+# names its window instead (a late tap never answers the next one), and answers and
+# trims by several phones at once all count: not checked.
+TURN_ACTIONS = (PlayCard, Swipe, Regroup, VaultExchange)
 
 
 class YankeeDefinition:
@@ -216,7 +246,14 @@ class YankeeDefinition:
             limit = min(limit, REACTION_SECONDS) if limit > 0 else REACTION_SECONDS
         if limit <= 0:
             return None
-        return Clock(step=step, waiting=legal.waiting_for(state), stand_in=stand_in, seconds=limit)
+        return Clock(
+            step=step,
+            waiting=legal.waiting_for(state),
+            stand_in=stand_in,
+            seconds=limit,
+            since=_since(state),
+            rules_pass=REACTION_SECONDS if step == "reaction" else None,
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)
@@ -230,6 +267,12 @@ class YankeeDefinition:
         if state.phase is Phase.GATE and state.relay_seat is None:
             return DrawRelaySeat()
         return None
+
+    def checks_seen(self, action: Action) -> bool:
+        return isinstance(action, TURN_ACTIONS)
+
+    def wire_roles(self) -> Mapping[str, Role]:
+        return WIRE_ROLES
 
     # --- the party's gifts (HoldsGifts) --------------------------------------------------
     def vault_gift_id(self, number: int) -> int:
@@ -339,6 +382,18 @@ _SEAM: GameDefinition[Game, Action] = YANKEE
 _HIDES: HidesInformation[Game] = YANKEE
 _GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
+_CHECKS: ChecksSeen = YANKEE
+_WIRE: NamesWireTypes = YANKEE
 DEFINITION = YANKEE  # what games/registry.py reads
 
-__all__ = ["DEFINITION", "REACTION_SECONDS", "STEP_OF_PHASE", "STEP_SECONDS", "YANKEE", "YankeeDefinition"]
+__all__ = [
+    "DEFINITION",
+    "DUTY_ACTIONS",
+    "REACTION_SECONDS",
+    "SEAT_ACTIONS",
+    "SERVER_ACTIONS",
+    "STEP_OF_PHASE",
+    "STEP_SECONDS",
+    "YANKEE",
+    "YankeeDefinition",
+]

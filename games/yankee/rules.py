@@ -297,6 +297,7 @@ def _end_action(g: Game, log: _Log, active: int, moved: Sequence[int] = ()) -> N
         g.trims = {s: len(h) - HAND_LIMIT for s, h in enumerate(g.hands) if len(h) > HAND_LIMIT}
     if g.trims:
         g.phase = Phase.TRIM
+        g.trims_since = log.version
         log.emit("trim_required", seats={str(s): k for s, k in g.trims.items()})
     else:
         _advance(g, log)
@@ -622,6 +623,7 @@ def _discard_trim(g: Game, seat: int, cards: Sequence[int], excess: int, log: _L
     del g.trims[seat]
     log.emit("trimmed", seat=seat, cards=list(cards))
     if not g.trims:
+        g.trims_since = 0  # stored only while trims are asked for
         _advance(g, log)
 
 

@@ -198,6 +198,10 @@ class Game:
     aside: list[int] = field(metadata=stored(INTS))  # the card being resolved and reactions, until the action ends
     pending: Pending | None = field(default=None, metadata=stored(nested("Pending", "copy")))
     trims: dict[int, int] = field(default_factory=dict, metadata=stored(INT_KEYED))  # seat -> cards to discard
+    # The version that asked for the trims (0 when none are asked for): every seat over
+    # the limit trims at once, one clock for all (games/definition.py Clock.since). A
+    # row stored mid-trim by earlier code lacks it: its clock keeps its deadline.
+    trims_since: int = field(default=0, metadata=stored(PLAIN, omit_default=True))
     gate: bool = field(default=False, metadata=stored(PLAIN))  # party mode: stop after round 2 for the relay
     relay_seat: int | None = field(default=None, metadata=stored(PLAIN))
     relayed: bool = field(default=False, metadata=stored(PLAIN))

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from games.patch import TableCopies as StreamCopies
+from games.patch import TableCopy as StreamCopy
 from games.patch import apply_patch as apply_patch  # re-exported: moved to the shared games/patch.py
 from games.patch import view_patch as view_patch
 
@@ -180,82 +182,23 @@ def unmerge_private(view: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class TableCopy:
-    """What a screen keeps of one table stream (its seat's, or the public one) to take
-    patches: the public view and the table details at its version, as static/heist/live.js
-    keeps them. For Python clients (the benchmarks, the tests).
+class TableCopy(StreamCopy):
+    """games/patch.py's TableCopy with Yankee Heist's merge (its peeks live in its seats)."""
 
-    `unmerge` takes a seat's whole view back to the public one and `merge` makes a
-    message's view the seat's whole one: Yankee Heist's by default (its peeks live in
-    its seats); another game's plain private keys in bench/rehearsal/copies.py."""
-
-    __slots__ = ("merge", "meta", "public", "unmerge", "version")
+    __slots__ = ()
 
     def __init__(
         self,
         unmerge: Callable[[dict[str, Any]], dict[str, Any]] = unmerge_private,
         merge: Callable[[dict[str, Any]], dict[str, Any]] = merge_table_message,
     ) -> None:
-        self.version: int | None = None
-        self.public: dict[str, Any] | None = None
-        self.meta: dict[str, Any] | None = None
-        self.unmerge, self.merge = unmerge, merge
-
-    def snapshot(self, payload: dict[str, Any]) -> None:
-        """A snapshot's table payload (its view whole, a seat's merged)."""
-        view = payload["view"]
-        self.version, self.meta = payload["version"], payload["table"]
-        self.public = self.unmerge(view) if "you" in view else view
-
-    def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
-        """A `table` message as the screen uses it (whole, a seat's merged); None for a
-        patch of a version this copy does not hold, or of other table details: the
-        screen missed something and resyncs."""
-        if "patch" in msg:
-            meta = self.meta
-            if self.version != msg["base"] or self.public is None or meta is None:
-                return None
-            if meta.get("roster_tag") != msg["table"].get("roster_tag"):
-                return None
-            public = apply_patch(self.public, msg["patch"])
-            whole = {k: v for k, v in msg.items() if k not in ("patch", "base")}
-            whole["view"], whole["table"] = public, {**meta, **msg["table"]}
-        else:
-            whole, public = msg, msg["view"]
-        if self.version is None or whole["version"] >= self.version:
-            self.version, self.public, self.meta = whole["version"], public, whole["table"]
-        return self.merge(whole)
+        super().__init__(unmerge, merge)
 
 
-class TableCopies:
-    """One screen's TableCopy of every table stream it reads (a seat's own, and the
-    public one of each table it watches), filled from its snapshots and updates as
-    static/heist/live.js `applySnapshot` and `applyTable` fill theirs."""
+class TableCopies(StreamCopies):
+    """games/patch.py's TableCopies of Yankee Heist's streams."""
 
-    __slots__ = ("make_copy", "streams")
+    __slots__ = ()
 
-    def __init__(self, make_copy: Callable[[], TableCopy] = TableCopy) -> None:
-        self.streams: dict[tuple[int, str], TableCopy] = {}  # (table id, "seat"|"pub") -> copy
-        self.make_copy = make_copy
-
-    def _copy(self, table_id: int, stream: str) -> TableCopy:
-        copy = self.streams.get((table_id, stream))
-        if copy is None:
-            copy = self.streams[(table_id, stream)] = self.make_copy()
-        return copy
-
-    def snapshot(self, snap: dict[str, Any]) -> None:
-        """A snapshot replaces every stream: a guest's `table` is its seat's (a tablet's
-        the public one), a captain's `public` and a host's `tables` the public ones."""
-        self.streams.clear()
-        own = "seat" if snap.get("role") == "guest" else "pub"
-        payloads = [(snap.get("table"), own), (snap.get("public"), "pub")]
-        payloads += [(payload, "pub") for payload in snap.get("tables") or ()]
-        for payload, stream in payloads:
-            if payload:
-                self._copy(payload["table"]["id"], stream).snapshot(payload)
-
-    def take(self, msg: dict[str, Any]) -> dict[str, Any] | None:
-        """`TableCopy.take` on the stream the `table` message belongs to."""
-        stream = "seat" if "private" in msg or "you" in msg.get("view", {}) else "pub"
-        return self._copy(msg["table"]["id"], stream).take(msg)
+    def __init__(self, make_copy: Callable[[], StreamCopy] = TableCopy) -> None:
+        super().__init__(make_copy)

@@ -2,11 +2,18 @@
 //
 // Awake: the Screen Wake Lock where the browser offers it. It is only offered in a
 // secure context (HTTPS, or localhost), so a phone on the laptop's plain-HTTP LAN
-// address has none; there (and where the lock is refused) the phone shows a short
-// "keep your screen on" note with where the setting is. We do not use the old trick of
-// a looping muted video: current iOS Safari lets a page sleep through a muted, looping
-// video and Android Chrome does not hold the screen for one on plain HTTP, so it would
-// promise what it does not do.
+// address has none. There (and where the lock is refused) we do what NoSleep.js 0.12.0
+// (MIT, static/heist/nosleep/LICENSE) does: from the guest's first tap, play a tiny
+// looping video with a silent sound track, hidden, inline. It is not muted on purpose:
+// Chromium holds the screen on for a playing video only while it is audible (a sound
+// track and a volume above 0) or large and on screen, and the track is silence. The
+// videos are NoSleep's own, served from /static/ (the CSP allows media from this origin
+// only, so not its data: URLs); the page's own code is here because NoSleep ships no ES
+// module and cannot load them from a URL. A hidden page pauses it (and the OS may too);
+// back in the foreground it plays again.
+//
+// Where neither runs (before the first tap, or the browser refuses to play), the phone
+// shows a short "keep your screen on" note with where the setting is.
 //
 // Noticed: a buzz where the phone can vibrate; where it cannot (iPhones ignore
 // navigator.vibrate), a short chime through WebAudio, unlocked by the guest's first tap
@@ -14,51 +21,123 @@
 import { fill, h } from "./ui.js";
 
 const NOTE_KEY = "heist.awake-note";
+const VIDEOS = [["webm", "silence.webm"], ["mp4", "silence.mp4"]];
 let lock = null;
+let video = null;
 let wanted = false;
-let state = "off"; // off | locked | unsupported | refused
+let tapped = false;
+let drawing = false; // inside keepAwake, called by a redraw: the note is drawn after it anyway
+let state = "off"; // off | locked | video | unsupported | refused
 let audio = null;
 let onChange = null;
 
+const noteShows = () => wanted && (state === "unsupported" || state === "refused");
+
 function setState(next) {
-  const changed = next !== state;
+  const before = noteShows();
   state = next;
   document.body.dataset.wakeLock = next;
-  if (changed && next === "refused" && onChange) onChange(); // the note shows
+  if (!drawing && onChange && before !== noteShows()) onChange(); // the note shows, or goes
 }
+
+// What holds the screen when the video does not run: nothing, so the note.
+const fallback = () => ("wakeLock" in navigator && window.isSecureContext ? "refused" : "unsupported");
 
 async function acquire() {
   if (!wanted || lock || document.visibilityState !== "visible") return;
   if (!("wakeLock" in navigator) || !window.isSecureContext) {
-    setState("unsupported");
+    if (state !== "video") setState("unsupported");
+    playVideo();
     return;
   }
   try {
     lock = await navigator.wakeLock.request("screen");
     setState("locked");
+    pauseVideo();
     lock.addEventListener("release", () => {
       lock = null;
       if (state === "locked") setState("off");
     });
   } catch {
-    setState("refused"); // a low battery, a power-saving mode, a policy
+    if (state !== "video") setState("refused"); // a low battery, a power-saving mode, a policy
+    playVideo();
   }
 }
 
-// The lock is dropped whenever the page is hidden; take it again when it is back.
-document.addEventListener("visibilitychange", () => { acquire(); });
+function wakeVideo() {
+  if (video) return video;
+  video = document.createElement("video");
+  video.className = "wake-video";
+  video.hidden = true;
+  video.loop = true;
+  video.playsInline = true;
+  video.setAttribute("playsinline", ""); // older iOS reads only the attribute
+  video.setAttribute("aria-hidden", "true");
+  video.preload = "auto";
+  for (const [type, file] of VIDEOS) {
+    const source = document.createElement("source");
+    source.src = new URL(`./nosleep/${file}`, import.meta.url).href;
+    source.type = `video/${type}`;
+    video.append(source);
+  }
+  // The mp4 (Safari's) is longer than its loop point: NoSleep jumps back within it.
+  video.addEventListener("timeupdate", () => {
+    if (video.duration > 1 && video.currentTime > 0.5) video.currentTime = Math.random();
+  });
+  // Paused by something else on a page in view (a call, the OS): the note, until a tap.
+  video.addEventListener("pause", () => {
+    if (state === "video" && wanted && document.visibilityState === "visible") setState(fallback());
+  });
+  document.body.append(video);
+  return video;
+}
+
+// Plays once the page has been tapped (browsers refuse sound before); a refusal waits
+// for the next tap, with the note showing meanwhile.
+function playVideo() {
+  if (!wanted || lock || !tapped || document.visibilityState !== "visible") return;
+  const v = wakeVideo();
+  if (!v.paused) return;
+  v.play().then(() => { if (wanted && !lock) setState("video"); }, () => {});
+}
+
+function pauseVideo() {
+  if (video && !video.paused) video.pause();
+}
+
+function onGesture() {
+  tapped = true;
+  playVideo();
+}
+for (const ev of ["pointerdown", "click", "keydown", "touchend"]) document.addEventListener(ev, onGesture, { capture: true, passive: true });
+
+// The lock is dropped whenever the page is hidden, and a hidden page has no use for the
+// video: pause it then, and take either again when the page is back.
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState !== "visible") pauseVideo();
+  else acquire();
+});
 
 /** Hold the screen on while `seated` (the party is on and this phone has a seat);
- * `redraw` is called when the note below must show after all. */
+ * `redraw` is called when the note below must show or go. */
 export function keepAwake(seated, redraw = null) {
   wanted = Boolean(seated);
   onChange = redraw;
-  if (wanted) acquire();
-  else if (lock) {
-    const l = lock;
-    lock = null;
-    setState("off");
-    l.release().catch(() => {});
+  drawing = true;
+  try {
+    if (wanted) acquire();
+    else {
+      pauseVideo();
+      if (state === "video") setState("off");
+      if (lock) {
+        const l = lock;
+        lock = null;
+        setState("off");
+        l.release().catch(() => {});
+      }
+    }
+  } finally {
+    drawing = false;
   }
 }
 

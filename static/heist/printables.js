@@ -1,7 +1,8 @@
 // The host dashboard's printables panel: downloads a party's PDFs with the host secret
 // in the Authorization header (never in a URL), and saves them. Self-contained: it
-// reads the code from the page and the secret from localStorage, as host.js does.
-import { gameInfo } from "./game.js";
+// reads the code from the page and the secret from localStorage, as host.js does, and
+// the kinds the party's game prints (the host's and the game's, labelled in the page's
+// language) from the panel ({% printables_menu %}, printables/templatetags).
 import { serverSays } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -10,14 +11,8 @@ const token = localStorage.getItem(`heist.host.${code}`);
 const panel = document.getElementById("printables");
 const status = document.getElementById("printables-status");
 
-const KINDS = [
-  ["all", gettext("Everything")],
-  ["labels", gettext("Gift labels")],
-  ["poster", gettext("Join poster")],
-  ["tents", gettext("Table tents")],
-  ["slips", gettext("Name & relay slips")],
-  ["scorecard", gettext("Scorecards")],
-];
+const kindsEl = document.getElementById("printables-kinds");
+const KINDS = kindsEl ? JSON.parse(kindsEl.textContent) : [];
 
 async function download(kind, button) {
   button.disabled = true;
@@ -35,7 +30,7 @@ async function download(kind, button) {
     const url = URL.createObjectURL(await res.blob());
     const link = document.createElement("a");
     link.href = url;
-    link.download = `${gameInfo().title.toLowerCase().replaceAll(" ", "-")}-${code}-${kind}.pdf`;
+    link.download = `${row.dataset.slug}-${code}-${kind}.pdf`;
     link.hidden = true;
     document.body.append(link);
     link.click();
@@ -49,9 +44,10 @@ async function download(kind, button) {
   }
 }
 
-if (panel && token) {
-  const row = document.getElementById("printables-buttons");
-  for (const [kind, label] of KINDS) {
+const row = document.getElementById("printables-buttons");
+
+if (panel && token && row) {
+  for (const { kind, label } of KINDS) {
     const b = document.createElement("button");
     b.type = "button";
     b.className = kind === "all" ? "btn primary small" : "btn small";

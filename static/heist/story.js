@@ -20,28 +20,17 @@ if (root && root.dataset.over === "0") {
 
 // --- the big screen --------------------------------------------------------------------------
 
-/** What each section shows, as units that may go to different slides: a unit is a node
- * and the kind of list it belongs in ("tbody" rows keep their table head). */
+/** What each section shows, as units that may go to different slides, as the game's
+ * template marks them (`data-slide`, story/game.py): a unit is a node and the kind of
+ * list it belongs in ("ol", "ul", or "tbody": rows keep their table head); "alone": a
+ * slide of its own, as large as the screen allows (a table's picture); "heading": its
+ * text as a sub-heading (a table's summary). A section with no marks has no slide. */
 function units(section) {
-  const pick = (sel, wrap = null) => [...section.querySelectorAll(sel)].map((node) => ({ node, wrap }));
-  switch (section.id) {
-    case "story-highlights":
-      return [...pick(".story-card h3, #most-stolen p"), ...pick("#closest-escapes li", "ol"), ...pick("#closest-escapes > p")];
-    case "story-gifts":
-      return pick("tbody tr", "tbody");
-    case "story-picture":
-      // Each table's picture a slide of its own, as large as the screen allows.
-      return [...pick(".story-svg-table").map((u) => ({ ...u, alone: true })), ...pick(".story-legend"), ...pick(".relay-lines li", "ul")];
-    case "story-tables":
-      return [...section.querySelectorAll("details.timeline")].flatMap((d) => [
-        { node: h("h3", { class: "slide-sub", text: d.querySelector("summary").textContent }), wrap: null },
-        ...[...d.querySelectorAll(":scope > h3, li.entry")].map((node) => ({ node, wrap: node.tagName === "LI" ? "ol" : null })),
-      ]);
-    case "story-result": // a game without gifts: the champions, each table's winners
-      return [...pick(".r-champion"), ...pick(".r-winners li", "ul")];
-    default:
-      return [];
-  }
+  return [...section.querySelectorAll("[data-slide]")].map((node) => {
+    const how = node.dataset.slide;
+    if (how === "heading") return { node: h("h3", { class: "slide-sub", text: node.textContent }), wrap: null };
+    return { node, wrap: ["ol", "ul", "tbody"].includes(how) ? how : null, alone: how === "alone" };
+  });
 }
 
 /** Where a unit goes on a slide: its list (or table body) at the end of the slide, made
@@ -79,7 +68,8 @@ function slideshow(story) {
   const full = (slide) => slide.scrollHeight > slide.clientHeight + 1 || slide.scrollWidth > slide.clientWidth + 1;
   const sections = [...story.querySelectorAll(":scope > section")];
   for (const section of sections) section.hidden = true; // the deck takes the whole screen
-  story.querySelector(".story-downloads").hidden = true;
+  const downloads = story.querySelector(".story-downloads");
+  if (downloads) downloads.hidden = true; // a story with nothing to download has none (story/result.html)
   for (const section of sections) {
     const parts = units(section);
     if (!parts.length) continue;

@@ -1,24 +1,7 @@
-"""The heist simulator: complete games and whole parties with bot players on the real
-rules engine, fairness statistics and the party clock. Pure Python, no Django:
-
-    from tables.simulate import simulate, play_table, play_party
-    report = simulate(seed=1, games=1000)          # every core; JSON-ready dict
-
-`python manage.py simulate` is a thin command over `simulate`.
+"""The simulator's host side: what it asks of a game (hook.py `GameSimulator`, found by
+the game's name), what every game's simulator shares (common/: the pacing arithmetic,
+seeded chunks on every core, the report's files) and the lobby's estimate
+(estimates.py). Pure Python, no Django. Each game's bots, statistics and pacing model
+are its own, in `games/<name>/party/simulate/`; `python manage.py simulate --game NAME`
+is a thin command over the game's hook.
 """
-
-from .pacing import PacingModel
-from .play import POLICIES, PartyResult, Policy, Seat, TableResult, play_party, play_table
-from .runner import simulate
-
-__all__ = [
-    "POLICIES",
-    "PacingModel",
-    "PartyResult",
-    "Policy",
-    "Seat",
-    "TableResult",
-    "play_party",
-    "play_table",
-    "simulate",
-]

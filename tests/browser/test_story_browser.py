@@ -18,7 +18,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 def test_story_after_a_recorded_party(asgi_server, browser):
     from events.models import Guest
-    from story.selectors import story_replay
+    from games.yankee.party.story.inputs import story_replay
     from tests.story.record import party_record_with_tokens
 
     base = asgi_server

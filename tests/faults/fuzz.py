@@ -17,7 +17,8 @@ import string
 
 from channels.testing import WebsocketCommunicator
 
-from events.party.roles import DUTY_ACTIONS, HOST_COMMANDS, SEAT_ACTIONS
+from events.party.roles import HOST_COMMANDS
+from games.yankee.definition import DUTY_ACTIONS, SEAT_ACTIONS
 from tests.live.clients import ConsumerEnded, next_output
 
 MAX_FRAME = 4096

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from events.models import DEFAULT_STEP_CLOCK, STEP_CLOCKS
-from events.party.roles import DUTY_ACTIONS, SEAT_ACTIONS, SERVER_ACTIONS
 from games.definition import Role, Setup, Standing
 from games.royal import ROYAL
 from games.yankee import (
@@ -34,8 +33,8 @@ from games.yankee import (
     new_game,
     stand_in,
 )
-from games.yankee.definition import STEP_OF_PHASE, YANKEE
-from tables.clock import REACTION_TIMEOUT_SECONDS
+from games.yankee.definition import DUTY_ACTIONS, SEAT_ACTIONS, SERVER_ACTIONS, STEP_OF_PHASE, YANKEE
+from games.yankee.definition import REACTION_SECONDS as REACTION_TIMEOUT_SECONDS
 from tables.seating import MAX_TABLE
 from tests.engine.builders import C, build, pass_turns
 

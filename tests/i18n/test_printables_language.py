@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.utils import translation
 
 from events.party import services
-from printables.services import deck_pdf_cached, party_printables, royal_rules_pdf_cached
+from printables.services import handout_pdf_cached, party_printables
 from tests.printables.pdfcheck import open_pdf
 from tests.story.record import party_lobby
 
@@ -62,8 +62,8 @@ def test_an_english_party_prints_english_even_from_a_german_page(seated):
 
 
 def test_the_deck_and_the_rules_card_follow_the_request(client):
-    english = client.get("/printables/deck.pdf", HTTP_ACCEPT_LANGUAGE="en")
-    german = client.get("/printables/deck.pdf", HTTP_ACCEPT_LANGUAGE="de")
+    english = client.get("/printables/yankee/deck.pdf", HTTP_ACCEPT_LANGUAGE="en")
+    german = client.get("/printables/yankee/deck.pdf", HTTP_ACCEPT_LANGUAGE="de")
     assert english.status_code == german.status_code == 200
     assert "Accept-Language" in german["Vary"] and "Cookie" in german["Vary"]
     en_text, de_text = text_of(english.content), text_of(german.content)
@@ -71,14 +71,14 @@ def test_the_deck_and_the_rules_card_follow_the_request(client):
     assert "DEIN ZUG" in de_text and "Yankee Heist · Spielkarte" in de_text
     assert "SWITCHEROO" in de_text and "THE SCRAMBLE" in de_text  # names as printed
     with translation.override("de"):
-        rules = text_of(royal_rules_pdf_cached("letter"))
+        rules = text_of(handout_pdf_cached("royal", "rules", "letter"))
     assert "REGELKARTE" in rules and "Juwelen" in rules
     with translation.override("en"):
-        assert "RULES CARD" in text_of(royal_rules_pdf_cached("letter"))
-        assert deck_pdf_cached() == english.content
+        assert "RULES CARD" in text_of(handout_pdf_cached("royal", "rules", "letter"))
+        assert handout_pdf_cached("yankee", "deck") == english.content
 
 
 def test_the_command_prints_the_deck_in_a_language(tmp_path):
     out = tmp_path / "deck-es.pdf"
-    call_command("printables", "deck", "--language", "es", "--out", str(out))
+    call_command("printables", "deck", "--game", "yankee", "--language", "es", "--out", str(out))
     assert "TU TURNO" in text_of(out.read_bytes())

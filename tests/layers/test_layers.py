@@ -99,22 +99,24 @@ def test_the_tree_keeps_every_contract(tmp_path):
         # The table host reaching past the seat of a game into its engine (issue 31).
         ("tables/selectors.py", "from games.yankee import public_view  # noqa: E402,F401", {"game-seam"}),
         ("events/party/commands.py", "from games.royal.actions import parse_action  # noqa: E402,F401", {"game-seam"}),
-        # A simulated game writing a file (the simulator's door, or the game's self-play).
-        ("tables/simulate/play.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
-        ("games/yankee/selfplay.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
-        # Yankee Heist's simulator reaching past its one door into the game (issue 31).
-        ("tables/simulate/stats.py", "from games.yankee import state  # noqa: E402,F401", {"game-seam"}),
+        # A simulated game writing a file (the game's simulator door, or its self-play).
+        ("games/yankee/party/simulate/play.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        ("games/yankee/party/simulate/selfplay.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        # The host's simulator reaching past a game's hook into the game (issue 38).
+        ("tables/simulate/estimates.py", "from games.yankee import state  # noqa: E402,F401", {"game-seam"}),
+        # A game's simulator hook using Django (it is part of the pure simulator).
+        ("games/royal/party/simulate/play.py", "import django  # noqa: E402,F401", {"pure-simulator"}),
         # Royal Heist's simulator reaching into Yankee Heist's game, or writing a file.
         (
-            "tables/simulate/royal/play.py",
+            "games/royal/party/simulate/play.py",
             "from games.yankee import rules  # noqa: E402,F401",
-            {"royal-simulator-apart", "game-seam"},
+            {"royal-simulator-apart"},
         ),
-        ("tables/simulate/royal/stats.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
+        ("games/royal/party/simulate/stats.py", "import json  # noqa: E402,F401", {"simulated-play-without-io"}),
         # Yankee Heist's simulator reaching into Royal Heist's.
         (
-            "tables/simulate/stats.py",
-            "from tables.simulate.royal import strategies  # noqa: E402,F401",
+            "games/yankee/party/simulate/stats.py",
+            "from games.royal.party.simulate import strategies  # noqa: E402,F401",
             {"yankee-simulator-apart"},
         ),
         # The party's rules reaching a transport (a management command).

@@ -1,10 +1,10 @@
 """The rehearsal's bots read the relay's walk from the party copy a screen holds, as
-play.js and tablet.js do (bench/choose.py): the carrier's errand, and the receiving
+play.js and tablet.js do (games/yankee/party/choose.py): the carrier's errand, and the receiving
 captain's gift still on its way. A ring of three tables, so the direction matters."""
 
 from __future__ import annotations
 
-from bench.choose import arrival_awaited, carrier_walk
+from games.yankee.party.choose import arrival_awaited, carrier_walk
 
 
 def _relay(status: str, arrived: set[str]) -> dict:

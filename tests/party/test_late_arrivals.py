@@ -20,7 +20,7 @@ from events.party import services
 from events.party.roles import Actor, Role
 from events.party.selectors import party_result, snapshot_for
 from games.yankee import Game
-from story.selectors import story_replay
+from games.yankee.party.story.inputs import story_replay
 from tables.errors import ServiceError
 from tables.models import Table
 from tests import shorthand

@@ -28,7 +28,6 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from bench.choose import choose_turn, choose_window_play
 from bench.disk import DiskProbe
 from bench.disk import summary as disk_summary
 from bench.party import Phone, Stats, check_lost, check_stale, load_by_window, server_acks_by_window
@@ -36,6 +35,7 @@ from events.models import Guest
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor, snapshot_for
 from games.yankee import Game, Gift, Phase, apply, new_game, parse_action, seat_view
+from games.yankee.party.choose import choose_turn, choose_window_play
 from tests.party.drive import PartyBots, tables_of
 
 REPO = Path(__file__).resolve().parents[2]
@@ -193,14 +193,16 @@ def test_a_royal_screen_takes_patches_to_the_seat_view_the_server_holds():
     """The rehearsal's screens merge Royal Heist's private part as live.js does: from a
     snapshot, each update as a patch of the public view plus the seat's private part
     gives exactly the seat view (what check_stale compares with)."""
-    from bench.rehearsal.copies import table_copies
+    from bench.rehearsal.game import rehearsal_of
     from games.patch import view_patch
     from games.royal import Decide, new_game, public_view, seat_private, seat_view
     from games.royal import apply as royal_apply
 
     game, _ = new_game(seed=4, players=4, gate=True)
     seat = 2
-    copies = table_copies("royal")
+    rehearsal = rehearsal_of("royal")
+    assert rehearsal is not None
+    copies = rehearsal.table_copies()
     meta = {"id": 9, "letter": "A", "roster_tag": "t"}
     copies.snapshot({"role": "guest", "table": {"table": meta, "version": game.version, "view": seat_view(game, seat)}})
     r = random.Random(4)
@@ -227,7 +229,8 @@ def test_a_royal_screen_takes_patches_to_the_seat_view_the_server_holds():
 
 
 def test_a_royal_rehearsal_needs_three_guests_and_counts_tables_of_eight():
-    from bench.rehearsal.options import parse_args, tables_for
+    from bench.rehearsal.game import tables_for
+    from bench.rehearsal.options import parse_args
 
     with pytest.raises(SystemExit):
         parse_args(["--game", "royal", "--guests", "2"])
@@ -237,7 +240,7 @@ def test_a_royal_rehearsal_needs_three_guests_and_counts_tables_of_eight():
 
 
 def test_the_royal_bot_presses_on_early_and_gets_out_when_the_danger_grows():
-    from bench.rehearsal.royal import press_on
+    from games.royal.party.rehearsal import press_on
 
     def view(satchel: int, dangers: int) -> dict:
         return {"you": 0, "seats": [{"satchel": satchel}], "dangers": ["J", "Q", "K", "A", "X"][:dangers]}

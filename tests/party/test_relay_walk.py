@@ -18,9 +18,9 @@ from events.party.commands import PARTY_COMMANDS, dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor, party_result
 from games.yankee import Game, Phase
+from games.yankee.party.story.inputs import story_replay
 from relay.models import Relay
 from relay.services import delivery_confirm, relay_open, relay_run
-from story.selectors import story_replay
 from tables.errors import Forbidden, ServiceError
 from tables.models import Table, TableAction
 from tests.story.record import carrier_of, party_lobby, party_play, party_record

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 
 from games.yankee.cards import CARD_OF, Card
-from printables.support import HOST_AIDS, ROUNDS, YOUR_TURN_COPIES
+from games.yankee.party.printables.support import HOST_AIDS, ROUNDS, YOUR_TURN_COPIES
 from tests.printables.pdfcheck import assert_fonts_embedded, fonts_of, inside, open_pdf, render_png
 
 PT = 72  # points per inch
@@ -40,7 +40,7 @@ def card_boxes():
 @pytest.fixture(scope="module")
 def deck(tmp_path_factory):
     out = tmp_path_factory.mktemp("deck") / "deck.pdf"
-    call_command("printables", "deck", "--out", str(out))
+    call_command("printables", "deck", "--game", "yankee", "--out", str(out))
     return out.read_bytes()
 
 

@@ -9,7 +9,7 @@ from django.core.management.base import CommandError
 
 from events.models import Guest
 from events.party import services
-from printables.party import KINDS
+from printables.party import kinds_of
 from tests.printables.pdfcheck import assert_fonts_embedded, open_pdf, render_png
 from tests.story.record import party_lobby
 
@@ -145,7 +145,7 @@ def test_the_host_downloads_them_with_the_host_secret(client, lobby):
     assert bad.status_code == 404
     # A code no party has answers as a real one without the host's secret (issue 29).
     assert client.get("/api/parties/ZZZZZZ/printables/all.pdf").status_code == 403
-    for kind in KINDS[:2]:
+    for kind in kinds_of(party.game)[:2]:
         one = client.get(f"/api/parties/{party.code}/printables/{kind}.pdf", HTTP_AUTHORIZATION=f"Bearer {host_token}")
         assert one.status_code == 200
     # The poster's link is the address the host's browser used.
@@ -154,10 +154,15 @@ def test_the_host_downloads_them_with_the_host_secret(client, lobby):
 
 
 def test_the_deck_is_a_public_download(client):
-    r = client.get("/printables/deck.pdf")
+    r = client.get("/printables/yankee/deck.pdf")
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
+    assert r["Content-Disposition"] == 'attachment; filename="yankee-heist-deck.pdf"'
     with open_pdf(r.content) as pdf:
         assert len(pdf.pages) == 8
+    # A game that prints no deck, a paper the deck is not drawn for, a game nobody registered.
+    assert client.get("/printables/royal/deck.pdf").status_code == 404
+    assert client.get("/printables/yankee/deck.pdf?paper=a4").status_code == 404
+    assert client.get("/printables/nosuchgame/deck.pdf").status_code == 404
 
 
 def test_bad_command_input_is_a_clear_error(tmp_path, lobby):

@@ -10,9 +10,9 @@ from django.core.management import call_command
 
 from games.royal import HEISTS, MAX_PLAYERS, MIN_PLAYERS, ROYAL, gate_point, rules_for_screens
 from games.royal.cards import FACES, JOKER, RUN_DECK, SIDE_STACK, kind, rank_of, spot_value
+from games.royal.party.printables.rules_card import DoesNotFit, royal_rules_pdf
+from games.royal.party.printables.rules_words import Item, royal_rules_card
 from games.royal.rules import PARTY_GAMES
-from printables.royal_card import DoesNotFit, royal_rules_pdf
-from printables.royal_words import Item, royal_rules_card
 from tests.printables.pdfcheck import assert_fonts_embedded, inside, open_pdf, render_png
 
 PT = 72
@@ -177,23 +177,24 @@ def test_fonts_are_embedded_and_it_renders(printed):
 
 
 def test_the_rules_card_is_a_public_download(client):
-    r = client.get("/printables/royal-rules.pdf")
+    r = client.get("/printables/royal/rules.pdf")
     assert r.status_code == 200 and r["Content-Type"] == "application/pdf"
     assert r["Content-Disposition"] == 'attachment; filename="royal-heist-rules-letter.pdf"'
-    a4 = client.get("/printables/royal-rules.pdf?paper=a4")
+    a4 = client.get("/printables/royal/rules.pdf?paper=a4")
     assert a4.status_code == 200 and a4["Content-Type"] == "application/pdf"
     for response, paper in ((r, "letter"), (a4, "a4")):
         with open_pdf(response.content) as pdf:
             assert len(pdf.pages) == 1
             assert (pdf.pages[0].width, pdf.pages[0].height) == pytest.approx(PAPERS[paper], abs=0.01)
-    bad = client.get("/printables/royal-rules.pdf?paper=legal")
+    bad = client.get("/printables/royal/rules.pdf?paper=legal")
     assert bad.status_code == 404 and bad.json()["error"] == "invalid"
-    assert client.post("/printables/royal-rules.pdf").status_code == 405
+    assert client.post("/printables/royal/rules.pdf").status_code == 405
+    assert client.get("/printables/yankee/rules.pdf").status_code == 404  # a game with no rules card
 
 
 def test_the_command_writes_it(tmp_path):
     out = tmp_path / "rules.pdf"
-    call_command("printables", "royal-rules", "--out", str(out), "--paper", "a4")
+    call_command("printables", "rules", "--game", "royal", "--out", str(out), "--paper", "a4")
     with open_pdf(out.read_bytes()) as pdf:
         assert len(pdf.pages) == 1
         assert (pdf.pages[0].width, pdf.pages[0].height) == pytest.approx(PAPERS["a4"], abs=0.01)

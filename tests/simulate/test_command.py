@@ -23,7 +23,7 @@ def test_json_report_on_the_last_line_reproduced_by_its_seed():
     assert set(report["last_actor"]) == {"3", "5"}
     assert {"advantage", "favourite", "fair_share", "real"} <= set(report["last_actor"]["5"])
     assert [p["tables"] for p in report["pacing"]["scenarios"]] == [[12], [6, 6], [4, 4, 4]]
-    assert "simulate: 138/138 (100 %)" in err  # progress on stderr
+    assert "simulate yankee: 138/138 (100 %)" in err  # progress on stderr
     again = json.loads(run(*ARGS, "--seed", "7", "--workers", "1")[0].strip().splitlines()[-1])
     other = json.loads(run(*ARGS, "--seed", "8", "--workers", "1")[0].strip().splitlines()[-1])
     for r in (report, again, other):

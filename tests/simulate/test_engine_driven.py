@@ -7,8 +7,8 @@ import random
 import pytest
 
 from games.yankee import Phase, replay
+from games.yankee.party.simulate.play import POLICIES, play_party, play_table
 from games.yankee.rules import apply
-from tables.simulate import POLICIES, play_party, play_table
 
 
 @pytest.mark.parametrize("policy", sorted(POLICIES))

@@ -3,10 +3,10 @@
 import pytest
 
 from events.party.selectors import party_for_host
-from tables.simulate.lobby import party_length_estimate
-from tables.simulate.lobby_estimates import MINUTES
-from tables.simulate.royal.lobby import MINUTES_BY_GAMES
-from tables.simulate.runner import estimate_table
+from games.royal.party.simulate.lobby import MINUTES_BY_GAMES
+from games.yankee.party.simulate.lobby import party_length_estimate
+from games.yankee.party.simulate.lobby_estimates import MINUTES
+from games.yankee.party.simulate.runner import estimate_table
 from tests import shorthand
 
 

@@ -3,7 +3,7 @@
 import random
 
 from games.yankee import PlayCard, React, Swipe, apply
-from games.yankee.policies import GreedyPolicy, HoarderPolicy, NeverStealPolicy, Seat
+from games.yankee.party.simulate.policies import GreedyPolicy, HoarderPolicy, NeverStealPolicy, Seat
 from tests.engine.builders import C, build, gift_id, ids
 
 

@@ -5,11 +5,9 @@ import random
 import pytest
 
 from games.royal import ROYAL
-from tables.simulate.estimates import lobby_estimate
-from tables.simulate.lobby import party_length_estimate
-from tables.simulate.royal.lobby import MINUTES_BY_GAMES, royal_party_length_estimate
-from tables.simulate.royal.lobby_estimates import GAMES, MINUTES
-from tables.simulate.royal.pacing import (
+from games.royal.party.simulate.lobby import MINUTES_BY_GAMES, royal_party_length_estimate
+from games.royal.party.simulate.lobby_estimates import GAMES, MINUTES
+from games.royal.party.simulate.pacing import (
     HALF_HEISTS,
     RoyalPacing,
     half_seconds,
@@ -17,8 +15,10 @@ from tables.simulate.royal.pacing import (
     recommend_games,
     table_sizes,
 )
-from tables.simulate.royal.runner import estimate_table, play_sizes
-from tables.simulate.royal.strategies import DEFAULT_FIELD
+from games.royal.party.simulate.runner import estimate_table, play_sizes
+from games.royal.party.simulate.strategies import DEFAULT_FIELD
+from games.yankee.party.simulate.lobby import party_length_estimate
+from tables.simulate.estimates import lobby_estimate
 
 
 def test_tables_are_ceil_n_over_8_balanced_and_5_to_8_from_17_guests():

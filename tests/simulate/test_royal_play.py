@@ -6,9 +6,9 @@ import random
 import pytest
 
 from games.royal import Phase, replay
-from tables.simulate.royal.play import play_game
-from tables.simulate.royal.stats import WIN_UNIT, SizeStats
-from tables.simulate.royal.strategies import DEFAULT_FIELD, check, strategy
+from games.royal.party.simulate.play import play_game
+from games.royal.party.simulate.stats import WIN_UNIT, SizeStats
+from games.royal.party.simulate.strategies import DEFAULT_FIELD, check, strategy
 
 
 @pytest.mark.parametrize("players", range(3, 9))

@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from tables.simulate.royal.stats import Z95, describe_lengths, mean_ci, percentile, wilson
+from games.royal.party.simulate.stats import Z95, describe_lengths, mean_ci, percentile, wilson
 
 
 def test_mean_interval_is_mean_plus_minus_z_sd_over_root_n():

@@ -4,9 +4,9 @@ import math
 import random
 import statistics
 
-from tables.simulate import simulate
-from tables.simulate.play import K, TableResult
-from tables.simulate.stats import Moments, SizeStats
+from games.yankee.party.simulate.play import K, TableResult
+from games.yankee.party.simulate.runner import simulate
+from games.yankee.party.simulate.stats import Moments, SizeStats
 
 
 def report(**kw):

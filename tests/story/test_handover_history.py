@@ -16,7 +16,7 @@ from events.models import Guest, Party, SeatHandOver
 from events.party import services
 from events.party.selectors import party_result
 from games.yankee import Game, Phase, gift_label
-from story.selectors import story_replay
+from games.yankee.party.story.inputs import story_replay
 from tables.models import Table
 from tests.story.record import party_lobby, party_play
 

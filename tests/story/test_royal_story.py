@@ -1,5 +1,5 @@
 """Issue 31: a Royal Heist party's story page tells each table's play heist by heist, as
-the game tells it from the replay of the stored actions (games.definition.TellsStory):
+the game tells it from the replay of the stored actions (games/royal/party/story.py):
 who got out with what, who was caught, the retired card, each game's banks; the seat a
 late arrival played named by who played it; no gift swap's words."""
 
@@ -10,7 +10,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from games.royal import ROYAL
-from story.heists import heists_story
+from games.royal.party.story import STORY
 from tables.models import Table
 from tests.party.test_royal_result import _royal_party
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 def test_the_story_of_a_royal_party_adds_up_to_its_tables_banks_heist_by_heist():
     party, _, _ = _royal_party(6, games=2)
-    story = heists_story(party)
+    story = STORY.tell(party)
     (table,) = Table.objects.filter(party=party)
     (told,) = story["tables"]
     assert [g["game"] for g in told["games"]] == [1, 2]

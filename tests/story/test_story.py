@@ -11,8 +11,9 @@ from django.test import Client, RequestFactory
 from events.models import Party
 from games.yankee import gift_label
 from games.yankee.actions import React, RelayExchange, TimeoutPass, VaultExchange
+from games.yankee.party.story.inputs import story_replay
 from story.replay import ReplayMismatch, table_replay
-from story.selectors import party_story, story_replay
+from story.selectors import party_story
 from tests.story.record import party_lobby, party_play, party_record, table_start, table_steps
 
 pytestmark = pytest.mark.django_db
@@ -179,7 +180,7 @@ def test_only_the_party_only_at_the_end(client):
 
 
 def test_names_are_escaped_in_the_picture():
-    from story.svg import story_svg
+    from games.yankee.party.story.svg import story_svg
 
     story = {
         "party": {"name": "<b>&party</b>"},

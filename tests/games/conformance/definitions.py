@@ -2,8 +2,9 @@
 
 `DEFINITIONS` is the one list every conformance test is parametrized over (the
 `definition` fixture, conftest.py): the registry's games once games/registry.py has
-any, until then the definitions this module can import. A new game is checked by
-registering it; nothing here needs to change.
+any, until then the definitions this module can import, and the packages of
+`UNREGISTERED`: a game whose package has landed before its registry line (the party
+does not offer it yet), checked all the same. A new game is checked by registering it.
 
 `example_setup` is the table a test plays: `Setup(players, seed, gate)` for any game,
 with richer options for a game listed in `OPTIONS` (Yankee Heist: gifts whose
@@ -15,6 +16,7 @@ gets the events' leak check for free.
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -26,8 +28,14 @@ from games.yankee.definition import YANKEE
 SECRET = "SECRET-"  # every string a viewer may not see unless the rules show it begins so
 
 
+# Packages checked before games/registry.py names them; a registered one is skipped here.
+UNREGISTERED: tuple[str, ...] = ("games.word", "games.blinks")
+
+
 def _definitions() -> list[Definition]:
-    return list(GAMES.values()) or [YANKEE]
+    registered = list(GAMES.values()) or [YANKEE]
+    waiting = [importlib.import_module(f"{package}.definition").DEFINITION for package in UNREGISTERED]
+    return registered + [d for d in waiting if d.name not in {r.name for r in registered}]
 
 
 DEFINITIONS: list[Definition] = _definitions()
@@ -42,7 +50,15 @@ def _yankee_options(players: int, r: random.Random) -> dict[str, Any]:
     return {"gifts": gifts, "vault": vault, "last_call_draw": r.choice((0, 0, 2, 5))}
 
 
-OPTIONS: Mapping[str, Callable[[int, random.Random], dict[str, Any]]] = {"yankee": _yankee_options}
+def _blinks_options(players: int, r: random.Random) -> dict[str, Any]:
+    # a small vault keeps the games short; the alternate rule and the teams vary
+    return {"vault": r.randint(3, 8), "alternate": r.random() < 0.5, "teams": [r.randrange(4) for _ in range(players)]}
+
+
+OPTIONS: Mapping[str, Callable[[int, random.Random], dict[str, Any]]] = {
+    "yankee": _yankee_options,
+    "blinks": _blinks_options,
+}
 
 
 def example_setup(definition: Definition, players: int, seed: int, gate: bool) -> Setup:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from games.definition import Definition, HidesInformation, RelaysGifts, Role, Setup
 from games.event import Event
@@ -50,6 +50,19 @@ class Game:
 
     def states(self) -> list[Any]:
         return [self.start, *(s.after for s in self.steps)]
+
+
+@runtime_checkable
+class TakesTypedWords(Protocol):
+    """A game whose players type words (Word Heist): no list holds every word a player may
+    type, so `legal_actions` lists some and this says whether the rules accept another."""
+
+    def accepts_typed(self, state: Any, action: Any) -> bool: ...
+
+
+def accepted_unlisted(definition: Definition, state: Any, action: Any) -> bool:
+    """Whether `action`, though no list holds it, is a typed word the game accepts."""
+    return isinstance(definition, TakesTypedWords) and definition.accepts_typed(state, action)
 
 
 def all_legal(definition: Definition, state: Any) -> list[Any]:

@@ -1,13 +1,16 @@
-"""ROYAL's optional parts for the party's result and story (games/definition.py
-ScoresEachGame, TellsStory): each game's banks and the heist-by-heist telling, read
-from the events of a table's play, agree with the state it ends in."""
+"""ROYAL's optional part for the party's result (games/definition.py ScoresEachGame) and
+its pure telling of a table for the party's story (games/royal/story.py, which
+games/royal/party/story.py tells the party with): each game's banks and the
+heist-by-heist telling, read from the events of a table's play, agree with the state it
+ends in."""
 
 import random
 
 import pytest
 
-from games.definition import ScoresEachGame, Setup, TellsStory
+from games.definition import ScoresEachGame, Setup
 from games.royal import ROYAL
+from games.royal.story import table_story
 
 
 def _played(seed: int, players: int, games: int):
@@ -32,9 +35,8 @@ def test_each_games_banks_add_up_to_the_running_totals(seed, players, games):
 
 @pytest.mark.parametrize(("seed", "players", "games"), [(5, 4, 1), (6, 7, 3)])
 def test_the_story_tells_every_heist_and_adds_up_to_each_games_banks(seed, players, games):
-    assert isinstance(ROYAL, TellsStory)
     game, events = _played(seed, players, games)
-    told = ROYAL.story(events)["games"]
+    told = table_story(events)["games"]
     scores = ROYAL.game_scores(events)
     assert [g["game"] for g in told] == list(range(1, games + 1))
     retired = 0

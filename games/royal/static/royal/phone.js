@@ -137,12 +137,16 @@ export function mount(root, ctx) {
     fatal: null,
   };
 
-  /** The seat's decision: no `version` in the frame, as for Yankee's reactions. Everyone
-   * inside decides at once, so another seat's decision (a new version) must not refuse
-   * this one; the server applies a resent frame once (its `re`). */
+  /** The seat's decision, for the room this screen shows: the frame carries the version
+   * drawn, so a late second tap (made while the first one's update redraws the buttons)
+   * is refused as stale once the room has changed, and the server sends a snapshot,
+   * instead of being kept for a room the guest never saw. Another seat's decision on the
+   * same room (a newer version) does not refuse it: the room began before both
+   * (docs/PROTOCOL.md). The server applies a resent frame once (its `re`). */
   function decide(pressOn) {
-    S.sentVersion = S.seat.view.version;
-    track(ctx.live.act({ type: "decide", press_on: pressOn }), gettext("Sending your choice"))
+    const version = S.seat.view.version;
+    S.sentVersion = version;
+    track(ctx.live.act({ type: "decide", press_on: pressOn }, { version }), gettext("Sending your choice"))
       .catch((err) => {
         S.sentVersion = null;
         showError(err);

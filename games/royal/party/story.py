@@ -1,0 +1,29 @@
+"""Royal Heist's story of a party (story/game.py): each table's play heist by heist, as
+the game's pure telling reads it from the table's events (games/royal/story.py), the
+seats named by the host (story/told.py), told by templates/royal/story.html with the
+champions. No picture: nothing moves between seats but jewels."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from events.models import Party
+from games.royal.story import table_story
+from story.game import GameStory
+from story.told import tables_told
+
+
+class RoyalStory:
+    template = "royal/story.html"
+
+    def tell(self, party: Party) -> dict[str, Any]:
+        return tables_told(party, table_story)
+
+    def page_context(self, story: dict[str, Any], *, screen: bool) -> dict[str, Any]:
+        return {}
+
+    def picture(self, story: dict[str, Any], *, table: str | None = None) -> str | None:
+        return None
+
+
+STORY: GameStory = RoyalStory()

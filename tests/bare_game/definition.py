@@ -1,0 +1,9 @@
+from games.royal.definition import RoyalDefinition
+
+
+class BareDefinition(RoyalDefinition):
+    name = "bare"
+    title = "Bare Caper"
+
+
+DEFINITION = BareDefinition()

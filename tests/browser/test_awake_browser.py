@@ -1,0 +1,123 @@
+"""A phone on plain HTTP from the LAN stays awake (issue 40, item 6).
+
+Chromium resolves party.lan to the loopback test server (--host-resolver-rules), so the
+phone's page comes from http://party.lan:PORT/: not a secure context, as a phone's page
+from the venue's 192.168.x.x is not (127.0.0.1 and localhost would be), so there is no
+Screen Wake Lock API at all, with nothing faked. Before the guest's first tap the phone
+says how to keep the screen on; the tap starts the silent looping video
+(static/heist/awake.js), the note goes, and after the page was hidden and shown again,
+or the socket dropped and came back, the video plays on."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import shorthand
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS
+from tests.browser.helpers import DbThread, new_page
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LAN_NAME = "party.lan"
+
+VIDEO = """() => {
+  const v = document.querySelector('video.wake-video');
+  return v && { paused: v.paused, loop: v.loop, muted: v.muted, volume: v.volume,
+                time: v.currentTime, duration: v.duration, src: v.currentSrc };
+}"""
+
+# Headless Chromium keeps every page visible (no window to minimise, no tab to switch
+# away from: tried with Browser.setWindowBounds and Target.activateTarget), so the page
+# is told what the browser tells it when the guest switches apps: the visibility state
+# and its event.
+SET_VISIBILITY = """(state) => {
+  Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => state });
+  Object.defineProperty(document, 'hidden', { configurable: true, get: () => state === 'hidden' });
+  document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+@pytest.fixture
+def lan_browser():
+    """Chromium that finds party.lan at 127.0.0.1: the traffic stays on loopback."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        args = [*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"]
+        b = p.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def test_a_phone_on_plain_http_stays_awake_from_its_first_tap(asgi_server, lan_browser):
+    from events.models import Guest
+
+    port = urlsplit(asgi_server).port
+    base = f"http://{LAN_NAME}:{port}"
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        party, _, tokens = db(shorthand.party_seated, name="Awake LAN", guests=3)
+        guest = db(lambda: Guest.objects.filter(party=party).order_by("seat").first())
+        seat_json = json.dumps({"token": tokens[guest.pk], "guest": guest.pk, "gift_number": guest.gift_number})
+
+        phone = new_page(lan_browser, 390, 844, errors, "phone on the LAN")
+        phone.context.add_init_script(f"localStorage.setItem('heist.seat.{party.code}', {json.dumps(seat_json)});")
+        phone.goto(f"{base}/p/{party.code}/")
+        expect(phone.locator(".seat-head h1")).to_be_visible()
+
+        # Before any tap: nothing keeps the screen on, and the note says how.
+        expect(phone.locator("body")).to_have_attribute("data-wake-lock", "unsupported")
+        expect(phone.locator("#awake-note")).to_contain_text("Keep your screen on")
+        expect(phone.locator("video.wake-video")).to_have_count(0)
+
+        # Not a secure context, so no Wake Lock API: nothing here is faked.
+        assert phone.evaluate("window.isSecureContext") is False
+        assert phone.evaluate("'wakeLock' in navigator") is False
+
+        # The guest's first tap (anywhere) starts the video; the note goes.
+        phone.locator(".seat-head").click()
+        expect(phone.locator("body")).to_have_attribute("data-wake-lock", "video")
+        expect(phone.locator("#awake-note")).to_have_count(0)
+        video = phone.evaluate(VIDEO)
+        assert video is not None and not video["paused"] and video["loop"], video
+        # Audible as far as the browser knows (Chromium keeps the screen on for an audible
+        # video, hidden or not), silent in fact: the track is silence.
+        assert not video["muted"] and video["volume"] > 0, video
+        assert video["src"].startswith(f"{base}/static/heist/nosleep/silence."), video
+        # It really plays, and loops past its end (the webm is under a second long).
+        phone.wait_for_function("() => document.querySelector('video.wake-video').currentTime > 0")
+        duration = phone.evaluate(VIDEO)["duration"]
+        assert 0 < duration < 10, duration
+        phone.wait_for_timeout(int(duration * 2000) + 500)
+        assert not phone.evaluate(VIDEO)["paused"]
+
+        # The page hidden: the video pauses; back in the foreground it plays again, with no tap.
+        hide_and_show(phone)
+        expect(phone.locator("body")).to_have_attribute("data-wake-lock", "video")
+        expect(phone.locator("#awake-note")).to_have_count(0)
+
+        # The socket drops and comes back (the page redraws from the new hello): the video
+        # runs on, the note stays away.
+        phone.evaluate("window.heistLive.drop()")
+        expect(phone.locator("#conn")).to_contain_text("Back online")
+        assert not phone.evaluate(VIDEO)["paused"]
+        expect(phone.locator("body")).to_have_attribute("data-wake-lock", "video")
+        expect(phone.locator("#awake-note")).to_have_count(0)
+    finally:
+        db.close()
+    assert not errors, errors
+
+
+def hide_and_show(phone: Page) -> None:
+    """The page goes to the background (the video pauses) and comes back."""
+    phone.evaluate(SET_VISIBILITY, "hidden")
+    phone.wait_for_function("() => document.querySelector('video.wake-video').paused")
+    phone.evaluate(SET_VISIBILITY, "visible")
+    phone.wait_for_function("() => !document.querySelector('video.wake-video').paused")
