@@ -1,12 +1,12 @@
 """What every page's scripts need of the rules, from the engine (not a copy in JS).
 
 templates/base.html embeds `screen_rules` as <script id="heist-rules"
-type="application/json">; static/heist/ui.js reads it once (`rules()`): card texts,
-kinds and target counts, the two-player rule, round names, the hand limit and the
-vault's gift-id base, exactly as games/yankee/catalogue.py states them (through the
-registry: the pages' scripts are Yankee Heist's, the default game's).
+type="application/json">; static/heist/ui.js reads it once (`rules()`): the game's
+rules exactly as its engine states them (`rules_for_screens()`, through the registry).
+A party's page puts its own game's in the context (events/web/views.py); a page of no
+party (the home page) gets the default game's.
 
-The texts a screen shows (the effects, Royal Heist's card titles and rank names) come in
+The texts a screen shows (card effects, card titles, rank names) come in
 the page's active language (issue 32); printed card names and round names stay as printed.
 """
 

@@ -34,6 +34,7 @@ from events.party.secrets import token_matches
 from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
+from events.web.screens import game_for_page, game_fragments, on_screens
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
 from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
@@ -197,28 +198,27 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
-# The games whose pages are wired: the host's form offers only these, so nobody starts
-# a party no phone can play. Royal Heist: the phone (static/heist/royal/play.js) and the
-# host's dashboard (its tiles and leaderboard) load static/heist/royal/.
-ON_SCREENS = frozenset({DEFAULT_GAME, "royal"})
-
-
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
-    # Each game's parts of the form: the vault only for a game with vaults, how many
-    # games in a row only for one that plays several (home.js shows them by the choice).
+    # Each game's parts of the form: the gift fields only for a game with gifts, the vault
+    # only for one with vaults, how many games in a row only for one that plays several
+    # (home.js shows them by the choice). Only games with all their screens are offered.
     games = [
         {
             "name": name,
             "title": title,
+            "gifts": GAMES[name].features.gifts,
             "vaults": GAMES[name].features.vaults,
             "games": GAMES[name].features.games,
             "max_games": GAMES[name].features.max_games,
         }
         for name, title in game_choices()
-        if name in ON_SCREENS
+        if on_screens(name)
     ]
-    return render(request, "events/home.html", {"games": games, "default_game": DEFAULT_GAME})
+    default = GAMES[DEFAULT_GAME].features
+    return render(
+        request, "events/home.html", {"games": games, "default_game": DEFAULT_GAME, "default_features": default}
+    )
 
 
 def _missing(request: HttpRequest, code: str) -> NothingHere:
@@ -250,14 +250,19 @@ def _party_page(request: HttpRequest, code: str, template: str) -> HttpResponse:
         return render(request, "events/missing.html", {"code": code, "expired": True}, status=410)
     # The link and QR code a phone can open (events/party/public_url.py), and whether none can.
     links = {"join_url": public_url.join_url(request, party.code), "lan_missing": public_url.lan_missing(request)}
-    # The party's game: which parts of the party it uses (a page shows no others) and,
-    # for a game other than the default one, its rules for the page's scripts.
-    definition = GAMES[party.game]
-    game = {
-        "features": definition.features,
-        "rules": None if party.game == DEFAULT_GAME else rules_for_screens(party.game),  # in the page's language
+    return render(request, template, {"party": party, **_game_context(party.game, template), **links})
+
+
+def _game_context(name: str, template: str | None) -> dict[str, Any]:
+    """The party's game for a page: `game` (its facts, for the template and, as
+    `heist-game`, for the page's scripts: events/web/screens.py), its rules for the
+    scripts (`heist-rules`, in the page's language; base.html embeds them) and its
+    templates' fragments (`fragments`: games/<name>/templates/<name>/)."""
+    return {
+        "game": game_for_page(name, template),
+        "screen_rules": rules_for_screens(name),
+        "fragments": game_fragments(name),
     }
-    return render(request, template, {"party": party, "game": game, **links})
 
 
 @require_safe
@@ -274,7 +279,8 @@ def join_page(request: HttpRequest, code: str) -> HttpResponse:
     if not party.expired and party.status == party.Status.OVER:
         # A latecomer to a finished party sees who took what home, not a seat offer;
         # told as the story tells it (a gift never unwrapped keeps its description).
-        return render(request, "events/join.html", {"party": party, "result": party_result(party, public=True)})
+        context = {"party": party, "result": party_result(party, public=True), **_game_context(party.game, None)}
+        return render(request, "events/join.html", context)
     return _party_page(request, code, "events/join.html")
 
 

@@ -22,22 +22,27 @@ joinForm.addEventListener("submit", (ev) => {
   location.href = `/j/${code}/`;
 });
 
-// The form's parts follow the game chosen: the vault only for a game with vaults (a
-// Royal Heist party has none), "games in a row" only for a game that plays several.
+// The form's parts follow the game chosen, as its definition says (events/web/views.py
+// home): the gift fields only for a game with gifts, the vault only for one with vaults,
+// "games in a row" only for one that plays several. With one game there is no choice:
+// the form itself carries the default game's parts.
 const gameSelect = document.getElementById("party-game");
 const gamesField = document.getElementById("party-games-field");
 const gamesSelect = document.getElementById("party-games");
 const vaultField = document.getElementById("party-vault-field");
+const giftFields = document.getElementById("party-gift-fields");
 function chosenGame() {
-  const option = gameSelect ? gameSelect.selectedOptions[0] : null;
+  const facts = (gameSelect ? gameSelect.selectedOptions[0] : null) || hostForm;
   return {
-    vaults: !option || option.dataset.vaults === "1",
-    games: Number(option?.dataset.games || 1),
-    maxGames: Number(option?.dataset.maxGames || 1),
+    gifts: facts.dataset.gifts === "1",
+    vaults: facts.dataset.vaults === "1",
+    games: Number(facts.dataset.games || 1),
+    maxGames: Number(facts.dataset.maxGames || 1),
   };
 }
 function followGame() {
   const game = chosenGame();
+  giftFields.hidden = !game.gifts;
   vaultField.hidden = !game.vaults;
   gamesField.hidden = game.maxGames < 2;
   const options = [];
@@ -66,13 +71,13 @@ hostForm.addEventListener("submit", async (ev) => {
       headers: { "Content-Type": "application/json" },
       body: JSON.stringify({
         name,
-        budget: document.getElementById("party-budget").value.trim(),
+        budget: chosenGame().gifts ? document.getElementById("party-budget").value.trim() : "",
         jokes_welcome: document.getElementById("party-jokes").checked,
         vault_size: chosenGame().vaults ? Number(document.getElementById("party-vault").value) : 0,
         games: chosenGame().maxGames > 1 ? Number(gamesSelect.value) : 1,
         step_clock: Number(document.getElementById("party-clock").value),
         step_clock_server: document.getElementById("party-clock-server").checked,
-        game: document.getElementById("party-game")?.value || "yankee",
+        ...(gameSelect ? { game: gameSelect.value } : {}), // none: the server's default game
         language: document.getElementById("party-language").value,
       }),
     });

@@ -8,13 +8,11 @@
 import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
-import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, partyResultTables, relayResultList, ringLine, walkCount, walkList, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, relayResultList, ringLine, walkCount, walkList } from "./party.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
-import { fill, fmt, giftLabel, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { leaderRow, renderLeaderboard, renderResult } from "./royal/leaderboard.js";
-import { ROYAL_STORY, storyLink } from "./story-link.js";
-import { renderTable } from "./royal/table.js";
+import { fill, fmt, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
+import { storyLink } from "./story-link.js";
+import { gameInfo, gameModule, liveFacade, tableCount } from "./game.js";
 
 const IDLE_SECONDS = 120; // a table that has not moved for this long needs a look
 const PARTY_NAME = document.title;
@@ -29,25 +27,42 @@ const clockTime = (ms) => new Date(ms).toLocaleTimeString(LANG, { hour: "2-digit
 const app = document.getElementById("app");
 const code = app.dataset.code;
 const token = localStorage.getItem(`heist.host.${code}`);
-// A Royal Heist party (the page says which game): its tables drawn by royal/table.js and
-// a leaderboard; none of Yankee Heist's panels (relay, vault, gifts, stand-ins).
-const ROYAL = app.dataset.game === "royal";
+// The party's game (heist-game) and its tile module (game.js), mounted in start().
+const GAME = gameInfo();
+let screen = null;
 
 const S = {
   party: null,
   tables: new Map(), // table id -> latest public payload
-  logs: new Map(), // table id -> event lines
   editing: null, // {id, draft} while renaming a guest
   removing: null, // guest id awaiting a second tap
   claims: new Map(), // guest id -> {claim, until} one-time hand-over codes we asked for
   partyError: null, // the server's last refusal of a relay command, shown in the party bar
   details: null, // the table id whose details are open
   pairings: new Map(), // table id -> {pairing, qr, until}: a one-time code we asked for
-  boardScroll: 0, // how far the host scrolled a Royal party's leaderboard (kept across redraws)
 };
 let live = null;
 
-function start() {
+async function start() {
+  const game = await gameModule();
+  screen = game.mount(document.getElementById("tables"), {
+    code,
+    game: GAME,
+    live: liveFacade(() => live),
+    state: S,
+    duties: DUTIES,
+    busy,
+    command,
+    partyCommand,
+    tabletsPanel,
+    tabletsAt,
+    openDetails,
+    guestsAt,
+    seatActions,
+    giftArrived,
+    listOf,
+    waitingFor,
+  });
   document.getElementById("host").hidden = false;
   live = new Live({
     code,
@@ -60,8 +75,8 @@ function start() {
     },
     onTable(msg) {
       S.tables.set(msg.table.id, msg);
-      noteEvents(S.logs, msg);
-      if (ROYAL) redrawTables();
+      if (screen.table) screen.table(msg);
+      if (screen.perFrame) redrawTables();
       else drawTables();
     },
     onParty(party, role) {
@@ -145,7 +160,7 @@ function duplicateNames(guests) {
 
 /** Vault gifts the deal needs for this many guests: what the lobby's numbers say. */
 function vaultCount(p, guests) {
-  const tables = Math.max(1, Math.ceil(guests.length / 10));
+  const tables = tableCount(guests.length); // the server's seating, by the game's table_max
   const have = (p.vault_gifts || []).length;
   const need = p.vault_needed !== undefined ? p.vault_needed : p.vault_size * tables;
   return { tables, have, need };
@@ -331,12 +346,10 @@ function draw() {
         : h("button", { class: "btn", type: "button", text: gettext("Reopen registration"), data: { key: "open-reg" }, on: { click: (ev) => command(ev.currentTarget, "reopen_registration") } }),
       h("button", {
         class: "btn primary big", type: "button", id: "deal", data: { key: "deal" },
-        text: ROYAL
-          ? (guests.length < 3 ? gettext("Seat everyone (needs 3 guests)") : fmt(ngettext("Seat everyone (%(n)s player)", "Seat everyone (%(n)s players)", guests.length), { n: guests.length }))
-          : guests.length < 2 ? gettext("Deal the cards (needs 2 guests)") : fmt(ngettext("Deal the cards (%(n)s player)", "Deal the cards (%(n)s players)", guests.length), { n: guests.length }),
-        disabled: guests.length < (ROYAL ? 3 : 2) || Boolean(dealBlocked(p, guests)),
+        text: screen.words.deal(guests.length, GAME.min_players),
+        disabled: guests.length < GAME.min_players || Boolean(dealBlocked(p, guests)),
         "aria-describedby": dealBlocked(p, guests) ? "deal-why" : null,
-        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast(ROYAL ? gettext("Everyone is seated: the heists begin.") : gettext("Cards dealt. Everyone takes the gift their phone shows."), "ok")) },
+        on: { click: (ev) => command(ev.currentTarget, "seat").then((ok) => ok && toast(screen.words.dealt, "ok")) },
       }),
       dealBlocked(p, guests) ? h("p", { class: "deal-why", id: "deal-why", role: "status", text: dealBlocked(p, guests) }) : null,
     );
@@ -351,7 +364,7 @@ function draw() {
 
   const vaultPanel = document.getElementById("vault-panel");
   vaultPanel.hidden = !(p.vault_size > 0) || many;
-  if (p.vault_size > 0 && !ROYAL) {
+  if (p.vault_size > 0 && GAME.features.vaults) {
     render(
       document.getElementById("vault-list"),
       (p.vault_gifts || []).map((v) =>
@@ -378,82 +391,17 @@ function drawTables() {
   const box = document.getElementById("tables");
   box.classList.toggle("compact", multi);
   box.classList.toggle("overview", multi);
-  if (ROYAL) {
-    drawRoyalTables(box);
-    return;
-  }
-  if (multi) {
-    // The overview: every table as a tile, all on one screen; details on demand.
-    render(box, sortedTables().map((t) => tile(t)));
-  } else {
-    render(box, sortedTables().map((t) => [tableCard(t, S.logs.get(t.table.id), DUTIES), tabletsPanel(t.table)]));
-  }
+  screen.draw(sortedTables());
   drawDetails();
   drawPartyBar();
   drawAlerts();
   tickClocks();
 }
 
-// A Royal party's tables redraw at most once a frame, as the big screen's do: every
-// seat decides at once, so 13 tables send dozens of updates a second, and the dashboard
-// (every table and a leaderboard of 100, redrawn whole) fell seconds behind the room.
+// A game's tables may redraw at most once a frame (its `perFrame`), as the big screen's
+// do: where every seat decides at once, 13 tables send dozens of updates a second, and a
+// dashboard redrawn whole for each fell seconds behind the room.
 const redrawTables = oncePerFrame(() => drawTables());
-
-/** A Royal Heist party's tables: each table's tile and the party's leaderboard (every
- * seat's bank, from the tables' views). */
-function drawRoyalTables(box) {
-  const tables = sortedTables();
-  const rows = tables.flatMap(({ view, table: meta }) =>
-    view.seats.map((s) => leaderRow(s, seatName(meta, s.seat), meta.letter)));
-  // With many tables the leaderboard scrolls in its own box (royal.css): reachable by
-  // keyboard, and where it was scrolled to (and its focus) kept across every redraw.
-  const board = renderLeaderboard(rows);
-  if (isMultiTable(S.party)) {
-    board.tabIndex = 0;
-    board.dataset.key = "royal-leaderboard";
-    board.addEventListener("scroll", () => { S.boardScroll = board.scrollTop; });
-  }
-  box.classList.add("r-tables");
-  // Whole tables, not `.tile`s (the dashboard folds Yankee's tiles at the end), in one
-  // block across #tables' grid; each table with its tablets in one box, so that with
-  // many tables (13 for 100 guests) royal.css lays them out as a grid on one screen.
-  render(box, tables.length
-    ? h("div", { class: "r-host" }, royalGate(tables), board,
-      // A table's box scrolls when its seats outgrow it (royal.css, many tables): a keyboard
-      // reaches it as it reaches the leaderboard (axe: scrollable-region-focusable).
-      h("div", { class: "r-host-tables" }, tables.map((t) => h("div", { class: "r-host-table", data: { letter: t.table.letter, key: `royal-table-${t.table.letter}` }, tabindex: "0", role: "region", "aria-label": fmt(gettext("Table %(letter)s"), { letter: t.table.letter }) },
-        renderTable(t.view, t.table), tabletsPanel(t.table)))))
-    : null);
-  if (S.boardScroll) {
-    const keep = () => { if (board.isConnected && board.scrollTop !== S.boardScroll) board.scrollTop = S.boardScroll; };
-    keep();
-    requestAnimationFrame(keep); // the first layout of the new box may not have its height yet
-  }
-  tickClocks();
-}
-
-/** The gate of a Royal Heist party of several tables: every table stops half-way; once
- * all are there (or finished), the host opens the second half for all at once. */
-function royalGate(tables) {
-  const phases = tables.map((t) => t.view.phase);
-  const waiting = phases.filter((p) => p === "gate").length;
-  if (!waiting) return null;
-  const ready = phases.every((p) => p === "gate" || p === "over");
-  return h("div", { class: "panel r-gate", role: "status" }, [
-    h("p", {}, ready
-      ? gettext("Every table is at the gate.")
-      : fmt(ngettext("At the gate: %(waiting)s of %(tables)s table. The others are still playing their first half.", "At the gate: %(waiting)s of %(tables)s tables. The others are still playing their first half.", tables.length),
-        { waiting, tables: tables.length })),
-    ready
-      ? h("button", {
-          type: "button",
-          class: "btn primary big",
-          data: { key: "royal-open-gate" },
-          on: { click: (ev) => partyCommand(ev.currentTarget, "open_gate") },
-        }, gettext("Open the gate: play the second half"))
-      : null,
-  ]);
-}
 
 // --- the overview: a tile per table ----------------------------------------------------------
 
@@ -482,62 +430,6 @@ function waitingFor(view, meta) {
   }
 }
 
-function tile(payload) {
-  const { view, table: meta } = payload;
-  const letter = meta.letter;
-  const guests = guestsAt(letter);
-  const offline = guests.filter((g) => !g.online);
-  const captain = guests.find((g) => g.captain);
-  const walk = view.phase === "gate" ? walkOf(S.party.relay, letter) : null;
-  const gate = walk ? walkStatus(walk) : gateStatus(view);
-  // The host's "Gift arrived" overrides are in the party bar (the tiles keep their size).
-  const who = walk
-    ? {
-        text: walk.arrived
-          ? fmt(gettext("Waiting for %(name)s to deliver gift %(gift)s"), { name: walk.mine.guest, gift: walk.mine.sent })
-          : fmt(gettext("Waiting for gift %(gift)s from %(letter)s (%(name)s)"), { gift: walk.mine.received, letter: walk.from.table, name: walk.from.guest }),
-        since: null,
-      }
-    : waitingFor(view, meta);
-  const tablets = tabletsAt(meta.id);
-  return h("article", {
-    class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
-    "aria-labelledby": `tile-${meta.id}-h`,
-    data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
-  },
-  h("div", { class: "tile-top" },
-    h("h2", { id: `tile-${meta.id}-h`, class: "tile-head" },
-      h("span", { class: "table-letter", text: letter }),
-      h("span", { class: "sr-only", text: fmt(gettext("Table %(letter)s, "), { letter }) }),
-      h("span", { class: "round", text: view.phase === "over" ? gettext("Game over") : fmt(gettext("Round %(round)s · turn %(turn)s of %(players)s"), { round: view.round, turn: Math.min(view.turn + 1, view.players), players: view.players }) })),
-    h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${meta.id}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter }), "aria-haspopup": "dialog",
-      on: { click: () => openDetails(meta.id) } }, gettext("Details"))),
-  h("p", { class: "tile-who" }, h("strong", { text: who.text }),
-    who.since ? h("span", { class: "clock", data: { openedAt: who.since, clock: "" }, text: "" }) : null),
-  h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.short),
-  h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}` },
-    h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-    offline.length ? fmt(gettext("Offline: %(names)s"), { names: listOf(offline.map((g) => g.name)) }) : gettext("Everyone connected")),
-  h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? fmt(gettext("Captain: %(name)s"), { name: captain.name }) : gettext("No captain"),
-    h("span", { class: tablets.length ? "tablet-mark on" : "tablet-mark off", text: tablets.length ? gettext(" · tablet ✓") : gettext(" · no tablet") })),
-  view.phase === "reveal"
-    ? h("button", { class: "btn small", type: "button", data: { key: `reveal-${meta.id}` }, "aria-label": fmt(gettext("Start round 2 at table %(letter)s"), { letter }), on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, gettext("Start round 2"))
-    : null,
-  );
-}
-
-/** A table waiting for its relay walks, in the tiles' words. */
-function walkStatus(walk) {
-  return walk.arrived
-    ? {
-        icon: "◐",
-        text: fmt(gettext("Gift %(gift)s arrived; waiting for its carrier %(name)s"), { gift: walk.mine.received, name: walk.mine.guest }),
-        short: fmt(gettext("Gift %(gift)s is in"), { gift: walk.mine.received }),
-        cls: "walking",
-      }
-    : { icon: "⇢", text: fmt(gettext("Waiting for gift %(gift)s from table %(letter)s"), { gift: walk.mine.received, letter: walk.from.table }), short: gettext("Relay gift on its way"), cls: "walking" };
-}
-
 // --- one table's details, on demand ------------------------------------------------------------
 
 function openDetails(tableId) {
@@ -552,14 +444,14 @@ function openDetails(tableId) {
 function drawDetails() {
   const dialog = document.getElementById("details");
   const payload = S.details !== null ? S.tables.get(S.details) : null;
-  if (!payload || !isMultiTable(S.party)) {
+  if (!payload || !isMultiTable(S.party) || !screen.details) {
     if (dialog.open) dialog.close();
     return;
   }
   render(dialog,
     h("div", { class: "details-bar" },
       h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, gettext("Close"))),
-    compactCard(payload),
+    screen.details(payload),
     tabletsPanel(payload.table));
 }
 
@@ -731,106 +623,11 @@ function captainName(letter) {
   return c ? c.name : null;
 }
 
-/** Where a table is on its way to (or past) the gate, in words and an icon. */
-function gateStatus(view) {
-  if (view.phase === "over") return { icon: "■", text: gettext("Finished round 4"), short: gettext("Finished"), cls: "over" };
-  if (view.phase === "gate") return { icon: "‖", text: gettext("At the gate: finished round 2"), short: gettext("At the gate"), cls: "at-gate" };
-  if (view.relayed) return { icon: "✓", text: gettext("Relay done; playing on"), short: gettext("Relay done"), cls: "past" };
-  if (view.gate) {
-    const turn = Math.min(view.turn + 1, view.players);
-    return {
-      icon: "▶",
-      text: fmt(gettext("Not at the gate yet: round %(round)s, turn %(turn)s of %(players)s"), { round: view.round, turn, players: view.players }),
-      short: gettext("Not at the gate yet"),
-      cls: "playing",
-    };
-  }
-  return { icon: "▶", text: gettext("Playing"), short: gettext("Playing"), cls: "playing" };
-}
-
-function compactCard(payload) {
-  const { view, table: meta } = payload;
-  const letter = meta.letter;
-  const guests = guestsAt(letter);
-  const bySeat = new Map(guests.map((g) => [g.seat, g]));
-  const offline = guests.filter((g) => !g.online);
-  const captain = guests.find((g) => g.captain);
-  const relay = S.party.relay;
-  const walk = view.phase === "gate" ? walkOf(relay, letter) : null;
-  // After the relay ran, a table at the gate waits for its walks (docs/RULES.md).
-  const gate = walk ? { icon: "⇢", text: walkText(relay, letter), cls: "walking" } : gateStatus(view);
-  const waiting = new Set(view.window ? view.window.waiting : []);
-  let relayLine = null;
-  if (walk && !walk.arrived) {
-    relayLine = h("p", { class: "relay-line walking" },
-      h("button", { class: "btn small", type: "button", data: { key: `arrived-${meta.id}` }, "aria-label": fmt(gettext("Gift %(gift)s has arrived at table %(letter)s"), { gift: walk.mine.received, letter }),
-        text: fmt(gettext("Gift %(gift)s arrived"), { gift: walk.mine.received }),
-        on: { click: (ev) => giftArrived(walk.mine, ev.currentTarget) } }));
-  }
-  if (view.phase === "gate" && relay && relay.status === "open") {
-    if (view.relay_seat === null) {
-      relayLine = h("p", { class: "relay-line pending" },
-        h("span", { "aria-hidden": "true", text: "○ " }),
-        captain ? fmt(gettext("Relay seat not drawn yet (captain %(name)s)"), { name: captain.name }) : gettext("Relay seat not drawn yet"), " ",
-        h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": fmt(gettext("Draw the relay seat for table %(letter)s"), { letter }), text: gettext("Draw the relay seat"),
-          on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id })) } }));
-    } else {
-      const r = meta.roster[view.relay_seat];
-      relayLine = h("p", { class: "relay-line done" }, h("span", { "aria-hidden": "true", text: "✓ " }),
-        fmt(gettext("Drawn seat: %(name)s (seat %(seat)s, gift %(gift)s)"), { name: r ? r.name : "", seat: view.relay_seat + 1, gift: giftLabel(view.seats[view.relay_seat].gift) }));
-    }
-  }
-  return h(
-    "article",
-    {
-      class: `panel table compact-table phase-${view.phase}`,
-      "aria-labelledby": `table-${meta.id}-h`,
-      data: { tableId: meta.id, letter, version: payload.version, phase: view.phase, round: view.round },
-    },
-    h("h2", { id: `table-${meta.id}-h` },
-      h("span", { class: "table-letter", text: fmt(gettext("Table %(letter)s"), { letter }) }), " ",
-      h("span", { class: "round", text: `· ${roundTitle(view)}` })),
-    h("p", { class: `gate-status ${gate.cls}` }, h("span", { "aria-hidden": "true", text: `${gate.icon} ` }), gate.text),
-    h("p", { class: "status-line", text: statusLine(view, meta) }),
-    windowBox(view, meta, DUTIES),
-    view.phase === "reveal"
-      ? h("button", { class: "btn primary", type: "button", data: { key: `reveal-${meta.id}` }, on: { click: (ev) => DUTIES.onConfirm(meta.id, ev.currentTarget) } }, fmt(gettext("Everyone at table %(letter)s unwrapped — start round 2"), { letter }))
-      : null,
-    relayLine,
-    h("p", { class: "captain-line" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captain ? fmt(gettext("Captain: %(name)s"), { name: captain.name }) : gettext("No captain")),
-    h("p", { class: `presence-line ${offline.length ? "some-off" : "all-on"}`, role: "status" },
-      h("span", { "aria-hidden": "true", text: offline.length ? "○ " : "● " }),
-      offline.length ? fmt(gettext("Disconnected: %(names)s"), { names: listOf(offline.map((g) => g.name)) }) : gettext("Everyone connected")),
-    h("ol", { class: "seats compact", "aria-label": fmt(gettext("Seats at table %(letter)s"), { letter }) },
-      view.seats.map((s) => {
-        const g = bySeat.get(s.seat);
-        const name = g ? g.name : (meta.roster[s.seat] || {}).name || fmt(gettext("Seat %(seat)s"), { seat: s.seat + 1 });
-        const marks = [];
-        if (g && g.captain) marks.push(h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), gettext("captain")));
-        if (g && !g.online) marks.push(h("span", { class: "mark offline" }, h("span", { "aria-hidden": "true", text: "○ " }), gettext("offline")));
-        if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), pgettext("seat mark", "turn")));
-        if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), gettext("being asked")));
-        if ((view.trims || {})[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), gettext("discarding")));
-        if (view.relay_seat === s.seat && !view.relayed) marks.push(h("span", { class: "mark relay" }, h("span", { "aria-hidden": "true", text: "⇄ " }), pgettext("seat mark", "relay")));
-        return h("li", { class: `seat${view.active === s.seat ? " active" : ""}`, data: { seat: s.seat, guest: g ? g.id : null } },
-          h("span", { class: "seat-no", text: `${s.seat + 1}` }),
-          h("span", { class: "seat-main" },
-            h("strong", { class: "seat-name", text: name }),
-            h("span", { class: "seat-gift" }, h("span", { class: "gift-tag", text: fmt(gettext("gift %(gift)s"), { gift: giftLabel(s.gift) }) }), s.open && s.description ? ` ${s.description}` : ""),
-            marks.length ? h("span", { class: "marks" }, marks) : null,
-            g ? seatActions(g, fmt(gettext("Make %(name)s captain of table %(letter)s"), { name: g.name, letter })) : null),
-          h("span", { class: "seat-cards", "aria-label": fmt(ngettext("%(n)s card in hand", "%(n)s cards in hand", s.cards), { n: s.cards }) }, h("span", { "aria-hidden": "true", text: "🂠 " }), `${s.cards}`));
-      })),
-    vaultList(view),
-    h("details", { class: "table-log" }, h("summary", { text: fmt(gettext("What happened at table %(letter)s"), { letter }) }), eventLog(S.logs.get(meta.id)) || h("p", { class: "hint", text: gettext("Nothing yet.") })),
-  );
-}
-
 function drawPartyBar() {
   const p = S.party;
   const bar = document.getElementById("party-bar");
   // Only while the tables play: at the end the result says it all.
-  if (!p || p.status !== "playing" || !isMultiTable(p) || ROYAL) {
+  if (!p || p.status !== "playing" || !isMultiTable(p) || !GAME.features.relay) {
     bar.hidden = true;
     return;
   }
@@ -929,17 +726,9 @@ function drawResult() {
     return;
   }
   box.hidden = false;
-  if (ROYAL) { // no gifts: every guest's jewels across the tables, the winners, the champions
-    render(box,
-      h("h2", { id: "result-h", text: gettext("The party's result") }),
-      renderResult(p.result, { actions: h("p", { class: "r-actions" }, csvButton(), " ", storyLink(code, { text: ROYAL_STORY })) }));
-    return;
-  }
   render(box,
     h("h2", { id: "result-h", text: gettext("The party's result") }),
-    h("p", { text: gettext("Everyone keeps the gift in front of them; leftover vault gifts go back to their contributors.") }),
-    csvButton(),
-    partyResultTables(p.result));
+    screen.result(p.result, { csv: csvButton(), story: storyLink }));
 }
 
 function csvButton() {
@@ -957,7 +746,7 @@ async function downloadCsv(button) {
       throw new Error(serverSays(data) || fmt(gettext("the server refused the download (%(status)s)"), { status: res.status }));
     }
     const url = URL.createObjectURL(await res.blob());
-    const link = h("a", { href: url, download: `${ROYAL ? "royal" : "yankee"}-heist-${code}.csv`, hidden: true });
+    const link = h("a", { href: url, download: `${GAME.title.toLowerCase().replaceAll(" ", "-")}-${code}.csv`, hidden: true });
     document.body.appendChild(link);
     link.click();
     link.remove();

@@ -421,7 +421,7 @@ export class Live {
   }
 }
 
-/** A public view with a patch applied (games/yankee/views.py `apply_patch`): `set` the
+/** A public view with a patch applied (the games' views' `apply_patch`): `set` the
  * keys that changed, `unset` the keys gone, `seats` [index, entry] the seats that changed. */
 export function applyPatch(view, patch) {
   const out = { ...view };
@@ -444,7 +444,7 @@ export function unmergePrivate(view) {
     return { ...rest, description: null };
   };
   out.seats = view.seats.map(plain);
-  if (view.vault) out.vault = view.vault.map(plain); // a game without a vault (Royal Heist) has none
+  if (view.vault) out.vault = view.vault.map(plain); // a game without a vault has none
   return out;
 }
 
@@ -452,7 +452,7 @@ const PRIVATE_KEYS = ["you", "gift", "hand", "asked", "answer", "must_trim", "pl
 
 /** A seat's `table` message comes as the public view plus the seat's private part
  * (its hand, the gifts it peeked, its answer, what it may do, and its own events when
- * they differ): the seat's whole view, as games/yankee/views.py `merge_private`. */
+ * they differ): the seat's whole view, as the games' views' `merge_private`. */
 export function mergePrivate(msg) {
   const p = msg.private;
   const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));
@@ -462,7 +462,7 @@ export function mergePrivate(msg) {
   const view = { ...msg.view, seats: msg.view.seats.map(mark) };
   if (msg.view.vault) view.vault = msg.view.vault.map(mark);
   for (const key of PRIVATE_KEYS) view[key] = p[key];
-  // Another game's private part (Royal Heist: you, inside, decision, can_decide) as it comes.
+  // Another game's private part (its definition's private_keys) as it comes.
   for (const [key, value] of Object.entries(p)) if (key !== "events" && key !== "peeked" && !PRIVATE_KEYS.includes(key)) view[key] = value;
   const out = { ...msg, view, events: p.events || msg.events };
   delete out.private;

@@ -14,7 +14,7 @@ export function passFrom(view, meta) {
     const rulebook = meta.window_opened_at + (meta.reaction_timeout || 60);
     return due ? Math.min(due, rulebook) : rulebook;
   }
-  // Royal Heist's room: every seat inside decides at once, under one clock.
+  // A simultaneous step: every seat still in decides at once, under one clock.
   if (view.phase === "action" || view.phase === "trim" || view.phase === "decide") return due || null;
   return null;
 }
@@ -34,7 +34,7 @@ export function standIn(view, meta) {
     return { what: "reaction", seats: w.waiting, verb: gettext("Pass for"), label: (name) => interpolate(gettext("Pass for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
   }
   if (view.phase === "decide") {
-    // Royal Heist: the clock's choice is to get out (docs/RULES.md, the empty fist).
+    // A decision: the clock's choice is the rules' do-nothing one (docs/RULES.md).
     return { what: "decide", seats: view.waiting_for || [], verb: gettext("Get out for"), label: (name) => interpolate(gettext("Get out for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_decide", seat }) };
   }
   return null;

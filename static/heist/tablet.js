@@ -2,25 +2,32 @@
 // "tablet"). It shows that table's public view, large, and the captain's duties:
 // confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a
 // substitute. It never holds a hand: the server sends it the public view only.
+//
+// This is the shell: pairing, the socket (live.js), a quiet guest's step clock, the
+// captain's duties as acts, hand-overs; the party's game's tablet module (heist-game's
+// `module`, game.js) draws the table. Its interface: `mount(root, ctx)` returns
+// `{draw(), table?(msg)}`: `draw()` draws `ctx.state.payload` (the latest table payload:
+// `view`, `table` meta) with `ctx.state.party` and `ctx.state.passKey` (non-empty while
+// a quiet guest's step may be played for them, standin.js), and is called on every
+// change; `table(msg)` sees each table update first (an event log). `ctx` adds to
+// game.js's: `state`, `duty(action, button, what)` (the captain's act at this table,
+// the button busy meanwhile) and `handoverPanel(view, meta)` (the hand-over panel).
+import { gameInfo, gameModule, liveFacade } from "./game.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
-import { relayEntry, relayRan, ringLine, walkOf, walkText } from "./party.js";
-import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { callOnce, passableNow, standIn, standInBox, worthCalling } from "./standin.js";
-import { buzz, fill, giftLabel, h, loadJSON, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
-import { renderTable } from "./royal/table.js";
+import { passableNow } from "./standin.js";
+import { fill, h, loadJSON, render, serverSays, showError, startClocks, titleAlert, track } from "./ui.js";
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
-// A Royal Heist table: drawn by royal/table.js (no stand-ins, gifts or relay here).
-const ROYAL = app.dataset.game === "royal";
 const partyName = app.dataset.partyName;
 const key = `heist.tablet.${code}`;
 const root = document.getElementById("tablet");
 const pairBox = document.getElementById("pair");
 
-const S = { party: null, payload: null, logs: new Map(), claims: new Map(), fatal: null, duty: "", openHandover: false };
+const S = { party: null, payload: null, claims: new Map(), fatal: null, passKey: "", openHandover: false };
 let live = null;
+let screen = null; // the game's tablet module, mounted
 
 /** Trade a one-time pairing code for this tablet's own secret. */
 async function pair(pairing) {
@@ -82,7 +89,11 @@ document.getElementById("pair-form").addEventListener("submit", async (ev) => {
   }
 });
 
-function start(token) {
+async function start(token) {
+  const game = await gameModule();
+  screen = game.mount(root, {
+    code, game: gameInfo(), partyName, live: liveFacade(() => live), state: S, duty, handoverPanel,
+  });
   live = new Live({
     code,
     role: "tablet",
@@ -94,7 +105,7 @@ function start(token) {
     },
     onTable(msg) {
       S.payload = msg;
-      noteEvents(S.logs, msg);
+      if (screen.table) screen.table(msg);
       draw();
     },
     onParty(party) {
@@ -137,11 +148,6 @@ function duty(action, button, what) {
   });
 }
 
-function tableInfo() {
-  const letter = S.payload && S.payload.table.letter;
-  return ((S.party && S.party.tables) || []).find((t) => t.letter === letter) || {};
-}
-
 function draw() {
   if (S.fatal) {
     render(root, h("section", { class: "panel", role: "alert" },
@@ -152,146 +158,9 @@ function draw() {
     titleAlert(interpolate(gettext("Captain's tablet · %(party)s"), { party: partyName }, true), null);
     return;
   }
-  if (!S.payload) return;
-  const { view, table: meta } = S.payload;
+  if (!S.payload || !screen) return;
   S.passKey = passKey();
-  if (ROYAL) {
-    // the room, who is inside, the clock, and the captain's one duty: a quiet guest's
-    // choice once the clock has run out (get out, the rules' empty fist)
-    render(root, renderTable(view, meta), standInBox(view, meta, { onAct: duty, big: true }));
-    tickClocks();
-    if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, root);
-    return;
-  }
-  const info = tableInfo();
-  const prompt = dutyPrompt(view, meta);
-  render(root,
-    h("header", { class: "tablet-head" },
-      h("h1", {}, fill(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
-      h("p", { class: "tablet-sub" },
-        h("span", { class: "mark captain" }, h("span", { "aria-hidden": "true", text: "⚑ " }), gettext("Captain's tablet")),
-        ` ${info.captain ? interpolate(gettext("Captain: %(name)s"), { name: info.captain }, true) : gettext("No captain")} · ${roundTitle(view)}`)),
-    prompt,
-    h("section", { class: "panel tablet-table", "aria-labelledby": "table-h", data: { version: S.payload.version, phase: view.phase } },
-      h("h2", { id: "table-h", text: interpolate(gettext("Table %(letter)s"), { letter: meta.letter }, true) }),
-      h("p", { class: "status-line", text: statusLine(view, meta) }),
-      resultList(view, meta),
-      seatList(view, meta),
-      vaultList(view)),
-    handoverPanel(view, meta),
-    eventLog(S.logs.get(meta.id)),
-  );
-  tickClocks();
-  const headline = prompt.dataset.headline;
-  if (prompt.dataset.urgent === "1" && headline !== S.duty) {
-    // A new duty: buzz, mark the tab and move the focus to it (screen readers read it).
-    buzz();
-    const heading = prompt.querySelector("h2");
-    if (heading) heading.focus({ preventScroll: false });
-  }
-  S.duty = headline;
-  titleAlert(interpolate(gettext("Table %(letter)s · captain's tablet"), { letter: meta.letter }, true), prompt.dataset.urgent === "1" ? headline : null);
-  // A quiet guest's step may be played: chime, focus its button (unless the server plays it now).
-  if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, prompt);
-  document.body.dataset.phase = view.phase;
-}
-
-function promptBox(kind, headline, urgent, ...body) {
-  return h("section", { class: `panel prompt duty duty-${kind}`, id: "duty", "aria-labelledby": "duty-h", data: { duty: kind, headline, urgent: urgent ? "1" : "0" } },
-    h("h2", { id: "duty-h", tabindex: "-1", text: headline }), ...body);
-}
-
-/** The one thing the captain should do (or watch) now. */
-function dutyPrompt(view, meta) {
-  const relay = S.party && S.party.relay;
-  if (view.phase === "reveal") {
-    return promptBox("reveal", gettext("Round 1 is over: everyone unwraps their gift"), true,
-      h("p", { class: "big", text: gettext("When every gift at the table is unwrapped and shown, start round 2.") }),
-      h("button", { class: "btn primary big", type: "button", id: "confirm-reveal", data: { key: "reveal" },
-        on: { click: (ev) => duty({ type: "confirm_reveal" }, ev.currentTarget, gettext("Starting round 2")) } }, gettext("Everyone unwrapped — start round 2")));
-  }
-  const quiet = S.passKey ? standIn(view, meta) : null;
-  if (quiet && quiet.what !== "reaction") {
-    const who = quiet.seats.map((s) => seatName(meta, s)).join(", ");
-    return promptBox(quiet.what, interpolate(quiet.what === "turn" ? gettext("%(names)s's turn ran out") : gettext("%(names)s must discard: the clock ran out"), { names: who }, true), true,
-      h("p", { class: "big", text: quiet.what === "turn"
-        ? gettext("Ask them to play. If they cannot, pass the turn for them: they keep their cards.")
-        : gettext("Ask them to choose. If they cannot, discard at random for them.") }),
-      standInBox(view, meta, { onAct: duty, big: true }));
-  }
-  if (view.phase === "reaction") {
-    return promptBox("reaction", quiet ? interpolate(gettext("A reaction waits for %(names)s"), { names: quiet.seats.map((s) => seatName(meta, s)).join(", ") }, true) : gettext("A reaction is open"), Boolean(quiet),
-      h("p", { class: "hint", text: gettext("Asked players answer on their phones. After 60 s without an answer you may let the move happen for them.") }),
-      windowBox(view, meta, { duty: true, onPass: (_t, seat, button, window) => duty({ type: "timeout_pass", seat, window }, button, interpolate(gettext("Passing for %(name)s"), { name: seatName(meta, seat) }, true)) }));
-  }
-  if (view.phase === "gate") {
-    const gate = (S.party && S.party.gate) || { tables: 1, at_gate: 1 };
-    if (!relay) {
-      return promptBox("gate", interpolate(ngettext("At the gate: %(at)s of %(tables)s table is here", "At the gate: %(at)s of %(tables)s tables are here", gate.tables), { at: gate.at_gate, tables: gate.tables }, true), false,
-        h("p", { text: gettext("Every table stops after round 2. When all are here the host opens the relay; then you draw the relay seat here.") }));
-    }
-    const walk = walkOf(relay, meta.letter);
-    if (walk) return walkPrompt(walk, relay, meta);
-    const seat = view.relay_seat;
-    if (seat === null || seat === undefined) {
-      return promptBox("draw", gettext("Draw the relay seat"), true,
-        ringLine(relay, "ring big-ring"),
-        h("p", { class: "big", text: gettext("The server draws one seat at this table at random. That player carries their gift to the next table.") }),
-        h("button", { class: "btn primary big", type: "button", id: "draw-relay", data: { key: "draw-relay" },
-          on: { click: (ev) => duty({ type: "draw_relay_seat" }, ev.currentTarget, gettext("Drawing the relay seat")) } }, gettext("Draw the relay seat")));
-    }
-    const next = relay.ring[(relay.ring.indexOf(meta.letter) + 1) % relay.ring.length];
-    return promptBox("drawn", interpolate(gettext("Drawn: %(name)s (seat %(seat)s)"), { name: seatName(meta, seat), seat: seat + 1 }, true), false,
-      ringLine(relay, "ring big-ring"),
-      h("p", { class: "big" }, interpolate(gettext("%(name)s carries gift %(gift)s to table %(next)s when the host runs the relay."),
-        { name: seatName(meta, seat), gift: giftLabel(view.seats[seat].gift), next }, true)),
-      h("p", { class: "hint", text: gettext("Waiting for the host to run the relay.") }));
-  }
-  if (relayRan(relay) && view.round === 3 && view.phase !== "over") {
-    const mine = relayEntry(relay, meta.letter);
-    if (mine) {
-      return promptBox("relay", gettext("The relay ran"), false,
-        h("p", { class: "big" }, interpolate(gettext("%(guest)s (seat %(seat)s) carries gift %(sent)s to table %(to)s and brings back gift %(received)s from table %(from)s."),
-          { guest: mine.guest, seat: mine.seat + 1, sent: mine.sent, to: mine.sent_to, received: mine.received, from: mine.received_from }, true)),
-        h("p", { class: "status-line", text: statusLine(view, meta) }));
-    }
-  }
-  if (view.phase === "over") return promptBox("over", gettext("Game over: everyone keeps the gift in front of them"), false);
-  return promptBox("watch", statusLine(view, meta), false,
-    h("p", { class: "hint", text: clockHint(meta) }),
-    standInBox(view, meta, { onAct: duty }));
-}
-
-function clockHint(meta) {
-  if (!meta.step_clock) return gettext("Nothing for the captain to do now. Duties appear here: confirm the reveal, pass a reaction after 60 s, draw the relay seat.");
-  const clock = meta.step_clock === 120 ? gettext("2 min") : interpolate(gettext("%(seconds)s s"), { seconds: meta.step_clock }, true);
-  return interpolate(meta.step_clock_server
-    ? gettext("Nothing for the captain to do now. Step clock: %(clock)s; when a guest's step runs out, the server plays it for them (pass, discard at random, let it happen).")
-    : gettext("Nothing for the captain to do now. Step clock: %(clock)s; when a guest's step runs out, you may play it for them here."), { clock }, true);
-}
-
-/** The relay's walk at this table: the gift it waits for, who carries it, and the
- * button that says it arrived (docs/RULES.md). */
-function walkPrompt(walk, relay, meta) {
-  const { mine, from } = walk;
-  if (!walk.arrived) {
-    return promptBox("walk", interpolate(gettext("Waiting for gift %(gift)s from table %(from)s (carried by %(carrier)s)"), { gift: mine.received, from: from.table, carrier: from.guest }, true), true,
-      h("p", { class: "big" }, interpolate(gettext("%(carrier)s brings gift %(gift)s to %(guest)s (seat %(seat)s). When it is here, say so: the table plays round 3 once it is in and %(guest)s has delivered gift %(sent)s to table %(to)s."),
-        { carrier: from.guest, gift: mine.received, guest: mine.guest, seat: mine.seat + 1, sent: mine.sent, to: mine.sent_to }, true)),
-      h("button", { class: "btn primary big", type: "button", id: "gift-arrived", data: { key: "gift-arrived" },
-        on: { click: (ev) => arrived(mine.table_id, ev.currentTarget) } }, interpolate(gettext("Gift %(gift)s has arrived"), { gift: mine.received }, true)));
-  }
-  return promptBox("walk", walkText(relay, meta.letter), false,
-    h("p", { class: "hint", text: interpolate(gettext("Round 3 starts by itself once %(guest)s has delivered gift %(sent)s at table %(to)s."), { guest: mine.guest, sent: mine.sent, to: mine.sent_to }, true) }));
-}
-
-function arrived(tableId, button) {
-  button.disabled = true;
-  button.dataset.busy = "1";
-  track(live.party("confirm_delivery", { table: tableId }), gettext("Confirming the gift")).catch(showError).finally(() => {
-    button.disabled = false;
-    delete button.dataset.busy;
-  });
+  screen.draw();
 }
 
 function handoverPanel(view, meta) {

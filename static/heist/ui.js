@@ -196,7 +196,7 @@ let RULES = null;
 
 /** What the screens need of the rules (card texts, kinds and target counts, the
  * two-player rule, round names, the hand limit, the vault's gift-id base), as the engine
- * states them: games/yankee/catalogue.py rules_for_screens(), embedded in every page by
+ * states them: the party's game's rules_for_screens(), embedded in every page by
  * templates/base.html as <script id="heist-rules" type="application/json">. Read once. */
 export function rules() {
   if (RULES === null) {
@@ -226,7 +226,7 @@ export const KINDS = {
 };
 
 /** How many other players a card names when played at a table of `players` (the
- * engine's count; YANKEE HEIST names one at a two-player table). */
+ * engine's count: a card may name fewer at a two-player table). */
 export function targetCount(cardName, players) {
   const card = rules().cards[cardName];
   if (!card) return 0;

@@ -1,9 +1,9 @@
-"""Royal Heist's screens (static/heist/royal/*.js) in Chromium, fed real views.
+"""Royal Heist's screens (games/royal/static/royal/*.js) in Chromium, fed real views.
 
 The engine (games.royal) plays a seeded four-seat party game with the gate on; its
 seat and public views at several moments (the start, a decision, the reveal, a danger's
 repeat, the gate, the end) are drawn by the modules, served as files over HTTP from
-this worktree's static/ by a tiny server on 127.0.0.1. Checked: the decide buttons are
+this worktree's static/ and the games' static/ folders by a tiny server on 127.0.0.1. Checked: the decide buttons are
 there and enabled only when the seat may decide, and the choice shows locked; another
 seat's phone is the same whatever a seat chose until the reveal; the reveal flips every
 choice at once, and not under reduced motion; the gate's button calls its callback;
@@ -39,7 +39,10 @@ from .helpers import SHOTS, new_page, serious_a11y
 
 pytestmark = [pytest.mark.browser]
 
-STATIC = Path(__file__).resolve().parents[2] / "static"
+ROOT = Path(__file__).resolve().parents[2]
+# Where the pages' static files come from, as Django's finders look: the host's static/,
+# then each game package's own (/static/royal/... is games/royal/static/royal/...).
+STATIC = [ROOT / "static", *sorted(ROOT.glob("games/*/static"))]
 PLAYERS = 4
 SEED = 3  # heist 1 ends on a danger's repeat when everybody presses on (asserted below)
 NAMES = ["Ana", "Bo", "Cy", "Di"]
@@ -49,6 +52,15 @@ META = {"id": 7, "letter": "B", "roster": [{"guest": i + 1, "name": n} for i, n 
 class _Static(SimpleHTTPRequestHandler):
     """static/ as files; a page set with set_content (about:blank) imports the modules
     cross-origin, so they carry CORS's allow header."""
+
+    def translate_path(self, path: str) -> str:
+        for root in STATIC[1:]:
+            self.directory = str(root)
+            found = super().translate_path(path)
+            if Path(found).exists():
+                return found
+        self.directory = str(STATIC[0])
+        return super().translate_path(path)
 
     def end_headers(self) -> None:
         self.send_header("Access-Control-Allow-Origin", "*")
@@ -61,7 +73,7 @@ class _Static(SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def static_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Static, directory=str(STATIC)))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Static, directory=str(STATIC[0])))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -74,14 +86,14 @@ def static_url() -> Iterator[str]:
 PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Royal Heist screens</title>
-<link rel="stylesheet" href="{base}/heist/heist.css"><link rel="stylesheet" href="{base}/heist/royal.css">
-<script id="royal-rules" type="application/json">{rules}</script>
+<link rel="stylesheet" href="{base}/heist/heist.css"><link rel="stylesheet" href="{base}/royal/royal.css">
+<script id="heist-rules" type="application/json">{rules}</script>
 </head><body><main id="root" style="padding: .75rem"></main>
 <script type="module">
 import * as ui from "{base}/heist/ui.js";
-import {{ renderPhone }} from "{base}/heist/royal/phone.js";
-import {{ renderTable }} from "{base}/heist/royal/table.js";
-import {{ renderLeaderboard, ranked }} from "{base}/heist/royal/leaderboard.js";
+import {{ renderPhone }} from "{base}/royal/phone.js";
+import {{ renderTable }} from "{base}/royal/table.js";
+import {{ renderLeaderboard, ranked }} from "{base}/royal/leaderboard.js";
 window.calls = [];
 window.draw = (kind, view, meta) => {{
   const root = document.getElementById("root");

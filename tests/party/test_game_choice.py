@@ -1,6 +1,6 @@
-"""The game a party plays: chosen when it is created, among the games whose pages are
-wired (the host's form offers no game a phone cannot play); the API takes any
-registered game and refuses the rest, naming them."""
+"""The game a party plays: chosen when it is created, among the games whose package
+brings all four screens' modules (the host's form offers no game a phone cannot play);
+the API takes any registered game and refuses the rest, naming them."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from django.test import Client
 
 from events.models import Party
 from events.party.services import guest_join, party_create, party_seat
-from events.web.views import ON_SCREENS
+from events.web.screens import MODULES, on_screens
 from games.registry import DEFAULT_GAME, GAMES
 from tables.models import Table
 
@@ -24,11 +24,25 @@ def _create(client: Client, **fields: object):
 
 def test_the_hosts_form_offers_only_games_whose_pages_are_wired():
     page = Client().get("/").content.decode()
+    wired = [name for name in GAMES if on_screens(name)]
     offered = [name for name in GAMES if f'<option value="{name}"' in page]
-    assert offered == [name for name in GAMES if name in ON_SCREENS and len(ON_SCREENS) > 1]
+    assert offered == (wired if len(wired) > 1 else [])
     # While one game is on the screens, the form has no choice to make at all.
-    assert ('id="party-game"' in page) == (len(ON_SCREENS) > 1)
-    assert DEFAULT_GAME in ON_SCREENS
+    assert ('id="party-game"' in page) == (len(wired) > 1)
+    assert DEFAULT_GAME in wired
+
+
+def test_a_game_is_on_the_screens_exactly_when_its_package_has_the_four_modules(settings, tmp_path):
+    assert all(on_screens(name) for name in GAMES)
+    # A game's static folder (found as any app's) with one module short, then whole.
+    folder = tmp_path / "static" / "canary"
+    folder.mkdir(parents=True)
+    settings.STATICFILES_DIRS = [*settings.STATICFILES_DIRS, tmp_path / "static"]
+    for module in MODULES[:-1]:
+        (folder / f"{module}.js").write_text("export function mount() {}\n")
+        assert not on_screens("canary")
+    (folder / f"{MODULES[-1]}.js").write_text("export function mount() {}\n")
+    assert on_screens("canary")
 
 
 def test_a_party_plays_the_game_it_was_created_with():

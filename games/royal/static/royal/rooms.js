@@ -4,7 +4,7 @@
 // Text only through textContent (ui.js h); every string this module shows is in TEXT,
 // translated (the page's catalogue, /jsi18n/, loads before the modules); the card titles
 // and rank names arrive translated in the server's rules JSON.
-import { h, listText, namer } from "../ui.js";
+import { h, listText, namer } from "../heist/ui.js";
 
 export const TEXT = {
   heist: (n, of) => interpolate(gettext("Heist %(n)s of %(of)s"), { n, of }, true),
@@ -50,11 +50,12 @@ const JOKER_FACE = "★";
 let RULES;
 
 /** Royal's rules as the engine states them (games/royal/catalogue.py rules_for_screens():
- * card titles, danger rank names), from the page's <script id="royal-rules"
- * type="application/json"> when it carries one (read once); null without. */
+ * card titles, danger rank names), from the page's <script id="heist-rules"
+ * type="application/json"> (the party's game's rules, templates/base.html) when it
+ * carries one (read once); null without. */
 export function royalRules() {
   if (RULES === undefined) {
-    const el = typeof document !== "undefined" ? document.getElementById("royal-rules") : null;
+    const el = typeof document !== "undefined" ? document.getElementById("heist-rules") : null;
     RULES = el ? JSON.parse(el.textContent) : null;
   }
   return RULES;

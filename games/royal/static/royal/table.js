@@ -2,8 +2,8 @@
 // (games/royal/views.py public_view) and its details (meta: id, letter, roster,
 // step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
 // flips every choice at once. The gate's button calls onOpenGate; no socket here.
-import { h, seatName } from "../ui.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./board.js";
+import { h, seatName } from "../heist/ui.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./rooms.js";
 
 export const TEXT = {
   table: (letter) => (letter ? interpolate(gettext("Table %(letter)s"), { letter }, true) : gettext("Table")),

@@ -1,9 +1,14 @@
 // Royal Heist on a guest's phone: the seat's view (games/royal/views.py seat_view) and
 // the table's details (meta: roster, step_clock, step_due_at) as DOM. Two thumb-sized
 // buttons while the seat may decide; the choice, once made, shown locked and kept
-// secret until the reveal. The module opens no socket: onDecide(pressOn) does.
-import { h, namer } from "../ui.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./board.js";
+// secret until the reveal. renderPhone opens no socket: onDecide(pressOn) does.
+//
+// The phone module (static/heist/play.js is its shell and says what `mount` returns): the
+// lobby until the guest is seated, then renderPhone on every table update; a decision
+// goes out as the seat's own `act`.
+import { h, namer, render, showError, track } from "../heist/ui.js";
+import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./rooms.js";
 
 export const TEXT = {
   pressOn: gettext("Press on"),
@@ -120,4 +125,81 @@ export function renderPhone(view, meta, { onDecide } = {}) {
     dangerLine(view),
     roomRow(view),
     seatBoard(view, meta, { mySeat: view.you, flip }));
+}
+
+/** Draw Royal Heist's phone into `root`; `ctx.live` is the shell's socket. */
+export function mount(root, ctx) {
+  const S = {
+    me: null,
+    party: null,
+    seat: null, // the latest `table` payload with this seat's view
+    sentVersion: null, // a decision is on its way, made at this version
+    fatal: null,
+  };
+
+  /** The seat's decision, for the room this screen shows: the frame carries the version
+   * drawn, so a late second tap (made while the first one's update redraws the buttons)
+   * is refused as stale once the room has changed, and the server sends a snapshot,
+   * instead of being kept for a room the guest never saw. Another seat's decision on the
+   * same room (a newer version) does not refuse it: the room began before both
+   * (docs/PROTOCOL.md). The server applies a resent frame once (its `re`). */
+  function decide(pressOn) {
+    const version = S.seat.view.version;
+    S.sentVersion = version;
+    track(ctx.live.act({ type: "decide", press_on: pressOn }, { version }), gettext("Sending your choice"))
+      .catch((err) => {
+        S.sentVersion = null;
+        showError(err);
+        draw();
+      });
+  }
+
+  function draw() {
+    if (S.fatal) {
+      render(root, h("section", { class: "panel", role: "alert" },
+        h("h1", { text: gettext("You're not at this table any more") }),
+        h("p", { text: S.fatal })));
+      return;
+    }
+    if (!S.me) return;
+    if (!S.seat) {
+      const p = S.party || {};
+      render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
+        h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
+        h("h1", { id: "lobby-h" }, interpolate(gettext("You're in, %(name)s!"), { name: S.me.name }, true)),
+        h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
+          p.guest_count
+            ? interpolate(ngettext("Waiting for the host to seat everyone · %(n)s guest in.", "Waiting for the host to seat everyone · %(n)s guests in.", p.guest_count), { n: p.guest_count }, true)
+            : gettext("Waiting for the host to seat everyone."))));
+      return;
+    }
+    const { view, table: meta } = S.seat;
+    if (S.sentVersion !== null && S.sentVersion !== view.version) S.sentVersion = null;
+    // While a decision is on its way the buttons stay locked (the view cannot say so yet).
+    const shown = S.sentVersion === null ? view : { ...view, can_decide: false };
+    const over = S.party && S.party.status === "over"; // every table is done: the story is told
+    render(root, [renderPhone(shown, meta, { onDecide: decide }), over ? h("p", { class: "r-story" }, storyLink(ctx.code, { text: EVERY_TABLE_STORY })) : null]);
+  }
+
+  return {
+    snapshot(snap) {
+      S.me = snap.me;
+      S.party = snap.party;
+      S.seat = snap.table || null;
+      draw();
+    },
+    table(msg) {
+      S.seat = msg;
+      draw();
+    },
+    party(party) {
+      S.party = { ...(S.party || {}), ...party };
+      draw();
+    },
+    fatal(closeCode, message) {
+      S.fatal = message;
+      draw();
+    },
+    draw,
+  };
 }

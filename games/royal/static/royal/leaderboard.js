@@ -2,7 +2,7 @@
 // running total (the banks of every game their table played so far, this one's
 // included), highest first; tied totals share a rank (1, 1, 3), as the engine's
 // `ranked` does.
-import { h } from "../ui.js";
+import { h } from "../heist/ui.js";
 
 export const TEXT = {
   title: gettext("Leaderboard"),

@@ -1,0 +1,77 @@
+"""What a party's page tells its scripts about the party's game, and which games have screens.
+
+A game's screens are its package's client modules (docs/GAMES.md), served as any app's
+static files: `games/<name>/static/<name>/phone.js` is `/static/<name>/phone.js`. Each
+page of a party embeds the game's facts as `<script id="heist-game"
+type="application/json">` (`game_for_page`); the page's host script (static/heist/play.js,
+tablet.js, host.js, screen.js) reads it, `import()`s the `module` it names and mounts it.
+No page names a game: what differs between games is asked of the definition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from django.contrib.staticfiles import finders
+from django.templatetags.static import static
+
+from games.registry import game_named
+
+# The modules a game brings, one per screen: a guest's phone, a captain's tablet, the
+# host's tile of a table (and what the dashboard asks of the game) and the big screen's.
+MODULES: tuple[str, ...] = ("phone", "tablet", "tile", "board")
+
+# Which module each page of a party loads (the join page loads none).
+PAGE_MODULES: dict[str, str] = {
+    "events/play.html": "phone",
+    "events/tablet.html": "tablet",
+    "events/host.html": "tile",
+    "events/screen.html": "board",
+}
+
+
+def _static_path(name: str, module: str) -> str:
+    return f"{name}/{module}.js"
+
+
+def on_screens(name: str) -> bool:
+    """Whether the game's package brings all four screens' modules: the host's form
+    offers only such games, so nobody starts a party no phone can play."""
+    return all(finders.find(_static_path(name, module)) for module in MODULES)
+
+
+def game_css(name: str) -> str | None:
+    """The static URL of the game's own style sheet (`<name>/<name>.css`), if it has one."""
+    path = f"{name}/{name}.css"
+    return static(path) if finders.find(path) else None
+
+
+# The fragments of a party's pages that a game writes itself, by name: the end of a
+# finished party on its join page, and where its dashboard hands out a tablet's pairing code.
+FRAGMENTS: tuple[str, ...] = ("late_result", "pair_help")
+
+
+def game_fragments(name: str) -> dict[str, str]:
+    """The game's templates for the pages' fragments (`games/<name>/templates/<name>/`)."""
+    return {fragment: f"{name}/{fragment}.html" for fragment in FRAGMENTS}
+
+
+def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
+    """The game's facts for a page's scripts (`heist-game`): its name and title, the parts
+    of the party it uses, how many players a table seats at least and at most (the
+    lobby's table count is the server's seating rule with these), the keys of a seat's
+    private view, and the static URL of its module for this page (None: the page loads
+    none)."""
+    definition = game_named(name)
+    module = PAGE_MODULES.get(template or "")
+    return {
+        "name": definition.name,
+        "title": definition.title,
+        "features": asdict(definition.features),
+        "min_players": definition.min_players,
+        "table_max": definition.table_max,
+        "private_keys": list(definition.private_keys()),
+        "module": static(_static_path(name, module)) if module else None,
+        "css": game_css(name),
+    }
