@@ -7,8 +7,8 @@ legal actions, a bot, which role may send which action, the step clocks, the par
 hooks (the gate, the end, the result) and the features the party shows for it.
 
 Everything here is pure: no Django, no I/O, no clock, no global random. A definition
-is a module-level constant of each game's package (games/yankee, games/royal) and
-`games.registry` names them. Some parts are optional, each a set of methods a game has or not
+is the module-level constant `DEFINITION` of each game's package (docs/GAMES.md), and
+`games.registry` installs them by package name. Some parts are optional, each a set of methods a game has or not
 (below the seam): `reshuffle_hidden` (a game with secrets proves its views keep them,
 tests/games/conformance), the gifts' ids, labels and places (`HoldsGifts`, a game with
 the party's gifts), the relay's draw and arrival (`RelaysGifts`, a game with the
@@ -71,8 +71,8 @@ class Features:
 class Setup:
     """A table's start: its size, its seed and the game's own options.
 
-    `options` is game-specific and JSON-able (Yankee Heist: the gifts and the vault;
-    Royal Heist: the number of heists). `gate` stops the game half-way for the party.
+    `options` is game-specific and JSON-able (a gift swap's gifts and vault, a number
+    of heists, a party's language...). `gate` stops the game half-way for the party.
     `games`: how many games the table plays in a row (1 to Features.max_games).
     """
 
@@ -104,7 +104,7 @@ class Clock:
     seconds: float
     since: int | None = None
     # Seconds after which the rules themselves let the captain or the host pass the
-    # step, whatever the party's clock (Yankee Heist: "The host can pass an unanswered
+    # step, whatever the party's clock (a rulebook's "the host can pass an unanswered
     # reaction after 60 seconds"); None: only the party's clock.
     rules_pass: float | None = None
 
@@ -114,7 +114,7 @@ class Standing:
     """One seat's place in a finished (or running) game, for the party's result."""
 
     seat: int
-    score: int  # what the game ranks by (Royal Heist: banked jewels; Yankee Heist: 0)
+    score: int  # what the game ranks by (banked jewels, claimed Blinks...; 0 for a game with no score)
     rank: int  # 1 = best; tied seats share a rank
     winner: bool
 
@@ -122,8 +122,8 @@ class Standing:
 class GameDefinition(Protocol[State, Act]):
     """A game the party can host. `State` is the game's own state value; `Act` its actions."""
 
-    name: str  # the registry key and the stored `game` column: "yankee", "royal"
-    title: str  # as printed: "Yankee Heist"
+    name: str  # the registry key and the stored `game` column
+    title: str  # as printed on every page, sheet and story
     min_players: int
     max_players: int
     table_max: int  # the most players a party puts at one table
@@ -246,8 +246,8 @@ class ChecksSeen(Protocol):
 
     def checks_seen(self, action: Any) -> bool:
         """Whether `action` is refused as stale when sent from a screen showing another
-        step (False: the action names its own moment, as Yankee Heist's reaction names
-        its window, or must count whatever the screen showed)."""
+        step (False: the action names its own moment, as a reaction that names its
+        window, or must count whatever the screen showed)."""
         ...
 
 

@@ -1,7 +1,7 @@
 """The engines' one translation mark, free of Django.
 
-`gettext_noop` marks a text a screen shows (a card's effect, Royal Heist's card titles
-and rank names) for translation: xgettext knows the name, so `bin/messages` collects it,
+`gettext_noop` marks a text a screen shows (a card's effect, a card's title,
+a rank's name) for translation: xgettext knows the name, so `bin/messages` collects it,
 and the engine keeps its English. The text is translated where it is shown, by the `say`
 a game's `rules_for_screens` takes (the server passes gettext).
 """

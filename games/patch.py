@@ -1,6 +1,6 @@
 """A table's update as a patch of the version before, for any game's public view.
 
-Moved from games/yankee/views.py: the patch knows dicts and a "seats" list, no game.
+The patch knows dicts and a "seats" list, no game.
 """
 
 from __future__ import annotations
@@ -53,8 +53,8 @@ def apply_patch(view: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
 
 def merge_plain_private(msg: dict[str, Any]) -> dict[str, Any]:
     """A `table` message as a seat's screen uses it, for a game whose seat's private part
-    is plain keys on top of the public view (Royal Heist's; static/heist/live.js
-    `mergePrivate` for any game but Yankee Heist, whose peeks merge into its seats): the
+    is plain keys on top of the public view (static/heist/live.js
+    `mergePrivate`, for every game whose private part does not merge into its seats): the
     view and the private keys in one, the seat's own events beside; without a private
     part, the message unchanged."""
     private = msg.get("private")
@@ -86,8 +86,8 @@ class TableCopy:
     keeps them. For Python clients (the benchmarks, the tests).
 
     `unmerge` takes a seat's whole view back to the public one and `merge` makes a
-    message's view the seat's whole one: each game's own (games/yankee/views.py merges
-    peeks into its seats; a game whose private part is plain keys on top of the view
+    message's view the seat's whole one: each game's own (a game may merge
+    a seat's peeks into its seats; a game whose private part is plain keys on top of the view
     uses `without_keys` and `merge_plain_private`)."""
 
     __slots__ = ("merge", "meta", "public", "unmerge", "version")

@@ -34,7 +34,7 @@ def next64(state: int) -> tuple[int, int]:
 
 def derive_seed(party_seed: int, purpose: str) -> int:
     """An independent 63-bit seed for one purpose (seating, a table's game...): the
-    party's (tables/seating.py) and a simulated party's (games/yankee/party/simulate/selfplay.py)."""
+    party's (tables/seating.py) and a simulated party's (a game's simulator hook)."""
     value, _ = next64(seed_state(f"{party_seed}:{purpose}"))
     return value >> 1  # fits a signed BigIntegerField
 

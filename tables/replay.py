@@ -1,6 +1,7 @@
 """A table's play, replayed through its game's definition from the stored setup and
 action log: what the engine emitted on the way, which the stored state alone no longer
-holds (a Royal Heist table keeps only its running totals, not each game's banks).
+holds (a table that plays several games in a row may keep only its running totals,
+not each game's scores).
 
 The engine is deterministic: replaying the log must land on the stored state, and a
 replay that does not is refused (ReplayMismatch) rather than told as if it were exact.

@@ -37,7 +37,7 @@ def table_count(n: int, table_max: int = MAX_TABLE) -> int:
 
 def table_sizes(n: int, *, table_max: int = MAX_TABLE, min_players: int = 2) -> list[int]:
     """Balanced sizes, larger tables first: 23 -> [8, 8, 7]. `table_max` and
-    `min_players`: the game's (its definition's; Yankee Heist 10 and 2, Royal Heist 8 and 3)."""
+    `min_players`: the party's game's (its definition's)."""
     if not min_players <= n <= MAX_GUESTS:
         raise ValueError(f"a party seats {min_players} to {MAX_GUESTS} guests, not {n}")
     t = table_count(n, table_max)

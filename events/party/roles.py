@@ -9,8 +9,8 @@
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
-(each game's views build them, games/yankee/views.py and games/royal/views.py;
-tests/engine/test_leaks.py checks Yankee Heist's). Which table actions a seat, a captain
+(each game's views build them, in its package; the conformance suite checks every
+game's, tests/games/conformance/test_views.py). Which table actions a seat, a captain
 or only the server may send is the game's own word: its definition's `role_of` and
 `seat_of` (games/definition.py), asked once the action is parsed (`check_action_role`).
 A game that names its wire types by role (games/definition.py `NamesWireTypes`) has a

@@ -238,7 +238,7 @@ def guest_join(*, code: object, name: object, description: object) -> Outcome:
     name = _clean(name, "your name", NAME_MAX)
     with transaction.atomic():
         party = locked_party_by_code(code)
-        # A game without gifts (Royal Heist) asks for none: whatever came is not kept.
+        # A game without gifts asks for none: whatever came is not kept.
         gifts = GAMES[party.game].features.gifts
         description = _clean(description, "your gift's description", DESCRIPTION_MAX) if gifts else ""
         # After the deal nobody is turned away: a late arrival registers with their
@@ -403,8 +403,8 @@ def party_seat(*, party_id: int) -> Outcome:
             raise ServiceError(ErrorCode.SEATING, str(exc)) from None
         by_id = {g.pk: g for g in guests}
         vault_by_id = {v.pk: v for v in vault}
-        # Several tables meet at the gate half-way: Yankee Heist's opens with the relay,
-        # another game's with the host's `open_gate` (party_open_gate).
+        # Several tables meet at the gate half-way: a game with the relay opens it with
+        # the relay, another game with the host's `open_gate` (party_open_gate).
         gate = len(plan) > 1 and definition.features.gate
         for entry in plan:
             seated = [by_id[gid] for gid in entry["guests"]]
@@ -505,9 +505,9 @@ def party_set_captain(*, party_id: int, guest_id: int) -> Outcome:
 
 
 def party_open_gate(*, party_id: int) -> Outcome:
-    """The host opens the gate of a game without the relay (Royal Heist): once every
-    table has reached it (or finished), each plays its second half, together. Yankee
-    Heist's gate opens with the relay (relay/services.py)."""
+    """The host opens the gate of a game without the relay: once every table has reached
+    it (or finished), each plays its second half, together. A game with the relay opens
+    its gate with the relay (relay/services.py)."""
     with transaction.atomic():
         party = locked_party(party_id)
         definition = game_named(party.game)

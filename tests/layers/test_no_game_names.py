@@ -1,0 +1,103 @@
+"""No game's name in the host: a game arrives as a package (docs/GAMES.md), so nothing
+outside `games/<name>/` may name it, in Python, JavaScript, CSS or templates.
+
+The walk takes every registered game's name ("royal"), its title ("Royal Heist") and its
+package ("games.royal", "games/royal") and looks for them, as whole words and in any case,
+in every host file (`games/`'s own modules, the seam, included; every package under
+`games/` is a game's and left out). The one place a game is named is the registry's list of packages
+(`games/registry.py` PACKAGES): adding a game is that line. Migrations are history (the
+columns once had choices) and catalogues are generated from the sources, so both are
+left out. A name planted in a copy of a host file must fail the walk.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from games.registry import GAMES, package_of
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = ("config", "events", "tables", "relay", "story", "printables", "templates", "static", "games")
+SUFFIXES = {".py", ".js", ".css", ".html", ".txt", ".json", ".webmanifest"}
+# The registry is where a game is registered by its package's name: the one line.
+REGISTRATION = {Path("games/registry.py")}
+# Words that are a game's name and also plain English: matched only as an identifier
+# ("word_heist", "games.word", '"word"' as a string), never in prose or as a variable.
+EVERYDAY = {"word"}
+
+
+def _patterns() -> list[tuple[str, re.Pattern[str]]]:
+    patterns = []
+    for name, definition in GAMES.items():
+        package = package_of(name)
+        words = [re.escape(definition.title), re.escape(package), re.escape(package.replace(".", "/"))]
+        if name in EVERYDAY:
+            words.append(rf"""(?<=["'])({re.escape(name)})(?=["'])""")
+        else:
+            words.append(rf"\b{re.escape(name)}\b")
+        patterns.append((name, re.compile("|".join(words), re.IGNORECASE)))
+    return patterns
+
+
+def _host_files(root: Path) -> Iterator[Path]:
+    # Every package under games/ is a game's (registered or on its way), the seam's own
+    # modules are the files directly in games/.
+    game_dirs = {path.relative_to(root) for path in (root / "games").iterdir() if path.is_dir()}
+    for top in HOST:
+        for path in sorted((root / top).rglob("*")):
+            relative = path.relative_to(root)
+            if not path.is_file() or path.suffix not in SUFFIXES:
+                continue
+            if "migrations" in relative.parts or "__pycache__" in relative.parts:
+                continue
+            if any(relative.is_relative_to(game) for game in game_dirs):
+                continue
+            if relative in REGISTRATION:
+                continue
+            yield path
+
+
+def game_names_in_host(root: Path) -> list[str]:
+    """Every `path:line: game` where a host file names a registered game."""
+    found = []
+    patterns = _patterns()
+    for path in _host_files(root):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            for name, pattern in patterns:
+                if pattern.search(line):
+                    found.append(f"{path.relative_to(root)}:{number}: {name}: {line.strip()[:100]}")
+    return found
+
+
+def test_no_host_file_names_a_game() -> None:
+    found = game_names_in_host(ROOT)
+    assert not found, f"{len(found)} host lines name a game:\n" + "\n".join(found)
+
+
+def _copy_of_host(tmp_path: Path) -> Path:
+    for top in HOST:
+        shutil.copytree(ROOT / top, tmp_path / top, ignore=shutil.ignore_patterns("__pycache__"))
+    return tmp_path
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+@pytest.mark.parametrize(
+    ("host_file", "line"),
+    [
+        ("tables/services.py", 'if table.game == "{name}":\n    pass\n'),
+        ("static/heist/play.js", "// the {title} phone\n"),
+        ("templates/base.html", "{{% if party.game == '{name}' %}}{{% endif %}}\n"),
+    ],
+)
+def test_a_planted_game_name_fails_the_walk(tmp_path: Path, name: str, host_file: str, line: str) -> None:
+    copy = _copy_of_host(tmp_path)
+    planted = copy / host_file
+    title = GAMES[name].title
+    planted.write_text(planted.read_text(encoding="utf-8") + line.format(name=name, title=title), encoding="utf-8")
+    found = game_names_in_host(copy)
+    assert any(hit.startswith(host_file) and f": {name}: " in hit for hit in found), found
