@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -24,10 +25,14 @@ from events.party.roles import (
 )
 from events.web.http import error_response
 from games import yankee as engine
+from games.definition import Definition, NamesWireTypes
+from games.definition import Role as GameRole
+from games.registry import GAMES
 from games.yankee.definition import DUTY_ACTIONS, SEAT_ACTIONS, SERVER_ACTIONS
 from tables.errors import Forbidden, Illegal, ServiceError, engine_rules
 from tables.models import Table
 from tests import shorthand
+from tests.games.conformance.play import all_legal, sample_games, sample_states
 from tests.live.clients import Phone
 from tests.story.record import party_record_with_tokens
 
@@ -81,8 +86,9 @@ def test_each_party_command_is_allowed_to_exactly_the_roles_the_table_names(name
 
 
 @pytest.mark.parametrize("name", sorted(SEAT_ACTIONS | DUTY_ACTIONS | SERVER_ACTIONS))
-def test_each_table_action_is_allowed_to_exactly_the_roles_the_table_names(name):
-    # Yankee Heist names its wire types by role (NamesWireTypes): refused before parsing.
+def test_each_yankee_wire_type_is_refused_before_parsing_to_all_but_its_roles(name):
+    # Yankee Heist names its wire types by role (NamesWireTypes): refused before parsing,
+    # by the type alone (every game's parsed actions: the test below).
     allowed = _allowed(TABLE_ACTION, {"type": "act", "table": 7, "action": {"type": name}})
     if name in SEAT_ACTIONS:
         assert allowed == {"captain", "guest"}
@@ -90,6 +96,67 @@ def test_each_table_action_is_allowed_to_exactly_the_roles_the_table_names(name)
         assert allowed == {"host", "captain", "tablet"}
     else:
         assert allowed == set()  # the relay's own action is no screen's
+
+
+def _sample_actions(definition: Definition) -> list[Any]:
+    """One action of each wire type and role the game's sample tables played or could
+    have played (tests/games/conformance/play.py): every action a frame may carry."""
+    seen: dict[tuple[str, GameRole], Any] = {}
+    for state in sample_states(definition):
+        for action in all_legal(definition, state):
+            key = (definition.action_to_dict(action)["type"], definition.role_of(action))
+            seen.setdefault(key, action)
+    for game in sample_games(definition):
+        for action in game.actions:
+            key = (definition.action_to_dict(action)["type"], definition.role_of(action))
+            seen.setdefault(key, action)
+    return list(seen.values())
+
+
+def _table_actors(name: str, seat: int | None, players: int) -> dict[str, Actor]:
+    """Every kind of sender an action at table 7 may come from, of the game `name`: the
+    guest in the action's seat, the table's captain and another guest in other seats,
+    the table's tablet, the next table's captain (in the same seat) and tablet."""
+    mine = seat if seat is not None else 0
+    other, third = (mine + 1) % players, (mine + 2) % players
+    return {
+        "host": Actor(Role.HOST, 1, game=name),
+        "seat": Actor(Role.GUEST, 1, guest_id=5, table_id=7, seat=mine, game=name),
+        "captain": Actor(Role.GUEST, 1, guest_id=6, table_id=7, seat=other, captain=True, game=name),
+        "guest": Actor(Role.GUEST, 1, guest_id=7, table_id=7, seat=third, game=name),
+        "lobby guest": Actor(Role.GUEST, 1, guest_id=8, game=name),
+        "tablet": Actor(Role.TABLET, 1, table_id=7, tablet_id=3, game=name),
+        "next captain": Actor(Role.GUEST, 1, guest_id=9, table_id=8, seat=mine, captain=True, game=name),
+        "next tablet": Actor(Role.TABLET, 1, table_id=8, tablet_id=4, game=name),
+        "spectator": Actor(Role.SPECTATOR, 1, game=name),
+    }
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_table_action_of_every_game_is_allowed_to_exactly_the_roles_its_definition_names(game):
+    """Every registered game's actions, parsed as a frame carries them: the definition's
+    `role_of` and `seat_of` say who may send each (events/party/roles.py), and the
+    registry lets through exactly them (its check and its parse, before any service)."""
+    definition = GAMES[game]
+    actions = _sample_actions(definition)
+    roles = {definition.role_of(a) for a in actions}
+    assert GameRole.SEAT in roles and GameRole.DUTY in roles, f"{game}: the samples lack a role"
+    if isinstance(definition, NamesWireTypes):
+        wire = {(definition.action_to_dict(a)["type"], definition.role_of(a)) for a in actions}
+        assert set(definition.wire_roles().items()) <= wire, f"{game}: a wire type never sampled"
+    for action in actions:
+        role, seat = definition.role_of(action), definition.seat_of(action)
+        frame = {"type": "act", "table": 7, "action": definition.action_to_dict(action)}
+        allowed = set()
+        for who, actor in _table_actors(game, seat, definition.max_players).items():
+            try:
+                TABLE_ACTION.check(actor, frame)
+                TABLE_ACTION.parse(actor, frame)
+            except Forbidden:
+                continue
+            allowed.add(who)
+        expected = {GameRole.SEAT: {"seat"}, GameRole.DUTY: {"host", "captain", "tablet"}, GameRole.SERVER: set()}
+        assert allowed == expected[role], f"{game}: {frame['action']} ({role})"
 
 
 def test_the_registry_refuses_what_it_does_not_list():
