@@ -10,6 +10,7 @@ import json
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
+from events.broadcast import fanout
 from games.yankee.views import TableCopies, merge_table_message
 
 _ids = itertools.count(1)
@@ -227,3 +228,37 @@ class Phone:
                 self.comm.future.result()
             return
         await self.comm.disconnect()
+
+
+async def sent_until_now(phones: list[Phone], table_id: int) -> list[list[dict]]:
+    """Per socket, everything the server had sent it when this was called, known whole
+    without waiting a fixed time for nothing to come (a sleep is a guess: too short on a
+    loaded machine, and an absence after it proves nothing). Two barriers:
+
+    - each socket's own requests are answered in order (events/live/socket/queue.py), and
+      an act's table update is published after its reply: a malformed act, answered
+      once every request before it (and that request's publishing) is done;
+    - a table update reaches this process's sockets through the fan-out's `_to`, written
+      at once or queued behind a seat check or a snapshot (events/broadcast/fanout.py): a
+      marker sent through `_to` to every socket at the table arrives after them all.
+
+    The markers and the malformed acts' replies are left out of what is returned."""
+    start = [len(p.inbox) for p in phones]
+    answers = set()
+    for p in phones:
+        re = f"barrier{next(_ids)}"
+        await p.send({"type": "act", "re": re, "table": table_id, "action": []})
+        answer = await p.reply(re)
+        assert answer.get("code") == "illegal.malformed", answer
+        answers.add(re)
+    fan = fanout.local()
+    marker = f"marker{next(_ids)}"
+    listeners = {c for members in fan.streams.get(table_id, {}).values() for c in members}
+    for consumer in listeners:
+        await fan._to(consumer, json.dumps({"type": "marker", "re": marker}))
+    for p in phones:
+        await p.until(lambda m: m.get("type") == "marker" and m.get("re") == marker)
+    return [
+        [m for m in p.inbox[n:] if m.get("type") != "marker" and m.get("re") not in answers]
+        for p, n in zip(phones, start, strict=True)
+    ]

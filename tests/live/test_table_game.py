@@ -10,7 +10,7 @@ from channels.layers import get_channel_layer
 
 from events.models import Guest, Party
 from games.yankee import Phase
-from tests.live.clients import fresh_application
+from tests.live.clients import fresh_application, sent_until_now
 from tests.live.tables import (
     assert_in_sync,
     connect,
@@ -56,8 +56,8 @@ async def test_four_players_play_to_the_end_over_sockets():
         party = await party_row(s.party_id)
         assert party.status == Party.Status.OVER and party.ended_at is not None
         # Nothing more arrives for the table once it is over.
-        for p in s.all():
-            assert not [m for m in await p.drain() if m["type"] == "table"]
+        for got in await sent_until_now(s.all(), s.table_id):
+            assert not [m for m in got if m["type"] == "table"]
     finally:
         await s.close()
 

@@ -8,7 +8,7 @@ from channels.db import database_sync_to_async
 from games.yankee import Card, Phase
 from tables.models import TableAction
 from tests import shorthand
-from tests.live.clients import Phone
+from tests.live.clients import Phone, sent_until_now
 from tests.live.tables import (
     action_count,
     arrange,
@@ -30,8 +30,8 @@ async def assert_nothing_changed(s, version: int, logged: int) -> None:
     table update."""
     assert (await game_of(s.table_id)).version == version
     assert await action_count(s.table_id) == logged
-    for p in s.all():
-        assert not [m for m in await p.drain() if m["type"] == "table"]
+    for got in await sent_until_now(s.all(), s.table_id):
+        assert not [m for m in got if m["type"] == "table"]
 
 
 async def test_out_of_turn_is_refused_and_changes_nothing():
@@ -212,3 +212,23 @@ async def test_screens_open_before_seating_follow_the_table():
     finally:
         for p in [host, screen, *phones]:
             await p.close()
+
+
+async def test_what_was_sent_until_now_holds_an_update_published_after_its_reply():
+    """The absences above are read with `sent_until_now` (tests/live/clients.py): what it
+    returns holds what the server had sent, an accepted action's update included (it is
+    published after the action's reply), and nothing of its own barriers."""
+    s = await seated(4, seed=51)
+    g0 = await game_of(s.table_id)
+    a = g0.active
+    g0 = await arrange(s.table_id, {a: [C.INSIDE_MAN, C.SNATCH]})
+    await connect(s)
+    try:
+        v = g0.version
+        play = {"type": "play", "card": ids(g0, a, C.INSIDE_MAN)[0], "targets": []}
+        assert (await s.phones[a].act(play, version=v))["type"] == "ok"
+        for got in await sent_until_now(s.all(), s.table_id):
+            # (a captain's socket gets its own view and the table's public view)
+            assert {m["version"] for m in got if m["type"] == "table"} == {v + 1}
+    finally:
+        await s.close()

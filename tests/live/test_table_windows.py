@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.yankee import Card, Phase
 from tables.models import Table, TableAction
-from tests.live.clients import Phone
+from tests.live.clients import Phone, sent_until_now
 from tests.live.tables import (
     action_count,
     arrange,
@@ -251,7 +251,7 @@ async def test_sixty_second_pass_refused_at_59_accepted_at_60(monkeypatch):
         assert err["type"] == "error" and err["code"] == "forbidden", err
         g = await game_of(s.table_id)
         assert g.version == v + 1 and g.phase is Phase.REACTION and await action_count(s.table_id) == logged
-        assert not [m for p in s.all() for m in await p.drain() if m["type"] == "table"]
+        assert not [m for got in await sent_until_now(s.all(), s.table_id) for m in got if m["type"] == "table"]
 
         await _set_window_age(s.table_id, now, 60)
         captain = s.phones[s.captain]
