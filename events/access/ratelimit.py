@@ -22,6 +22,7 @@ clients are safe to share between threads."""
 from __future__ import annotations
 
 import ipaddress
+import itertools
 import logging
 import threading
 import time
@@ -141,17 +142,17 @@ return 1
 
 _local_lock = threading.Lock()
 _local_hits: dict[str, deque[float]] = {}
-_serial = 0
+# Each hit's member in the log is unique in the process: a counter, never reset.
+_serial = itertools.count(1)
 
 
 def _hit(bucket: str, address: str, *, record: bool) -> bool:
-    global _serial
     limit, window = settings.RATE_LIMITS[bucket]
     cache = _counter()
     now = _now()
     with _local_lock:
-        _serial += 1
-        member = f"{now:.6f}:{_serial}:{threading.get_ident()}"
+        serial = next(_serial)
+        member = f"{now:.6f}:{serial}:{threading.get_ident()}"
     if isinstance(cache, RedisCache):
         key = cache.make_and_validate_key(f"rl2:{bucket}:{address}")
         # Django's RedisCache keeps its client in `_cache`; django-stubs leaves it out.
@@ -159,7 +160,7 @@ def _hit(bucket: str, address: str, *, record: bool) -> bool:
         return bool(client.eval(_SLIDING, 1, key, now, window, limit, "1" if record else "0", member))
     # Local memory (bin/serve's one process): the same log, under a lock.
     with _local_lock:
-        if _serial % 4096 == 0:  # now and then, forget addresses quiet for an hour
+        if serial % 4096 == 0:  # now and then, forget addresses quiet for an hour
             for stale in [k for k, v in _local_hits.items() if not v or v[-1] < now - 3600]:
                 del _local_hits[stale]
         hits = _local_hits.setdefault(f"{bucket}:{address}", deque())

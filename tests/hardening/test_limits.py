@@ -282,3 +282,26 @@ def test_the_frame_bucket_spends_its_burst_then_refills_at_its_rate():
     assert [bucket.take() for _ in range(6)] == [True] * 5 + [False]
     now[0] += 60  # a long quiet spell refills only up to the burst
     assert sum(bucket.take() for _ in range(30)) == 20
+
+
+def test_a_closed_seat_socket_gives_its_seat_place_back_once():
+    """A guest's socket counts against its seat's cap from its hello (hello.py:
+    `open_seat`, then `seat_key`); closing it gives the place back, so the seat's count
+    is what is still open, and a second release gives nothing back twice."""
+    from events.live.socket.limits import Slots
+
+    guest_id = 987_654_321  # no real guest: the count is per process, keyed by guest id
+    first, second = Slots(), Slots()
+    socket_a, socket_b = object(), object()
+    for slots, socket in ((first, socket_a), (second, socket_b)):
+        assert slots.open_seat(guest_id, socket) == []
+        slots.seat_key = guest_id
+    assert socket_limits.seats.count(guest_id) == 2
+    first.release(socket_a)
+    assert socket_limits.seats.count(guest_id) == 1
+    assert first.seat_key is None
+    first.release(socket_a)
+    assert socket_limits.seats.count(guest_id) == 1
+    second.release(socket_b)
+    assert socket_limits.seats.count(guest_id) == 0
+    assert guest_id not in socket_limits.seats.open
