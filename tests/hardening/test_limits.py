@@ -305,3 +305,24 @@ def test_a_closed_seat_socket_gives_its_seat_place_back_once():
     second.release(socket_b)
     assert socket_limits.seats.count(guest_id) == 0
     assert guest_id not in socket_limits.seats.open
+
+
+def test_a_socket_that_proves_a_secret_gives_its_address_place_back_once():
+    """A socket counted against the venue's address leaves that count when it proves a
+    secret, and its close gives nothing back a second time: another socket's place on
+    the same address stays counted."""
+    from events.live.socket.limits import Slots
+
+    address = "198.51.100.77"  # no real client: the count is per process, keyed by address
+    proving, other = Slots(), Slots()
+    for slots in (proving, other):
+        slots.address = address
+        assert slots.count_address(True)
+    assert socket_limits.addresses.counts[address] == 2
+    proving.proven()
+    assert socket_limits.addresses.counts[address] == 1
+    proving.release(object())
+    proving.proven()
+    assert socket_limits.addresses.counts[address] == 1, "a place given back twice"
+    other.release(object())
+    assert address not in socket_limits.addresses.counts
