@@ -27,6 +27,13 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 EXIT_STALLED = 70  # EX_SOFTWARE: compose's `restart: always` starts the process again
+# A beat is asked for this many times per limit, and at least once a second: a stall is
+# seen within a tick of its start, and the watcher never spins beside the loop it watches.
+BEATS_PER_LIMIT = 4
+TICK_AT_MOST = 1.0
+# After the limit, one more second for the beat: a process resumed after SIGSTOP, or a
+# machine after sleep, finds its deadline passed while the loop answers at once.
+GRACE_SECONDS = 1.0
 
 _watched: set[int] = set()
 _lock = threading.Lock()
@@ -49,7 +56,7 @@ def ensure_watching(seconds: float | None, *, stop: Callable[[int], None] = os._
 
 
 def _watch(loop: asyncio.AbstractEventLoop, seconds: float, stop: Callable[[int], None]) -> None:
-    tick = min(1.0, seconds / 4)
+    tick = min(TICK_AT_MOST, seconds / BEATS_PER_LIMIT)
     while not loop.is_closed():
         answered = threading.Event()
         started = time.monotonic()
@@ -57,9 +64,7 @@ def _watch(loop: asyncio.AbstractEventLoop, seconds: float, stop: Callable[[int]
             loop.call_soon_threadsafe(answered.set)
         except RuntimeError:  # the loop closed: the process is ending anyway
             return
-        if answered.wait(seconds) or answered.wait(1.0):
-            # (the second wait: a process resumed after SIGSTOP, or a machine after
-            # sleep, finds its deadline passed while the loop answers at once)
+        if answered.wait(seconds) or answered.wait(GRACE_SECONDS):
             time.sleep(tick)
             continue
         if loop.is_closed():
