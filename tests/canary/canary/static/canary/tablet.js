@@ -1,0 +1,13 @@
+// Canary Heist on a captain's tablet: the table's cards, large. A draw is the seat's own.
+import { cardsList, el, namesOf, outcome } from "./draw.js";
+
+export function mount(root, ctx) {
+  function draw() {
+    const payload = ctx.state.payload;
+    root.replaceChildren();
+    if (!payload) return;
+    const names = namesOf(payload.table);
+    root.append(el("h1", ctx.game.title), cardsList(payload.view, names), outcome(payload.view, names));
+  }
+  return { draw };
+}
