@@ -83,16 +83,22 @@ async def test_a_canary_party_of_13_plays_both_tables_to_the_end_through_the_soc
     over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
     result = over["party"]["result"]
     assert sorted(len(t["standings"]) for t in result["tables"]) == [6, 7]
-    # The party's ranking: every guest, by the card they drew; the highest card of all is the champion.
-    drawn = {}
+    # The party's ranking: every guest, by the card they drew (two tables' decks may give
+    # two guests the same card: they share a rank, listed by table and seat); the highest
+    # card of all makes the champions.
+    drawn, place = {}, {}
     for table in await _tables(party):
         state = CANARY.from_dict(table.state)
         for seat, entry in enumerate(table.roster):
             drawn[entry["name"]] = state.cards[seat]
+            place[entry["name"]] = (table.letter, seat)
     ranking = result["ranking"]
-    assert [row["guest"] for row in ranking] == sorted(drawn, key=lambda name: -drawn[name])
-    assert [row["total"] for row in ranking] == sorted(drawn.values(), reverse=True)
-    assert result["champions"] == [max(drawn, key=lambda name: drawn[name])]
+    assert [row["guest"] for row in ranking] == sorted(drawn, key=lambda name: (-drawn[name], place[name]))
+    assert [row["rank"] for row in ranking] == [
+        1 + sum(c > drawn[row["guest"]] for c in drawn.values()) for row in ranking
+    ]
+    best = max(drawn.values())
+    assert set(result["champions"]) == {name for name, card in drawn.items() if card == best}
     for p in [*phones, host]:
         await p.close()
 
