@@ -23,12 +23,14 @@ export function mount(root, ctx) {
     }
     const view = payload.view;
     const names = namesOf(payload.table);
-    root.append(cardsList(view, names), outcome(view, names));
+    const box = el("section", null, { class: "canary-table", "data-version": String(payload.version) });
+    box.append(cardsList(view, names), outcome(view, names));
     if (view.can_draw) {
       const button = el("button", gettext("Draw"), { class: "btn primary", type: "button", id: "canary-draw" });
       button.addEventListener("click", act);
-      root.append(button);
+      box.append(button);
     }
+    root.append(box);
     if (error) root.append(el("p", error, { class: "form-error", role: "alert" }));
   }
 

@@ -7,7 +7,9 @@ export function mount(root, ctx) {
     root.replaceChildren();
     if (!payload) return;
     const names = namesOf(payload.table);
-    root.append(el("h1", ctx.game.title), cardsList(payload.view, names), outcome(payload.view, names));
+    const box = el("section", null, { class: "canary-table", "data-version": String(payload.version) });
+    box.append(el("h1", ctx.game.title), cardsList(payload.view, names), outcome(payload.view, names));
+    root.append(box);
   }
   return { draw };
 }

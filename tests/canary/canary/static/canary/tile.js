@@ -5,7 +5,11 @@ export function mount(root, ctx) {
   function draw(tables) {
     root.replaceChildren();
     for (const payload of tables) {
-      const card = el("section", null, { class: "canary-table", "data-table": payload.table.letter });
+      const card = el("section", null, {
+        class: "canary-table",
+        "data-table": payload.table.letter,
+        "data-version": String(payload.version),
+      });
       const names = namesOf(payload.table);
       card.append(
         el("h3", interpolate(gettext("Table %s"), [payload.table.letter])),
