@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from games.definition import Setup
+from games.definition import Role, Setup
 from games.errors import IllegalActionError, MalformedActionError, OutOfTurnError, WrongPhaseError
 from tests.canary.canary.definition import DEFINITION as CANARY
-from tests.canary.canary.rules import Draw, canary_setup
+from tests.canary.canary.rules import Draw, TimeoutDraw, canary_setup
 
 
 def _played(players: int, seed: int | str):
@@ -77,3 +77,16 @@ def test_every_game_deals_distinct_cards_and_ranks_every_seat(players, seed):
     assert len(set(state.cards)) == players and len(state.deck) == 52 - players
     assert CANARY.from_dict(CANARY.to_dict(state)) == state
     assert sum(s.winner for s in CANARY.standings(state)) == 1  # one deck: no two cards tie
+
+
+def test_a_quiet_seat_s_clock_draws_for_it_as_a_captain_s_duty():
+    state, _ = canary_setup(players=3, seed=4)
+    clock = CANARY.clock(state, CANARY.clock_steps())
+    assert clock is not None and clock.stand_in == TimeoutDraw(0) and clock.waiting == (0,)
+    assert CANARY.role_of(clock.stand_in) is Role.DUTY and CANARY.role_of(Draw(0)) is Role.SEAT
+    assert CANARY.legal_actions(state, None) == [TimeoutDraw(0)]
+    with pytest.raises(OutOfTurnError):
+        CANARY.apply(state, TimeoutDraw(1))
+    after, _ = CANARY.apply(state, clock.stand_in)
+    assert after.cards == (state.deck[0], None, None)
+    assert CANARY.parse_action({"type": "timeout_draw", "seat": 0}) == TimeoutDraw(0)

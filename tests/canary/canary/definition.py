@@ -11,7 +11,10 @@ from games.errors import IllegalActionError, MalformedActionError
 from games.event import Event
 from games.marks import gettext_noop as _
 
-from .rules import MAX_PLAYERS, MIN_PLAYERS, CanaryState, Draw, canary_apply, canary_setup, winners
+from .rules import MAX_PLAYERS, MIN_PLAYERS, CanaryState, Draw, TimeoutDraw, canary_apply, canary_setup, winners
+
+Action = Draw | TimeoutDraw
+KINDS: dict[str, type[Draw] | type[TimeoutDraw]] = {"draw": Draw, "timeout_draw": TimeoutDraw}
 
 DRAW_SECONDS = 60.0
 
@@ -29,21 +32,22 @@ class CanaryDefinition:
             raise IllegalActionError("Canary Heist plays one game at a table", rule="games")
         return canary_setup(players=setup.players, seed=setup.seed)
 
-    def parse_action(self, data: Any) -> Draw:
-        if not isinstance(data, dict) or data.get("type") != "draw" or set(data) != {"type", "seat"}:
-            raise MalformedActionError('a Canary Heist action is {"type": "draw", "seat": n}')
+    def parse_action(self, data: Any) -> Action:
+        kind = data.get("type") if isinstance(data, dict) else None
+        if not isinstance(kind, str) or kind not in KINDS or set(data) != {"type", "seat"}:
+            raise MalformedActionError('a Canary Heist action is {"type": "draw" or "timeout_draw", "seat": n}')
         seat = data["seat"]
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < MAX_PLAYERS:
             raise MalformedActionError(f"no seat {seat!r}")
-        return Draw(seat=seat)
+        return KINDS[data["type"]](seat=seat)
 
-    def action_to_dict(self, action: Draw) -> dict[str, Any]:
-        return {"type": "draw", "seat": action.seat}
+    def action_to_dict(self, action: Action) -> dict[str, Any]:
+        return {"type": "draw" if isinstance(action, Draw) else "timeout_draw", "seat": action.seat}
 
-    def apply(self, state: CanaryState, action: Draw) -> tuple[CanaryState, list[Event]]:
+    def apply(self, state: CanaryState, action: Action) -> tuple[CanaryState, list[Event]]:
         return canary_apply(state, action)
 
-    def replay(self, setup: Setup, actions: Sequence[Draw]) -> CanaryState:
+    def replay(self, setup: Setup, actions: Sequence[Action]) -> CanaryState:
         state, _events = self.setup(setup)
         for action in actions:
             state, _events = self.apply(state, action)
@@ -96,18 +100,23 @@ class CanaryDefinition:
     def waiting_for(self, state: CanaryState) -> tuple[int, ...]:
         return () if state.turn is None else (state.turn,)
 
-    def legal_actions(self, state: CanaryState, seat: int | None) -> list[Draw]:
-        # None asks for the captain's and the server's actions: a draw is the seat's own
+    def legal_actions(self, state: CanaryState, seat: int | None) -> list[Action]:
+        # None asks for the captain's and the server's actions: the draw for a quiet seat
+        # (the host lets it through only once the seat's clock ran out, tables/clock.py)
         turn = state.turn
-        return [Draw(turn)] if turn is not None and seat == turn else []
+        if turn is None:
+            return []
+        if seat is None:
+            return [TimeoutDraw(turn)]
+        return [Draw(turn)] if seat == turn else []
 
-    def role_of(self, action: Draw) -> Role:
-        return Role.SEAT
+    def role_of(self, action: Action) -> Role:
+        return Role.SEAT if isinstance(action, Draw) else Role.DUTY
 
-    def seat_of(self, action: Draw) -> int | None:
+    def seat_of(self, action: Action) -> int | None:
         return action.seat
 
-    def bot_action(self, state: CanaryState, rng: random.Random, seat: int | None = None) -> Draw | None:
+    def bot_action(self, state: CanaryState, rng: random.Random, seat: int | None = None) -> Action | None:
         legal = self.legal_actions(state, state.turn if seat is None else seat)
         return legal[0] if legal else None
 
@@ -115,7 +124,9 @@ class CanaryDefinition:
         turn = state.turn
         if turn is None:
             return None
-        return Clock(step="draw", waiting=(turn,), stand_in=Draw(turn), seconds=seconds.get("draw", DRAW_SECONDS))
+        return Clock(
+            step="draw", waiting=(turn,), stand_in=TimeoutDraw(turn), seconds=seconds.get("draw", DRAW_SECONDS)
+        )
 
     def clock_steps(self) -> Mapping[str, float]:
         return {"draw": DRAW_SECONDS}
@@ -123,7 +134,7 @@ class CanaryDefinition:
     def at_gate(self, state: CanaryState) -> bool:
         return False
 
-    def gate_opened(self, state: CanaryState) -> Draw | None:
+    def gate_opened(self, state: CanaryState) -> Action | None:
         return None
 
     def is_over(self, state: CanaryState) -> bool:

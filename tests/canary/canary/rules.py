@@ -23,6 +23,13 @@ class Draw:
 
 
 @dataclass(frozen=True, slots=True)
+class TimeoutDraw:
+    """The captain (or the server's clock) draws for a quiet seat once its clock ran out."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class CanaryState:
     players: int
     deck: tuple[int, ...]  # the cards left, top first: no screen sees their order
@@ -46,7 +53,7 @@ def canary_setup(*, players: int, seed: int | str) -> tuple[CanaryState, list[Ev
     return state, [Event("started", {"players": players})]
 
 
-def canary_apply(state: CanaryState, action: Draw) -> tuple[CanaryState, list[Event]]:
+def canary_apply(state: CanaryState, action: Draw | TimeoutDraw) -> tuple[CanaryState, list[Event]]:
     turn = state.turn
     if turn is None:
         raise WrongPhaseError("the game is over: everybody has drawn", rule="over")
