@@ -7,7 +7,7 @@ class TablesConfig(AppConfig):
     name = "tables"
 
     def ready(self) -> None:
-        # A game the settings add beyond the registry's own list (the tests' canary,
+        # A game the settings add beyond the registry's own list (a test-only game,
         # docs/GAMES.md) is registered before any request asks for it by name.
         from games import registry
 

@@ -50,7 +50,7 @@ INSTALLED_APPS = [
 
 # The games the party hosts (games/registry.py): each package is also a Django app, so
 # its own static/ (its screens' modules), templates/ and locale/ are found as any app's
-# (docs/GAMES.md). The test settings add the canary game here; tables/apps.py registers
+# (docs/GAMES.md). The test settings add their test-only games here; tables/apps.py registers
 # every package listed with the registry.
 HEIST_GAME_PACKAGES: list[str] = list(PACKAGES)
 INSTALLED_APPS += HEIST_GAME_PACKAGES

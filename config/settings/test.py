@@ -12,7 +12,7 @@ import uuid
 from typing import Any
 
 from .base import *  # noqa: F403
-from .base import RATE_LIMITS
+from .base import HEIST_GAME_PACKAGES, INSTALLED_APPS, RATE_LIMITS
 
 DEBUG = False
 SECRET_KEY = "test-only-not-secret"
@@ -74,3 +74,9 @@ FRAME_RATE = (10**6, 10**6, 10**6)
 # In-process socket tests run the ASGI app on each test's own loop: no step-clock sweep
 # there (tests call events/party/clocks.py themselves). The browser's daphne turns it back on.
 CLOCK_SWEEP_SECONDS = 0
+
+# Canary Heist (tests/canary/canary), the tiny game written from docs/GAMES.md alone:
+# registered by the tests only, so every suite that walks the registry checks a game the
+# host never saw while it was written.
+HEIST_GAME_PACKAGES = [*HEIST_GAME_PACKAGES, "tests.canary.canary"]
+INSTALLED_APPS = [*INSTALLED_APPS, "tests.canary.canary"]

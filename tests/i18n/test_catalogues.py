@@ -14,6 +14,7 @@ from pathlib import Path
 
 import polib
 import pytest
+from django.conf import settings
 
 REPO = Path(__file__).resolve().parents[2]
 LANGUAGES = ("es", "de")
@@ -39,6 +40,12 @@ def collected(tmp_path_factory) -> Path:
     for name in SOURCES:
         shutil.copytree(REPO / name, tree / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "manage.py", tree / "manage.py")
+    # The games the test settings alone install (the copy runs under them) come along;
+    # --ignore=tests keeps their texts out of the catalogues.
+    for package in settings.HEIST_GAME_PACKAGES:
+        if package.startswith("tests."):
+            folder = Path(*package.split("."))
+            shutil.copytree(REPO / folder, tree / folder, ignore=shutil.ignore_patterns("__pycache__"))
     ignore = [f"--ignore={name}" for name in IGNORED]
     for domain in DOMAINS:
         subprocess.run(

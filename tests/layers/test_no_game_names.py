@@ -24,8 +24,9 @@ from games.registry import GAMES, package_of
 ROOT = Path(__file__).resolve().parents[2]
 HOST = ("config", "events", "tables", "relay", "story", "printables", "templates", "static", "games")
 SUFFIXES = {".py", ".js", ".css", ".html", ".txt", ".json", ".webmanifest"}
-# The registry is where a game is registered by its package's name: the one line.
-REGISTRATION = {Path("games/registry.py")}
+# The registry is where a game is registered by its package's name: the one line; the
+# test settings are where a game the tests alone register is (docs/GAMES.md).
+REGISTRATION = {Path("games/registry.py"), Path("config/settings/test.py")}
 # Words that are a game's name and also plain English: matched only as an identifier
 # ("word_heist", "games.word", '"word"' as a string), never in prose or as a variable.
 EVERYDAY = {"word"}
