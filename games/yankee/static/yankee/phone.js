@@ -801,6 +801,31 @@ function vaultBody(view) {
 }
 
 /** Draw Yankee Heist's phone into `rootEl`; `ctx.live` is the shell's socket. */
+/** A seat's private part beyond its keys (static/heist/live.js mergePrivate calls this
+ * after setting them): the gifts this seat peeked show their descriptions in the seats
+ * and the vault, marked `peeked` (games/yankee/views.py merge_private). */
+export function mergePrivate(view, p) {
+  const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));
+  const mark = (entry) => (!entry.open && peeked.has(entry.gift)
+    ? { ...entry, description: peeked.get(entry.gift), peeked: true }
+    : entry);
+  const out = { ...view, seats: view.seats.map(mark) };
+  if (view.vault) out.vault = view.vault.map(mark);
+  return out;
+}
+
+/** mergePrivate's peeks undone (views.py unmerge_private): the public seats and vault. */
+export function unmergePrivate(view) {
+  const plain = (entry) => {
+    if (!entry.peeked) return entry;
+    const { peeked, ...rest } = entry;
+    return { ...rest, description: null };
+  };
+  const out = { ...view, seats: view.seats.map(plain) };
+  if (view.vault) out.vault = view.vault.map(plain);
+  return out;
+}
+
 export function mount(rootEl, ctx) {
   root = rootEl;
   code = ctx.code;
