@@ -8,7 +8,8 @@ import { awakeNote, cue, keepAwake } from "../heist/awake.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
-import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { cardFace, describeMove, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
