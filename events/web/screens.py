@@ -15,7 +15,9 @@ from typing import Any
 
 from django.contrib.staticfiles import finders
 from django.templatetags.static import static
+from django.utils.translation import gettext
 
+from games.definition import NamesSteps
 from games.registry import game_named
 
 # The modules a game brings, one per screen: a guest's phone, a captain's tablet, the
@@ -72,6 +74,11 @@ def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
         "min_players": definition.min_players,
         "table_max": definition.table_max,
         "private_keys": list(definition.private_keys()),
+        # the words of the stand-in buttons and alerts per step (NamesSteps), in the page's language
+        "steps": {
+            step: {key: gettext(text) for key, text in texts.items()}
+            for step, texts in (definition.step_texts() if isinstance(definition, NamesSteps) else {}).items()
+        },
         "module": static(_static_path(name, module)) if module else None,
         "css": game_css(name),
     }
