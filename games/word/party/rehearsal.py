@@ -27,6 +27,7 @@ from games.patch import TableCopies, TableCopy, merge_plain_private, without_key
 from games.registry import game_named
 from games.word.legal import clue_choices, fits_clues
 from games.word.lexicon import Lexicon
+from games.word.rules import cluable
 from games.word.spelling import MIN_LETTERS
 
 Json = dict[str, Any]
@@ -59,7 +60,7 @@ def choose(view: Json, rng: random.Random) -> Json | None:
     me: int = view["you"]
     phase = view["phase"]
     if phase == "word":
-        words = open_words(view, _lexicon(view["language"]))[:THOUGHT_OF]
+        words = [w for w in open_words(view, _lexicon(view["language"])) if cluable(w)][:THOUGHT_OF]
         if not words:  # nothing the dictionary knows: a made-up word, for the table's vote
             a, b = view["tableau"][0]["letter"], view["tableau"][-1]["letter"]
             words = [a + b + a]
@@ -88,11 +89,6 @@ class WordParty:
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        # A seat with an answer in flight, and the table version from which it may answer
-        # again (its last answer's, once acknowledged): the phone locks its step's
-        # controls until the view moves past what it sent.
-        self.answering: set[str] = set()
-        self.answered_at: dict[str, int] = {}
         self.gates_opened = 0
         self.words = 0
         self.halts = 0
@@ -104,6 +100,9 @@ class WordParty:
         return {"gate_commands": self.gates_opened, "words": self.words, "halts": self.halts}
 
     def look(self, p: Screen) -> None:
+        """A seat the step waits for answers it once: the intent is the step (its round
+        and phase), so a view updated by another seat's answer starts no second one,
+        and a refused answer is tried again (Room.spawn)."""
         room = self.room
         payload = p.seat_view()
         if payload is None or p.quiet:
@@ -114,10 +113,7 @@ class WordParty:
             return
         if not v.get("can_act"):
             return
-        if p.name in self.answering or v["version"] < self.answered_at.get(p.name, 0):
-            return
-        self.answering.add(p.name)
-        room.spawn(p, ("answer", payload["table"]["id"], v["version"]), self._answer(p))
+        room.spawn(p, ("answer", payload["table"]["id"], v["round"], v["phase"]), self._answer(p))
 
     async def _hold(self, p: Screen) -> None:
         await self.room.fault_struck.wait()
@@ -125,26 +121,25 @@ class WordParty:
 
     async def _answer(self, p: Screen) -> None:
         room = self.room
-        try:
+        payload = p.seat_view()
+        typing = payload is not None and payload["view"]["phase"] in ("word", "halt")
+        await asyncio.sleep(room.pace.think() if typing else room.pace.decide())
+        payload = p.seat_view()
+        if payload is not None and room.holding_for_fault(payload["view"]):
+            await room.fault_struck.wait()  # the step is still this one's: answer after
             payload = p.seat_view()
-            typing = payload is not None and payload["view"]["phase"] in ("word", "halt")
-            await asyncio.sleep(room.pace.think() if typing else room.pace.decide())
-            payload = p.seat_view()
-            if payload is None or not payload["view"].get("can_act") or room.holding_for_fault(payload["view"]):
-                return  # the step ended under the thumb (the clock's stand-in)
-            view = payload["view"]
-            action = choose(view, room.r)
-            if action is None:
-                return
-            reply = await p.act(action, version=view["version"])
-            self.answered_at[p.name] = reply["version"]
-            if action["type"] == "write":
-                self.words += 1
-            elif action["type"] == "halt" and action["word"] is not None:
-                self.halts += 1
-        finally:
-            self.answering.discard(p.name)
-            p.changed.set()
+        if payload is None or not payload["view"].get("can_act"):
+            return  # the step ended under the thumb (the clock's stand-in)
+        view = payload["view"]
+        action = choose(view, room.r)
+        if action is None:
+            return
+        await p.act(action, version=view["version"])
+        if action["type"] == "write":
+            self.words += 1
+        elif action["type"] == "halt" and action["word"] is not None:
+            self.halts += 1
+        p.changed.set()
 
     async def host(self) -> None:
         """Each table stops at the gate after round 1; once every table is at the gate or
