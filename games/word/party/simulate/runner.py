@@ -11,6 +11,7 @@ from typing import Any, cast
 from games.registry import game_named
 from games.word.definition import STEP_SECONDS, WordDefinition
 from games.word.rules import ROUNDS, gate_after
+from tables.seating import table_sizes
 from tables.simulate.common.output import estimates_source
 from tables.simulate.common.runs import Clock, chunk_seed, run_in_order
 
@@ -98,15 +99,20 @@ def simulate_word(
     sizes = {n: size_figures(by_size[n], model, clocks, r) for n in players}
     caps = {}
     for cap in (c for c in CAPS if c <= max(players)):
+        # only the parties whose every table size was played
+        seated = [
+            n for n in party_guests if set(table_sizes(n, table_max=cap, min_players=min(players))) <= set(players)
+        ]
         caps[cap] = list(
             party_table(
-                party_guests, by_size, model, clocks, r, parties=parties, table_max=cap, gate_after=gate_after(ROUNDS)
+                seated, by_size, model, clocks, r, parties=parties, table_max=cap, gate_after=gate_after(ROUNDS)
             ).values()
         )
     return {
         "game": NAME,
         "seed": seed,
         "games_per_size": games,
+        "players": list(players),
         "language": language,
         "policy": {
             "think_of": policy.think_of,
