@@ -71,7 +71,7 @@ def test_a_party_waits_for_its_slowest_table_at_the_gate_and_the_end():
 
 
 def test_the_lobby_reads_the_precomputed_table_at_the_definitions_table_size():
-    assert TABLE_MAX == WORD.table_max and set(MINUTES) == set(range(2, 101))
+    assert WORD.table_max == TABLE_MAX and set(MINUTES) == set(range(2, 101))
     assert all(low <= high for low, high in MINUTES.values())
     est = lobby_estimate(game="word", games=1, guests=100)
     assert est == word_party_length_estimate(guests=100, games=1)
