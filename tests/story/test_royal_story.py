@@ -67,3 +67,29 @@ def test_the_story_page_of_a_royal_party_tells_the_heists_in_its_own_words():
     assert data.status_code == 200 and data.json()["tables"][0]["table"] == "A"
     assert f"royal-heist-{party.code}-story.json" in data["Content-Disposition"]
     assert client.get(f"/story/{party.code}/flow.svg").status_code == 404  # a gift swap's picture
+
+
+@pytest.mark.parametrize(("language", "of_spades", "king"), [("es", "de picas", "Rey"), ("de", "Pik", "König")])
+def test_the_royal_story_names_the_cards_in_the_readers_language(language, of_spades, king):
+    """Issue 40: the Spanish and German story said "El segundo King of spades"."""
+    from django.utils import translation
+
+    party, _, _ = _royal_party(6, games=2)
+    cache.clear()
+    with translation.override(language):
+        story = STORY.tell(party)
+        page = Client(headers={"accept-language": language}).get(f"/story/{party.code}/").content.decode()
+    cards = [
+        card
+        for told in story["tables"]
+        for game in told["games"]
+        for x in game["heists"]
+        for card in [*x["rooms"], x["card"], x["retired"]]
+        if card
+    ]
+    assert cards
+    english = ("Jack", "Queen", "King", "Ace", " of ") + (("Joker",) if language == "es" else ())  # German says Joker
+    assert not [c for c in cards if any(word in c for word in english)], cards
+    assert any(of_spades in c or king in c for c in cards)
+    told = page.split('id="story"')[1].split("<script")[0]
+    assert not [w for w in ("King of", "Queen of", "Jack of", "Ace of", "of hearts", "of diamonds") if w in told]
