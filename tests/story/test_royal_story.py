@@ -93,3 +93,21 @@ def test_the_royal_story_names_the_cards_in_the_readers_language(language, of_sp
     assert any(of_spades in c or king in c for c in cards)
     told = page.split('id="story"')[1].split("<script")[0]
     assert not [w for w in ("King of", "Queen of", "Jack of", "Ace of", "of hearts", "of diamonds") if w in told]
+
+
+def test_the_royal_storys_contents_lead_to_each_table_heist_and_guest():
+    """Issue 40: the story's table of contents: every table, each game's heists, every
+    guest with their table, each link to an anchor the page has."""
+    import re
+
+    party, _, _ = _royal_party(6, games=2)
+    cache.clear()
+    text = Client().get(f"/story/{party.code}/").content.decode()
+    toc = text.split('id="story-toc"')[1].split("</nav>")[0]
+    links = re.findall(r'href="#([^"]+)"', toc)
+    assert "table-A" in links and "table-A-game-2-heist-5" in links and "story-result" in links
+    assert len([x for x in links if "-heist-" in x]) == 10
+    for anchor in set(links):
+        assert f'id="{anchor}"' in text, anchor
+    for name in ("G0", "Lena"):  # who sat down, and who played the seat after
+        assert f'<span class="toc-name">{name}</span>' in toc

@@ -28,7 +28,9 @@ class RoyalStory:
         return tables_told(party, _told_in_the_readers_words)
 
     def page_context(self, story: dict[str, Any], *, screen: bool) -> dict[str, Any]:
-        return {}
+        # The contents' guests, by name, each with their table (a substitute too).
+        guests = {(name, t["table"]) for t in story["tables"] for s in t["seats"] for name in s["played_by"]}
+        return {"guests": [{"name": n, "table": t} for n, t in sorted(guests, key=lambda g: (g[0].casefold(), g[1]))]}
 
     def picture(self, story: dict[str, Any], *, table: str | None = None) -> str | None:
         return None
