@@ -88,7 +88,9 @@ def test_the_royal_story_names_the_cards_in_the_readers_language(language, of_sp
         if card
     ]
     assert cards
-    english = ("Jack", "Queen", "King", "Ace", " of ", " and ") + (("Joker",) if language == "es" else ())  # German says Joker
+    english = ("Jack", "Queen", "King", "Ace", " of ", " and ") + (
+        ("Joker",) if language == "es" else ()
+    )  # German says Joker
     assert not [c for c in cards if any(word in c for word in english)], cards
     assert any(of_spades in c or king in c for c in cards)
     told = page.split('id="story"')[1].split("<script")[0]
