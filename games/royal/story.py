@@ -10,25 +10,32 @@ action it happened in, so the host can name whoever played the seat then.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
+
+from games.marks import gettext_noop
 
 from .cards import title
 from .state import Event
 
-
-def _room(data: dict[str, Any]) -> str:
-    card = title(data["card"])
-    return f"{card} and {title(data['bonus'])}" if data.get("bonus") else card
+# A diamond room and the side-stack card it drew, as one room (word order by language).
+ROOM_WITH_BONUS = gettext_noop("%(card)s and %(bonus)s")
 
 
-def table_story(events: Sequence[Event]) -> dict[str, Any]:
+def _room(data: dict[str, Any], say: Callable[[str], str]) -> str:
+    card = title(data["card"], say)
+    return say(ROOM_WITH_BONUS) % {"card": card, "bonus": title(data["bonus"], say)} if data.get("bonus") else card
+
+
+def table_story(events: Sequence[Event], say: Callable[[str], str] = str) -> dict[str, Any]:
     """{"games": [{"game", "heists": [...], "seats"}]}: a game's `seats` once it ended,
     each [{seat, bank (this game), total (running), winner (of this game: its banks;
     of the last: the totals)}]; per heist
     its rooms (as a person says the cards), `got_out` [{seat, banked, version}],
     `caught` [{seat, satchel, bank, version}] (`bank`: what a second Joker took of it),
-    the card that ended it and retired (None when everybody got out), `rooms_lost`."""
+    the card that ended it and retired (None when everybody got out), `rooms_lost`.
+    `say`: the translation of a marked text (the server passes gettext): the cards'
+    titles in it, English without."""
     games: list[dict[str, Any]] = []
     heist: dict[str, Any] | None = None
     for e in events:
@@ -52,14 +59,14 @@ def table_story(events: Sequence[Event]) -> dict[str, Any]:
         elif heist is None:
             continue
         elif e.type == "room":
-            heist["rooms"].append(_room(d))
+            heist["rooms"].append(_room(d, say))
         elif e.type == "got_out":
             heist["got_out"] += [{"seat": s, "banked": d["banked"][str(s)], "version": e.version} for s in d["seats"]]
         elif e.type == "caught":
-            heist["card"] = title(d["card"])
+            heist["card"] = title(d["card"], say)
             heist["caught"] += [{"seat": s, **d["losses"][str(s)], "version": e.version} for s in d["seats"]]
         elif e.type == "retired":
-            heist["retired"] = title(d["card"])
+            heist["retired"] = title(d["card"], say)
         elif e.type == "heist_ended":
             heist["ended"], heist["rooms_lost"] = d["ended"], d["rooms_lost"]
         elif e.type in ("game_ended", "game_over"):

@@ -444,15 +444,28 @@ function openDetails(tableId) {
 function drawDetails() {
   const dialog = document.getElementById("details");
   const payload = S.details !== null ? S.tables.get(S.details) : null;
-  if (!payload || !isMultiTable(S.party) || !screen.details) {
+  if (!payload || !isMultiTable(S.party)) {
     if (dialog.open) dialog.close();
     return;
   }
   render(dialog,
     h("div", { class: "details-bar" },
       h("button", { class: "btn small", type: "button", data: { key: "details-close" }, on: { click: () => dialog.close() } }, gettext("Close"))),
-    screen.details(payload),
+    screen.details ? screen.details(payload) : seatsCard(payload.table),
     tabletsPanel(payload.table));
+}
+
+/** A table's details where its game draws none: its seats, who is online and who is not
+ * (what the offline alert's Details is opened for). */
+function seatsCard(meta) {
+  return h("section", { class: "seats-card", "aria-labelledby": `seats-${meta.id}-h` },
+    h("h2", { id: `seats-${meta.id}-h`, tabindex: "-1", text: fmt(gettext("Table %(letter)s"), { letter: meta.letter }) }),
+    h("ul", { class: "plain" }, guestsAt(meta.letter).map((g) => h("li", { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
+      h("strong", { text: g.name }), " ",
+      g.online
+        ? h("span", { class: "presence on" }, h("span", { "aria-hidden": "true", text: "● " }), gettext("online"))
+        : h("span", { class: "presence off" }, h("span", { "aria-hidden": "true", text: "○ " }), gettext("offline")),
+      " ", h("span", { class: "hint", text: fmt(gettext("table %(letter)s, seat %(seat)s"), { letter: g.table, seat: g.seat + 1 }) })))));
 }
 
 /** Pair a captain's tablet with this table (a QR code and a one-time code), and the

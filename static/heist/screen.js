@@ -34,7 +34,27 @@ function drawLobby() {
   const names = party.names || [];
   document.getElementById("joined-count").textContent = String(party.guest_count);
   // Newest first: when the wall is full, the oldest names are the ones cut off.
-  render(document.getElementById("names"), [...names].reverse().map((n, i) => h("li", { class: i === 0 ? "name newest" : "name", text: n })));
+  const wall = document.getElementById("names");
+  render(wall, [...names].reverse().map((n, i) => h("li", { class: i === 0 ? "name newest" : "name", text: n })));
+  moreOnTheWall(wall);
+}
+
+/** A wall too small for every name says how many it leaves out ("+12 more"), the oldest
+ * names giving way to that line rather than being cut off without a word. */
+function moreOnTheWall(wall) {
+  if (wall.scrollHeight <= wall.clientHeight + 1) return;
+  const shown = [...wall.children];
+  const more = h("li", { class: "name more" });
+  wall.append(more);
+  const bottom = () => wall.getBoundingClientRect().bottom + 1;
+  let hidden = 0;
+  do {
+    const last = shown.pop();
+    if (!last) break;
+    last.hidden = true;
+    hidden += 1;
+    more.textContent = interpolate(gettext("+%(count)s more"), { count: hidden.toLocaleString(document.documentElement.lang) }, true);
+  } while (more.getBoundingClientRect().bottom > bottom() || (shown.length && shown[shown.length - 1].getBoundingClientRect().bottom > bottom()));
 }
 
 // One draw per frame, however many updates arrive in it: a draw lays out every tile

@@ -452,3 +452,22 @@ def test_screenshots(browser, static_url, moments):
     page.screenshot(path=str(SHOTS / "royal-tile.png"))
     assert (SHOTS / "royal-tile.png").stat().st_size > 0
     assert not errors, errors
+
+
+def test_a_winner_named_by_an_initial_ends_the_sentence_with_one_full_stop(browser, static_url, moments):
+    """Issue 40: "Winner: Hana A.." on the tile, the tablet and the phones."""
+    errors: list[str] = []
+    initials = {**META, "roster": [{"guest": i + 1, "name": f"{n} A."} for i, n in enumerate(NAMES)]}
+    page = _page(browser, static_url, 1280, 720, errors)
+    winners = public_view(moments.over)["winners"]
+    other = (winners[0] + 1) % PLAYERS  # names the first winner (a winner's own phone says "you")
+    for kind, view in (
+        ("tile", public_view(moments.over)),
+        ("tablet", public_view(moments.over)),
+        ("phone", seat_view(moments.over, other)),
+    ):
+        draw(page, kind, view, initials)
+        text = root_text(page)
+        assert f"{NAMES[winners[0]]} A." in text, (kind, text)
+        assert "A.." not in text, (kind, text)
+    assert not errors, errors

@@ -67,3 +67,49 @@ def test_the_story_page_of_a_royal_party_tells_the_heists_in_its_own_words():
     assert data.status_code == 200 and data.json()["tables"][0]["table"] == "A"
     assert f"royal-heist-{party.code}-story.json" in data["Content-Disposition"]
     assert client.get(f"/story/{party.code}/flow.svg").status_code == 404  # a gift swap's picture
+
+
+@pytest.mark.parametrize(("language", "of_spades", "king"), [("es", "de picas", "Rey"), ("de", "Pik", "König")])
+def test_the_royal_story_names_the_cards_in_the_readers_language(language, of_spades, king):
+    """Issue 40: the Spanish and German story said "El segundo King of spades"."""
+    from django.utils import translation
+
+    party, _, _ = _royal_party(6, games=2)
+    cache.clear()
+    with translation.override(language):
+        story = STORY.tell(party)
+        page = Client(headers={"accept-language": language}).get(f"/story/{party.code}/").content.decode()
+    cards = [
+        card
+        for told in story["tables"]
+        for game in told["games"]
+        for x in game["heists"]
+        for card in [*x["rooms"], x["card"], x["retired"]]
+        if card
+    ]
+    assert cards
+    english = ("Jack", "Queen", "King", "Ace", " of ", " and ") + (
+        ("Joker",) if language == "es" else ()
+    )  # German says Joker
+    assert not [c for c in cards if any(word in c for word in english)], cards
+    assert any(of_spades in c or king in c for c in cards)
+    told = page.split('id="story"')[1].split("<script")[0]
+    assert not [w for w in ("King of", "Queen of", "Jack of", "Ace of", "of hearts", "of diamonds") if w in told]
+
+
+def test_the_royal_storys_contents_lead_to_each_table_heist_and_guest():
+    """Issue 40: the story's table of contents: every table, each game's heists, every
+    guest with their table, each link to an anchor the page has."""
+    import re
+
+    party, _, _ = _royal_party(6, games=2)
+    cache.clear()
+    text = Client().get(f"/story/{party.code}/").content.decode()
+    toc = text.split('id="story-toc"')[1].split("</nav>")[0]
+    links = re.findall(r'href="#([^"]+)"', toc)
+    assert "table-A" in links and "table-A-game-2-heist-5" in links and "story-result" in links
+    assert len([x for x in links if "-heist-" in x]) == 10
+    for anchor in set(links):
+        assert f'id="{anchor}"' in text, anchor
+    for name in ("G0", "Lena"):  # who sat down, and who played the seat after
+        assert f'<span class="toc-name">{name}</span>' in toc

@@ -38,7 +38,8 @@ export const TEXT = {
   over: gettext("Game over."),
   youWon: gettext("You won!"),
   youTied: gettext("You share the win!"),
-  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true),
+  // a name that ends with its initial's full stop ("Hana A.") ends the sentence with it
+  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true).replace(/\.\.$/, "."),
   finalBank: (n) => interpolate(ngettext("You banked %(n)s jewel in all.", "You banked %(n)s jewels in all.", n), { n }, true),
   finalTotal: (n, games) => interpolate(ngettext("You banked %(n)s jewel over %(games)s games.", "You banked %(n)s jewels over %(games)s games.", n), { n, games }, true),
   group: gettext("Your choice"),

@@ -14,7 +14,8 @@ export const TEXT = {
   openGate: gettext("Open the gate"),
   gateWaits: gettext("The host opens the gate."),
   over: gettext("Game over."),
-  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true),
+  // a name that ends with its initial's full stop ("Hana A.") ends the sentence with it
+  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true).replace(/\.\.$/, "."),
   caught: (card) => interpolate(gettext("Last heist ended: the %(card)s caught everyone still inside."), { card }, true),
   allOut: gettext("Last heist ended: everyone got out."),
   deck: (n) => interpolate(ngettext("%(n)s card in the deck", "%(n)s cards in the deck", n), { n }, true),

@@ -26,6 +26,18 @@ def _by_round(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _guests(story: dict[str, Any]) -> list[dict[str, Any]]:
+    """The contents' guests, by name: the gifts each brought and took home (the journeys'
+    anchors), so a guest finds their own without reading a hundred."""
+    guests: dict[str, dict[str, Any]] = {}
+    for g in story["gifts"]:
+        if g["kind"] != "vault":
+            guests.setdefault(g["brought_by"], {"brought": [], "home": []})["brought"].append(g["gift"])
+        if not g["returned"]:
+            guests.setdefault(g["home_with"], {"brought": [], "home": []})["home"].append(g["gift"])
+    return [{"name": name, **gifts} for name, gifts in sorted(guests.items(), key=lambda kv: kv[0].casefold())]
+
+
 class YankeeStory:
     template = "yankee/story.html"
 
@@ -37,6 +49,7 @@ class YankeeStory:
         context: dict[str, Any] = {
             "svg": mark_safe(story_svg(story)),
             "rounds": [{"table": t["table"], "rounds": _by_round(t["entries"])} for t in story["tables"]],
+            "guests": _guests(story),
         }
         if screen:  # the big screen's slides: one table's picture each, large
             context["table_svgs"] = [mark_safe(story_svg(story, table=f["table"])) for f in story["flows"]]
