@@ -41,6 +41,7 @@ export const TEXT = {
   progress: (n, of) => interpolate(ngettext("%(n)s of %(of)s done", "%(n)s of %(of)s done", of), { n, of }, true),
   halt: gettext("Halt!"),
   haltMoment: (who, whom, word) => interpolate(gettext("Halt! %(who)s caught %(whom)s's %(word)s"), { who, whom, word }, true),
+  more: (n) => interpolate(ngettext("and %(n)s more Halt!", "and %(n)s more Halts!", n), { n }, true),
   youCaught: (whom, word) => interpolate(gettext("Halt! You caught %(whom)s's %(word)s"), { whom, word }, true),
   caughtYou: (who, word) => interpolate(gettext("Halt! %(who)s caught your %(word)s"), { who, word }, true),
   guessed: (word) => interpolate(gettext("guessed %(word)s"), { word }, true),
@@ -92,7 +93,7 @@ export function tableau(view, meta, { pick = null, mine = null, usable = null, s
         h("span", { class: "w-letter", text: face(card.letter) }),
         card.showcase ? h("span", { class: "w-showcase", text: `+${card.showcase}` }) : null,
         on ? h("span", { class: "w-mine", text: "●".repeat(on) }) : null,
-        (tokens[card.letter] || []).length
+        !small && (tokens[card.letter] || []).length
           ? h("span", { class: "w-tokens" }, tokens[card.letter].map(([seat, n]) => h("span", { class: "w-token", title: seatName(meta, seat), text: `${initial(meta, seat)}${n > 1 ? `×${n}` : ""}` })))
           : null,
       ];
@@ -240,19 +241,36 @@ export function clockLine(view, meta, { guest = false } = {}) {
     h("span", { class: "countdown", data: { openedAt: meta.step_due_at - meta.step_clock, countdown: meta.step_clock, before: guest ? TEXT.timeLeft : TEXT.clock, after: guest ? TEXT.timeUp : TEXT.clockOut }, text: "" }));
 }
 
-/** A whole table as the tablet, the dashboard and the big screen show it (public view). */
+/** A table's seats in one flowing line (a tile's): name, score and this step's mark. */
+function seatStrip(view, meta) {
+  const flag = { word: "wrote", clues: "clued", halt: "halted", vote: "voted" }[view.phase];
+  return h("ul", { class: "w-strip", "aria-label": TEXT.seats },
+    view.seats.map((s) => h("li", { class: flag && s[flag] ? "done" : "", data: { seat: s.seat } },
+      flag && s[flag] ? "✓ " : "", seatName(meta, s.seat), " ", h("b", { text: String(s.score) }))));
+}
+
+/** At most `n` Halt! moments, then how many more. */
+function haltsBrief(view, meta, n = 2) {
+  const moments = haltMoments(view);
+  if (!moments.length) return null;
+  const shown = moments.slice(0, n).map((m) => TEXT.haltMoment(seatName(meta, m.who), seatName(meta, m.whom), m.word));
+  if (moments.length > n) shown.push(TEXT.more(moments.length - n));
+  return h("div", { role: "status" }, h("ul", { class: "w-halts now" }, shown.map((t) => h("li", { class: "w-halt", text: t }))));
+}
+
+/** A whole table as the tablet (in full) or the dashboard and the big screen (`tile`:
+ * compact, many at once) show it, from the public view. */
 export function renderTable(view, meta, { tile = false } = {}) {
-  return h("section", {
+  const attrs = {
     class: `word w-table${tile ? " tile" : ""}`,
     "aria-label": TEXT.table(meta && meta.letter),
     data: { version: view.version, phase: view.phase, letter: meta && meta.letter },
-  },
-  heading(view, meta, { letter: true }),
-  view.phase === "over" ? winnersLine(view, meta) : stepLine(view),
-  tableau(view, meta, { small: tile }),
-  clueLines(view, meta),
-  vault(view),
-  haltBanner(view, meta),
-  seatList(view, meta),
-  lastRound(view, meta));
+  };
+  const status = view.phase === "over" ? winnersLine(view, meta) : stepLine(view);
+  if (tile) {
+    return h("section", attrs, heading(view, meta, { letter: true }), status,
+      tableau(view, meta, { small: true }), clueLines(view, meta), haltsBrief(view, meta), seatStrip(view, meta));
+  }
+  return h("section", attrs, heading(view, meta, { letter: true }), status,
+    tableau(view, meta), clueLines(view, meta), vault(view), haltBanner(view, meta), seatList(view, meta), lastRound(view, meta));
 }

@@ -31,8 +31,10 @@ function gate(tables) {
 
 function draw(tables) {
   root.classList.add("w-tables");
+  const board = renderLeaderboard(tables, { limit: 10 });
+  board.tabIndex = 0; // it scrolls in its own box: a keyboard reaches it (axe: scrollable-region-focusable)
   render(root, tables.length
-    ? h("div", { class: "word w-host" }, gate(tables), renderLeaderboard(tables, { limit: 10 }),
+    ? h("div", { class: "word w-host" }, gate(tables), board,
       h("div", { class: "w-host-tables" }, tables.map((t) => h("div", {
         class: "w-host-table", tabindex: "0", role: "region", data: { letter: t.table.letter },
         "aria-label": fmt(gettext("Table %(letter)s"), { letter: t.table.letter }),
