@@ -195,10 +195,10 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
                 for page in phones.values():
                     expect(page.locator(".w-last")).to_have_attribute("data-round", str(rnd))
 
-        state = _state(db, table.pk)
-        assert state.phase.value == "over"
         for page in (*phones.values(), tablet, screen):
             expect(page.locator(".w-over").first).to_be_visible()
+        state = _state(db, table.pk)  # the last vote was taken: every screen says the game is over
+        assert state.phase.value == "over"
         shoot("5-over")
         expect(host.locator("#result .w-result")).to_be_visible()
         assert re.search(r"\d", host.locator("#result .w-board").inner_text())
