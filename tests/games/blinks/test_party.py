@@ -11,6 +11,7 @@ import json
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.core.cache import cache
 from django.test import Client
 
 from events.models import Party
@@ -143,3 +144,17 @@ async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_u
     assert teams == dict(zip(["Red", "Blue", "Green", "Yellow"], want, strict=True))
     guests = [r for r in rows if r["rank"] != "team total"]
     assert len(guests) == 11 and {r["team"] for r in guests} <= set(teams)
+
+    # The story: who broke which Blink at each table, and the teams' totals.
+    await sync_to_async(cache.clear)()
+    told = (await sync_to_async(client.get)(f"/story/{party.code}/story.json")).json()
+    breakers = {}
+    for t in await _tables(party):
+        state = BLINKS.from_dict(t.state)
+        breakers[t.letter] = [(b, t.roster[seat]["name"]) for b, seat in enumerate(state.owner, start=1)]
+    assert {t["table"]: sorted((b["blink"], b["name"]) for b in t["blinks"]) for t in told["tables"]} == breakers
+    page = await sync_to_async(client.get)(f"/story/{party.code}/")
+    assert page.status_code == 200 and page.templates[0].name == "blinks/story.html"
+    text = page.content.decode()
+    name = breakers["A"][0][1]
+    assert f"{name} broke Blink 1" in text
