@@ -263,6 +263,30 @@ class NamesWireTypes(Protocol):
         ...
 
 
+@runtime_checkable
+class TakesPartyData(Protocol):
+    """A game whose rules need data only the party can load (files read once per process,
+    such as a dictionary): the registry imports the part `<package>.party.<data_part>`
+    when it registers the game and hands its `DATA` in (`take_party_data`), so the rules
+    never read a file nor import a party part."""
+
+    data_part: str
+
+    def take_party_data(self, data: Any) -> None:
+        """Keep `data` (the part's `DATA`) for every later call of the rules."""
+        ...
+
+
+@runtime_checkable
+class SpeaksLanguage(Protocol):
+    """A game whose tables play in the party's language (a word game's dictionary): the
+    party's seating puts these options in every table's setup."""
+
+    def language_options(self, language: str) -> dict[str, Any]:
+        """The setup options of a table at a party in `language` (a code of LANGUAGES)."""
+        ...
+
+
 def step_since(definition: Definition, state: Any, clock: Clock | None = None) -> int:
     """The version the step `state` waits on began at (its clock's `since`; the state's
     own version when the game says nothing, or waits on nobody). `clock`: the
@@ -413,8 +437,10 @@ __all__ = [
     "Role",
     "ScoresEachGame",
     "Setup",
+    "SpeaksLanguage",
     "Standing",
     "TakesHostOptions",
+    "TakesPartyData",
     "check_host_options",
     "gifts_of",
     "is_stale",

@@ -21,7 +21,7 @@ def nosim():
 
 
 def test_every_game_with_bots_can_be_rehearsed_and_one_without_is_refused(nosim, capsys):
-    assert rehearsed_games() == ["yankee", "royal", "blinks"]
+    assert rehearsed_games() == ["yankee", "royal", "word", "blinks"]
     assert rehearsal_of(nosim) is None
     for game in ("yankee", "royal", "blinks"):
         assert parse_args(["--game", game, "--guests", "12"]).game == game
