@@ -264,6 +264,21 @@ class NamesWireTypes(Protocol):
 
 
 @runtime_checkable
+class NamesSteps(Protocol):
+    """A game that says, per step its clock names (`Clock.step`), the words the host's
+    stand-in buttons and alerts use for it. A game without it gets the host's plain words
+    ("Play for Ann")."""
+
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        """Step name -> its texts, each marked with `gettext_noop` (games/marks.py; the
+        pages translate them): `stand_in`, the button's sentence with `%(name)s` ("Pass
+        the turn for %(name)s"); `before`, what a countdown to it starts with ("The turn
+        may be played for them in "); `waited`, the host's alert with `%(letter)s`,
+        `%(seconds)s` and `%(names)s`. Any may be left out."""
+        ...
+
+
+@runtime_checkable
 class TakesPartyData(Protocol):
     """A game whose rules need data only the party can load (files read once per process,
     such as a dictionary): the registry imports the part `<package>.party.<data_part>`
@@ -431,6 +446,7 @@ __all__ = [
     "HidesInformation",
     "HoldsGifts",
     "HostOption",
+    "NamesSteps",
     "NamesWireTypes",
     "PlaysInGroups",
     "RelaysGifts",
