@@ -1,4 +1,5 @@
-// A seated guest's phone stays awake and gets noticed.
+// A seated guest's phone, a captain's tablet and the big screen stay awake (holdAwake,
+// called by each page's shell for every game); a guest gets noticed.
 //
 // Awake: the Screen Wake Lock where the browser offers it. It is only offered in a
 // secure context (HTTPS, or localhost), so a phone on the laptop's plain-HTTP LAN
@@ -18,7 +19,7 @@
 // Noticed: a buzz where the phone can vibrate; where it cannot (iPhones ignore
 // navigator.vibrate), a short chime through WebAudio, unlocked by the guest's first tap
 // (browsers keep audio silent until a page has been touched).
-import { fill, h } from "./ui.js";
+import { fill, h, render } from "./ui.js";
 
 const NOTE_KEY = "heist.awake-note";
 const VIDEOS = [["webm", "silence.webm"], ["mp4", "silence.mp4"]];
@@ -150,6 +151,16 @@ export function awakeNote(onDismiss) {
       ? gettext("%(keep)s while you play: Settings › Display & Brightness › Auto-Lock › Never (set it back after the party).")
       : gettext("%(keep)s while you play: Settings › Display › Screen timeout, the longest there is."), { keep: h("strong", { text: gettext("Keep your screen on") }) })),
     h("button", { class: "btn small", type: "button", text: gettext("OK"), on: { click: () => { localStorage.setItem(NOTE_KEY, "1"); onDismiss(); } } }));
+}
+
+/** The shells' wake call (play.js, tablet.js, screen.js: every game's phone, tablet and
+ * big screen get it, none does it itself): hold the screen on while `on`, and where it
+ * cannot be held draw the note into `noteEl` (null: a screen with no one to read a
+ * phone's settings, the big screen). */
+export function holdAwake(noteEl, on) {
+  const draw = noteEl ? () => render(noteEl, awakeNote(draw)) : null;
+  keepAwake(on, draw);
+  if (draw) draw();
 }
 
 // Browsers only let a page make sound after a tap: make the audio context on the first.

@@ -17,6 +17,7 @@
 //   fatal(code, msg) the socket was closed for good (the seat is gone): the shell has
 //                    already forgotten a secret that opens nothing (4401, 4403).
 import { gameModule, gameInfo, liveFacade } from "./game.js";
+import { holdAwake } from "./awake.js";
 import { Live } from "./live.js";
 import { loadJSON, startClocks } from "./ui.js";
 
@@ -31,6 +32,10 @@ async function start() {
   const game = await gameModule();
   const screen = game.mount(root, { code, game: gameInfo(), partyName: app.dataset.partyName, live: liveFacade(() => live) });
   let seated = true; // by the last snapshot
+  let status = null; // the party's, by the last snapshot or update
+  // The screen stays on while this guest has a seat at a party not yet over (awake.js).
+  const note = document.getElementById("awake-slot");
+  const awake = () => holdAwake(note, seated && status !== "over");
   live = new Live({
     code,
     role: "guest",
@@ -39,6 +44,8 @@ async function start() {
     privacy: { keys: gameInfo().private_keys, merge: game.mergePrivate, unmerge: game.unmergePrivate },
     onSnapshot(snap) {
       seated = Boolean(snap.me && snap.me.seat !== null);
+      if (snap.party && snap.party.status) status = snap.party.status;
+      awake();
       screen.snapshot(snap);
     },
     onTable(msg) {
@@ -49,6 +56,10 @@ async function start() {
       screen.table(msg);
     },
     onParty(party) {
+      if (party.status && party.status !== status) {
+        status = party.status;
+        awake();
+      }
       screen.party(party);
     },
     onNotice(msg) {

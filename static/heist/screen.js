@@ -10,6 +10,7 @@
 // what it does not use; `table(msg)` sees each table update first (an event log).
 import { gameInfo, gameModule, liveFacade } from "./game.js";
 import { Live } from "./live.js";
+import { holdAwake } from "./awake.js";
 import { h, oncePerFrame, render, startClocks } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -67,6 +68,7 @@ live = new Live({
     redraw();
   },
 }).start();
+holdAwake(null, true); // the big screen stays on all night (awake.js); no phone's note on it
 startClocks(() => live.serverNow());
 window.heistLive = live;
 window.addEventListener("resize", () => redraw());

@@ -16,6 +16,7 @@ import { gameInfo, gameModule, liveFacade } from "./game.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { passableNow } from "./standin.js";
+import { holdAwake } from "./awake.js";
 import { fill, h, loadJSON, render, serverSays, showError, startClocks, titleAlert, track } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -125,6 +126,7 @@ async function start(token) {
       draw();
     },
   }).start();
+  holdAwake(document.getElementById("awake-slot"), true); // a tablet at the table stays on (awake.js)
   window.heistLive = live;
   startClocks(() => live.serverNow());
   // A quiet guest's step clock runs out between messages: redraw when it does.

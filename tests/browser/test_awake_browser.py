@@ -121,3 +121,69 @@ def hide_and_show(phone: Page) -> None:
     phone.wait_for_function("() => document.querySelector('video.wake-video').paused")
     phone.evaluate(SET_VISIBILITY, "visible")
     phone.wait_for_function("() => !document.querySelector('video.wake-video').paused")
+
+
+def test_every_games_phone_tablet_and_big_screen_stay_awake_through_the_shell(asgi_server, lan_browser):
+    """The wake call is the shells' (play.js, tablet.js, screen.js: awake.js holdAwake),
+    not a game's: a Royal Heist phone, its table's tablet and the big screen, on plain
+    HTTP from the LAN, each hold the screen with the silent video from their first tap;
+    the phone and the tablet say how to keep the screen on before it, the big screen
+    shows no phone's note."""
+    from events.models import Guest
+    from events.party import services
+    from events.party.tablets import tablet_pair_start
+    from tables.models import Table
+
+    port = urlsplit(asgi_server).port
+    base = f"http://{LAN_NAME}:{port}"
+    errors: list[str] = []
+    db = DbThread()
+
+    def royal_party():
+        party, _ = shorthand.party_create(name="Awake Royal", game="royal")
+        tokens = {}
+        for i in range(3):
+            guest, token, _ = shorthand.guest_join(code=party.code, name=f"R{i}", description="")
+            tokens[guest.pk] = token
+        services.party_seat(party_id=party.pk)
+        return party, tokens
+
+    try:
+        party, tokens = db(royal_party)
+        guest = db(lambda: Guest.objects.filter(party=party).order_by("seat").first())
+        table = db(lambda: Table.objects.get(party=party))
+        seat_json = json.dumps({"token": tokens[guest.pk], "guest": guest.pk, "gift_number": guest.gift_number})
+
+        phone = new_page(lan_browser, 390, 844, errors, "royal phone")
+        phone.context.add_init_script(f"localStorage.setItem('heist.seat.{party.code}', {json.dumps(seat_json)});")
+        phone.goto(f"{base}/p/{party.code}/")
+        expect(phone.locator("#phone [data-version]").first).to_be_visible()
+        pairing = db(lambda: tablet_pair_start(party_id=party.pk, table_id=table.pk).data["pairing"])
+        tablet = new_page(lan_browser, 1024, 768, errors, "tablet")
+        tablet.goto(f"{base}/t/{party.code}/")
+        tablet.get_by_label("Pairing code").fill(pairing)
+        tablet.get_by_role("button", name="Pair this tablet").click()
+        expect(tablet.locator("#tablet [data-version]").first).to_be_visible()
+        screen = new_page(lan_browser, 1280, 720, errors, "big screen")
+        screen.goto(f"{base}/screen/{party.code}/")
+        expect(screen.locator("#tables [data-version]").first).to_be_visible()
+
+        # The phone and the big screen before their first tap: nothing holds them yet,
+        # and only the phone says how to keep the screen on.
+        for page, noted in ((phone, True), (screen, False)):
+            assert page.evaluate("window.isSecureContext") is False
+            expect(page.locator("body")).to_have_attribute("data-wake-lock", "unsupported")
+            expect(page.locator("#awake-note")).to_have_count(1 if noted else 0)
+            expect(page.locator("video.wake-video")).to_have_count(0)
+            page.mouse.click(5, 5)  # the first tap, anywhere
+        # Each of the three now holds its screen with the video (the tablet's first tap
+        # was its pairing), and no note is left.
+        for page in (phone, tablet, screen):
+            expect(page.locator("body")).to_have_attribute("data-wake-lock", "video")
+            expect(page.locator("#awake-note")).to_have_count(0)
+            page.wait_for_function("() => document.querySelector('video.wake-video').currentTime > 0")
+            video = page.evaluate(VIDEO)
+            assert video is not None and not video["paused"] and video["loop"], video
+    finally:
+        db.close()
+    assert not errors, errors

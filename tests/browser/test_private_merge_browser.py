@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from events.web.screens import on_screens
 from games.registry import GAMES
 from tests.games.conformance.play import players_of, sample_states
 
@@ -62,6 +63,8 @@ def test_the_shell_merges_each_games_private_part_as_its_definition_does(asgi_se
     page.goto(f"{asgi_server}/")
     beyond_keys = 0  # samples whose seat view is more than the keys set (a game's own merge)
     for name, definition in GAMES.items():
+        if not on_screens(name):
+            continue  # a game whose screens have not landed yet: no phone module to merge
         samples = _samples(name)
         assert len(samples) > 20, name
         keys = definition.private_keys()

@@ -36,6 +36,9 @@ NAME = "word"
 # A person thinks of one of the few common words a Tableau makes: the bots choose from
 # this many of the dictionary's commonest the Gallery allows.
 THOUGHT_OF = 12
+# A phone without its seat view (asleep, reconnecting) looks again this often, this many times.
+VIEW_POLL = 0.5
+WAIT_FOR_VIEW = 240
 
 
 def _lexicon(language: str) -> Lexicon:
@@ -113,33 +116,44 @@ class WordParty:
             return
         if not v.get("can_act"):
             return
-        room.spawn(p, ("answer", payload["table"]["id"], v["round"], v["phase"]), self._answer(p))
+        step = (v["round"], v["phase"])
+        room.spawn(p, ("answer", payload["table"]["id"], *step), self._answer(p, step))
 
     async def _hold(self, p: Screen) -> None:
         await self.room.fault_struck.wait()
         p.changed.set()
 
-    async def _answer(self, p: Screen) -> None:
+    async def _answer(self, p: Screen, step: tuple[int, str]) -> None:
+        """Think, then answer the step `step` (round, phase) once, as the phone sends it.
+        The intent is done only when the step no longer waits on this seat: a phone that
+        lost its view meanwhile (asleep, reconnecting) looks again until it has one, since
+        the step's intent is never started twice (Room.spawn)."""
         room = self.room
-        payload = p.seat_view()
-        typing = payload is not None and payload["view"]["phase"] in ("word", "halt")
-        await asyncio.sleep(room.pace.think() if typing else room.pace.decide())
-        payload = p.seat_view()
-        if payload is not None and room.holding_for_fault(payload["view"]):
-            await room.fault_struck.wait()  # the step is still this one's: answer after
+        await asyncio.sleep(room.pace.think() if step[1] in ("word", "halt") else room.pace.decide())
+        for _ in range(WAIT_FOR_VIEW):
             payload = p.seat_view()
-        if payload is None or not payload["view"].get("can_act"):
-            return  # the step ended under the thumb (the clock's stand-in)
-        view = payload["view"]
-        action = choose(view, room.r)
-        if action is None:
+            view = None if payload is None else payload["view"]
+            if view is None:
+                await asyncio.sleep(VIEW_POLL)  # reconnecting: its snapshot comes
+                continue
+            if (view["round"], view["phase"]) != step or not view.get("can_act"):
+                # the clock's stand-in took the step (or the screen went back: logged)
+                room.log(p.name, f"no answer to {step}: the screen shows v{view['version']}", view["phase"])
+                return
+            if room.holding_for_fault(view):
+                await room.fault_struck.wait()  # the step is still this one's: answer after
+                continue
+            action = choose(view, room.r)
+            if action is None:
+                return
+            await p.act(action, version=view["version"])
+            if action["type"] == "write":
+                self.words += 1
+            elif action["type"] == "halt" and action["word"] is not None:
+                self.halts += 1
+            p.changed.set()
             return
-        await p.act(action, version=view["version"])
-        if action["type"] == "write":
-            self.words += 1
-        elif action["type"] == "halt" and action["word"] is not None:
-            self.halts += 1
-        p.changed.set()
+        room.harness_error(f"{p.name}: no seat view for {WAIT_FOR_VIEW * VIEW_POLL:.0f} s at {step}")
 
     async def host(self) -> None:
         """Each table stops at the gate after round 1; once every table is at the gate or

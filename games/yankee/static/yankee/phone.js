@@ -4,7 +4,7 @@
 //
 // One module in the screens' style: constants, one state object `S`, small named
 // functions that draw from it, and `mount()` at the bottom.
-import { awakeNote, cue, keepAwake } from "../heist/awake.js";
+import { cue } from "../heist/awake.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
@@ -139,7 +139,6 @@ function draw() {
 
   const prompt = promptFor(view, meta);
   const relay = relayPanel(view, meta);
-  keepAwake(view.phase !== "over", draw);
   render(
     root,
     h("header", { class: "seat-head" },
@@ -149,7 +148,6 @@ function draw() {
         h("span", { class: "where" }, fill(gettext("seat %(seat)s"), { seat: h("strong", { class: "seat-number", text: String(view.you + 1) }) }))),
       h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? ` · ${gettext("table captain")}` : ""} · ${roundTitle(view)}`),
       h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
-    awakeNote(() => draw()),
     relay,
     prompt,
     S.me.captain ? captainPanel(view, meta) : null,
