@@ -50,6 +50,8 @@ class Party(models.Model):
     language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="en")
     jokes_welcome = models.BooleanField(default=True)
     vault_size = models.PositiveSmallIntegerField(default=0)  # per table, 0 to 3
+    # the host's choices of the game's own rules (games.definition.TakesHostOptions), checked
+    options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField()  # every random choice of the party derives from it
     host_token_hash = models.CharField(max_length=64, unique=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)

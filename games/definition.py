@@ -114,7 +114,7 @@ class Standing:
     """One seat's place in a finished (or running) game, for the party's result."""
 
     seat: int
-    score: int  # what the game ranks by (banked jewels, claimed Blinks...; 0 for a game with no score)
+    score: int  # what the game ranks by (banked jewels, a count of claims...; 0 for a game with no score)
     rank: int  # 1 = best; tied seats share a rank
     winner: bool
 
@@ -354,6 +354,81 @@ class ScoresEachGame(Protocol):
         ...
 
 
+@dataclass(frozen=True, slots=True)
+class HostOption:
+    """One choice the host makes for every table of a party, in the host's form
+    (`TakesHostOptions`): an int in `low`..`high` or a bool. `label` and `hint` are
+    marked texts (gettext_noop), translated by the page that shows them."""
+
+    name: str
+    label: str
+    default: int | bool
+    low: int = 0
+    high: int = 0
+    hint: str = ""
+
+    @property
+    def kind(self) -> str:
+        return "bool" if isinstance(self.default, bool) else "int"
+
+    def check(self, value: object) -> int | bool:
+        """`value` as sent, checked (ValueError names the range)."""
+        if self.kind == "bool":
+            if type(value) is not bool:
+                raise ValueError(f"{self.name} is true or false")
+            return value
+        if type(value) is not int or not self.low <= value <= self.high:
+            raise ValueError(f"{self.name} is a whole number from {self.low} to {self.high}")
+        return value
+
+
+@runtime_checkable
+class TakesHostOptions(Protocol):
+    """A game whose host chooses some of its rules for the whole party (a vault's size,
+    an alternate rule): the host's form offers `host_options`, the party keeps the
+    choices, and each table's Setup.options come from `table_options` at the seating."""
+
+    def host_options(self) -> Sequence[HostOption]:
+        """The choices the host's form offers, in its order."""
+        ...
+
+    def table_options(
+        self, chosen: Mapping[str, Any], table_sizes: Sequence[int], rng: random.Random
+    ) -> list[dict[str, Any]]:
+        """Each table's Setup.options (in the seating's table order) from the host's
+        checked choices; any draw across tables (teams) from `rng`, the party's."""
+        ...
+
+
+def check_host_options(definition: Definition, sent: object) -> dict[str, Any]:
+    """The host's choices as sent, checked against the game's `host_options` and
+    completed with their defaults (ValueError: an unknown name or a value out of range)."""
+    offered = list(definition.host_options()) if isinstance(definition, TakesHostOptions) else []
+    if sent is None:
+        sent = {}
+    if not isinstance(sent, dict):
+        raise ValueError("the game's options are an object of names and values")
+    unknown = sorted(set(sent) - {o.name for o in offered})
+    if unknown:
+        raise ValueError(f"{definition.title} has no option {', '.join(map(str, unknown))}")
+    return {o.name: o.check(sent[o.name]) if o.name in sent else o.default for o in offered}
+
+
+@runtime_checkable
+class PlaysInGroups(Protocol):
+    """A game whose party competes as groups whose members sit at every table (teams):
+    the party's result adds every seat's score up by its group, and the best total wins
+    the party. A seat's group is its table's state's to say."""
+
+    def group_names(self) -> Sequence[str]:
+        """The groups' names by number (marked texts, gettext_noop)."""
+        ...
+
+    def group_of(self, state: Any, seat: int) -> int:
+        """The group `seat` plays for at the table whose state is `state`."""
+        ...
+
+
 def ranked(scores: Sequence[int]) -> list[Standing]:
     """Standings from scores, highest first; tied seats share a rank and a win."""
     order = sorted(set(scores), reverse=True)
@@ -370,15 +445,19 @@ __all__ = [
     "GameDefinition",
     "HidesInformation",
     "HoldsGifts",
+    "HostOption",
     "NamesSteps",
     "NamesWireTypes",
+    "PlaysInGroups",
     "RelaysGifts",
     "Role",
     "ScoresEachGame",
     "Setup",
     "SpeaksLanguage",
     "Standing",
+    "TakesHostOptions",
     "TakesPartyData",
+    "check_host_options",
     "gifts_of",
     "is_stale",
     "ranked",

@@ -21,7 +21,7 @@ from games.definition import Definition, TakesPartyData
 
 # The games every party may choose, in the host form's order; the first is the party's
 # default, the game the host gets without choosing.
-PACKAGES: tuple[str, ...] = ("games.yankee", "games.royal", "games.word")
+PACKAGES: tuple[str, ...] = ("games.yankee", "games.royal", "games.word", "games.blinks")
 
 GAMES: dict[str, Definition] = {}
 _PACKAGE_OF: dict[str, str] = {}

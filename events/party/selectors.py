@@ -14,7 +14,7 @@ from events.models import Guest, Party, Tablet, VaultGift
 from events.party.history import WRAPPED, joined_names, late_arrivals, party_handovers, seat_players
 from events.party.roles import Actor, Role
 from events.party.secrets import normalize_code, plausible_token, token_hash
-from games.definition import Definition, HoldsGifts, ScoresEachGame, gifts_of, ranked
+from games.definition import Definition, HoldsGifts, PlaysInGroups, ScoresEachGame, gifts_of, ranked
 from games.registry import DEFAULT_GAME, game_named
 from relay.models import Relay
 from relay.selectors import relay_json
@@ -365,6 +365,8 @@ def _standings_result(party: Party) -> dict[str, Any]:
                 "total": s.score,
                 "table_winner": s.winner,
             }
+            if isinstance(definition, PlaysInGroups):
+                row["group"] = definition.group_of(game, s.seat)
             if table.pk in scores:
                 finished = [game_scores[s.seat] for game_scores in scores[table.pk]]
                 if len(finished) < playing:
@@ -386,6 +388,7 @@ def _standings_result(party: Party) -> dict[str, Any]:
     for row, place in zip(rows, ranked([r["total"] for r in rows]), strict=True):
         row["rank"], row["champion"] = place.rank, place.winner
     rows.sort(key=lambda r: (r["rank"], r["table"], r["seat"]))
+    groups = _group_totals(definition, rows)
     return {
         "over": party.status == Party.Status.OVER,
         "game": definition.name,
@@ -393,10 +396,38 @@ def _standings_result(party: Party) -> dict[str, Any]:
         "tables": per_table,
         "ranking": rows,
         "champions": [r["guest"] for r in rows if r["champion"]],
+        # a game played in groups across tables (teams): each group's total, and the
+        # best total wins the party (the guests' champions stay the best single totals)
+        "groups": groups,
         "keeps": [],
         "vault_returns": [],
         "late": [],
     }
+
+
+def _group_totals(definition: Definition, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each group's total of its members' scores over every table, ranked (tied groups
+    share a rank and the win), for a game that plays in groups (PlaysInGroups); none
+    for another game."""
+    if not isinstance(definition, PlaysInGroups):
+        return []
+    names = list(definition.group_names())
+    totals = [0] * len(names)
+    members = [0] * len(names)
+    for row in rows:
+        totals[row["group"]] += row["total"]
+        members[row["group"]] += 1
+    return [
+        {
+            "group": g,
+            "name": gettext(names[g]),
+            "total": place.score,
+            "members": members[g],
+            "rank": place.rank,
+            "winner": place.winner and place.score > 0,
+        }
+        for g, place in enumerate(ranked(totals))
+    ]
 
 
 def party_result(party: Party, *, public: bool = False) -> dict[str, Any]:

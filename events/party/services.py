@@ -7,6 +7,7 @@ consequences of a table action for the party are in events/party/play.py and eve
 
 from __future__ import annotations
 
+import random
 import secrets
 import unicodedata
 from datetime import datetime, timedelta
@@ -30,7 +31,7 @@ from events.party.lobby import (
 )
 from events.party.play import table_act_server
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
-from games.definition import Setup, SpeaksLanguage
+from games.definition import Setup, SpeaksLanguage, TakesHostOptions, check_host_options
 from games.registry import DEFAULT_GAME, GAMES, game_named
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
@@ -169,13 +170,15 @@ def party_create(
     game: object = DEFAULT_GAME,
     games: object = None,
     language: object = "en",
+    options: object = None,
 ) -> Outcome:
     """A new party and its host secret (returned once, never stored in clear):
     data {"party": id, "code", "host_token"}. `step_clock`: seconds a step may wait
     for one guest (0 off, 60, 120); `step_clock_server`: the server then plays the
     rules' do-nothing choice itself (docs/RULES.md). `game`: a registered game's name
     (games/registry.py), which every table of the party plays; `games`: how many of it
-    each table plays in a row, a running total (None: the game's Features.games)."""
+    each table plays in a row, a running total (None: the game's Features.games);
+    `options`: the host's choices of the game's own rules (its `host_options`)."""
     if not isinstance(game, str) or game not in GAMES:
         raise ServiceError(ErrorCode.INVALID, gettext("the game is one of %(games)s") % {"games": sorted(GAMES)})
     features = GAMES[game].features
@@ -203,6 +206,10 @@ def party_create(
     if vault_size and not GAMES[game].features.vaults:
         raise ServiceError(ErrorCode.INVALID, gettext("%(game)s has no vault") % {"game": GAMES[game].title})
     step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
+    try:
+        chosen = check_host_options(GAMES[game], options)
+    except ValueError as exc:
+        raise ServiceError(ErrorCode.INVALID, str(exc)) from None
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -216,6 +223,7 @@ def party_create(
                     language=language,
                     jokes_welcome=bool(jokes_welcome),
                     vault_size=vault_size,
+                    options=chosen,
                     step_clock=step_clock,
                     step_clock_server=step_clock_server,
                     seed=secrets.randbits(63),  # the party's one seed: every draw derives from it
@@ -406,7 +414,16 @@ def party_seat(*, party_id: int) -> Outcome:
         # Several tables meet at the gate half-way: a game with the relay opens it with
         # the relay, another game with the host's `open_gate` (party_open_gate).
         gate = len(plan) > 1 and definition.features.gate
-        for entry in plan:
+        # The host's choices of the game's rules, per table (teams drawn across tables
+        # from the party's seed: the same party, the same draw).
+        per_table: list[dict[str, Any]] = [{} for _ in plan]
+        if isinstance(definition, TakesHostOptions):
+            per_table = definition.table_options(
+                check_host_options(definition, party.options),
+                [len(entry["guests"]) for entry in plan],
+                random.Random(f"{party.seed}:options"),
+            )
+        for entry, table_options in zip(plan, per_table, strict=True):
             seated = [by_id[gid] for gid in entry["guests"]]
             vault_gifts = [vault_by_id[vid] for vid in entry["vault"]]
             if definition.features.gifts:
@@ -421,8 +438,10 @@ def party_seat(*, party_id: int) -> Outcome:
                 options: dict[str, Any] = {"gifts": setup["gifts"], "vault": setup["vault"]}
             else:
                 # A game without gifts: its definition's own setup (games/definition.py Setup),
-                # in the party's language when the game plays in one (SpeaksLanguage).
+                # in the party's language when the game plays in one (SpeaksLanguage), with
+                # the host's choices of its rules (TakesHostOptions).
                 options = definition.language_options(party.language) if isinstance(definition, SpeaksLanguage) else {}
+                options = {**options, **table_options}
                 setup = {"players": len(seated), "gate": gate, "games": party.games, "options": options}
             game, _ = definition.setup(
                 Setup(players=len(seated), seed=entry["seed"], gate=gate, games=party.games, options=options)

@@ -35,6 +35,7 @@ from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
 from events.web.screens import game_for_page, game_fragments, on_screens
+from games.definition import HostOption, TakesHostOptions
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
 from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
@@ -87,6 +88,7 @@ def party_create_api(request: HttpRequest) -> JsonResponse:
             game=data.get("game", DEFAULT_GAME),
             games=data.get("games"),
             language=data.get("language", "en"),
+            options=data.get("options"),
         ).data
     except ServiceError as exc:
         return error_response(exc)
@@ -198,6 +200,11 @@ def pass_renew_api(request: HttpRequest, code: str) -> HttpResponse:
     return response
 
 
+def _host_options(definition: object) -> list[HostOption]:
+    """The game's own rules the host's form offers (its host_options), none for most."""
+    return list(definition.host_options()) if isinstance(definition, TakesHostOptions) else []
+
+
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     # Each game's parts of the form: the gift fields only for a game with gifts, the vault
@@ -211,6 +218,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "vaults": GAMES[name].features.vaults,
             "games": GAMES[name].features.games,
             "max_games": GAMES[name].features.max_games,
+            "options": _host_options(GAMES[name]),
         }
         for name, title in game_choices()
         if on_screens(name)
@@ -347,21 +355,43 @@ def _ranking_csv(writer: _SafeWriter, result: dict[str, Any]) -> None:
     who sat down at the seat; `played by` everyone who played it (a substitute)."""
     games = max((len(r.get("games", ())) for r in result["ranking"]), default=0)
     per_game = [f"game {i}" for i in range(1, games + 1)]
-    writer.writerow(["rank", "name", "table", "seat", "total", *per_game, "table winner", "champion", "played by"])
+    groups = {g["group"]: g["name"] for g in result.get("groups", ())}
+    group = ["team"] if groups else []
+    writer.writerow(
+        ["rank", "name", "table", "seat", *group, "total", *per_game, "table winner", "champion", "played by"]
+    )
     for row in result["ranking"]:
         banks = list(row.get("games", ()))
+        team = [groups[row["group"]]] if groups else []
         writer.writerow(
             [
                 row["rank"],
                 row["guest"],
                 row["table"],
                 row["seat"] + 1,  # from 1, as on every screen
+                *team,
                 row["total"],
                 *banks,
                 *[""] * (games - len(banks)),
                 "yes" if row["table_winner"] else "no",
                 "yes" if row["champion"] else "no",
                 ", then ".join(row["played_by"]),
+            ]
+        )
+    # A game played in teams across tables: the teams' totals, the party's contest.
+    for g in result.get("groups", ()):
+        writer.writerow(
+            [
+                "team total",
+                g["name"],
+                "",
+                "",
+                g["name"],
+                g["total"],
+                *[""] * games,
+                "",
+                "yes" if g["winner"] else "no",
+                "",
             ]
         )
 

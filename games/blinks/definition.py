@@ -9,7 +9,8 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from games.definition import Clock, Features, GameDefinition, Role, Setup, Standing, ranked
+from games.definition import Clock, Features, GameDefinition, HostOption, Role, Setup, Standing, ranked
+from games.marks import gettext_noop
 
 from . import legal, rules, teams, views
 from .actions import Action, Confirm, EndTurn, Overrule, PassTurn, Throw, Undo, action_to_dict, parse_action
@@ -155,6 +156,39 @@ class BlinksDefinition:
         """Each team's claimed Blinks over the party's tables."""
         states = list(states)
         return teams.team_totals([s.claims() for s in states], [s.teams for s in states])
+
+    # --- the host's choices for the party (games.definition.TakesHostOptions) ------------
+    def host_options(self) -> Sequence[HostOption]:
+        return (
+            HostOption(
+                "vault",
+                gettext_noop("Gold Blinks in each table's vault"),
+                rules.VAULT,
+                rules.MIN_VAULT,
+                rules.MAX_VAULT,
+                gettext_noop("(from the sets you own; 10 plays 30-45 minutes at one hit in two)"),
+            ),
+            HostOption(
+                "alternate",
+                gettext_noop("The alternate rule: throw again after a hit; a miss skips your next turn"),
+                False,
+            ),
+        )
+
+    def table_options(
+        self, chosen: Mapping[str, Any], table_sizes: Sequence[int], rng: random.Random
+    ) -> list[dict[str, Any]]:
+        # The party plays as four teams across its tables: drawn balanced over the party
+        # and at every table (teams.balanced_teams).
+        drawn = self.draw_teams(table_sizes, rng)
+        return [{"vault": chosen["vault"], "alternate": chosen["alternate"], "teams": t} for t in drawn]
+
+    # --- the party's teams (games.definition.PlaysInGroups) ------------------------------
+    def group_names(self) -> Sequence[str]:
+        return [teams.COLOUR_NAMES[c] for c in teams.COLOURS]
+
+    def group_of(self, state: Game, seat: int) -> int:
+        return state.teams[seat]
 
     # --- what the screens need -------------------------------------------------------------
     def rules_for_screens(self, say: Callable[[str], str] = str) -> dict[str, Any]:

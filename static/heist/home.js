@@ -40,8 +40,20 @@ function chosenGame() {
     maxGames: Number(facts.dataset.maxGames || 1),
   };
 }
+// The chosen game's own rules the host decides (its definition's host_options).
+const chosenName = () => (gameSelect ? gameSelect.value : null);
+function gameOptions() {
+  const out = {};
+  const box = document.querySelector(`[data-options-of="${chosenName()}"]`);
+  if (!box) return out;
+  for (const input of box.querySelectorAll("[data-option]")) {
+    out[input.dataset.option] = input.dataset.kind === "bool" ? input.checked : Number(input.value);
+  }
+  return out;
+}
 function followGame() {
   const game = chosenGame();
+  for (const box of document.querySelectorAll("[data-options-of]")) box.hidden = box.dataset.optionsOf !== chosenName();
   giftFields.hidden = !game.gifts;
   vaultField.hidden = !game.vaults;
   gamesField.hidden = game.maxGames < 2;
@@ -79,6 +91,7 @@ hostForm.addEventListener("submit", async (ev) => {
         step_clock_server: document.getElementById("party-clock-server").checked,
         ...(gameSelect ? { game: gameSelect.value } : {}), // none: the server's default game
         language: document.getElementById("party-language").value,
+        ...(gameSelect ? { options: gameOptions() } : {}),
       }),
     });
     const data = await res.json().catch(() => ({}));

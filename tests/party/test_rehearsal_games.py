@@ -21,9 +21,9 @@ def nosim():
 
 
 def test_every_game_with_bots_can_be_rehearsed_and_one_without_is_refused(nosim, capsys):
-    assert rehearsed_games() == ["yankee", "royal"]
+    assert rehearsed_games() == ["yankee", "royal", "word", "blinks"]
     assert rehearsal_of(nosim) is None
-    for game in ("yankee", "royal"):
+    for game in ("yankee", "royal", "blinks"):
         assert parse_args(["--game", game, "--guests", "12"]).game == game
     with pytest.raises(SystemExit):
         parse_args(["--game", nosim, "--guests", "12"])
@@ -52,5 +52,14 @@ def test_each_game_creates_its_party_and_says_where_the_fault_strikes():
         yankee.where({"round": 2, "phase": "trim"}) == "r2/trim"
         and royal.where({"heist": 5, "phase": "over"}) == "h5/over"
     )
+    # Blinks Heist: a small vault chosen in the host's form; the fault once a table has a claim
+    blinks = rehearsal_of("blinks")
+    assert blinks is not None
+    assert blinks.party_fields(0) == {"name": "Rehearsal 1", "game": "blinks", "options": {"vault": 3}}
+    vault = [{"blink": b, "claimed_by": None} for b in (1, 2, 3)]
+    assert not blinks.holds_for_fault({"vault": vault, "left": 3, "phase": "throw"})
+    assert blinks.holds_for_fault({"vault": vault, "left": 2, "phase": "confirm"})
+    assert not blinks.holds_for_fault({"vault": vault, "left": 0, "phase": "over"})
+    assert blinks.stage({"vault": vault, "left": 1}) == 2
     # the spans of the run's phases_s, in order
     assert list(yankee.phases)[:2] == ["vault", "seated"] and list(royal.phases)[-1] == "over"

@@ -1,0 +1,160 @@
+"""A Blinks Heist party through the real socket: the host's options reach every table,
+the teams are drawn balanced across the tables, each throw is recorded on the
+thrower's phone and settled by the captain's tap, and the party's result, its CSV and
+the host's files add the claims up by team (games.definition.PlaysInGroups)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.core.cache import cache
+from django.test import Client
+
+from events.models import Party
+from games.blinks.definition import BLINKS
+from games.patch import merge_plain_private
+from tables.errors import ServiceError
+from tables.models import Table
+from tests import shorthand
+from tests.live.clients import Phone
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
+
+
+class BlinksPhone(Phone):
+    """A seat's phone: its table update's public part and its own part merged, as a screen's."""
+
+    def _note_raw(self, text: str) -> dict:
+        raw = json.loads(text)
+        if raw.get("type") != "table":
+            return raw
+        return merge_plain_private(raw)
+
+
+@sync_to_async
+def _tables(party: Party) -> list[Table]:
+    return list(Table.objects.filter(party=party).order_by("letter"))
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{"vault": 2}, {"vault": 31}, {"vault": True}, {"alternate": 1}, {"gate": True}, ["vault"]],
+)
+def test_the_host_options_out_of_range_are_refused_and_make_no_party(options):
+    before = Party.objects.count()
+    with pytest.raises(ServiceError):
+        shorthand.party_create(name="Blinks night", game="blinks", options=options)
+    assert Party.objects.count() == before
+
+
+def test_a_game_without_host_options_refuses_any():
+    with pytest.raises(ServiceError):
+        shorthand.party_create(name="Royal night", game="royal", options={"vault": 5})
+
+
+def test_the_host_options_are_kept_with_their_defaults():
+    party, _ = shorthand.party_create(name="Blinks night", game="blinks", options={"alternate": True})
+    assert party.options == {"vault": 10, "alternate": True}
+
+
+async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_up_by_team():
+    party, host_token = await sync_to_async(shorthand.party_create)(
+        name="Blinks night", game="blinks", options={"vault": 3, "alternate": False}
+    )
+    tokens = []
+    for i in range(11):
+        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="")
+        tokens.append(token)
+    host = await BlinksPhone(party.code).connect()
+    await host.hello("host", host_token)
+    phones = [await BlinksPhone(party.code).connect() for _ in tokens]
+    for phone, token in zip(phones, tokens, strict=True):
+        await phone.hello("guest", token)
+    seated = await host.command("seat")
+    assert seated["type"] == "ok", seated
+    tables = await _tables(party)
+    assert sorted(len(t.roster) for t in tables) == [5, 6]
+    # the host's vault at every table, and four teams balanced over the party and each table
+    every: list[int] = []
+    for t in tables:
+        state = BLINKS.from_dict(t.state)
+        assert state.vault == 3 and not state.alternate
+        counts = [state.teams.count(team) for team in range(4)]
+        assert max(counts) - min(counts) <= 1
+        every += state.teams
+    counts = [every.count(team) for team in range(4)]
+    assert max(counts) - min(counts) <= 1, counts
+    for phone in phones:
+        await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+
+    by_table: dict[int, list[BlinksPhone]] = {}
+    for phone in phones:
+        by_table.setdefault(phone.table["table"]["id"], []).append(phone)
+    for at_table in by_table.values():
+        seat = {id(p): p.snapshot["me"]["seat"] for p in at_table}
+        (captain,) = [p for p in at_table if p.snapshot["me"]["captain"]]
+        while at_table[0].table["view"]["phase"] != "over":
+            view = at_table[0].table["view"]
+            (thrower,) = [p for p in at_table if seat[id(p)] == view["turn"]]
+            hit = next(b["blink"] for b in view["vault"] if b["claimed_by"] is None)
+            throw = {"type": "throw", "seat": view["turn"], "throw": view["next_throw"], "hit": hit, "touched": False}
+            others = [p for p in at_table if p is not thrower and p is not captain]
+            refused = await others[0].act({**throw, "seat": seat[id(others[0])]})
+            assert refused["type"] == "error", refused  # not their turn, nor their seat
+            res = await thrower.act(throw)
+            assert res["type"] == "ok", res
+            again = await thrower.act(throw)  # a double tap: the throw counts once
+            assert again["type"] == "error", again
+            for p in at_table:
+                await p.at_version(res["version"])
+            assert at_table[0].table["view"]["pending"]["throw"] == throw["throw"]
+            # nobody claims a Blink alone: a guest who is not the captain cannot settle it
+            if others[0] is not captain:
+                assert (await others[0].act({"type": "confirm", "throw": throw["throw"]}))["type"] == "error"
+            res = await captain.act({"type": "confirm", "throw": throw["throw"]})
+            assert res["type"] == "ok", res
+            for p in at_table:
+                await p.at_version(res["version"])
+
+    over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
+    result = over["party"]["result"]
+    want = [0, 0, 0, 0]
+    for t in await _tables(party):
+        state = BLINKS.from_dict(t.state)
+        for s, n in enumerate(state.claims()):
+            want[state.teams[s]] += n
+    assert sum(want) == 6
+    assert [g["total"] for g in result["groups"]] == want
+    assert [g["name"] for g in result["groups"]] == ["Red", "Blue", "Green", "Yellow"]
+    assert {g["group"] for g in result["groups"] if g["winner"]} == {t for t, n in enumerate(want) if n == max(want)}
+    for p in [*phones, host]:
+        await p.close()
+
+    client = Client()
+    res = await sync_to_async(client.get)(
+        f"/api/parties/{party.code}/result.csv", HTTP_AUTHORIZATION=f"Bearer {host_token}"
+    )
+    assert res.status_code == 200
+    rows = list(csv.DictReader(io.StringIO(res.content.decode("utf-8-sig"))))
+    teams = {r["name"]: int(r["total"]) for r in rows if r["rank"] == "team total"}
+    assert teams == dict(zip(["Red", "Blue", "Green", "Yellow"], want, strict=True))
+    guests = [r for r in rows if r["rank"] != "team total"]
+    assert len(guests) == 11 and {r["team"] for r in guests} <= set(teams)
+
+    # The story: who broke which Blink at each table, and the teams' totals.
+    await sync_to_async(cache.clear)()
+    told = (await sync_to_async(client.get)(f"/story/{party.code}/story.json")).json()
+    breakers = {}
+    for t in await _tables(party):
+        state = BLINKS.from_dict(t.state)
+        breakers[t.letter] = [(b, t.roster[seat]["name"]) for b, seat in enumerate(state.owner, start=1)]
+    assert {t["table"]: sorted((b["blink"], b["name"]) for b in t["blinks"]) for t in told["tables"]} == breakers
+    page = await sync_to_async(client.get)(f"/story/{party.code}/")
+    assert page.status_code == 200 and page.templates[0].name == "blinks/story.html"
+    text = page.content.decode()
+    name = breakers["A"][0][1]
+    assert f"{name} broke Blink 1" in text
