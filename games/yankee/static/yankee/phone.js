@@ -8,6 +8,7 @@ import { awakeNote, cue, keepAwake } from "../heist/awake.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { standInBox } from "../heist/standin.js";
 import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
@@ -95,10 +96,10 @@ function send(action, { turn = false } = {}) {
     });
 }
 
-function duty(action, button) {
+function duty(action, button, label) {
   button.disabled = true;
   button.dataset.busy = "1";
-  track(live.act(action), gettext("Sending")).catch(showError).finally(() => {
+  track(live.act(action), label || gettext("Sending")).catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });
@@ -449,11 +450,16 @@ function captainPanel(view, meta) {
   const pending = [];
   if (view.phase === "reveal") pending.push(gettext("Confirm the reveal (the button above) once everyone has unwrapped."));
   if (view.phase === "reaction") pending.push(gettext("A reaction nobody answers can be passed after 60 s (the button under Table)."));
+  // A quiet guest's turn or discard, played for them once the step clock ran out: the
+  // tablet's buttons, so a table without a tablet does not wait on the host.
+  const standIn = standInBox(view, meta, { onAct: duty, mySeat: view.you });
   if (view.phase === "gate" && relayRan(S.party && S.party.relay)) pending.push(gettext("The relay's walk: confirm the gift that arrives at your table (the button above)."));
   else if (view.phase === "gate") pending.push(gettext("At the gate: draw the relay seat once the host opens the relay."));
   return h("section", { class: "panel captain-panel", "aria-labelledby": "captain-h" },
     h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), fmt(gettext("Captain of table %(letter)s"), { letter: meta.letter })),
-    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: gettext("Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute.") }),
+    standIn,
+    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t })))
+      : standIn ? null : h("p", { class: "hint", text: gettext("Your duties: confirm the reveal, pass a reaction after 60 s, play a quiet guest's turn or discard once the step clock runs out, draw the relay seat, hand a seat to a substitute.") }),
     h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
       h("summary", { text: gettext("Hand a seat to a substitute") }),
       h("p", { class: "hint", text: gettext("For a guest who has to leave: the substitute takes the seat, gift and cards. The guest taps “Offer my seat” first, unless their phone has been offline for 2 minutes; the host can always do it.") }),
