@@ -194,6 +194,25 @@ export function mount(root, ctx) {
     lastReveal: null, // the newest reveal seen: {game, heist, revealed}, kept into the next heist
   };
 
+  /** A guest without a seat once the tables play: a leaver whose seat a late arrival
+   * plays on (at the end: their rank and the champions, never a dead end), or a late
+   * arrival waiting for a seat. */
+  function drawUnseated(p) {
+    const me = S.me;
+    const over = p.status === "over";
+    const standing = S.standing;
+    render(root, h("section", { class: "panel lobby r-unseated", "aria-labelledby": "lobby-h" },
+      h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
+      me.played_by
+        ? h("h1", { id: "lobby-h" }, interpolate(gettext("%(stand_in)s plays your seat, %(name)s"), { stand_in: me.played_by, name: me.name }, true))
+        : h("h1", { id: "lobby-h" }, interpolate(gettext("You're registered as a late arrival, %(name)s"), { name: me.name }, true)),
+      over && standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
+      over && standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null,
+      over
+        ? h("p", null, h("a", { class: "btn primary", href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))
+        : h("p", { class: "hint", text: TEXT.leftResult }, " ", h("a", { href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
+  }
+
   /** Remember the newest reveal: the next heist's view starts without it. */
   function noteReveal(view) {
     if (view && view.revealed && Object.keys(view.revealed).length) {
@@ -234,6 +253,10 @@ export function mount(root, ctx) {
       return;
     }
     if (!S.me) return;
+    if (!S.seat && S.party && S.party.status !== "lobby") {
+      drawUnseated(S.party);
+      return;
+    }
     if (!S.seat) {
       const p = S.party || {};
       render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
