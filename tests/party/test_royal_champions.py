@@ -72,7 +72,7 @@ def test_a_guests_phone_gets_the_champions_and_their_rank_at_the_end_even_after_
     from events.party.roles import Actor, Role
     from events.party.selectors import snapshot_for
 
-    party, _, g0 = _royal_party(11, games=1)
+    party, _, _ = _royal_party(11, games=1)
     result = party_result(party)
     for guest in Guest.objects.filter(party=party, name__in=["G0", "G5"]):
         snap = snapshot_for(Actor(Role.GUEST, party.pk, guest_id=guest.pk, game="royal"))
