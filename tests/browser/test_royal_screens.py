@@ -358,6 +358,25 @@ def test_the_phone_says_where_it_sits_how_the_last_heist_ended_and_the_partys_re
     assert not errors, errors
 
 
+TOPBAR = 62  # px: the party pages' top bar above the phone's screen (templates/base.html), absent here
+
+
+def test_get_out_stays_on_a_small_phone_whatever_news_shows(browser, static_url, moments):
+    """Issue 40.3: at 320x568, with the seat's heading, "Game 1 is over" and "Last heist"
+    both showing, both choices are on the first screen, under the page's top bar."""
+    errors: list[str] = []
+    page = _page(browser, static_url, 320, 568, errors)
+    for label, view in (("game 2", seat_view(Match().game_2, 1)), ("caught", seat_view(moments.caught, 1))):
+        reveal = {"game": view["last_heist"]["game"], "heist": view["last_heist"]["heist"], "revealed": {"0": True, "1": False}}
+        draw(page, "phone", view, META, {"me": {"name": "Bo", "captain": True}, "lastReveal": reveal, "onDuty": None})
+        assert page.locator(".r-news").count() >= 1, label
+        page.screenshot(path=str(SHOTS / f"royal-phone-320-{label.replace(' ', '-')}.png"))
+        for choice in ("press_on", "get_out"):
+            box = page.locator(f"button.r-decide[data-choice={choice}]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 568 - TOPBAR, (label, choice, box)
+    assert not errors, errors
+
+
 def test_a_table_of_several_games_shows_the_game_and_the_running_totals(browser, static_url):
     m = Match()
     banks = m.game_2.last_heist["game_banks"]  # type: ignore[index]

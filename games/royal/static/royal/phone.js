@@ -171,11 +171,13 @@ export function renderPhone(view, meta, { onDecide, me = null, onDuty = null, st
         h("div", null, h("dt", { text: TEXT.satchel }), h("dd", { class: "r-satchel", text: TEXT.jewels(you.satchel) })),
         h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })),
         severalGames(view) ? h("div", null, h("dt", { text: TEXT.total }), h("dd", { class: "r-totalv", text: TEXT.jewels(you.total) })) : null)),
-    lastGameNews(view, meta, namer(meta, view.you)),
-    lastHeistNews(view, meta, lastReveal),
+    // The room just turned up, then the choice: both on a 320x568 screen whatever news
+    // follows (how the last heist or game ended reads fine under the buttons).
     roomNews(view),
     choicePanel(view, meta, onDecide, standing),
     me && me.captain && onDuty && view.phase === "decide" ? captainBox(view, meta, onDuty) : null,
+    lastGameNews(view, meta, namer(meta, view.you)),
+    lastHeistNews(view, meta, lastReveal),
     dangerLine(view),
     roomRow(view),
     h("p", { class: "r-meta r-in-rooms", text: TEXT.inRooms(view.jewels_in_rooms || 0) }),

@@ -557,7 +557,8 @@ function pickedTitles(view) {
 /** The hand as toggle buttons for picking up to `max` cards. */
 function pickableHand(view, { max, label = gettext("Your hand") }) {
   const ui = S.ui;
-  return h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": label },
+  // "spend": the cards are chosen to give up, so what each does is left out (heist.css)
+  return h("div", { class: "hand pick spend", id: "hand", role: "group", "aria-label": label },
     view.hand.map((c) => {
       const picked = ui.picks.includes(c.id);
       return cardFace(c, {
@@ -598,8 +599,9 @@ function turnPrompt(view, meta, name) {
   else if (ui.mode === "regroup") body = regroupBody(view);
   else if (ui.mode === "vault") body = vaultBody(view);
   else body = playBody(view, meta, name);
-  // A card chosen: the decision is that card's (the modes come back when it is tapped again).
-  const deciding = ui.mode === "play" && ui.card !== null;
+  // A card chosen, or a swipe's or vault's two cards: the decision is what comes next (the
+  // modes come back when the card is tapped again, or the two cards changed).
+  const deciding = (ui.mode === "play" && ui.card !== null) || (["swipe", "vault"].includes(ui.mode) && ui.picks.length === 2);
   const el = prompt("turn", gettext("Your turn!"), deciding ? null : h("p", { class: "hint", text: gettext("You drew a card. Do exactly one thing:") }), deciding ? null : modeField, body);
   el.dataset.usesHand = "1";
   return el;
@@ -759,14 +761,24 @@ function directionPicker(view, name) {
       h("span", { class: "hint", text: preview(dir) }))));
 }
 
+/** The two cards a swipe or a vault exchange spends, once chosen: one line with a Change
+ * button, so what comes next (whom, which gift) and the confirm fit under it. */
+function spentLine(view) {
+  return h("p", { class: "chosen-targets spent" },
+    h("span", { text: fmt(gettext("Spending %(cards)s"), { cards: pickedTitles(view) }) }),
+    h("button", { class: "btn small", type: "button", data: { key: "change-cards" }, disabled: busy(), on: { click: () => { S.ui.picks = []; S.ui.target = null; S.ui.gift = null; draw(); } } }, gettext("Change")));
+}
+
 function swipeBody(view, meta) {
   const ui = S.ui;
   const others = view.seats.map((s) => s.seat).filter((s) => s !== view.you);
   const done = ui.picks.length === 2 && ui.target !== null;
+  // One decision at a time: the two cards, then whom.
+  const cardsChosen = ui.picks.length === 2;
   return [
-    h("p", { class: "hint", text: gettext("Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way.") }),
-    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
-    targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }),
+    cardsChosen ? spentLine(view) : h("p", { class: "hint", text: gettext("Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way.") }),
+    cardsChosen ? null : pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
+    cardsChosen ? targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }) : null,
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
       on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }, { turn: true }) },
@@ -790,10 +802,12 @@ function regroupBody(view) {
 function vaultBody(view) {
   const ui = S.ui;
   const done = ui.picks.length === 2 && ui.gift !== null;
+  // One decision at a time: the two cards, then which vault gift.
+  const cardsChosen = ui.picks.length === 2;
   return [
-    h("p", { class: "hint", text: gettext("Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it.") }),
-    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
-    h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
+    cardsChosen ? spentLine(view) : h("p", { class: "hint", text: gettext("Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it.") }),
+    cardsChosen ? null : pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
+    !cardsChosen ? null : h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
       h("h3", { id: "vault-h", text: gettext("Take which vault gift?") }),
       h("div", { class: "targets" }, view.vault.map((v) => h("button", {
         type: "button", class: "btn target", disabled: busy(), "aria-pressed": ui.gift === v.gift ? "true" : "false", data: { key: `vault-${v.gift}` },
