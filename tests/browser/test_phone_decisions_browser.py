@@ -143,7 +143,9 @@ def _walk(page: Page, size: tuple[int, int], problems: list[str]) -> None:
     page.locator("#prompt .chosen-targets button").first.click()
     page.locator("label.mode", has_text="Play a card").click()
     for name in ("YANKEE HEIST", "THREE-GIFT GRIFT"):
-        card = page.locator(f"#prompt #hand button.card[data-card-name='{name.replace('-', '_').replace(' ', '_')}']:not([disabled])")
+        card = page.locator(
+            f"#prompt #hand button.card[data-card-name='{name.replace('-', '_').replace(' ', '_')}']:not([disabled])"
+        )
         if not card.count():
             problems.append(f"{w}x{h}: {name} is not playable in this deal")
             continue

@@ -347,7 +347,10 @@ def test_the_phone_says_where_it_sits_how_the_last_heist_ended_and_the_partys_re
     # the game's final room: a danger that ended the heist no longer warns of a second one
     over = seat_view(moments.over, 2)
     rank = "Q"
-    over["rooms"] = [*over["rooms"], {"card": "QS", "kind": "danger", "rank": rank, "bonus": None, "value": 0, "jewels": 0}]
+    over["rooms"] = [
+        *over["rooms"],
+        {"card": "QS", "kind": "danger", "rank": rank, "bonus": None, "value": 0, "jewels": 0},
+    ]
     over["dangers"] = [rank, rank]
     standing = {"rank": 2, "of": 40, "total": 9, "champion": False, "champions": ["Hana A.", "Ivo"]}
     draw(page, "phone", over, META, {"me": {"name": "Cy", "captain": False}, "standing": standing})
@@ -367,7 +370,11 @@ def test_get_out_stays_on_a_small_phone_whatever_news_shows(browser, static_url,
     errors: list[str] = []
     page = _page(browser, static_url, 320, 568, errors)
     for label, view in (("game 2", seat_view(Match().game_2, 1)), ("caught", seat_view(moments.caught, 1))):
-        reveal = {"game": view["last_heist"]["game"], "heist": view["last_heist"]["heist"], "revealed": {"0": True, "1": False}}
+        reveal = {
+            "game": view["last_heist"]["game"],
+            "heist": view["last_heist"]["heist"],
+            "revealed": {"0": True, "1": False},
+        }
         draw(page, "phone", view, META, {"me": {"name": "Bo", "captain": True}, "lastReveal": reveal, "onDuty": None})
         assert page.locator(".r-news").count() >= 1, label
         page.screenshot(path=str(SHOTS / f"royal-phone-320-{label.replace(' ', '-')}.png"))

@@ -212,13 +212,19 @@ export function mount(root, ctx) {
       over && standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null,
       over
         ? h("p", null, h("a", { class: "btn primary", href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))
-        : h("p", { class: "hint", text: TEXT.leftResult }, " ", h("a", { href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
+        : h("p", { class: "hint" }, TEXT.leftResult, " ", h("a", { href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
   }
 
-  /** Remember the newest reveal: the next heist's view starts without it. */
-  function noteReveal(view) {
-    if (view && view.revealed && Object.keys(view.revealed).length) {
-      S.lastReveal = { game: view.game, heist: view.heist, revealed: view.revealed };
+  /** Remember the newest reveal from the update's events: the reveal that ends a heist
+   * comes in the same update as the next heist, whose view starts without it. */
+  function noteReveal(msg) {
+    const view = msg.view;
+    for (const e of msg.events || []) {
+      if (e.type !== "revealed") continue;
+      const last = view.last_heist;
+      const game = last && last.heist === e.heist ? last.game : view.game;
+      const revealed = Object.fromEntries(Object.entries(e.choices || {}).map(([seat, c]) => [seat, c === "press_on"]));
+      S.lastReveal = { game, heist: e.heist, revealed };
     }
   }
 
@@ -287,12 +293,11 @@ export function mount(root, ctx) {
       S.party = snap.party;
       S.seat = snap.table || null;
       S.standing = snap.standing || null;
-      if (S.seat) noteReveal(S.seat.view);
       draw();
     },
     table(msg) {
       S.seat = msg;
-      noteReveal(msg.view);
+      noteReveal(msg);
       draw();
     },
     party(party) {
