@@ -56,7 +56,7 @@ export const TEXT = {
   caughtWho: (names) => interpolate(gettext("Caught: %(names)s."), { names: listText(names) }, true),
   champions: (names) => interpolate(ngettext("Champion of the party: %(names)s", "Champions of the party: %(names)s", names.length), { names: listText(names) }, true),
   rank: (rank, of) => interpolate(gettext("You placed %(rank)s of %(of)s guests."), { rank, of }, true),
-  leftResult: gettext("When the party is over, its result is on the party's page:"),
+  leftResult: gettext("When the party is over, its result is on the party's story page:"),
   seeResult: gettext("See the result"),
 };
 
@@ -211,8 +211,8 @@ export function mount(root, ctx) {
       over && standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
       over && standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null,
       over
-        ? h("p", null, h("a", { class: "btn primary", href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))
-        : h("p", { class: "hint" }, TEXT.leftResult, " ", h("a", { href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
+        ? h("p", null, h("a", { class: "btn primary", href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))
+        : h("p", { class: "hint" }, TEXT.leftResult, " ", h("a", { href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
   }
 
   /** Remember the newest reveal from the update's events: the reveal that ends a heist
@@ -257,7 +257,7 @@ export function mount(root, ctx) {
         h("h1", { text: gettext("You're not at this table any more") }),
         h("p", { text: S.fatal }),
         h("p", { text: TEXT.leftResult }),
-        h("p", null, h("a", { class: "btn primary", href: `/j/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
+        h("p", null, h("a", { class: "btn primary", href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
       return;
     }
     if (!S.me) return;

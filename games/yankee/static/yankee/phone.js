@@ -216,10 +216,15 @@ function announce(text) {
 function fatalNext() {
   const status = (S.party || {}).status;
   if (status === "over") {
-    return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("See who took what home")));
+    // the story page, not the join page: this browser's seat secret would send it back here
+    return h("p", {}, h("a", { class: "btn", href: `/story/${encodeURIComponent(code)}/` }, gettext("See who took what home")));
   }
   if (status === "playing") {
-    return h("p", { class: "hint", text: gettext("The cards are dealt, so you cannot take another seat. If a substitute took yours, they play it for you: the gift in front of it at the end is yours. Ask the host.") });
+    // This phone hears no more of the party: the join page shows the result once it ends.
+    return [
+      h("p", { class: "hint", text: gettext("The cards are dealt, so you cannot take another seat. If a substitute took yours, they play it for you: the gift in front of it at the end is yours. Ask the host.") }),
+      h("p", null, h("a", { class: "btn", href: `/story/${encodeURIComponent(code)}/` }, gettext("See who took what home"))),
+    ];
   }
   return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("Join again")));
 }
