@@ -12,6 +12,7 @@ holds the figures of the cut chosen.
 
     .venv/bin/python bench/word_dictionary.py                          # every cut and gap
     .venv/bin/python bench/word_dictionary.py --cuts 3.0 --gaps 1.0    # the dictionary kept
+    .venv/bin/python bench/word_dictionary.py --load    # each language's load: seconds, memory kept
 """
 
 from __future__ import annotations
@@ -131,11 +132,48 @@ def pairs(text: str, language: str) -> list[tuple[str, str]]:
     return out
 
 
+def load() -> int:
+    """What a server process pays for each language's dictionary, on the first table
+    that plays in it (the registry hands the loader in, games/word/definition.py): the
+    seconds of the read, then the memory it keeps (traced, on a second, fresh read)."""
+    import gc
+    import time
+    import tracemalloc
+
+    from games.word.party.dictionary import lexicon
+
+    lexicon.cache_clear()
+    print("| language | words | first load (s) | again (µs) | memory kept (MiB) | peak while reading (MiB) |")
+    print("|---|---|---|---|---|---|")
+    for language in ("en", "es", "de"):
+        t = time.perf_counter()
+        words = len(lexicon(language))
+        first = time.perf_counter() - t
+        t = time.perf_counter()
+        lexicon(language)
+        again = time.perf_counter() - t
+        lexicon.cache_clear()
+        gc.collect()
+        tracemalloc.start()
+        kept = lexicon(language)
+        gc.collect()
+        current, peak = tracemalloc.get_traced_memory()
+        tracemalloc.stop()
+        del kept
+        print(
+            f"| {language} | {words:,} | {first:.2f} | {again * 1e6:.0f} | {current / 2**20:.1f} | {peak / 2**20:.1f} |"
+        )
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--cuts", type=float, nargs="*", default=list(CUTS))
     parser.add_argument("--gaps", type=float, nargs="*", help="foreign gaps (default: none, 0.5, 1.0, 2.0)")
+    parser.add_argument("--load", action="store_true", help="measure each language's load instead")
     args = parser.parse_args()
+    if args.load:
+        return load()
     gaps = GAPS if args.gaps is None else tuple(args.gaps)
     print(
         "| language | Zipf cut | foreign gap | words | common words known | inflections known "

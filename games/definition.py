@@ -263,6 +263,45 @@ class NamesWireTypes(Protocol):
         ...
 
 
+@runtime_checkable
+class NamesSteps(Protocol):
+    """A game that says, per step its clock names (`Clock.step`), the words the host's
+    stand-in buttons and alerts use for it. A game without it gets the host's plain words
+    ("Play for Ann")."""
+
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        """Step name -> its texts, each marked with `gettext_noop` (games/marks.py; the
+        pages translate them): `stand_in`, the button's sentence with `%(name)s` ("Pass
+        the turn for %(name)s"); `before`, what a countdown to it starts with ("The turn
+        may be played for them in "); `waited`, the host's alert with `%(letter)s`,
+        `%(seconds)s` and `%(names)s`. Any may be left out."""
+        ...
+
+
+@runtime_checkable
+class TakesPartyData(Protocol):
+    """A game whose rules need data only the party can load (files read once per process,
+    such as a dictionary): the registry imports the part `<package>.party.<data_part>`
+    when it registers the game and hands its `DATA` in (`take_party_data`), so the rules
+    never read a file nor import a party part."""
+
+    data_part: str
+
+    def take_party_data(self, data: Any) -> None:
+        """Keep `data` (the part's `DATA`) for every later call of the rules."""
+        ...
+
+
+@runtime_checkable
+class SpeaksLanguage(Protocol):
+    """A game whose tables play in the party's language (a word game's dictionary): the
+    party's seating puts these options in every table's setup."""
+
+    def language_options(self, language: str) -> dict[str, Any]:
+        """The setup options of a table at a party in `language` (a code of LANGUAGES)."""
+        ...
+
+
 def step_since(definition: Definition, state: Any, clock: Clock | None = None) -> int:
     """The version the step `state` waits on began at (its clock's `since`; the state's
     own version when the game says nothing, or waits on nobody). `clock`: the
@@ -331,12 +370,15 @@ __all__ = [
     "GameDefinition",
     "HidesInformation",
     "HoldsGifts",
+    "NamesSteps",
     "NamesWireTypes",
     "RelaysGifts",
     "Role",
     "ScoresEachGame",
     "Setup",
+    "SpeaksLanguage",
     "Standing",
+    "TakesPartyData",
     "gifts_of",
     "is_stale",
     "ranked",

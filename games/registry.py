@@ -17,11 +17,11 @@ import importlib
 from types import ModuleType
 from typing import cast
 
-from games.definition import Definition
+from games.definition import Definition, TakesPartyData
 
 # The games every party may choose, in the host form's order; the first is the party's
 # default, the game the host gets without choosing.
-PACKAGES: tuple[str, ...] = ("games.yankee", "games.royal")
+PACKAGES: tuple[str, ...] = ("games.yankee", "games.royal", "games.word")
 
 GAMES: dict[str, Definition] = {}
 _PACKAGE_OF: dict[str, str] = {}
@@ -33,6 +33,11 @@ def install(package: str) -> Definition:
     known = _PACKAGE_OF.get(definition.name)
     if known is not None and known != package:
         raise LookupError(f"two packages name the game {definition.name!r}: {known}, {package}")
+    if isinstance(definition, TakesPartyData):
+        # The party's data for the rules (games/definition.py TakesPartyData): loaded by
+        # the part itself, lazily, so registering costs an import, not a read.
+        data_part = importlib.import_module(f"{package}.party.{definition.data_part}")
+        definition.take_party_data(data_part.DATA)
     GAMES[definition.name] = definition
     _PACKAGE_OF[definition.name] = package
     return definition

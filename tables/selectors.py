@@ -27,7 +27,25 @@ def roster_tag(roster: list[Any]) -> str:
     return format(zlib.crc32(orjson.dumps(roster)), "08x")
 
 
-def table_meta(table: Table) -> dict[str, Any]:
+def step_for_screens(table: Table, game: Any) -> dict[str, Any] | None:
+    """The step `game` waits on, as the screens' stand-in buttons read it (static/heist/
+    standin.js): its name (the game's own: its page texts are keyed by it), the seats it
+    waits for, the clock's stand-in action for the first of them (`seat` set to each
+    seat's own for the others) and the rules' own pass (seconds from the window's
+    opening, or None). None: the game waits for nobody (the gate, the end)."""
+    definition = table.definition
+    clock = definition.clock(game, {})
+    if clock is None:
+        return None
+    return {
+        "name": clock.step,
+        "waiting": list(clock.waiting),
+        "stand_in": definition.action_to_dict(clock.stand_in),
+        "rules_pass": clock.rules_pass,
+    }
+
+
+def table_meta(table: Table, game: Any) -> dict[str, Any]:
     opened = table.window_opened_at
     return {
         "id": table.pk,
@@ -41,6 +59,7 @@ def table_meta(table: Table) -> dict[str, Any]:
         "step_clock": table.step_clock,
         "step_clock_server": table.step_clock_server,
         "step_due_at": table.step_due_at.timestamp() if table.step_due_at else None,
+        "step": step_for_screens(table, game),
         "acted_at": table.updated_at.timestamp(),  # the last action: the host sees an idle table
         "server_time": timezone.now().timestamp(),
     }
@@ -59,7 +78,7 @@ def table_payload(
         v = e.view(seat)
         if v is not None:
             seen.append(v)
-    meta = meta if meta is not None else table_meta(table)
+    meta = meta if meta is not None else table_meta(table, game)
     return {"type": "table", "version": definition.version(game), "table": meta, "view": view, "events": seen}
 
 

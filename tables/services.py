@@ -179,7 +179,7 @@ def table_messages(table: Table, game: Game, events: list[Event], before: Game |
     message, the public part and each seat's private part (tables/broadcast.py), which
     each process splits for its own sockets of this table's seat and public groups.
     `before`: the committed game this version was made from (for the patch)."""
-    return [table_message(table.pk, table.definition, game, events, table_meta(table), before)]
+    return [table_message(table.pk, table.definition, game, events, table_meta(table, game), before)]
 
 
 class LockRequest(Protocol):

@@ -30,7 +30,7 @@ from events.party.lobby import (
 )
 from events.party.play import table_act_server
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
-from games.definition import Setup
+from games.definition import Setup, SpeaksLanguage
 from games.registry import DEFAULT_GAME, GAMES, game_named
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
@@ -420,9 +420,10 @@ def party_seat(*, party_id: int) -> Outcome:
                 }
                 options: dict[str, Any] = {"gifts": setup["gifts"], "vault": setup["vault"]}
             else:
-                # A game without gifts: its definition's own setup (games/definition.py Setup).
-                setup = {"players": len(seated), "gate": gate, "games": party.games, "options": {}}
-                options = {}
+                # A game without gifts: its definition's own setup (games/definition.py Setup),
+                # in the party's language when the game plays in one (SpeaksLanguage).
+                options = definition.language_options(party.language) if isinstance(definition, SpeaksLanguage) else {}
+                setup = {"players": len(seated), "gate": gate, "games": party.games, "options": options}
             game, _ = definition.setup(
                 Setup(players=len(seated), seed=entry["seed"], gate=gate, games=party.games, options=options)
             )

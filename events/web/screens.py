@@ -10,12 +10,17 @@ No page names a game: what differs between games is asked of the definition.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import asdict
 from typing import Any
 
 from django.contrib.staticfiles import finders
+from django.template import TemplateDoesNotExist
+from django.template.loader import get_template
 from django.templatetags.static import static
+from django.utils.translation import gettext
 
+from games.definition import NamesSteps
 from games.registry import game_named
 
 # The modules a game brings, one per screen: a guest's phone, a captain's tablet, the
@@ -47,14 +52,25 @@ def game_css(name: str) -> str | None:
     return static(path) if finders.find(path) else None
 
 
-# The fragments of a party's pages that a game writes itself, by name: the end of a
-# finished party on its join page, and where its dashboard hands out a tablet's pairing code.
+# The fragments of a party's pages that a game may write itself, by name: the end of a
+# finished party on its join page, and where its dashboard hands out a tablet's pairing
+# code. A game that writes none gets the host's (templates/events/fragments/).
 FRAGMENTS: tuple[str, ...] = ("late_result", "pair_help")
 
 
+@functools.cache
 def game_fragments(name: str) -> dict[str, str]:
-    """The game's templates for the pages' fragments (`games/<name>/templates/<name>/`)."""
-    return {fragment: f"{name}/{fragment}.html" for fragment in FRAGMENTS}
+    """The templates of the pages' fragments for the game named `name`: its own
+    (`games/<name>/templates/<name>/<fragment>.html`) where it has one, the host's where not."""
+    out = {}
+    for fragment in FRAGMENTS:
+        own = f"{name}/{fragment}.html"
+        try:
+            get_template(own)
+        except TemplateDoesNotExist:
+            own = f"events/fragments/{fragment}.html"
+        out[fragment] = own
+    return out
 
 
 def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
@@ -72,6 +88,11 @@ def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
         "min_players": definition.min_players,
         "table_max": definition.table_max,
         "private_keys": list(definition.private_keys()),
+        # the words of the stand-in buttons and alerts per step (NamesSteps), in the page's language
+        "steps": {
+            step: {key: gettext(text) for key, text in texts.items()}
+            for step, texts in (definition.step_texts() if isinstance(definition, NamesSteps) else {}).items()
+        },
         "module": static(_static_path(name, module)) if module else None,
         "css": game_css(name),
     }

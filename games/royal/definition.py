@@ -20,6 +20,7 @@ from games.definition import (
     Standing,
     ranked,
 )
+from games.marks import gettext_noop as _
 
 from . import hidden, legal, rules, views
 from .actions import Action, Decide, OpenGate, TimeoutDecide, action_to_dict, parse_action
@@ -145,6 +146,16 @@ class RoyalDefinition:
 
     def clock_steps(self) -> Mapping[str, float]:
         return {"decide": DECIDE_SECONDS}
+
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        # the words of the host's stand-in buttons and alerts (games/definition.py NamesSteps)
+        return {
+            "decide": {
+                "stand_in": _("Get out for %(name)s"),
+                "before": _("A quiet guest's choice may be played for them in "),
+                "waited": _("Table %(letter)s: a decision has waited %(seconds)s s for %(names)s"),
+            }
+        }
 
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE

@@ -2,9 +2,10 @@
 
 The definition is where the rules meet their dictionary: it holds a `Lexicons` source
 (a party language -> its `Lexicon`) and hands each call of the rules the table's one.
-`DEFINITION`'s source is the party part games/word/party/dictionary.py, which reads the
-installed word lists on first use; tests build a `WordDefinition` with small word lists
-of their own. Not registered here: games/registry.py names the games the party hosts.
+The host hands `DEFINITION` its source when it registers the game
+(games/definition.py `TakesPartyData`: the party part games/word/party/dictionary.py,
+which reads the installed word lists on first use); tests build a `WordDefinition`
+with small word lists of their own. The rules never import a party part.
 """
 
 from __future__ import annotations
@@ -13,7 +14,17 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from games.definition import Clock, Features, GameDefinition, HidesInformation, Role, Setup, Standing
+from games.definition import (
+    Clock,
+    Features,
+    GameDefinition,
+    HidesInformation,
+    Role,
+    Setup,
+    SpeaksLanguage,
+    Standing,
+    TakesPartyData,
+)
 
 from . import hidden, legal, rules, views
 from .actions import Action, Clue, Halt, OpenGate, StandIn, Vote, Write, action_to_dict, parse_action
@@ -30,11 +41,11 @@ STEP_SECONDS: dict[str, float] = {"word": 60.0, "clues": 30.0, "halt": 60.0, "vo
 _OPTIONS = frozenset({"language", "rounds"})
 
 
-def _party_lexicon(language: str) -> Lexicon:
-    # The word lists are files: the party part reads them (once per process), never the rules.
-    from .party.dictionary import lexicon
-
-    return lexicon(language)
+def _no_lexicon(language: str) -> Lexicon:
+    raise LookupError(
+        f"Word Heist has no dictionary for {language!r} yet: games.registry hands the party's"
+        " dictionaries in when it registers the game (or build a WordDefinition with your own)"
+    )
 
 
 class WordDefinition:
@@ -45,8 +56,19 @@ class WordDefinition:
     table_max = rules.MAX_PLAYERS
     features = Features(gifts=False, vaults=False, relay=False, gate=True, games=1, max_games=1)
 
-    def __init__(self, lexicons: Lexicons = _party_lexicon) -> None:
+    # The party part whose DATA (a `Lexicons`) the registry hands in (TakesPartyData).
+    data_part = "dictionary"
+
+    def __init__(self, lexicons: Lexicons = _no_lexicon) -> None:
         self._lexicons = lexicons
+
+    def take_party_data(self, data: Any) -> None:
+        self._lexicons = data
+
+    def language_options(self, language: str) -> dict[str, Any]:
+        """A table plays in its party's language, with that language's dictionary (a
+        party in a language without one plays in English)."""
+        return {"language": language if language in LANGUAGES else "en"}
 
     def lexicon(self, language: str) -> Lexicon:
         return self._lexicons(language)
@@ -184,6 +206,8 @@ class WordDefinition:
 _WORD = WordDefinition()
 WORD: GameDefinition[Game, Action] = _WORD
 _HIDES: HidesInformation[Game] = _WORD
-DEFINITION = WORD  # what games/registry.py reads, once it names games.word
+_DATA: TakesPartyData = _WORD
+_LANGUAGE: SpeaksLanguage = _WORD
+DEFINITION = WORD  # what games/registry.py reads
 
 __all__ = ["DEFINITION", "STEP_SECONDS", "WORD", "WordDefinition"]

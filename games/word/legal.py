@@ -16,7 +16,7 @@ from .actions import Action, Clue, Halt, OpenGate, StandIn, Vote, Write
 from .errors import IllegalActionError
 from .letters import card_counts
 from .lexicon import Lexicon
-from .rules import MAX_TOKENS, check_halt, check_seat, check_word
+from .rules import MAX_TOKENS, check_cluable, check_halt, check_seat, check_word, cluable
 from .spelling import MIN_LETTERS
 from .state import Game, Phase
 
@@ -69,7 +69,7 @@ def _made_up(g: Game, lexicon: Lexicon) -> list[str]:
 
 def word_choices(g: Game, seat: int, lexicon: Lexicon) -> list[str]:
     """The Heist words listed for `seat`: the dictionary's commonest open words."""
-    words = list(open_words(g, lexicon)[:LISTED_WORDS])
+    words = [w for w in open_words(g, lexicon) if cluable(w)][:LISTED_WORDS]
     return words or _made_up(g, lexicon)
 
 
@@ -127,7 +127,7 @@ def accepts_typed(g: Game, action: object, lexicon: Lexicon) -> bool:
     try:
         if isinstance(action, Write):
             check_seat(g, action.seat, Phase.WORD, "write")
-            check_word(g, action.word, lexicon)
+            check_cluable(check_word(g, action.word, lexicon))
             return True
         if isinstance(action, Halt) and action.word is not None:
             check_seat(g, action.seat, Phase.HALT, "halt")

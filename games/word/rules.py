@@ -181,6 +181,17 @@ def check_word(g: Game, text: str, lexicon: Lexicon) -> str:
     return word
 
 
+def cluable(word: str) -> bool:
+    """Whether some clue placement fits `word`: a letter card it uses at most MAX_TOKENS
+    times (JAJAJAJAJAJA, six Js and six As, has none)."""
+    return min(card_counts(word).values()) <= MAX_TOKENS
+
+
+def check_cluable(word: str) -> None:
+    if not cluable(word):
+        raise BadCluesError(f"{word} cannot be clued: each of its letters appears more than {MAX_TOKENS} times")
+
+
 def check_seat(g: Game, seat: int, phase: Phase, what: str) -> None:
     if type(seat) is not int or not 0 <= seat < g.players:
         raise NoSuchSeatError(f"there is no seat {seat!r} at this table")
@@ -195,6 +206,7 @@ def check_seat(g: Game, seat: int, phase: Phase, what: str) -> None:
 def _write(g: Game, a: Write, log: _Log) -> None:
     check_seat(g, a.seat, Phase.WORD, "write a Heist word")
     word = check_word(g, a.word, log.lexicon)
+    check_cluable(word)  # else the seat could only wait for the clock at the clues
     _record_word(g, a.seat, word, log.lexicon.knows(word), log)
 
 

@@ -31,6 +31,7 @@ from games.definition import (
     Standing,
 )
 from games.event import Event
+from games.marks import gettext_noop as _
 
 from . import bots, catalogue, hidden, legal, rules, views
 from .actions import (
@@ -57,6 +58,24 @@ from .state import VAULT_ID_BASE, Direction, Game, Gift, Phase, gift_label, open
 # DEFAULT_STEP_CLOCK, 2 minutes) for a turn, a trim and the reveal; a reaction keeps the
 # rulebook's "the host can pass an unanswered reaction after 60 seconds" whatever the
 # party's clock (tables/clock.py REACTION_TIMEOUT_SECONDS), the shorter of the two.
+# The words of the host's stand-in buttons and alerts for each clocked step
+# (games/definition.py NamesSteps); the reveal is the captain's duty, no seat's to stand in for.
+STEP_TEXTS: Mapping[str, Mapping[str, str]] = {
+    "turn": {
+        "stand_in": _("Pass the turn for %(name)s"),
+        "before": _("The turn may be played for them in "),
+        "waited": _("Table %(letter)s: a turn has waited %(seconds)s s for %(names)s"),
+    },
+    "trim": {
+        "stand_in": _("Discard at random for %(name)s"),
+        "before": _("The discard may be played for them in "),
+        "waited": _("Table %(letter)s: a discard has waited %(seconds)s s for %(names)s"),
+    },
+    "reaction": {
+        "stand_in": _("Pass for %(name)s"),
+        "waited": _("Table %(letter)s: a reaction has waited %(seconds)s s for %(names)s"),
+    },
+}
 STEP_OF_PHASE = {Phase.ACTION: "turn", Phase.REACTION: "reaction", Phase.TRIM: "trim", Phase.REVEAL: "reveal"}
 DEFAULT_STEP_SECONDS = 120.0
 REACTION_SECONDS = 60.0
@@ -257,6 +276,9 @@ class YankeeDefinition:
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)
+
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        return STEP_TEXTS
 
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE

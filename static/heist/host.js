@@ -504,17 +504,11 @@ function alertsNow() {
     const quiet = passableNow(view, meta, now);
     if (quiet) {
       // A quiet guest's step ran out (docs/RULES.md): the host may play it for them.
-      const began = quiet.what === "reaction" ? meta.window_opened_at : passFrom(view, meta) - meta.step_clock;
-      const waited = {
-        turn: gettext("Table %(letter)s: a turn has waited %(seconds)s s for %(names)s"),
-        trim: gettext("Table %(letter)s: a discard has waited %(seconds)s s for %(names)s"),
-        reaction: gettext("Table %(letter)s: a reaction has waited %(seconds)s s for %(names)s"),
-        decide: gettext("Table %(letter)s: a decision has waited %(seconds)s s for %(names)s"),
-      }[quiet.what];
+      const began = meta.step.rules_pass ? meta.window_opened_at : passFrom(view, meta) - meta.step_clock;
       const names = listOf(quiet.seats.map((s) => seatName(meta, s)));
       // `sig`: what the alert says without its seconds (a new one redraws the list).
       out.push({ rank: 0, key: `pass-${meta.id}`, letter, kind: "pass", payload: t, step: quiet, version: t.version, sig: `${quiet.what}:${names}`,
-        text: fmt(waited, { letter, seconds: Math.floor(now - began), names }) });
+        text: fmt(quiet.waited, { letter, seconds: Math.floor(now - began), names }) });
     }
     const offline = guestsAt(letter).filter((g) => !g.online);
     if (offline.length) {
@@ -522,7 +516,8 @@ function alertsNow() {
       out.push({ rank: 1, key: `off-${meta.id}`, letter, kind: "offline", sig: names,
         text: fmt(ngettext("Table %(letter)s: %(names)s is offline", "Table %(letter)s: %(names)s are offline", offline.length), { letter, names }) });
     }
-    if (["action", "reaction", "trim", "reveal", "decide"].includes(view.phase) && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
+    // a step waits on people (the game's clock names one): not the gate, not the end
+    if (meta.step && meta.acted_at && now - meta.acted_at >= IDLE_SECONDS) {
       const who = waitingFor(view, meta);
       const minutes = Math.floor((now - meta.acted_at) / 60);
       out.push({ rank: 2, key: `idle-${meta.id}`, letter, kind: "idle", sig: `${minutes}:${who.text}`,
@@ -556,25 +551,13 @@ function drawAlerts() {
         ? a.step.seats.map((seat) => h("button", {
             class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
             on: { click: (ev) => busy(ev.currentTarget, live.act(a.step.action(seat), { table: a.payload.table.id })) },
-          }, passLabel(a.step, seatName(a.payload.table, seat))))
+          }, a.step.label(seatName(a.payload.table, seat))))
         : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter: a.letter }),
             on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, gettext("Details"))))));
   // A pass became possible: call the host once per step (a chime, the focus on its button).
   for (const a of alerts) {
     if (a.kind === "pass" && worthCalling(a.payload.view, a.payload.table)) callOnce(`${a.payload.table.id}:${a.version}`, box);
   }
-}
-
-/** The button that plays a quiet guest's step: a whole sentence per kind of step (the
- * step's own `verb` is English). */
-function passLabel(step, name) {
-  const label = {
-    turn: gettext("Pass the turn for %(name)s"),
-    trim: gettext("Discard at random for %(name)s"),
-    reaction: gettext("Pass for %(name)s"),
-    decide: gettext("Get out for %(name)s"),
-  }[step.what];
-  return label ? fmt(label, { name }) : `${step.verb} ${name}`;
 }
 
 // --- the step clock ---------------------------------------------------------------------------

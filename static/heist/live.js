@@ -48,9 +48,13 @@ export class Live {
    * @param {(party: object, role: string) => void} [o.onParty]
    * @param {(guest: number, online: boolean) => void} [o.onPresence]
    * @param {(code: number|string, message: string) => void} [o.onFatal]
+   * @param {{keys: string[], merge?: Function, unmerge?: Function}} [o.privacy] how a
+   *   seat's private part joins the public view (mergePrivate): the game's private_keys
+   *   (heist-game), and its module's own `mergePrivate`/`unmergePrivate` when it has them
    */
   constructor(o) {
     this.o = o;
+    this.privacy = o.privacy || { keys: [] };
     this.ws = null;
     this.ready = false;
     this.stopped = false;
@@ -333,7 +337,7 @@ export class Live {
     const note = (payload, stream) => {
       if (payload) {
         this.versions.set(`${payload.table.id}:${stream}`, payload.version);
-        const view = stream === "seat" ? unmergePrivate(payload.view) : payload.view;
+        const view = stream === "seat" ? unmergePrivate(payload.view, this.privacy) : payload.view;
         this.copies.set(`${payload.table.id}:${stream}`, { view, table: payload.table });
         this.noteServerTime(payload.table.server_time);
       }
@@ -388,7 +392,7 @@ export class Live {
     // fresher table details (a seat handed over renames the roster): take it.
     if (last !== undefined && msg.version < last) return;
     this.copies.set(key, { view: msg.view, table: msg.table });
-    if (msg.private) msg = mergePrivate(msg);
+    if (msg.private) msg = mergePrivate(msg, this.privacy);
     this.versions.set(key, msg.version);
     this.noteServerTime(msg.table.server_time);
     this.o.onTable(msg);
@@ -434,36 +438,26 @@ export function applyPatch(view, patch) {
   return out;
 }
 
-/** The public view inside a seat's whole view (`unmerge_private`): what a patch applies to. */
-export function unmergePrivate(view) {
+/** The public view inside a seat's whole view (a definition's `unmerge_private`): what
+ * a patch applies to. The game's private keys go; a game that merges more than keys
+ * (its module's `unmergePrivate`) takes its own back out. */
+export function unmergePrivate(view, privacy) {
   const out = { ...view };
-  for (const key of PRIVATE_KEYS) delete out[key];
-  const plain = (entry) => {
-    if (!entry.peeked) return entry;
-    const { peeked, ...rest } = entry;
-    return { ...rest, description: null };
-  };
-  out.seats = view.seats.map(plain);
-  if (view.vault) out.vault = view.vault.map(plain); // a game without a vault has none
-  return out;
+  for (const key of privacy.keys) delete out[key];
+  return privacy.unmerge ? privacy.unmerge(out) : out;
 }
 
-const PRIVATE_KEYS = ["you", "gift", "hand", "asked", "answer", "must_trim", "playable", "can_swipe", "can_use_vault"];
-
-/** A seat's `table` message comes as the public view plus the seat's private part
- * (its hand, the gifts it peeked, its answer, what it may do, and its own events when
- * they differ): the seat's whole view, as the games' views' `merge_private`. */
-export function mergePrivate(msg) {
+/** A seat's `table` message comes as the public view plus the seat's private part: the
+ * keys its game declares private (heist-game's private_keys: the seat's hand, what it
+ * may do...) and its own events when they differ. The seat's whole view is the public
+ * view with those keys set (a definition's `merge_private`); a game whose private part
+ * also changes the public keys (its module's `mergePrivate(view, private)`) does that
+ * itself, after. */
+export function mergePrivate(msg, privacy) {
   const p = msg.private;
-  const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));
-  const mark = (entry) => (!entry.open && peeked.has(entry.gift)
-    ? { ...entry, description: peeked.get(entry.gift), peeked: true }
-    : entry);
-  const view = { ...msg.view, seats: msg.view.seats.map(mark) };
-  if (msg.view.vault) view.vault = msg.view.vault.map(mark);
-  for (const key of PRIVATE_KEYS) view[key] = p[key];
-  // Another game's private part (its definition's private_keys) as it comes.
-  for (const [key, value] of Object.entries(p)) if (key !== "events" && key !== "peeked" && !PRIVATE_KEYS.includes(key)) view[key] = value;
+  let view = { ...msg.view };
+  for (const key of privacy.keys) if (key in p) view[key] = p[key];
+  if (privacy.merge) view = privacy.merge(view, p);
   const out = { ...msg, view, events: p.events || msg.events };
   delete out.private;
   return out;

@@ -6,7 +6,9 @@
 // everything the guest sees and sends the seat's acts through `ctx.live`.
 //
 // The phone module's interface: `mount(root, ctx)` returns the screen, whose methods the
-// shell calls as the socket speaks, each then drawing what changed:
+// shell calls as the socket speaks, each then drawing what changed (and, optional, the
+// module's `mergePrivate(view, private)` and `unmergePrivate(view)` for a seat's private
+// part that is more than the keys heist-game's private_keys names: live.js):
 //   snapshot(snap)   the socket's snapshot (on connect, on a resync): me, party, table;
 //   table(msg)       a table update carrying this seat's view (a captain's public copy
 //                    and an update from before a reseat are not passed on);
@@ -33,6 +35,8 @@ async function start() {
     code,
     role: "guest",
     token: stored.token,
+    // the seat's private part joins its view as the game says (live.js mergePrivate)
+    privacy: { keys: gameInfo().private_keys, merge: game.mergePrivate, unmerge: game.unmergePrivate },
     onSnapshot(snap) {
       seated = Boolean(snap.me && snap.me.seat !== null);
       screen.snapshot(snap);

@@ -3,41 +3,51 @@
 // do-nothing choice: pass the turn, discard at random, let the move happen), the buttons
 // that do it, and the call (a short sound, the title, the focus) when that becomes possible.
 
+import { gameInfo } from "./game.js";
 import { h, seatName } from "./ui.js";
 
 /** From when (server epoch seconds) the captain or host may play the step the table
- * waits on for its guest, or null (no clock: it waits). A reaction also after the
- * rulebook's 60 s. tables/clock.py `pass_from` says the same on the server. */
+ * waits on for its guest, or null (no clock: it waits). A step the rules let be passed
+ * (`rules_pass`, a reaction's 60 s) also after that. tables/clock.py `pass_from` says
+ * the same on the server. `meta.step`: tables/selectors.py step_for_screens. */
 export function passFrom(view, meta) {
+  const step = meta.step;
+  if (!step) return null;
   const due = meta.step_clock ? meta.step_due_at : null;
-  if (view.phase === "reaction" && meta.window_opened_at) {
-    const rulebook = meta.window_opened_at + (meta.reaction_timeout || 60);
+  if (step.rules_pass !== null && step.rules_pass !== undefined && meta.window_opened_at) {
+    const rulebook = meta.window_opened_at + step.rules_pass;
     return due ? Math.min(due, rulebook) : rulebook;
   }
-  // A simultaneous step: every seat still in decides at once, under one clock.
-  if (view.phase === "action" || view.phase === "trim" || view.phase === "decide") return due || null;
-  return null;
+  return due || null;
 }
 
-/** The step the table waits on: who it waits for and the do-nothing choice for each.
- * `label(name)` is the button's whole sentence ("Pass the turn for Ann"); `verb` is its
- * start alone, kept for older callers (verb + name glues badly in other languages). */
+/** The words the game gives a step (heist-game's `steps`, its definition's step_texts):
+ * its own where it has them, the host's plain ones where not. */
+function stepWords(name) {
+  const own = (gameInfo().steps || {})[name] || {};
+  return {
+    standIn: own.stand_in || gettext("Play for %(name)s"),
+    before: own.before || gettext("It may be played for them in "),
+    waited: own.waited || gettext("Table %(letter)s: a step has waited %(seconds)s s for %(names)s"),
+  };
+}
+
+/** The step the table waits on: its name (`what`, the game's), who it waits for, and
+ * the do-nothing choice for each: the clock's stand-in with each seat's own `seat`.
+ * `label(name)` is the button's whole sentence ("Pass the turn for Ann"), `waited` the
+ * host's alert. Null when no seat's step can be stood in for (a duty: the reveal). */
 export function standIn(view, meta) {
-  if (view.phase === "action" && view.active !== null && view.active !== undefined) {
-    return { what: "turn", seats: [view.active], verb: gettext("Pass the turn for"), label: (name) => interpolate(gettext("Pass the turn for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat }) };
-  }
-  if (view.phase === "trim") {
-    return { what: "trim", seats: Object.keys(view.trims || {}).map(Number), verb: gettext("Discard at random for"), label: (name) => interpolate(gettext("Discard at random for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat }) };
-  }
-  if (view.phase === "reaction" && view.window) {
-    const w = view.window;
-    return { what: "reaction", seats: w.waiting, verb: gettext("Pass for"), label: (name) => interpolate(gettext("Pass for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_pass", seat, window: w.version }) };
-  }
-  if (view.phase === "decide") {
-    // A decision: the clock's choice is the rules' do-nothing one (docs/RULES.md).
-    return { what: "decide", seats: view.waiting_for || [], verb: gettext("Get out for"), label: (name) => interpolate(gettext("Get out for %(name)s"), { name }, true), action: (seat) => ({ type: "timeout_decide", seat }) };
-  }
-  return null;
+  const step = meta.step;
+  if (!step || !step.stand_in || step.stand_in.seat === undefined) return null;
+  const words = stepWords(step.name);
+  return {
+    what: step.name,
+    seats: step.waiting,
+    before: words.before,
+    waited: words.waited,
+    label: (name) => interpolate(words.standIn, { name }, true),
+    action: (seat) => ({ ...step.stand_in, seat }),
+  };
 }
 
 /** A pass is possible now (server time `now`): the step and its seats, or null. */
@@ -48,12 +58,13 @@ export function passableNow(view, meta, now) {
   return step && step.seats.length ? step : null;
 }
 
-/** The buttons for a turn or a trim whose clock runs (a reaction has windowBox's): each
+/** The buttons for a step whose clock runs (one the rules let be passed has the game's): each
  * enables when the clock runs out (ui.js startClocks ticks them), with the time left. */
 export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {}) {
   const step = standIn(view, meta);
   const from = passFrom(view, meta);
-  if (!step || step.what === "reaction" || from === null || !meta.step_clock) return null;
+  // A step the rules let be passed (a reaction) has its own box in the game's screens.
+  if (!step || meta.step.rules_pass || from === null || !meta.step_clock) return null;
   const began = from - meta.step_clock;
   const who = step.seats.filter((s) => s !== mySeat);
   if (!who.length) return null;
@@ -61,7 +72,7 @@ export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {
   return h("div", { class: "standin", role: "group", "aria-label": gettext("Step clock"), data: { standin: step.what } },
     h("p", { class: "hint" },
       h("span", { class: "countdown", data: { openedAt: began, countdown: meta.step_clock,
-        before: { turn: gettext("The turn may be played for them in "), trim: gettext("The discard may be played for them in "), decide: gettext("A quiet guest's choice may be played for them in ") }[step.what],
+        before: step.before,
         after: server ? gettext("The clock ran out: play it now, or the server will in a moment.") : gettext("The clock ran out: you may play it for them.") }, text: "" })),
     who.map((seat) => h("button", {
       class: `btn standin-pass ${big ? "primary big" : "small"}`, type: "button", disabled: true,

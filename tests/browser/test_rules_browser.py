@@ -1,9 +1,10 @@
 """The screens take the rules from the engine, not from a copy in the JavaScript.
 
-In Chromium, on a real page: static/heist/ui.js's target counts (every card, 2 to 10
-players), card texts and gift labels equal the engine's; and when the page's embedded
-rules are changed on the way to the browser, ui.js follows the changed rules, so
-nothing of them is left in the script itself."""
+In Chromium, on a real page: Yankee Heist's words (games/yankee/static/yankee/words.js:
+its target counts for every card and 2 to 10 players, card texts, round names) and the
+host's gift labels (static/heist/ui.js) equal the engine's; and when the page's embedded
+rules are changed on the way to the browser, both follow the changed rules, so nothing
+of them is left in the scripts themselves."""
 
 from __future__ import annotations
 
@@ -24,15 +25,16 @@ EMBEDDED = re.compile(r'(<script id="heist-rules" type="application/json">)(.*?)
 PROBE = """async ([players, gifts]) => {
   const src = document.querySelector('script[type=module][src]').src;
   const ui = await import(new URL('./ui.js', src).href);
+  const words = await import(new URL('../yankee/words.js', src).href);
   const embedded = JSON.parse(document.getElementById('heist-rules').textContent);
   const out = { embedded, targets: {}, effects: {}, labels: {} };
   for (const name of Object.keys(embedded.cards)) {
-    out.targets[name] = players.map((n) => ui.targetCount(name, n));
-    const face = ui.cardFace({ id: 0, card: name, kind: embedded.cards[name].kind, title: name });
+    out.targets[name] = players.map((n) => words.targetCount(name, n));
+    const face = words.cardFace({ id: 0, card: name, kind: embedded.cards[name].kind, title: name });
     out.effects[name] = face.querySelector('.card-effect').textContent;
   }
   for (const g of gifts) out.labels[g] = ui.giftLabel(g);
-  out.round = ui.roundName(1);
+  out.round = words.roundName(1);
   return out;
 }"""
 

@@ -122,3 +122,12 @@ async def test_a_canary_party_of_13_plays_both_tables_to_the_end_through_the_soc
     assert "Champion" in told and result["champions"][0] in told
     missing = await sync_to_async(client.get)(f"/story/{party.code}/story.json")
     assert missing.status_code == 404 and missing.json()["error"] == "no_story"
+
+    # No page fragments of its own either: a latecomer's join page ends the party with
+    # the host's (every guest's total), the tablet's page pairs with the host's words.
+    late = await sync_to_async(client.get)(f"/j/{party.code}/")
+    assert "events/fragments/late_result.html" in [t.name for t in late.templates]
+    ended = late.content.decode().split('class="late-result"')[1].split("</section>")[0]
+    assert all(f"{name}: {card}" in ended for name, card in drawn.items()), ended
+    tablet = await sync_to_async(client.get)(f"/t/{party.code}/")
+    assert "events/fragments/pair_help.html" in [t.name for t in tablet.templates]

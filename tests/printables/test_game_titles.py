@@ -17,7 +17,7 @@ from tests.printables.pdfcheck import open_pdf
 pytestmark = pytest.mark.django_db
 
 BASE = "http://partybox.local:8000"
-TITLES = {"yankee": "Yankee Heist", "royal": "Royal Heist", "bare": "Bare Caper"}
+TITLES = {"yankee": "Yankee Heist", "royal": "Royal Heist", "word": "Word Heist", "bare": "Bare Caper"}
 
 
 @pytest.fixture
@@ -49,7 +49,7 @@ def names_a_game(text: str, game: str) -> bool:
     return any(re.search(re.escape(TITLES[game]), t, flags=re.IGNORECASE) for t in (text, text[::-1]))
 
 
-@pytest.mark.parametrize("game", ["yankee", "royal", "bare"])
+@pytest.mark.parametrize("game", ["yankee", "royal", "word", "bare"])
 def test_every_page_names_its_own_game_and_no_other(game, request):
     if game == "bare":
         request.getfixturevalue("bare")

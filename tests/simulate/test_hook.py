@@ -29,8 +29,8 @@ def run(*args):
 
 
 def test_every_registered_game_has_its_simulator_and_runs():
-    assert simulated_games() == ["yankee", "royal"]
-    for game, players in (("yankee", "3"), ("royal", "3")):
+    assert simulated_games() == ["yankee", "royal", "word"]
+    for game, players in (("yankee", "3"), ("royal", "3"), ("word", "3")):
         out, err = run(
             "--game", game, "--games", "4", "--players", players, "--parties", "0", "--workers", "1", "--json"
         )
@@ -41,7 +41,7 @@ def test_every_registered_game_has_its_simulator_and_runs():
 
 def test_a_game_without_a_simulator_is_refused_with_a_clear_message(nosim):
     assert simulator_of(nosim) is None and nosim not in simulated_games()
-    with pytest.raises(CommandError, match=r"the game 'nosim' has no simulator .*games with one: yankee, royal"):
+    with pytest.raises(CommandError, match=r"the game 'nosim' has no simulator .*games with one: yankee, royal, word"):
         run("--game", nosim, "--games", "4")
     with pytest.raises(CommandError, match="no game named 'nobody'"):
         run("--game", "nobody")

@@ -9,9 +9,7 @@ Each language is read once per process, on first use (a table that plays in it).
 from __future__ import annotations
 
 from functools import cache
-
-import snowballstemmer  # type: ignore[import-untyped]
-import wordfreq
+from typing import Any
 
 from games.word.lexicon import Lexicon, WordList
 from games.word.spelling import MAX_LETTERS, MIN_LETTERS, fold
@@ -22,7 +20,6 @@ from games.word.spelling import MAX_LETTERS, MIN_LETTERS, fold
 # quote other languages (THE, AND, YOU are common in the Spanish and German lists).
 ZIPF_CUT = 3.0
 FOREIGN_GAP = 1.0
-_FLOOR = 1.5  # below this wordfreq's "best" lists stop being comparable across languages
 STEMMERS = {"en": "english", "es": "spanish", "de": "german"}
 
 
@@ -32,15 +29,19 @@ def _wordlike(word: str) -> bool:
     return any(c in "AEIOUY" for c in word) and len(set(word)) > 1
 
 
-@cache
-def zipf_of(language: str) -> dict[str, float]:
-    """Each folded word of `language`'s list down to Zipf 1.5 -> its Zipf frequency (the
-    commonest of its spellings), in the list's order, most common first."""
+def zipf_of(language: str, floor: float) -> dict[str, float]:
+    """Each folded word of `language`'s list at least `floor` common -> its Zipf
+    frequency (the commonest of its spellings), in the list's order, most common first.
+    Read afresh: only the dictionary it makes is kept (a whole list down to rare words
+    is a few hundred megabytes of Python strings)."""
+    import wordfreq  # a party part's import: registering the game costs no wordfreq
+
     # wordfreq's list is in bins of one centibel: bin i holds words of Zipf 9 - i/100.
     out: dict[str, float] = {}
-    for i, words in enumerate(wordfreq.get_frequency_list(language, "best")):
+    # Uncached (`__wrapped__`): wordfreq's own cache would keep each whole list (100 MB).
+    for i, words in enumerate(wordfreq.get_frequency_list.__wrapped__(language, "best")):
         zipf = 9 - i / 100
-        if zipf < _FLOOR:
+        if zipf < floor:
             break
         for text in words:
             word = fold(text, language)
@@ -53,11 +54,15 @@ def words_of(language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | Non
     """wordfreq's words for `language` at least `zipf_cut` common and not another party
     language's (`foreign_gap`; None: keep them), folded, most common first: one word of
     letters only (no hyphen, apostrophe, digit), MIN_LETTERS to MAX_LETTERS long."""
-    others = [zipf_of(other) for other in STEMMERS if other != language] if foreign_gap is not None else []
+    # A word of ours at least zipf_cut common is foreign only when another list has it
+    # at zipf_cut + foreign_gap or more: that much of the other lists is all it takes.
+    others = (
+        [zipf_of(other, zipf_cut + foreign_gap) for other in STEMMERS if other != language]
+        if foreign_gap is not None
+        else []
+    )
     out: list[str] = []
-    for word, zipf in zipf_of(language).items():
-        if zipf < zipf_cut:
-            break
+    for word, zipf in zipf_of(language, zipf_cut).items():
         if not (MIN_LETTERS <= len(word) <= MAX_LETTERS and _wordlike(word)):
             continue
         if foreign_gap is not None and any(other.get(word, 0.0) - zipf >= foreign_gap for other in others):
@@ -66,7 +71,9 @@ def words_of(language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | Non
     return out
 
 
-def stemmer(language: str) -> snowballstemmer.stemmer:
+def stemmer(language: str) -> Any:
+    import snowballstemmer  # type: ignore[import-untyped]
+
     return snowballstemmer.stemmer(STEMMERS[language])
 
 
@@ -79,4 +86,8 @@ def lexicon(language: str) -> Lexicon:
     return WordList(language, words_of(language), stem.stemWord)
 
 
-__all__ = ["FOREIGN_GAP", "STEMMERS", "ZIPF_CUT", "lexicon", "stemmer", "words_of", "zipf_of"]
+# What the registry hands the definition (games/definition.py TakesPartyData): a
+# language's dictionary, read on the first table that plays in it.
+DATA = lexicon
+
+__all__ = ["DATA", "FOREIGN_GAP", "STEMMERS", "ZIPF_CUT", "lexicon", "stemmer", "words_of", "zipf_of"]

@@ -77,9 +77,6 @@ class CanaryDefinition:
         return {
             "players": state.players,
             "cards": list(state.cards),
-            # the host's static/heist/live.js merges a seat's private part into a view
-            # with a `seats` list (it maps over it), whatever the game
-            "seats": [{"seat": seat, "card": card} for seat, card in enumerate(state.cards)],
             "turn": state.turn,
             "over": state.turn is None,
             "winners": list(winners(state)) if state.turn is None else [],

@@ -29,7 +29,7 @@ SECRET = "SECRET-"  # every string a viewer may not see unless the rules show it
 
 
 # Packages checked before games/registry.py names them; a registered one is skipped here.
-UNREGISTERED: tuple[str, ...] = ("games.word", "games.blinks")
+UNREGISTERED: tuple[str, ...] = ("games.blinks",)
 
 
 def _definitions() -> list[Definition]:

@@ -6,7 +6,15 @@ from __future__ import annotations
 import pytest
 
 from games.word.actions import Clue, Halt, Write
-from games.word.errors import NotAWordError, NotInTableauError, OwnWordError, ReusedWordError, WrongPhaseError
+from games.word.errors import (
+    BadCluesError,
+    NotAWordError,
+    NotInTableauError,
+    OwnWordError,
+    ReusedWordError,
+    WrongPhaseError,
+)
+from games.word.legal import accepts_typed
 from games.word.letters import card_counts, makeable
 from games.word.spelling import fold
 from tests.games.word.builders import LEX, of, play, play_round, table
@@ -101,3 +109,16 @@ def test_each_language_spells_with_the_tableau_s_letters(typed: str, language: s
 def test_the_test_lexicon_roots_inflections_together() -> None:
     assert LEX.root("SHELLS") == LEX.root("SHELL")
     assert LEX.root("HEISTS") == LEX.root("HEIST")
+
+
+def test_a_word_no_clue_placement_fits_is_refused_at_once_and_changes_nothing() -> None:
+    """Six Js and six As: every card would need 6 tokens, one more than a player has, so
+    the seat could only wait for the clock at the clues; it is refused as written."""
+    g = table(2, tableau=("J", "A", "H", "O", "T", "D", "X", "G"))
+    before = g.to_dict()
+    with pytest.raises(BadCluesError, match="cannot be clued"):
+        play(g, Write(0, "jajajajajaja"))
+    assert g.to_dict() == before
+    assert not accepts_typed(g, Write(0, "jajajajajaja"), LEX)
+    g, _events = play(g, Write(0, "jajaja"))  # three of each: 3 tokens on J (or A) fit
+    assert g.words[0] == "JAJAJA"

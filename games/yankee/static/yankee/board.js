@@ -6,7 +6,8 @@
 import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { noteEvents, statusLine } from "./tableview.js";
-import { fill, giftLabel, h, render, roundName, seatName, tickClocks } from "../heist/ui.js";
+import { fill, giftLabel, h, render, seatName, tickClocks } from "../heist/ui.js";
+import { roundName } from "./words.js";
 
 const logs = new Map();
 let party = null;

@@ -9,7 +9,8 @@ import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { standInBox } from "../heist/standin.js";
-import { cardFace, describeMove, fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, targetCount, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { cardFace, describeMove, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
@@ -826,6 +827,31 @@ function vaultBody(view) {
 }
 
 /** Draw Yankee Heist's phone into `rootEl`; `ctx.live` is the shell's socket. */
+/** A seat's private part beyond its keys (static/heist/live.js mergePrivate calls this
+ * after setting them): the gifts this seat peeked show their descriptions in the seats
+ * and the vault, marked `peeked` (games/yankee/views.py merge_private). */
+export function mergePrivate(view, p) {
+  const peeked = new Map((p.peeked || []).map(([gift, description]) => [gift, description]));
+  const mark = (entry) => (!entry.open && peeked.has(entry.gift)
+    ? { ...entry, description: peeked.get(entry.gift), peeked: true }
+    : entry);
+  const out = { ...view, seats: view.seats.map(mark) };
+  if (view.vault) out.vault = view.vault.map(mark);
+  return out;
+}
+
+/** mergePrivate's peeks undone (views.py unmerge_private): the public seats and vault. */
+export function unmergePrivate(view) {
+  const plain = (entry) => {
+    if (!entry.peeked) return entry;
+    const { peeked, ...rest } = entry;
+    return { ...rest, description: null };
+  };
+  const out = { ...view, seats: view.seats.map(plain) };
+  if (view.vault) out.vault = view.vault.map(plain);
+  return out;
+}
+
 export function mount(rootEl, ctx) {
   root = rootEl;
   code = ctx.code;

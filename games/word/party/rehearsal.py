@@ -1,0 +1,247 @@
+"""Word Heist at the rehearsal (bench/party.py; bench/rehearsal/game.py `RehearsalGame`):
+what its guests' phones and its host do with what their screens show.
+
+The host creates the party with the game's name (no gifts, no vault), every other party
+in Spanish (its tables play with the Spanish dictionary: `SpeaksLanguage`), guests join
+with their name only, and the host seats everyone. Each step every seat waited for
+(`can_act`) answers at once and in secret, with the version its screen shows, as the
+game's phone sends it: a Heist word the table's Tableau makes (one of the dictionary's
+commonest the Word Gallery allows, as a person thinks of a common word), 1 to 5 clue
+tokens by the exact-count rule, a Halt word that fits another seat's clues (or none),
+and the challenge vote (for its own word when the dictionary lacks it). With several
+tables each stops at the gate after round 1; once every table is at the gate or over,
+the host sends `open_gate`. A fault strikes in round 2 (every table held there, or at
+the gate, until it has struck).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Mapping, Sequence
+from itertools import islice
+from typing import Any, cast
+
+from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
+from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
+from games.registry import game_named
+from games.word.legal import clue_choices, fits_clues
+from games.word.lexicon import Lexicon
+from games.word.rules import cluable
+from games.word.spelling import MIN_LETTERS
+
+Json = dict[str, Any]
+
+NAME = "word"
+# A person thinks of one of the few common words a Tableau makes: the bots choose from
+# this many of the dictionary's commonest the Gallery allows.
+THOUGHT_OF = 12
+
+
+def _lexicon(language: str) -> Lexicon:
+    definition = game_named(NAME)
+    return cast(Lexicon, definition.lexicon(language))  # type: ignore[attr-defined]
+
+
+def open_words(view: Json, lexicon: Lexicon) -> list[str]:
+    """The dictionary's words the table's Tableau makes that its Word Gallery allows, the
+    commonest first: from the view alone (the Tableau, the Gallery), as a phone knows."""
+    tableau = [t["letter"] for t in view["tableau"]]
+    gallery = [str(e["word"]) for e in view["gallery"]]
+    used, roots = set(gallery), {lexicon.root(w) for w in gallery}
+    fresh = (
+        w for w in lexicon.playable(tableau) if len(w) >= MIN_LETTERS and w not in used and lexicon.root(w) not in roots
+    )
+    return list(islice(fresh, 4 * THOUGHT_OF))
+
+
+def choose(view: Json, rng: random.Random) -> Json | None:
+    """The seat's answer to the step its view shows, or None (nothing to send)."""
+    me: int = view["you"]
+    phase = view["phase"]
+    if phase == "word":
+        words = [w for w in open_words(view, _lexicon(view["language"])) if cluable(w)][:THOUGHT_OF]
+        if not words:  # nothing the dictionary knows: a made-up word, for the table's vote
+            a, b = view["tableau"][0]["letter"], view["tableau"][-1]["letter"]
+            words = [a + b + a]
+        return {"type": "write", "seat": me, "word": rng.choice(words)}
+    if phase == "clues":
+        word = view["my_word"]
+        if word is None:
+            return None
+        choices = clue_choices(word)
+        modest = [c for c in choices if sum(n for _, n in c) <= 3]
+        return {"type": "clue", "seat": me, "tokens": dict(rng.choice(modest or choices))}
+    if phase == "halt":
+        shown = [s["clues"] for s in view["seats"] if s["seat"] != me and s["clues"]]
+        candidates = [w for w in open_words(view, _lexicon(view["language"])) if w != view["my_word"]]
+        fitting = [w for w in candidates if any(fits_clues(w, t) for t in shown)]
+        guess = rng.choice(fitting) if fitting and rng.random() < 0.9 else None
+        return {"type": "halt", "seat": me, "word": guess}
+    if phase == "vote":
+        claim = [me] if view["my_word"] is not None and view["my_clues"] and view["my_known"] is False else []
+        return {"type": "vote", "seat": me, "overrule": claim}
+    return None
+
+
+class WordParty:
+    """Word Heist's bots at one party."""
+
+    def __init__(self, room: Room) -> None:
+        self.room = room
+        self.gates_opened = 0
+        self.words = 0
+        self.halts = 0
+
+    async def before_seating(self, tables: int) -> None:
+        return None  # no gifts, no vault
+
+    def figures(self) -> Json:
+        return {"gate_commands": self.gates_opened, "words": self.words, "halts": self.halts}
+
+    def look(self, p: Screen) -> None:
+        """A seat the step waits for answers it once: the intent is the step (its round
+        and phase), so a view updated by another seat's answer starts no second one,
+        and a refused answer is tried again (Room.spawn)."""
+        room = self.room
+        payload = p.seat_view()
+        if payload is None or p.quiet:
+            return
+        v = payload["view"]
+        if room.holding_for_fault(v):
+            room.spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
+            return
+        if not v.get("can_act"):
+            return
+        room.spawn(p, ("answer", payload["table"]["id"], v["round"], v["phase"]), self._answer(p))
+
+    async def _hold(self, p: Screen) -> None:
+        await self.room.fault_struck.wait()
+        p.changed.set()
+
+    async def _answer(self, p: Screen) -> None:
+        room = self.room
+        payload = p.seat_view()
+        typing = payload is not None and payload["view"]["phase"] in ("word", "halt")
+        await asyncio.sleep(room.pace.think() if typing else room.pace.decide())
+        payload = p.seat_view()
+        if payload is not None and room.holding_for_fault(payload["view"]):
+            await room.fault_struck.wait()  # the step is still this one's: answer after
+            payload = p.seat_view()
+        if payload is None or not payload["view"].get("can_act"):
+            return  # the step ended under the thumb (the clock's stand-in)
+        view = payload["view"]
+        action = choose(view, room.r)
+        if action is None:
+            return
+        await p.act(action, version=view["version"])
+        if action["type"] == "write":
+            self.words += 1
+        elif action["type"] == "halt" and action["word"] is not None:
+            self.halts += 1
+        p.changed.set()
+
+    async def host(self) -> None:
+        """Each table stops at the gate after round 1; once every table is at the gate or
+        over, the host opens it for all. The party ends when every table is over."""
+        room = self.room
+        h = room.host
+        assert h is not None
+        opened: dict[int, int] = {}
+        while True:
+            await h.changed.wait()
+            h.changed.clear()
+            if not h.ready:
+                continue
+            got = {t: h.views.get(("public", t)) for t in room.tables}
+            views = {t: v for t, v in got.items() if v is not None}
+            if len(views) < len(got):
+                continue
+            phases = [v["view"]["phase"] for v in views.values()]
+            if all(ph == "over" for ph in phases):
+                room.mark("over")
+                room.over()
+                return
+            at_gate = [t for t, v in views.items() if v["view"]["phase"] == "gate"]
+            if not at_gate or not all(ph in ("gate", "over") for ph in phases):
+                continue
+            if any(views[t]["version"] <= opened.get(t, -1) for t in at_gate):
+                continue
+            if any(room.holding_for_fault(v["view"]) for v in views.values()):
+                await room.fault_struck.wait()
+                h.changed.set()
+                continue
+            room.mark("at_gate")
+            await asyncio.sleep(room.pace.duty())
+            ok = await room.host_command("open_gate")
+            if ok is not None:
+                self.gates_opened += 1
+                room.mark("gate_open")
+                opened.update({t: views[t]["version"] for t in at_gate})
+            h.changed.set()
+
+    async def fault_moment(self) -> None:
+        room = self.room
+        h = room.host
+        assert h is not None
+
+        def held() -> bool:
+            public = [v["view"] for k, v in h.views.items() if k[0] == "public"]
+            return bool(public) and all(room.holding_for_fault(v) or v["phase"] == "over" for v in public)
+
+        await room.until(held, "round 2", 3600)
+
+
+class WordRehearsal:
+    phases: Mapping[str, str] = {
+        "seated": "seating",
+        "at_gate": "first_half",
+        "gate_open": "gate",
+        "over": "second_half",
+    }
+
+    def party_fields(self, index: int) -> Json:
+        # Every other party in Spanish: its tables read the Spanish dictionary.
+        return {"name": f"Rehearsal {index + 1}", "game": NAME, "language": "es" if index % 2 else "en"}
+
+    def join_fields(self, party: int, guest: int) -> Json:
+        return {}
+
+    def table_copies(self) -> Copies:
+        unmerge = without_keys(frozenset(game_named(NAME).private_keys()))
+        return TableCopies(lambda: TableCopy(unmerge=unmerge, merge=merge_plain_private))
+
+    def stage(self, view: Json) -> int:
+        reached: int = view["round"]
+        return reached
+
+    def where(self, view: Json) -> str:
+        return f"r{view['round']}/{view['phase']}"
+
+    def holds_for_fault(self, view: Json) -> bool:
+        return bool(view["round"] >= 2 or view["phase"] == "gate")
+
+    def bots(self, room: Room) -> WordParty:
+        return WordParty(room)
+
+    def report(self, tables: Sequence[int], parties: Sequence[Json]) -> Json:
+        """The host's open_gate commands answered and the tables whose log has the gate's
+        opening; the Heist words written and the guesses made from the phones, and the
+        words the tables' logs hold (every write applied once)."""
+        from tables.models import TableAction
+
+        logged = TableAction.objects.filter(table_id__in=list(tables))
+        return {
+            "gates_opened": {
+                "commands": sum(p["gate_commands"] for p in parties),
+                "tables": logged.filter(action__type="open_gate").count(),
+            },
+            "words": {"sent": sum(p["words"] for p in parties), "logged": logged.filter(action__type="write").count()},
+            "halts": {
+                "sent": sum(p["halts"] for p in parties),
+                "logged": logged.filter(action__type="halt").exclude(action__word=None).count(),
+            },
+        }
+
+
+REHEARSAL: RehearsalGame = WordRehearsal()
