@@ -266,7 +266,27 @@ def snapshot_for(actor: Actor) -> dict[str, Any]:
             out["public"] = table_payload(guest.table, game, None)
     if party.status == Party.Status.OVER:
         out["takes_home"] = guest_takes_home(party, guest)
+        if not game_named(party.game).features.gifts:
+            out["standing"] = guest_standing(party, guest)
     return out
+
+
+def guest_standing(party: Party, guest: Guest) -> dict[str, Any] | None:
+    """A game without gifts, at the end: the party's champions and where this guest
+    ranks among every seated guest (the seat they sat down at, even when a substitute
+    played it), for their phone; None for a guest who never sat down."""
+    result = _standings_result(party)
+    rows = result["ranking"]
+    mine = next((r for r in rows if r["guest_id"] == guest.pk), None)
+    if mine is None:
+        return None
+    return {
+        "rank": mine["rank"],
+        "of": len(rows),
+        "total": mine["total"],
+        "champion": mine["champion"],
+        "champions": result["champions"],
+    }
 
 
 def guest_takes_home(party: Party, guest: Guest) -> list[dict[str, Any]]:

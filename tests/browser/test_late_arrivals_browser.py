@@ -101,6 +101,11 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
         expect(late.locator(".keeps")).to_contain_text(f"{leaver_name} (played by Lena) keeps")
         late.screenshot(path=str(SHOTS / "late-substitute-end-390.png"), full_page=True)
         expect(leaver.locator(".late-arrival")).to_contain_text("the gift in front of your old seat is yours")
+        # Issue 40.8: the third guest's phone heard no more of the party, yet does not
+        # dead-end: its link opens the result once the party is over.
+        third.get_by_role("link", name="See who took what home").click()
+        expect(third).to_have_url(f"{asgi_server}/story/{code}/")
+        expect(third.locator("main")).to_contain_text("Sub Sue")
 
         assert not errors, errors
     finally:

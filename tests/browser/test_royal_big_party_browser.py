@@ -26,6 +26,14 @@ from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y
 from tests.browser.party_driver import Pinger, WsBot, royal_policy
+from tests.browser.phone_checks import (
+    clock_off,
+    clock_ran_out,
+    decision_fits,
+    make_captain,
+    names_its_table,
+    stand_in_rows,
+)
 from tests.browser.test_royal_party_browser import OTHERS_PENDING, PHONE
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -169,6 +177,8 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         phone_seat = {gid: key for key, (gid, _) in seats.items() if gid in phone_ids}  # gid -> (letter, seat)
         phone_seats = {letter: {s for (lt, s) in phone_seat.values() if lt == letter} for letter in letters}
         page_of = {phone_seat[gid]: phones[name] for gid, name in phone_ids.items()}
+        for gid, name in phone_ids.items():  # 13 tables: every phone says which is its own
+            names_its_table(phones[name], *phone_seat[gid])
 
         # --- two captains' tablets, paired from the dashboard --------------------------------------
         tablets: dict[str, Page] = {}
@@ -193,6 +203,39 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
             assert reply["type"] == "snapshot" and reply["table"], (bot.label, reply)
         pinger = Pinger(bots)
         lap("bots")
+
+        # --- a captain's own phone gets a quiet guest out (issue 40.1) ---------------------------
+        # Pia is made her table's captain; its clock runs out with one guest quiet: her
+        # phone's "Get out for" plays it, as a tablet's would (tables without one).
+        pia = next(gid for gid, name in phone_ids.items() if name == "Pia")
+        letter, _ = phone_seat[pia]
+        db(make_captain, code, pia)
+        phones["Pia"].reload()
+        expect(phones["Pia"].locator(".r-captain")).to_be_visible()
+        table_id, g = db(
+            lambda: (lambda t: (t.pk, Game.from_dict(t.state)))(Table.objects.get(party__code=code, letter=letter))
+        )
+        quiet, other = [s for s in g.waiting() if s not in phone_seats[letter]][:2]
+        db(clock_ran_out, table_id)
+        bot = bots[seats[(letter, other)][0]]  # another guest's choice brings the phones the clock
+        assert (
+            bot.wait(bot.send({"type": "act", "action": {"type": "decide", "seat": other, "press_on": True}}))["type"]
+            == "ok"
+        )
+        pass_button = phones["Pia"].get_by_role("button", name=f"Get out for {seats[(letter, quiet)][1]}")
+        expect(pass_button).to_be_enabled()
+        unfit.extend(decision_fits(phones["Pia"], ".r-captain button.standin-pass", "captain's pass", top=".r-captain"))
+        shot(phones["Pia"], "phone-Pia-captain-pass")
+        pass_button.click()
+        rows = []
+        end = time.monotonic() + 10
+        while not rows:
+            rows = db(stand_in_rows, table_id, g.version + 1)
+            assert rows or time.monotonic() < end, "the captain's phone's pass did not arrive"
+            time.sleep(0.05)
+        assert rows[0][1:] == (f"captain:{pia}", {"type": "timeout_decide", "seat": quiet}), rows
+        db(clock_off, table_id)
+        lap("captain's pass")
         fit_check("start")
         a11y.extend(serious_a11y(host, "host overview"))
         a11y.extend(serious_a11y(screen, "big screen play"))
@@ -204,6 +247,7 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         taps = {"press_on": 0, "get_out": 0}
         tap_rand = random.Random(31)
         counts = {"bot": 0, "passes": 0}
+        measured: set[Page] = set()
         seen = {"partial_gate": False, "mid_play": False}
 
         def games_now() -> dict[str, Game]:
@@ -230,6 +274,11 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
             decided = p.locator(f"{PHONE} tr[data-seat]:not(.me) .r-mark.decided").count()
             assert decided >= others, (letter, decided, others)
             phones_keep_secrets()
+            if p not in measured:  # each phone's decision on its screen, once
+                measured.add(p)
+                unfit.extend(
+                    decision_fits(p, f"{PHONE} button.r-decide", f"{letter}{seat + 1} decide", top="body", first_screen=True)
+                )
             choice = "press_on" if tap_rand.random() < 0.6 else "get_out"
             p.locator(f"{PHONE} button[data-choice={choice}]").click()
             taps[choice] += 1

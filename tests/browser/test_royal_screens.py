@@ -95,10 +95,10 @@ import {{ renderPhone }} from "{base}/royal/phone.js";
 import {{ renderTable }} from "{base}/royal/table.js";
 import {{ renderLeaderboard, ranked }} from "{base}/royal/leaderboard.js";
 window.calls = [];
-window.draw = (kind, view, meta) => {{
+window.draw = (kind, view, meta, opts) => {{
   const root = document.getElementById("root");
   let el;
-  if (kind === "phone") el = renderPhone(view, meta, {{ onDecide: (pressOn) => window.calls.push(["decide", pressOn]) }});
+  if (kind === "phone") el = renderPhone(view, meta, {{ onDecide: (pressOn) => window.calls.push(["decide", pressOn]), ...(opts || {{}}) }});
   else if (kind === "tablet") el = renderTable(view, meta, {{ onOpenGate: () => window.calls.push(["open_gate"]) }});
   else if (kind === "tile") el = renderTable(view, meta, {{ tile: true }});
   else el = renderLeaderboard(view);
@@ -118,8 +118,8 @@ def _page(browser, static_url: str, width: int, height: int, errors: list[str], 
     return page
 
 
-def draw(page, kind: str, view: Any, meta: dict[str, Any] | None = None) -> None:
-    page.evaluate("([k, v, m]) => window.draw(k, v, m)", [kind, json.loads(json.dumps(view)), meta or META])
+def draw(page, kind: str, view: Any, meta: dict[str, Any] | None = None, opts: dict[str, Any] | None = None) -> None:
+    page.evaluate("([k, v, m, o]) => window.draw(k, v, m, o)", [kind, json.loads(json.dumps(view)), meta or META, opts])
 
 
 def settle(page) -> None:
@@ -214,7 +214,9 @@ def test_phone_buttons_enabled_only_when_the_seat_may_decide(browser, static_url
     assert "Heist 1 of 5" in root_text(page)
     assert page.locator(".countdown").inner_text() == "Time to choose: 20 s"  # due far ahead: the whole clock
     sizes = page.eval_on_selector_all("button.r-decide", "els => els.map(b => b.getBoundingClientRect())")
-    assert all(s["height"] >= 56 and s["width"] >= 360 - 2 * 12 - 2 for s in sizes), sizes
+    # thumb-sized, side by side: half the width each, one row (issue 40.3: Get out on a 320x568 screen)
+    assert all(s["height"] >= 56 and s["width"] >= (360 - 2 * 12) / 2 - 8 for s in sizes), sizes
+    assert len({round(s["y"]) for s in sizes}) == 1, sizes
     page.click("button.r-decide.press")
     assert page.evaluate("window.calls") == [["decide", True]]
     assert [d for _, d in decide_buttons(page)] == [True, True]  # no second tap while it travels
@@ -323,6 +325,64 @@ def test_danger_gate_and_end(browser, static_url, moments):
     draw(page, "tile", public_view(moments.over))
     winners = [NAMES[s] for s in public_view(moments.over)["winners"]]
     assert f"Winner{'s' if len(winners) > 1 else ''}: {', '.join(winners)}" in root_text(page)
+    assert not errors, errors
+
+
+def test_the_phone_says_where_it_sits_how_the_last_heist_ended_and_the_partys_result(browser, static_url, moments):
+    """Issue 40.5 and 40.8: the table and seat; the last heist's choices and who was
+    caught while the next heist begins; a danger that ended the heist says so; the jewels
+    in the rooms; at the party's end, the champions and the guest's rank."""
+    errors: list[str] = []
+    page = _page(browser, static_url, 390, 844, errors)
+    view = seat_view(moments.caught, 2)
+    last = moments.caught.last_heist
+    assert last is not None and last["caught"]
+    reveal = {"game": 1, "heist": 1, "revealed": {str(s): True for s in last["caught"]}}
+    draw(page, "phone", view, META, {"me": {"name": "Cy", "captain": False}, "lastReveal": reveal})
+    assert page.get_attribute(".seat-head h1", "aria-label") == "Table B, seat 3"
+    assert page.inner_text(".seat-head h1").replace("\n", " ") == "Table B · seat 3"
+    news = page.inner_text(".r-news.caught")
+    caught = [("you" if s == 2 else NAMES[s]) for s in last["caught"]]
+    assert "Caught: " in news and all(n in news for n in caught), news
+    assert "Pressed on: " in news, news
+    assert f"{view['jewels_in_rooms']} jewel" in page.inner_text(".r-in-rooms")
+    # the game's final room: a danger that ended the heist no longer warns of a second one
+    over = seat_view(moments.over, 2)
+    rank = "Q"
+    over["rooms"] = [
+        *over["rooms"],
+        {"card": "QS", "kind": "danger", "rank": rank, "bonus": None, "value": 0, "jewels": 0},
+    ]
+    over["dangers"] = [rank, rank]
+    standing = {"rank": 2, "of": 40, "total": 9, "champion": False, "champions": ["Hana A.", "Ivo"]}
+    draw(page, "phone", over, META, {"me": {"name": "Cy", "captain": False}, "standing": standing})
+    text = root_text(page)
+    assert "ended this heist" in text and "ends this heist" not in text, text
+    assert "You placed 2 of 40 guests." in text
+    assert "Champions of the party: Hana A. and Ivo" in text
+    assert not errors, errors
+
+
+TOPBAR = 62  # px: the party pages' top bar above the phone's screen (templates/base.html), absent here
+
+
+def test_get_out_stays_on_a_small_phone_whatever_news_shows(browser, static_url, moments):
+    """Issue 40.3: at 320x568, with the seat's heading, "Game 1 is over" and "Last heist"
+    both showing, both choices are on the first screen, under the page's top bar."""
+    errors: list[str] = []
+    page = _page(browser, static_url, 320, 568, errors)
+    for label, view in (("game 2", seat_view(Match().game_2, 1)), ("caught", seat_view(moments.caught, 1))):
+        reveal = {
+            "game": view["last_heist"]["game"],
+            "heist": view["last_heist"]["heist"],
+            "revealed": {"0": True, "1": False},
+        }
+        draw(page, "phone", view, META, {"me": {"name": "Bo", "captain": True}, "lastReveal": reveal, "onDuty": None})
+        assert page.locator(".r-news").count() >= 1, label
+        page.screenshot(path=str(SHOTS / f"royal-phone-320-{label.replace(' ', '-')}.png"))
+        for choice in ("press_on", "get_out"):
+            box = page.locator(f"button.r-decide[data-choice={choice}]").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= 568 - TOPBAR, (label, choice, box)
     assert not errors, errors
 
 

@@ -63,3 +63,27 @@ def test_two_guests_tied_at_one_table_are_both_its_winners_and_the_champions():
     assert len(names) == 2 and result["champions"] == names
     (told,) = result["tables"]
     assert told["winners"] == names
+
+
+def test_a_guests_phone_gets_the_champions_and_their_rank_at_the_end_even_after_leaving():
+    """Issue 40.8: the Royal end screen on a phone names the champions and the guest's
+    rank; G0 left half-way (Lena played the seat on), and their phone still gets it."""
+    from events.models import Guest
+    from events.party.roles import Actor, Role
+    from events.party.selectors import snapshot_for
+
+    party, _, _ = _royal_party(11, games=1)
+    result = party_result(party)
+    for guest in Guest.objects.filter(party=party, name__in=["G0", "G5"]):
+        snap = snapshot_for(Actor(Role.GUEST, party.pk, guest_id=guest.pk, game="royal"))
+        (row,) = [r for r in result["ranking"] if r["guest_id"] == guest.pk]
+        assert snap["standing"] == {
+            "rank": row["rank"],
+            "of": 11,
+            "total": row["total"],
+            "champion": row["champion"],
+            "champions": result["champions"],
+        }
+    lena = Guest.objects.get(party=party, name="Lena")
+    snap = snapshot_for(Actor(Role.GUEST, party.pk, guest_id=lena.pk, game="royal"))
+    assert snap["standing"] is None  # she played G0's seat: the rank is G0's

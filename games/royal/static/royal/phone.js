@@ -6,7 +6,8 @@
 // The phone module (static/heist/play.js is its shell and says what `mount` returns): the
 // lobby until the guest is seated, then renderPhone on every table update; a decision
 // goes out as the seat's own `act`.
-import { h, namer, render, showError, track } from "../heist/ui.js";
+import { fill, h, listText, namer, render, showError, tickClocks, track } from "../heist/ui.js";
+import { standInBox } from "../heist/standin.js";
 import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./rooms.js";
 
@@ -43,6 +44,21 @@ export const TEXT = {
   finalBank: (n) => interpolate(ngettext("You banked %(n)s jewel in all.", "You banked %(n)s jewels in all.", n), { n }, true),
   finalTotal: (n, games) => interpolate(ngettext("You banked %(n)s jewel over %(games)s games.", "You banked %(n)s jewels over %(games)s games.", n), { n, games }, true),
   group: gettext("Your choice"),
+  where: gettext("Table %(letter)s · seat %(seat)s"),
+  whereLabel: (letter, seat) => interpolate(gettext("Table %(letter)s, seat %(seat)s"), { letter, seat }, true),
+  captainOf: (letter) => interpolate(gettext("Captain of table %(letter)s"), { letter }, true),
+  captainHint: gettext("When a guest's clock runs out, get them out here (the rules' choice for a guest who does not answer), so the table does not wait for the host."),
+  inRooms: (n) => interpolate(ngettext("%(n)s jewel in the rooms", "%(n)s jewels in the rooms", n), { n }, true),
+  roomEnded: (card, rank) => interpolate(gettext("%(card)s turned up: the second %(rank)s ended this heist."), { card, rank }, true),
+  lastChoices: (pressed, out) => [
+    pressed.length ? interpolate(gettext("Pressed on: %(names)s."), { names: listText(pressed) }, true) : "",
+    out.length ? interpolate(gettext("Got out: %(names)s."), { names: listText(out) }, true) : "",
+  ].filter(Boolean).join(" "),
+  caughtWho: (names) => interpolate(gettext("Caught: %(names)s."), { names: listText(names) }, true),
+  champions: (names) => interpolate(ngettext("Champion of the party: %(names)s", "Champions of the party: %(names)s", names.length), { names: listText(names) }, true),
+  rank: (rank, of) => interpolate(gettext("You placed %(rank)s of %(of)s guests."), { rank, of }, true),
+  leftResult: gettext("When the party is over, its result is on the party's story page:"),
+  seeResult: gettext("See the result"),
 };
 
 /** The newest room and what it gave this seat (an even share of its worth among the
@@ -52,18 +68,31 @@ function roomNews(view) {
   if (!rooms.length) return null;
   const room = rooms[rooms.length - 1];
   const name = room.bonus ? TEXT.withBonus(cardTitle(room.card), cardTitle(room.bonus)) : cardTitle(room.card);
-  if (room.kind === "danger") return h("p", { class: "r-news danger", text: TEXT.roomDanger(name, rankName(room.rank)) });
+  if (room.kind === "danger") {
+    // The rank's second danger ended the heist (the final room of the game stays shown).
+    const ended = (view.dangers || []).filter((r) => r === room.rank).length > 1 || view.phase === "over";
+    return h("p", { class: "r-news danger", text: ended ? TEXT.roomEnded(name, rankName(room.rank)) : TEXT.roomDanger(name, rankName(room.rank)) });
+  }
   if (!view.inside) return h("p", { class: "r-news", text: TEXT.roomSeen(name) });
   const inside = view.seats.filter((s) => s.inside).length;
   const share = inside ? Math.floor(room.value / inside) : 0;
   return h("p", { class: "r-news gain", data: { share } }, share ? TEXT.roomGave(name, share) : TEXT.roomGaveNothing(name));
 }
 
-/** How the previous heist ended, while the new one has just begun. */
-function lastHeistNews(view, meta) {
+/** How the previous heist ended, while the new one has just begun: how, who was caught,
+ * and the last choices shown (`lastReveal`: the reveal this phone saw end it; the new
+ * heist's view starts with none). */
+function lastHeistNews(view, meta, lastReveal) {
   const last = view.last_heist;
   if (!last || view.phase !== "decide" || last.heist !== view.heist - 1 || (view.rooms || []).length > 1) return null;
-  return h("p", { class: `r-news ${last.ended}`, text: last.ended === "caught" ? TEXT.caught(cardTitle(last.card), last.rooms_lost) : TEXT.allOut });
+  const name = namer(meta, view.you);
+  const lines = [last.ended === "caught" ? TEXT.caught(cardTitle(last.card), last.rooms_lost) : TEXT.allOut];
+  if ((last.caught || []).length) lines.push(TEXT.caughtWho(last.caught.map(name)));
+  if (lastReveal && lastReveal.heist === last.heist && lastReveal.game === last.game) {
+    const seats = Object.keys(lastReveal.revealed).map(Number).sort((a, b) => a - b);
+    lines.push(TEXT.lastChoices(seats.filter((s) => lastReveal.revealed[s]).map(name), seats.filter((s) => !lastReveal.revealed[s]).map(name)));
+  }
+  return h("p", { class: `r-news ${last.ended}`, data: { lastHeist: last.heist } }, lines.filter(Boolean).join(" "));
 }
 
 function decideButtons(view, onDecide) {
@@ -87,7 +116,7 @@ function decideButtons(view, onDecide) {
   return h("div", { class: "r-buttons", role: "group", "aria-label": TEXT.group }, button(true), button(false));
 }
 
-function choicePanel(view, meta, onDecide) {
+function choicePanel(view, meta, onDecide, standing) {
   if (view.phase === "gate") return h("p", { class: "r-status", text: TEXT.gate });
   if (view.phase === "over") {
     const you = view.seats[view.you];
@@ -95,7 +124,11 @@ function choicePanel(view, meta, onDecide) {
     const names = winners.map(namer(meta, view.you));
     const head = winners.includes(view.you) ? (winners.length > 1 ? TEXT.youTied : TEXT.youWon) : TEXT.over;
     const final = severalGames(view) ? TEXT.finalTotal(you.total, view.games) : TEXT.finalBank(you.bank);
-    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: final }));
+    // A name may end in its own full stop ("Hana A."): the sentence keeps just one.
+    const winnersLine = TEXT.winners(names).replace(/\.\.$/, ".");
+    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: winnersLine }), h("p", { text: final }),
+      standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
+      standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null);
   }
   if (!view.inside) {
     return h("p", { class: "r-status out", text: TEXT.gotOutBanked(view.seats[view.you].bank) });
@@ -108,23 +141,47 @@ function choicePanel(view, meta, onDecide) {
     decideClock(view, meta));
 }
 
+/** Where this phone sits: the table's letter and the seat, large (13 tables in a room). */
+function seatHead(view, meta, me) {
+  const letter = (meta && meta.letter) || "";
+  const seat = view.you + 1;
+  return h("header", { class: "seat-head r-seat-head" },
+    h("h1", { "aria-label": TEXT.whereLabel(letter, seat) },
+      fill(TEXT.where, { letter: h("strong", { class: "table-letter", text: letter }), seat: h("strong", { class: "seat-number", text: String(seat) }) })),
+    me ? h("p", { class: "hint", text: me.captain ? `${me.name} · ${gettext("table captain")}` : me.name }) : null);
+}
+
+/** A captain's duty on their own phone, as on a tablet: a quiet guest's choice played
+ * for them once the clock has run out (standin.js, the tablets' buttons). */
+function captainBox(view, meta, onDuty) {
+  const box = standInBox(view, meta, { onAct: onDuty, mySeat: view.you });
+  return h("section", { class: "panel captain-panel r-captain", "aria-labelledby": "captain-h" },
+    h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), TEXT.captainOf(meta.letter)),
+    box || h("p", { class: "hint", text: TEXT.captainHint }));
+}
+
 /** The phone's whole Royal screen for one seat. */
-export function renderPhone(view, meta, { onDecide } = {}) {
+export function renderPhone(view, meta, { onDecide, me = null, onDuty = null, standing = null, lastReveal = null } = {}) {
   const you = view.seats[view.you];
   const flip = flipsNow(view, { id: `phone:${meta && meta.id}` });
   return h("div", { class: "royal r-phone", data: { version: view.version, phase: view.phase } },
+    seatHead(view, meta, me),
     h("header", { class: "r-head" },
       h("h2", { text: heistTitle(view) }),
       h("dl", { class: "r-purse" },
         h("div", null, h("dt", { text: TEXT.satchel }), h("dd", { class: "r-satchel", text: TEXT.jewels(you.satchel) })),
         h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })),
         severalGames(view) ? h("div", null, h("dt", { text: TEXT.total }), h("dd", { class: "r-totalv", text: TEXT.jewels(you.total) })) : null)),
-    lastGameNews(view, meta, namer(meta, view.you)),
-    lastHeistNews(view, meta),
+    // The room just turned up, then the choice: both on a 320x568 screen whatever news
+    // follows (how the last heist or game ended reads fine under the buttons).
     roomNews(view),
-    choicePanel(view, meta, onDecide),
+    choicePanel(view, meta, onDecide, standing),
+    me && me.captain && onDuty && view.phase === "decide" ? captainBox(view, meta, onDuty) : null,
+    lastGameNews(view, meta, namer(meta, view.you)),
+    lastHeistNews(view, meta, lastReveal),
     dangerLine(view),
     roomRow(view),
+    h("p", { class: "r-meta r-in-rooms", text: TEXT.inRooms(view.jewels_in_rooms || 0) }),
     seatBoard(view, meta, { mySeat: view.you, flip }));
 }
 
@@ -136,7 +193,47 @@ export function mount(root, ctx) {
     seat: null, // the latest `table` payload with this seat's view
     sentVersion: null, // a decision is on its way, made at this version
     fatal: null,
+    standing: null, // at the end: the party's champions and this guest's rank
+    lastReveal: null, // the newest reveal seen: {game, heist, revealed}, kept into the next heist
   };
+
+  /** A guest without a seat once the tables play: a leaver whose seat a late arrival
+   * plays on (at the end: their rank and the champions, never a dead end), or a late
+   * arrival waiting for a seat. */
+  function drawUnseated(p) {
+    const me = S.me;
+    const over = p.status === "over";
+    const standing = S.standing;
+    render(root, h("section", { class: "panel lobby r-unseated", "aria-labelledby": "lobby-h" },
+      h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
+      me.played_by
+        ? h("h1", { id: "lobby-h" }, interpolate(gettext("%(stand_in)s plays your seat, %(name)s"), { stand_in: me.played_by, name: me.name }, true))
+        : h("h1", { id: "lobby-h" }, interpolate(gettext("You're registered as a late arrival, %(name)s"), { name: me.name }, true)),
+      over && standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
+      over && standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null,
+      over
+        ? h("p", null, h("a", { class: "btn primary", href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))
+        : h("p", { class: "hint" }, TEXT.leftResult, " ", h("a", { href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
+  }
+
+  /** Remember the newest reveal from the update's events: the reveal that ends a heist
+   * comes in the same update as the next heist, whose view starts without it. */
+  function noteReveal(msg) {
+    const view = msg.view;
+    for (const e of msg.events || []) {
+      if (e.type !== "revealed") continue;
+      const last = view.last_heist;
+      const game = last && last.heist === e.heist ? last.game : view.game;
+      const revealed = Object.fromEntries(Object.entries(e.choices || {}).map(([seat, c]) => [seat, c === "press_on"]));
+      S.lastReveal = { game, heist: e.heist, revealed };
+    }
+  }
+
+  /** A captain's pass for a quiet guest, from this phone. */
+  function duty(action, button, label) {
+    button.disabled = true;
+    track(ctx.live.act(action), label || gettext("Sending")).catch(showError).finally(() => { button.disabled = false; });
+  }
 
   /** The seat's decision, for the room this screen shows: the frame carries the version
    * drawn, so a late second tap (made while the first one's update redraws the buttons)
@@ -159,10 +256,16 @@ export function mount(root, ctx) {
     if (S.fatal) {
       render(root, h("section", { class: "panel", role: "alert" },
         h("h1", { text: gettext("You're not at this table any more") }),
-        h("p", { text: S.fatal })));
+        h("p", { text: S.fatal }),
+        h("p", { text: TEXT.leftResult }),
+        h("p", null, h("a", { class: "btn primary", href: `/story/${encodeURIComponent(ctx.code)}/`, text: TEXT.seeResult }))));
       return;
     }
     if (!S.me) return;
+    if (!S.seat && S.party && S.party.status !== "lobby") {
+      drawUnseated(S.party);
+      return;
+    }
     if (!S.seat) {
       const p = S.party || {};
       render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
@@ -179,7 +282,10 @@ export function mount(root, ctx) {
     // While a decision is on its way the buttons stay locked (the view cannot say so yet).
     const shown = S.sentVersion === null ? view : { ...view, can_decide: false };
     const over = S.party && S.party.status === "over"; // every table is done: the story is told
-    render(root, [renderPhone(shown, meta, { onDecide: decide }), over ? h("p", { class: "r-story" }, storyLink(ctx.code, { text: EVERY_TABLE_STORY })) : null]);
+    render(root, [
+      renderPhone(shown, meta, { onDecide: decide, me: S.me, onDuty: duty, standing: S.standing, lastReveal: S.lastReveal }),
+      over ? h("p", { class: "r-story" }, storyLink(ctx.code, { text: EVERY_TABLE_STORY })) : null]);
+    tickClocks();
   }
 
   return {
@@ -187,14 +293,19 @@ export function mount(root, ctx) {
       S.me = snap.me;
       S.party = snap.party;
       S.seat = snap.table || null;
+      S.standing = snap.standing || null;
       draw();
     },
     table(msg) {
       S.seat = msg;
+      noteReveal(msg);
       draw();
     },
     party(party) {
+      const wasOver = S.party && S.party.status === "over";
       S.party = { ...(S.party || {}), ...party };
+      // The party just ended: the snapshot carries the champions and this guest's rank.
+      if (party.status === "over" && !wasOver) ctx.live.resync();
       draw();
     },
     fatal(closeCode, message) {

@@ -125,7 +125,8 @@ export function roomFace(room, { latest = false } = {}) {
     h("span", { class: "r-face", "aria-hidden": "true", text: cardShort(room.card) }),
     room.bonus ? h("span", { class: "r-bonus", "aria-hidden": "true", text: TEXT.plus(cardShort(room.bonus)) }) : null,
     h("span", { class: "r-worth", "aria-hidden": "true", text: room.kind === "danger" ? TEXT.danger : TEXT.worth(room.value) }),
-    room.kind === "danger" ? null : h("span", { class: `r-left${room.jewels ? "" : " none"}`, "aria-hidden": "true", text: TEXT.jewelsLeft(room.jewels) }));
+    // a danger room holds no jewels of its own: "0 left" on it would read as the rooms' count
+    room.kind === "danger" && !room.jewels ? null : h("span", { class: `r-left${room.jewels ? "" : " none"}`, "aria-hidden": "true", text: TEXT.jewelsLeft(room.jewels) }));
 }
 
 /** The rooms of this heist, oldest first, the newest marked. */

@@ -8,6 +8,7 @@ import { cue } from "../heist/awake.js";
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
+import { standInBox } from "../heist/standin.js";
 import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
 import { cardFace, describeMove, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
@@ -96,10 +97,10 @@ function send(action, { turn = false } = {}) {
     });
 }
 
-function duty(action, button) {
+function duty(action, button, label) {
   button.disabled = true;
   button.dataset.busy = "1";
-  track(live.act(action), gettext("Sending")).catch(showError).finally(() => {
+  track(live.act(action), label || gettext("Sending")).catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });
@@ -214,10 +215,15 @@ function announce(text) {
 function fatalNext() {
   const status = (S.party || {}).status;
   if (status === "over") {
-    return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("See who took what home")));
+    // the story page, not the join page: this browser's seat secret would send it back here
+    return h("p", {}, h("a", { class: "btn", href: `/story/${encodeURIComponent(code)}/` }, gettext("See who took what home")));
   }
   if (status === "playing") {
-    return h("p", { class: "hint", text: gettext("The cards are dealt, so you cannot take another seat. If a substitute took yours, they play it for you: the gift in front of it at the end is yours. Ask the host.") });
+    // This phone hears no more of the party: the join page shows the result once it ends.
+    return [
+      h("p", { class: "hint", text: gettext("The cards are dealt, so you cannot take another seat. If a substitute took yours, they play it for you: the gift in front of it at the end is yours. Ask the host.") }),
+      h("p", null, h("a", { class: "btn", href: `/story/${encodeURIComponent(code)}/` }, gettext("See who took what home"))),
+    ];
   }
   return h("p", {}, h("a", { class: "btn", href: `/j/${code}/` }, gettext("Join again")));
 }
@@ -448,11 +454,16 @@ function captainPanel(view, meta) {
   const pending = [];
   if (view.phase === "reveal") pending.push(gettext("Confirm the reveal (the button above) once everyone has unwrapped."));
   if (view.phase === "reaction") pending.push(gettext("A reaction nobody answers can be passed after 60 s (the button under Table)."));
+  // A quiet guest's turn or discard, played for them once the step clock ran out: the
+  // tablet's buttons, so a table without a tablet does not wait on the host.
+  const standIn = standInBox(view, meta, { onAct: duty, mySeat: view.you });
   if (view.phase === "gate" && relayRan(S.party && S.party.relay)) pending.push(gettext("The relay's walk: confirm the gift that arrives at your table (the button above)."));
   else if (view.phase === "gate") pending.push(gettext("At the gate: draw the relay seat once the host opens the relay."));
   return h("section", { class: "panel captain-panel", "aria-labelledby": "captain-h" },
     h("h2", { id: "captain-h" }, h("span", { "aria-hidden": "true", text: "⚑ " }), fmt(gettext("Captain of table %(letter)s"), { letter: meta.letter })),
-    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t }))) : h("p", { class: "hint", text: gettext("Your duties: confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a substitute.") }),
+    standIn,
+    pending.length ? h("ul", { class: "duties" }, pending.map((t) => h("li", { text: t })))
+      : standIn ? null : h("p", { class: "hint", text: gettext("Your duties: confirm the reveal, pass a reaction after 60 s, play a quiet guest's turn or discard once the step clock runs out, draw the relay seat, hand a seat to a substitute.") }),
     h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
       h("summary", { text: gettext("Hand a seat to a substitute") }),
       h("p", { class: "hint", text: gettext("For a guest who has to leave: the substitute takes the seat, gift and cards. The guest taps “Offer my seat” first, unless their phone has been offline for 2 minutes; the host can always do it.") }),
@@ -550,7 +561,8 @@ function pickedTitles(view) {
 /** The hand as toggle buttons for picking up to `max` cards. */
 function pickableHand(view, { max, label = gettext("Your hand") }) {
   const ui = S.ui;
-  return h("div", { class: "hand pick", id: "hand", role: "group", "aria-label": label },
+  // "spend": the cards are chosen to give up, so what each does is left out (heist.css)
+  return h("div", { class: "hand pick spend", id: "hand", role: "group", "aria-label": label },
     view.hand.map((c) => {
       const picked = ui.picks.includes(c.id);
       return cardFace(c, {
@@ -591,8 +603,9 @@ function turnPrompt(view, meta, name) {
   else if (ui.mode === "regroup") body = regroupBody(view);
   else if (ui.mode === "vault") body = vaultBody(view);
   else body = playBody(view, meta, name);
-  // A card chosen: the decision is that card's (the modes come back when it is tapped again).
-  const deciding = ui.mode === "play" && ui.card !== null;
+  // A card chosen, or a swipe's or vault's two cards: the decision is what comes next (the
+  // modes come back when the card is tapped again, or the two cards changed).
+  const deciding = (ui.mode === "play" && ui.card !== null) || (["swipe", "vault"].includes(ui.mode) && ui.picks.length === 2);
   const el = prompt("turn", gettext("Your turn!"), deciding ? null : h("p", { class: "hint", text: gettext("You drew a card. Do exactly one thing:") }), deciding ? null : modeField, body);
   el.dataset.usesHand = "1";
   return el;
@@ -752,14 +765,24 @@ function directionPicker(view, name) {
       h("span", { class: "hint", text: preview(dir) }))));
 }
 
+/** The two cards a swipe or a vault exchange spends, once chosen: one line with a Change
+ * button, so what comes next (whom, which gift) and the confirm fit under it. */
+function spentLine(view) {
+  return h("p", { class: "chosen-targets spent" },
+    h("span", { text: fmt(gettext("Spending %(cards)s"), { cards: pickedTitles(view) }) }),
+    h("button", { class: "btn small", type: "button", data: { key: "change-cards" }, disabled: busy(), on: { click: () => { S.ui.picks = []; S.ui.target = null; S.ui.gift = null; draw(); } } }, gettext("Change")));
+}
+
 function swipeBody(view, meta) {
   const ui = S.ui;
   const others = view.seats.map((s) => s.seat).filter((s) => s !== view.you);
   const done = ui.picks.length === 2 && ui.target !== null;
+  // One decision at a time: the two cards, then whom.
+  const cardsChosen = ui.picks.length === 2;
   return [
-    h("p", { class: "hint", text: gettext("Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way.") }),
-    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
-    targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }),
+    cardsChosen ? spentLine(view) : h("p", { class: "hint", text: gettext("Spend any 2 cards to try to swap gifts with one player. They may block; the cards are spent either way.") }),
+    cardsChosen ? null : pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
+    cardsChosen ? targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }) : null,
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
       on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }, { turn: true }) },
@@ -783,10 +806,12 @@ function regroupBody(view) {
 function vaultBody(view) {
   const ui = S.ui;
   const done = ui.picks.length === 2 && ui.gift !== null;
+  // One decision at a time: the two cards, then which vault gift.
+  const cardsChosen = ui.picks.length === 2;
   return [
-    h("p", { class: "hint", text: gettext("Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it.") }),
-    pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
-    h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
+    cardsChosen ? spentLine(view) : h("p", { class: "hint", text: gettext("Spend any 2 cards: your gift goes into the vault and you take a vault gift (it is unwrapped at once). Nobody can block it.") }),
+    cardsChosen ? null : pickableHand(view, { max: 2, label: gettext("Choose 2 cards to spend") }),
+    !cardsChosen ? null : h("div", { class: "sub", role: "group", "aria-labelledby": "vault-h" },
       h("h3", { id: "vault-h", text: gettext("Take which vault gift?") }),
       h("div", { class: "targets" }, view.vault.map((v) => h("button", {
         type: "button", class: "btn target", disabled: busy(), "aria-pressed": ui.gift === v.gift ? "true" : "false", data: { key: `vault-${v.gift}` },

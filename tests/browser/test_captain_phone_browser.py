@@ -1,0 +1,110 @@
+"""A captain's own phone does the captain's duty a tablet does (issue 40.1): once a quiet
+guest's step clock ran out, it plays the rules' do-nothing choice for them (Yankee: pass
+the turn; Royal: get them out), so a table without a tablet does not wait on the host.
+The phone says its table and seat (40.5). In real browsers on the real server; the quiet
+guests have no phone at all, and the clock runs out by writing its deadline into the past
+before the captain's phone loads (the row the server and the screens read).
+
+Screenshots: artifacts/screenshots/captain-phone-*.png (390x844 and 320x568)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import shorthand
+from tests.browser.helpers import SHOTS, DbThread, new_page
+from tests.browser.test_step_clock_browser import actors_after, ran_out, wait_until
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def _seated(game: str) -> dict:
+    """A party of three seated at one table with the 60 s clock that a person plays,
+    each guest's seat secret, and the table's row."""
+    from events.models import Guest
+    from events.party import services
+    from tables.models import Table
+
+    party, _ = shorthand.party_create(name="Captain's phone", game=game, step_clock=60, step_clock_server=False)
+    tokens = {}
+    for i, name in enumerate(["Ann", "Bo", "Cy"]):
+        guest, token, _ = shorthand.guest_join(code=party.code, name=name, description=f"gift {i}")
+        tokens[guest.pk] = token
+    services.party_seat(party_id=party.pk)
+    table = Table.objects.get(party=party)
+    guests = {g.seat: g for g in Guest.objects.filter(party=party)}
+    return {"code": party.code, "party": party.pk, "table": table.pk, "tokens": tokens, "guests": guests}
+
+
+def _make_captain(party_id: int, guest_id: int) -> None:
+    from events.party import services
+
+    services.party_set_captain(party_id=party_id, guest_id=guest_id)
+
+
+def _phone(browser, base: str, code: str, guest, token: str, width: int, height: int, errors: list[str]) -> Page:
+    seat = json.dumps({"token": token, "guest": guest.pk, "gift_number": guest.gift_number})
+    page = new_page(browser, width, height, errors, f"captain {width}")
+    page.context.add_init_script(f"localStorage.setItem('heist.seat.{code}', {json.dumps(seat)});")
+    page.goto(f"{base}/p/{code}/")
+    return page
+
+
+def _says_table_and_seat(page: Page, seat: int) -> None:
+    head = page.locator(".seat-head h1")
+    expect(head).to_have_attribute("aria-label", f"Table A, seat {seat + 1}")
+    expect(head.locator(".table-letter")).to_have_text("A")
+    box = head.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= page.viewport_size["height"], box
+
+
+def _captain_passes(browser, base: str, game: str, button_name: str, wire: str) -> None:
+    from games.registry import game_named
+    from tables.models import Table
+
+    errors: list[str] = []
+    db = DbThread()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        s = db(_seated, game)
+        table = db(lambda: Table.objects.get(pk=s["table"]))
+        state = game_named(game).from_dict(table.state)
+        waiting = list(game_named(game).waiting_for(state))
+        # the captain is a seat the table does not wait on alone: one of the others is quiet
+        captain = next(seat for seat in range(3) if seat != waiting[0])
+        quiet = next(seat for seat in waiting if seat != captain)
+        db(_make_captain, s["party"], s["guests"][captain].pk)
+        db(ran_out, s["table"])
+        version = table.version
+        name = s["guests"][quiet].name
+        cap = s["guests"][captain]
+        small = _phone(browser, base, s["code"], cap, s["tokens"][cap.pk], 320, 568, errors)
+        phone = _phone(browser, base, s["code"], cap, s["tokens"][cap.pk], 390, 844, errors)
+        for page in (small, phone):
+            _says_table_and_seat(page, captain)
+            button = page.get_by_role("button", name=f"{button_name} {name}")
+            expect(button).to_be_enabled()
+            # never a pass for the captain's own seat: that is their own choice to make
+            expect(page.get_by_role("button", name=f"{button_name} {cap.name}")).to_have_count(0)
+        small.locator(".captain-panel").scroll_into_view_if_needed()
+        small.screenshot(path=str(SHOTS / f"captain-phone-{game}-320.png"))
+        phone.locator(".captain-panel").scroll_into_view_if_needed()
+        phone.screenshot(path=str(SHOTS / f"captain-phone-{game}-390.png"))
+        phone.get_by_role("button", name=f"{button_name} {name}").click()
+        rows = wait_until(db, lambda: actors_after(s["table"], version), "the captain's pass")
+        assert rows[0][:2] == (version + 1, f"captain:{cap.pk}"), rows
+        assert rows[0][2]["type"] == wire and rows[0][2]["seat"] == quiet, rows
+        assert not errors, errors
+    finally:
+        db.close()
+
+
+def test_a_yankee_captains_phone_passes_a_quiet_guests_turn(asgi_server, browser):
+    _captain_passes(browser, asgi_server, "yankee", "Pass the turn for", "timeout_pass")
+
+
+def test_a_royal_captains_phone_gets_a_quiet_guest_out(asgi_server, browser):
+    _captain_passes(browser, asgi_server, "royal", "Get out for", "timeout_decide")
