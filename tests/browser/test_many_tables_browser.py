@@ -103,9 +103,9 @@ def _party(game: str, guests: int) -> tuple[int, str, str, list[int]]:
     from events.party import services
     from tables.models import Table
 
-    party, token = shorthand.party_create(
-        name=f"Many {game}", game=game, **({"vault_size": 0} if game == "yankee" else {})
-    )
+    # Royal Heist: one game of five heists (the gate half-way), as the 100-guest party plays.
+    extra = {"vault_size": 0} if game == "yankee" else {"games": 1}
+    party, token = shorthand.party_create(name=f"Many {game}", game=game, **extra)
     for i in range(guests):
         shorthand.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"gift {i + 1}")
     send_outcome(services.party_seat(party_id=party.pk))
@@ -192,6 +192,10 @@ def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
         drive(lambda d, g: False, 12)
         expect(host.locator("#alerts li")).to_have_count(tables)
         check("play")
+        if tables > 13:
+            # More tables than 100 guests fill: the play is what differs; the rest is the same.
+            assert not bad, "\n".join(bad)
+            return
         # The gate: all but the last tables there.
         drive(_at_gate, 3000, only=ids[: tables // 2])
         check("gate-half")
