@@ -149,7 +149,9 @@ def _over(definition, g) -> bool:
     return bool(definition.is_over(g))
 
 
-@pytest.mark.parametrize(("game", "guests", "tables"), [("yankee", 100, 10), ("royal", 100, 13), ("royal", 130, 17)])
+@pytest.mark.parametrize(
+    ("game", "guests", "tables"), [("yankee", 100, 10), ("yankee", 161, 17), ("royal", 100, 13), ("royal", 130, 17)]
+)
 def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
     asgi_server, browser, monkeypatch, game, guests, tables
 ):
