@@ -27,10 +27,10 @@ from playwright.sync_api import Page, expect
 from tests import shorthand
 from tests.browser.helpers import DbThread, bot_step, host_command, new_page, overflows, table_state
 from tests.browser.screens import projector_checked
+from tests.i18n.catalogues import catalogue_dirs
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-LOCALE = Path(__file__).resolve().parents[2] / "locale"
 NAMES = ["Oma Inge", "Tío Paco", "Lena", "Jonas", "Mia", "Felix", "Emma", "Paul", "Lara", "Ben", "Nora"]
 
 # Every visible text, and the texts a screen reader says, of the page as it is now.
@@ -62,8 +62,12 @@ def _english(lang: str) -> tuple[set[str], re.Pattern[str]]:
     where the translation differs and the English has words of its own ("OK" is not)."""
     found: set[str] = set()
     patterns: list[str] = []
-    for domain in ("django", "djangojs"):
-        for entry in polib.pofile(str(LOCALE / lang / "LC_MESSAGES" / f"{domain}.po")):
+    # the host's catalogues and each game's own (issue 38)
+    paths = [
+        where / lang / "LC_MESSAGES" / f"{domain}.po" for where in catalogue_dirs() for domain in ("django", "djangojs")
+    ]
+    for path in filter(Path.exists, paths):
+        for entry in polib.pofile(str(path)):
             for text in filter(None, (entry.msgid, entry.msgid_plural)):
                 text = " ".join(text.split())
                 translated = entry.msgstr or " ".join(entry.msgstr_plural.values())
