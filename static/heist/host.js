@@ -549,7 +549,7 @@ function drawAlerts() {
     // Same alerts: only the seconds moved.
     for (const a of alerts) {
       const el = box.querySelector(`[data-alert="${a.key}"] .alert-text`);
-      if (el && el.textContent !== a.text) el.textContent = a.text;
+      if (el && el.textContent !== a.text) { el.textContent = a.text; el.title = a.text; }
     }
     return;
   }
@@ -559,7 +559,7 @@ function drawAlerts() {
     h("h2", { class: "sr-only", text: gettext("Needs you") }),
     h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
       h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
-      h("span", { class: "alert-text", text: a.text }),
+      h("span", { class: "alert-text", title: a.text, text: a.text }),
       a.kind === "pass"
         ? a.step.seats.map((seat) => h("button", {
             class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
@@ -661,6 +661,13 @@ function drawPartyBar() {
       ringLine(relay, "ring"),
       relay.status === "done"
         ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), gettext("The relay has run: every table plays rounds 3 and 4."))
+        : null,
+      // On the relay's own line: in sight however long the list of walks below.
+      relay.status === "walk"
+        ? h("button", {
+            class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
+            on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
+          }, gettext("Every gift has arrived — start round 3 everywhere"))
         : null));
     if (relay.status === "walk") {
       const count = walkCount(relay);
@@ -670,10 +677,6 @@ function drawPartyBar() {
             "The carriers are walking: %(arrived)s of %(gifts)s gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.", count.gifts),
           { arrived: count.arrived, gifts: count.gifts })),
         walkList(relay, giftArrived),
-        h("button", {
-          class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
-          on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
-        }, gettext("Every gift has arrived — start round 3 everywhere")),
         h("details", { class: "relay-details" }, h("summary", { text: gettext("What the relay moves") }), relayResultList(relay)),
       );
     } else if (relay.status === "open") {

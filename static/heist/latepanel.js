@@ -8,6 +8,10 @@ import { fill, fmt, h, render } from "./ui.js";
 // and a pick must survive it.
 const picked = new Map();
 
+// Whether the host unfolded the panel: it folds to one line by default, so it never
+// pushes the tables out of sight on the laptop, and folds again when the party ends.
+let unfolded = false;
+
 /** Draw the panel into `section` (hidden while nobody arrived late). `command(button,
  * name, args)` sends a party command as the rest of the dashboard does. */
 export function drawLatePanel(section, party, command) {
@@ -17,10 +21,14 @@ export function drawLatePanel(section, party, command) {
   if (section.hidden) return;
   const seated = guests.filter((g) => g.table).sort((a, b) => a.table.localeCompare(b.table) || a.seat - b.seat);
   const playing = party.status === "playing";
-  render(section,
-    h("h2", { id: "late-panel-h" }, `${gettext("Late arrivals")} `, h("span", { class: "count", text: `(${late.length})` })),
+  if (!playing) unfolded = false;
+  const fold = h("details", { class: "late-fold", open: unfolded, on: { toggle: (ev) => { unfolded = ev.currentTarget.open; } } },
+    h("summary", { data: { key: "late-fold" } },
+      h("h2", { id: "late-panel-h" }, `${gettext("Late arrivals")} `, h("span", { class: "count", text: `(${late.length})` })),
+      h("span", { class: "hint late-names", text: late.map((g) => g.name).join(", ") })),
     h("p", { class: "hint", text: gettext("They registered after the deal. Each writes their number on their gift and puts it on the late-gifts shelf: they take it home at the end. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left, who keeps the gift in front of it.") }),
     h("ul", { class: "plain late-list" }, late.map((g) => lateRow(g, seated, playing, command))));
+  render(section, fold);
 }
 
 function lateRow(g, seated, playing, command) {

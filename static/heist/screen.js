@@ -4,14 +4,23 @@
 //
 // This is the shell: the socket (a spectator's, live.js), every table's latest payload,
 // one draw per frame, the lobby. The board module's interface: `mount(root, ctx)` returns
-// `{draw(state), table?(msg)}`: `draw({party, tables})` (the party; every table's latest
+// `{draw(state), table?(msg), fit?(box)}`: `draw({party, tables})` (the party; every table's latest
 // payload, by letter) draws into the page's regions #lobby-note (a line under the
 // party's name), #tables, #party-bar and #end (templates/events/screen.html), hiding
 // what it does not use; `table(msg)` sees each table update first (an event log).
+//
+// The shell sizes the grid of tables for every game: each child of #tables that carries
+// `data-letter` is a table's tile; the shell lays them out in columns and rows, and when
+// one would not show whole (text stays at 24 px or more at 1280x720, heist.css), it
+// shows the tables a page at a time, turning the page every PAGE_MS, so that no table
+// is ever cut off, however many there are and whichever game draws them.
 import { gameInfo, gameModule, liveFacade } from "./game.js";
 import { Live } from "./live.js";
 import { holdAwake } from "./awake.js";
-import { h, oncePerFrame, render, startClocks } from "./ui.js";
+import { fmt, h, oncePerFrame, render, startClocks } from "./ui.js";
+
+// How long each page of tables shows: long enough to find one's table and read it.
+const PAGE_MS = 12000;
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -28,7 +37,123 @@ function draw() {
   document.getElementById("join-panel").hidden = stage !== "lobby";
   if (stage === "lobby") drawLobby();
   screen.draw({ party, tables: sorted() });
+  pageTables();
 }
+
+// --- the tables, a page at a time when they do not all fit -------------------------------
+
+const paging = { sig: "", pages: 1, cols: 0, page: 0, fewer: false, timer: null };
+
+/** Columns for `n` tiles on a landscape screen (rows follow): 10 tables as 5 by 2. */
+function columnsFor(n) {
+  if (n <= 1) return 1;
+  if (n === 2 || n === 4) return 2;
+  if (n <= 6) return 3;
+  if (n <= 8) return 4;
+  return 5;
+}
+
+/** The grids to try for `per` tiles, the usual one first: then one, two, three rows
+ * (a game's tiles may be tall and narrow, or short and wide). */
+function shapesFor(per) {
+  const out = [columnsFor(per)];
+  for (let rows = 1; rows <= 3; rows++) {
+    const cols = Math.ceil(per / rows);
+    if (!out.includes(cols)) out.push(cols);
+  }
+  return out;
+}
+
+/** Lay the tiles out `per` to a page in `cols` columns and show page `page` (the others
+ * leave the grid), then let the board drop what its tiles can do without at this size. */
+function layout(box, tiles, per, cols, page) {
+  // Through the CSSOM: the CSP forbids style attributes, not a script's own styles.
+  box.style.setProperty("--tile-cols", String(cols));
+  box.style.setProperty("--tile-rows", String(Math.ceil(per / cols)));
+  tiles.forEach((el, i) => el.classList.toggle("off-page", Math.floor(i / per) !== page));
+  if (screen.fit) screen.fit(box);
+}
+
+/** Whether a shown tile (or anything else in the grid, a game's leaderboard) is cut off:
+ * its content taller or wider than its box. */
+function cutOff(box) {
+  return [...box.children].some((el) => !el.classList.contains("off-page") && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1));
+}
+
+/** The columns in which every page shows whole, `pages` pages' worth at a time; 0 if none. */
+function fitsIn(box, tiles, pages) {
+  const per = Math.ceil(tiles.length / pages);
+  for (const cols of shapesFor(per)) {
+    let whole = true;
+    for (let p = 0; whole && p * per < tiles.length; p++) {
+      layout(box, tiles, per, cols, p);
+      whole = !cutOff(box);
+    }
+    if (whole) return cols;
+  }
+  return 0;
+}
+
+function pageTables() {
+  const box = document.getElementById("tables");
+  const tiles = box.hidden ? [] : [...box.children].filter((el) => el.dataset.letter);
+  const sig = `${tiles.length}:${innerWidth}x${innerHeight}:${party.status}`;
+  if (sig !== paging.sig) Object.assign(paging, { sig, pages: 1, cols: 0, page: 0, fewer: false });
+  const label = document.getElementById("tables-page");
+  if (!tiles.length) {
+    box.style.removeProperty("--tile-cols");
+    box.style.removeProperty("--tile-rows");
+    label.hidden = true;
+    delete box.dataset.pages;
+    return;
+  }
+  // Fewer pages when the tables became quieter (tried as a page turns, not every frame),
+  // more as soon as a tile on the page shown would be cut off.
+  if (paging.fewer) {
+    paging.fewer = false;
+    for (let cols; paging.pages > 1 && (cols = fitsIn(box, tiles, paging.pages - 1));) {
+      paging.pages--;
+      paging.cols = cols;
+    }
+    // A board's fit drops parts for good: after a trial that did not fit, draw afresh.
+    if (paging.pages > 1) redraw();
+  }
+  let per = Math.ceil(tiles.length / paging.pages);
+  paging.page %= Math.ceil(tiles.length / per);
+  layout(box, tiles, per, paging.cols || columnsFor(per), paging.page);
+  if (cutOff(box)) {
+    let cols = 0;
+    while (paging.pages < tiles.length && !(cols = fitsIn(box, tiles, paging.pages))) paging.pages++;
+    per = Math.ceil(tiles.length / paging.pages);
+    paging.cols = cols || columnsFor(per);
+    paging.page %= Math.ceil(tiles.length / per);
+    layout(box, tiles, per, paging.cols, paging.page);
+  }
+  const pages = Math.ceil(tiles.length / per);
+  box.dataset.pages = String(pages);
+  box.dataset.page = String(paging.page + 1);
+  label.hidden = pages === 1;
+  if (pages > 1) {
+    const shown = tiles.slice(paging.page * per, (paging.page + 1) * per);
+    label.textContent = fmt(gettext("Tables %(first)s–%(last)s · page %(page)s of %(pages)s"), {
+      first: shown[0].dataset.letter, last: shown[shown.length - 1].dataset.letter, page: paging.page + 1, pages,
+    });
+  }
+  if (pages > 1 && !paging.timer) startPaging();
+  if (pages === 1 && paging.timer) { clearInterval(paging.timer); paging.timer = null; }
+}
+
+function startPaging() {
+  clearInterval(paging.timer);
+  paging.timer = setInterval(() => { paging.page += 1; paging.fewer = true; redraw(); }, PAGE_MS);
+}
+
+/** Show page `i` now (0-based) and restart its clock: the browser tests look at each page. */
+window.heistScreenPage = (i) => {
+  paging.page = i;
+  if (paging.timer) startPaging();
+  draw();
+};
 
 function drawLobby() {
   const names = party.names || [];

@@ -32,6 +32,7 @@ from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, se
 from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
 from tests.browser.phone_checks import clock_off, clock_ran_out, decision_fits, names_its_table, stand_in_rows
 from tests.browser.relay_walk import walk_the_relay
+from tests.browser.test_many_tables_browser import screen_checked, tiles_out_of_view
 from tests.browser.test_step_clock_browser import quiet_guest_in_big_party
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -79,6 +80,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             "() => { const t = document.getElementById('tables'); return t.scrollHeight <= t.clientHeight + 1; }"
         ), f"{phase}: the overview of tables scrolls at 1366x768"
         assert fits(screen), f"{phase}: the big screen scrolls at 1920x1080"
+        # Issue 40: no table's tile cut off or scrolled out of sight, alerts and all.
+        out = tiles_out_of_view(host)
+        assert not out, f"{phase}: tables out of sight on the dashboard at 1366x768: {out}"
         shot(host, f"host-{phase}")
         shot(screen, f"screen-{phase}")
 
@@ -86,6 +90,9 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         screen.set_viewport_size({"width": 1280, "height": 720})
         try:
             assert fits(screen), f"{phase}: the big screen scrolls at 1280x720"
+            # Issue 40: text at 24 px or more, every tile whole, on every page of tables.
+            bad = screen_checked(screen, phase, "big-720", [])
+            assert not bad, "\n".join(bad)
             shot(screen, f"screen-{phase}-720")
         finally:
             screen.set_viewport_size({"width": 1920, "height": 1080})

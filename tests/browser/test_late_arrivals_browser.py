@@ -60,6 +60,9 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
 
         # The host's panel lists her; the host seats her for the leaver.
         expect(panel).to_be_visible()
+        # It folds to one line (issue 40: it kept the tables out of sight): the host unfolds it.
+        expect(panel.locator(".late-names")).to_have_text("Lena")
+        panel.locator("summary").click()
         row = panel.locator(".late-guest", has_text="Lena")
         expect(row).to_contain_text("waits for a seat")
         host.get_by_label("Seat Lena in place of").select_option(label=f"{leaver_name} (table A, seat 2)")

@@ -47,7 +47,7 @@ function status(view, meta, onOpenGate) {
  * gate) or a big-screen tile (without). */
 export function renderTable(view, meta, { onOpenGate = null, tile = false } = {}) {
   const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
-  return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase } },
+  return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase, letter: tile && meta ? meta.letter : null } },
     h("header", { class: "r-head" },
       h("h2", null, h("span", { class: "r-letter", text: TEXT.table(meta && meta.letter) }), " · ", heistTitle(view)),
       h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),

@@ -60,6 +60,9 @@ function royalGate(tables) {
       ? gettext("Every table is at the gate.")
       : fmt(ngettext("At the gate: %(waiting)s of %(tables)s table. The others are still playing their first half.", "At the gate: %(waiting)s of %(tables)s tables. The others are still playing their first half.", tables.length),
         { waiting, tables: tables.length })),
+    // Which ones: the host walks over to them (or calls their captains).
+    ready ? null : h("p", { class: "r-gate-behind" }, h("strong", { text: gettext("Still playing: ") }),
+      tables.filter((t) => !["gate", "over"].includes(t.view.phase)).map((t) => t.table.letter).join(", ")),
     ready
       ? h("button", {
           type: "button",

@@ -28,8 +28,7 @@ function draw(state) {
   tilesBox.hidden = stage === "lobby" || stage === "over";
   tilesBox.dataset.count = String(list.length);
   if (!tilesBox.hidden) {
-    render(tilesBox, list.map(tile));
-    fitTiles(tilesBox);
+    render(tilesBox, list.map(tile)); // the shell lays them out, then calls fitTiles (mount's fit)
   }
   drawPartyBar(list);
   drawEnd(list);
@@ -262,5 +261,6 @@ export function mount(root, ctx) {
       noteEvents(logs, msg);
     },
     draw,
+    fit: fitTiles,
   };
 }

@@ -1,0 +1,229 @@
+"""Issue 40 (items 2 and 4): a party of many tables, for every game, on the host's
+laptop (1366x768) and a 1280x720 projector. The tables are driven in process (the
+party's table service, each outcome broadcast), so 13 and 17 tables take seconds.
+
+The dashboard shows every table's tile wholly inside its viewport at every phase, with
+alerts and a late arrival showing; the big screen keeps its text at 24 px or more and
+every tile whole, paging through the tables (heist/screen.js) when they do not all fit,
+and names the champion(s) at the end.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests import shorthand
+from tests.browser.helpers import SHOTS, DbThread, fits, new_page, send_outcome
+from tests.browser.screens import PROJECTOR_MIN_PX, small_texts
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# Each table of a party, wherever a screen draws it: its tile carries its letter.
+TILE = "#tables [data-letter]"
+
+
+def tiles_out_of_view(page: Page) -> list[str]:
+    """The tables whose tile is not wholly inside the viewport, or is cut by a box around
+    it that hides or scrolls its overflow (a table scrolled out of sight)."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter((el) => {
+            if (!el.getClientRects().length) return false;  // a tile of another page (the big screen's)
+            const r = el.getBoundingClientRect();
+            if (r.top < -1 || r.left < -1 || r.bottom > innerHeight + 1 || r.right > innerWidth + 1) return true;
+            for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+                const s = getComputedStyle(p);
+                if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+                const q = p.getBoundingClientRect();
+                if (r.top < q.top - 1 || r.bottom > q.bottom + 1 || r.left < q.left - 1 || r.right > q.right + 1) return true;
+            }
+            return false;
+        }).map((el) => el.dataset.letter)""",
+        TILE,
+    )
+
+
+def tiles_overflowing(page: Page) -> list[str]:
+    """Shown tiles (and anything else in the grid of tables, a leaderboard) whose content
+    does not fit them (cut off at their edge)."""
+    return page.evaluate(
+        """() => [...document.getElementById('tables').children].filter((el) => el.getClientRects().length
+              && (el.scrollHeight > el.clientHeight + 1 || el.scrollWidth > el.clientWidth + 1))
+            .map((el) => el.dataset.letter || el.className)"""
+    )
+
+
+def host_checked(host: Page, phase: str, name: str) -> list[str]:
+    """The dashboard at 1366x768: no page scroll, every table's tile in sight."""
+    host.wait_for_timeout(100)
+    host.screenshot(path=str(SHOTS / f"{name}-host-{phase}.png"))
+    bad = []
+    if not fits(host):
+        bad.append(f"{phase}: the dashboard scrolls at 1366x768")
+    out = tiles_out_of_view(host)
+    if out:
+        bad.append(f"{phase}: tables out of sight on the dashboard: {out}")
+    return bad
+
+
+def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> list[str]:
+    """The big screen at 1280x720: no scroll, text at 24 px or more, every shown tile
+    whole and in sight; over its pages, every table shown."""
+    bad = []
+    seen: set[str] = set()
+    pages = int(screen.evaluate("() => Number(document.getElementById('tables').dataset.pages || 1)"))
+    for i in range(pages):
+        screen.evaluate("(i) => window.heistScreenPage && window.heistScreenPage(i)", i)
+        screen.wait_for_timeout(100)
+        screen.screenshot(path=str(SHOTS / f"{name}-screen-{phase}-{i + 1}.png"))
+        if not fits(screen):
+            bad.append(f"{phase} page {i + 1}: the big screen scrolls at 1280x720")
+        small = small_texts(screen, PROJECTOR_MIN_PX)
+        if small:
+            bad.append(f"{phase} page {i + 1}: text under 24 px: {small[:4]}")
+        over = tiles_overflowing(screen) + tiles_out_of_view(screen)
+        if over:
+            bad.append(f"{phase} page {i + 1}: tiles cut: {sorted(set(over))}")
+        seen |= set(
+            screen.evaluate(
+                "(sel) => [...document.querySelectorAll(sel)].filter((e) => e.getClientRects().length)"
+                ".map((e) => e.dataset.letter)",
+                TILE,
+            )
+        )
+    if letters and seen != set(letters) and screen.locator("#tables").is_visible():
+        bad.append(f"{phase}: tables never shown on the big screen: {sorted(set(letters) - seen)}")
+    return bad
+
+
+def _party(game: str, guests: int) -> tuple[int, str, str, list[int]]:
+    from events.party import services
+    from tables.models import Table
+
+    # Royal Heist: one game of five heists (the gate half-way), as the 100-guest party plays.
+    extra = {"vault_size": 0} if game == "yankee" else {"games": 1}
+    party, token = shorthand.party_create(name=f"Many {game}", game=game, **extra)
+    for i in range(guests):
+        shorthand.guest_join(code=party.code, name=f"Guest {i + 1}", description=f"gift {i + 1}")
+    send_outcome(services.party_seat(party_id=party.pk))
+    ids = list(Table.objects.filter(party=party).order_by("letter").values_list("pk", flat=True))
+    return party.pk, party.code, token, ids
+
+
+def _step(table_id: int, r: random.Random, until) -> bool:
+    """One bot action at the table, broadcast; False when it is where `until` wants it."""
+    from events.party.play import table_act
+    from games.registry import game_named
+    from tables.models import Table
+    from tables.services import ActRequest
+
+    table = Table.objects.select_related("party").get(pk=table_id)
+    definition = game_named(table.party.game)
+    g = definition.from_dict(table.state)
+    if until(definition, g):
+        return False
+    action = definition.bot_action(g, r)
+    if action is None:
+        return False
+    outcome = table_act(
+        ActRequest(party_id=table.party_id, table_id=table_id, action=action, actor_label="test", game=table.party.game)
+    )
+    if outcome is not None:
+        send_outcome(outcome)
+    return True
+
+
+def _late(code: str) -> None:
+    """A guest registers after the deal: the dashboard's late-arrivals panel shows."""
+    shorthand.guest_join(code=code, name="Lou Late", description="a late lamp")
+
+
+def _at_gate(definition, g) -> bool:
+    return bool(definition.at_gate(g)) or bool(definition.is_over(g))
+
+
+def _over(definition, g) -> bool:
+    return bool(definition.is_over(g))
+
+
+@pytest.mark.parametrize(
+    ("game", "guests", "tables"), [("yankee", 100, 10), ("yankee", 161, 17), ("royal", 100, 13), ("royal", 130, 17)]
+)
+def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
+    asgi_server, browser, monkeypatch, game, guests, tables
+):
+    from tables import seating
+    from tests.browser.helpers import bot_step, host_command
+
+    # 17 tables need more guests than a party takes: this test seats them in process.
+    monkeypatch.setattr(seating, "MAX_GUESTS", max(seating.MAX_GUESTS, guests))
+    base = asgi_server
+    errors: list[str] = []
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    name = f"many-{game}-{tables}"
+    db = DbThread()
+    bad: list[str] = []
+    try:
+        party_id, code, token, ids = db(_party, game, guests)
+        assert len(ids) == tables
+        host = new_page(browser, 1366, 768, errors, "host")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(token)})")
+        host.goto(f"{base}/host/{code}/")
+        screen = new_page(browser, 1280, 720, errors, "screen")
+        screen.goto(f"{base}/screen/{code}/")
+        expect(host.locator(TILE)).to_have_count(tables)
+        letters = sorted(host.locator(TILE).evaluate_all("els => els.map((e) => e.dataset.letter)"))
+        rands = {t: random.Random(i) for i, t in enumerate(ids)}
+
+        def drive(until, steps: int, only=None) -> None:
+            for _ in range(steps):
+                if not any([db(_step, t, rands[t], until) for t in (only or ids)]):
+                    return
+
+        def check(phase: str) -> None:
+            bad.extend(host_checked(host, phase, name))
+            bad.extend(screen_checked(screen, phase, name, letters))
+
+        # Play: every guest offline (no phone connected), an alert for every table, and a
+        # guest who came late.
+        db(_late, code)
+        expect(host.locator("#late-panel")).to_be_visible()
+        drive(lambda d, g: False, 12)
+        expect(host.locator("#alerts li")).to_have_count(tables)
+        check("play")
+        if tables > 13:
+            # More tables than 100 guests fill: the play is what differs; the rest is the same.
+            assert not bad, "\n".join(bad)
+            return
+        # The gate: all but the last tables there.
+        drive(_at_gate, 3000, only=ids[: tables // 2])
+        check("gate-half")
+        drive(_at_gate, 3000)
+        check("gate")
+        if game == "yankee":
+            db(host_command, party_id, "open_relay")
+            for t in ids[:-2]:
+                db(bot_step, t, rands[t])
+            check("relay-drawing")
+            for t in ids[-2:]:
+                db(bot_step, t, rands[t])
+            db(host_command, party_id, "run_relay")
+            expect(host.locator("#all-arrived")).to_be_visible()
+            check("relay-walk")
+            db(host_command, party_id, "confirm_all_deliveries")
+        else:
+            from events.party import services
+
+            db(lambda: send_outcome(services.party_open_gate(party_id=party_id)))
+        drive(_over, 5000)
+        expect(host.locator("#result")).to_be_visible()
+        check("end")
+        if game == "royal":
+            expect(screen.locator("#end .r-champion")).to_contain_text("Champion")
+        assert not bad, "\n".join(bad)
+        assert not errors, errors
+    finally:
+        db.close()
