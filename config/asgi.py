@@ -73,6 +73,13 @@ if settings.FRONT_DOOR:
         per_address=int(settings.FRONT_DOOR["per_address"]),
     )
 
+# The games' party data (a dictionary), read now rather than by the first act that needs
+# it: acts are applied on the event loop (tables/loopwrite.py), and a file read there
+# stalls every socket of the process; read before the freeze below, it is frozen too.
+from games import registry  # noqa: E402
+
+registry.warm()
+
 # Everything loaded so far (Django, the apps, the URL conf: about 130,000 objects) lives
 # as long as the process. Moved out of the collector's reach, a full collection during
 # play walks only what play made: in bench/live.py (10 tables, 250 ms think) its pause

@@ -49,6 +49,18 @@ for _package in PACKAGES:
 DEFAULT_GAME = next(iter(GAMES))
 
 
+def warm() -> None:
+    """Load now every game's party data that its part offers to load ahead (the part's
+    optional `WARM`): a server calls this at start (config/asgi.py), so that no request,
+    and no act applied on the event loop, reads files on first use."""
+    for name, definition in GAMES.items():
+        if isinstance(definition, TakesPartyData):
+            data_part = importlib.import_module(f"{_PACKAGE_OF[name]}.party.{definition.data_part}")
+            warm_part = getattr(data_part, "WARM", None)
+            if warm_part is not None:
+                warm_part()
+
+
 def game_named(name: str) -> Definition:
     try:
         return GAMES[name]

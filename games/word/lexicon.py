@@ -41,6 +41,17 @@ Lexicons = Callable[[str], Lexicon]  # a party language ("en") -> its Lexicon
 _PLAYABLE_CACHE = 512  # tableaus remembered: a 100-guest party deals 17 tables x 3 rounds
 
 
+def _mask(cards: Iterable[str], bits: dict[str, int]) -> int:
+    """The cards as one int, a bit per card (`bits`, filled as new cards come)."""
+    mask = 0
+    for card in cards:
+        bit = bits.get(card)
+        if bit is None:
+            bit = bits[card] = 1 << len(bits)
+        mask |= bit
+    return mask
+
+
 class WordList:
     """A Lexicon from a word list (folded, most common first) and a stemmer."""
 
@@ -48,7 +59,10 @@ class WordList:
         self._language = language
         self._words = tuple(dict.fromkeys(words))
         self._known = frozenset(self._words)
-        self._cards = tuple(cards_of(w) for w in self._words)
+        # Each word's cards as one int: a frozenset per word was 16 MB of the English
+        # dictionary's 28, read into every server process (games/registry.py warm).
+        self._bits: dict[str, int] = {}
+        self._cards = tuple(_mask(cards_of(w), self._bits) for w in self._words)
         self._stem = stem
         self._roots: dict[str, str] = {}
         self._playable: dict[frozenset[str], tuple[str, ...]] = {}
@@ -73,7 +87,9 @@ class WordList:
         key = frozenset(tableau)
         found = self._playable.get(key)
         if found is None:
-            found = tuple(w for w, cards in zip(self._words, self._cards, strict=True) if cards <= key)
+            # a card no word uses gets a bit of its own: it matches nothing, as before
+            missing = ~_mask(key, self._bits)
+            found = tuple(w for w, cards in zip(self._words, self._cards, strict=True) if not cards & missing)
             if len(self._playable) >= _PLAYABLE_CACHE:
                 self._playable.clear()
             self._playable[key] = found

@@ -3,7 +3,8 @@ word lists of `wordfreq` cut by frequency, roots by `snowballstemmer` (docs/RULE
 "Word Heist", "The dictionary"). This reads files (wordfreq's packaged lists), so it is a
 party part: the rules only ever see the `Lexicon` it returns. No download, ever.
 
-Each language is read once per process, on first use (a table that plays in it).
+Each language is read once per process: a server reads them all at start (`WARM`, called
+by config/asgi.py through games/registry.py `warm`), anything else on first use.
 """
 
 from __future__ import annotations
@@ -86,8 +87,18 @@ def lexicon(language: str) -> Lexicon:
     return WordList(language, words_of(language), stem.stemWord)
 
 
-# What the registry hands the definition (games/definition.py TakesPartyData): a
-# language's dictionary, read on the first table that plays in it.
-DATA = lexicon
+def warm() -> None:
+    """Read every language's dictionary now. A table's action is applied on the server's
+    event loop (tables/loopwrite.py): a dictionary first read there (about 0.6 s of CPU
+    per language, many seconds on a loaded machine) froze every socket of that daphne,
+    and the row it was writing, behind it."""
+    for language in STEMMERS:
+        lexicon(language)
 
-__all__ = ["DATA", "FOREIGN_GAP", "STEMMERS", "ZIPF_CUT", "lexicon", "stemmer", "words_of", "zipf_of"]
+
+# What the registry hands the definition (games/definition.py TakesPartyData): a
+# language's dictionary, read on the first table that plays in it, or by WARM.
+DATA = lexicon
+WARM = warm
+
+__all__ = ["DATA", "FOREIGN_GAP", "STEMMERS", "WARM", "ZIPF_CUT", "lexicon", "stemmer", "warm", "words_of", "zipf_of"]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Mapping, Sequence
 from itertools import islice
 from typing import Any, cast
@@ -41,9 +42,17 @@ VIEW_POLL = 0.5
 WAIT_FOR_VIEW = 240
 
 
+_reading = threading.Lock()  # one read per language, whichever party asks first
+
+
 def _lexicon(language: str) -> Lexicon:
     definition = game_named(NAME)
-    return cast(Lexicon, definition.lexicon(language))  # type: ignore[attr-defined]
+    with _reading:
+        return cast(Lexicon, definition.lexicon(language))  # type: ignore[attr-defined]
+
+
+# The languages the rehearsal's parties play in (WordRehearsal.party_fields).
+LANGUAGES = ("en", "es")
 
 
 def open_words(view: Json, lexicon: Lexicon) -> list[str]:
@@ -97,7 +106,12 @@ class WordParty:
         self.halts = 0
 
     async def before_seating(self, tables: int) -> None:
-        return None  # no gifts, no vault
+        """No gifts, no vault: the bots' dictionaries are read now, off the harness's
+        loop. Read by the first phone to choose a word, on the loop every phone's socket
+        shares, they froze the harness for seconds on a loaded machine: its phones missed
+        their pongs and reconnected all at once (the server saw ~90 sockets close)."""
+        for language in LANGUAGES:
+            await asyncio.to_thread(_lexicon, language)
 
     def figures(self) -> Json:
         return {"gate_commands": self.gates_opened, "words": self.words, "halts": self.halts}
@@ -216,7 +230,7 @@ class WordRehearsal:
 
     def party_fields(self, index: int) -> Json:
         # Every other party in Spanish: its tables read the Spanish dictionary.
-        return {"name": f"Rehearsal {index + 1}", "game": NAME, "language": "es" if index % 2 else "en"}
+        return {"name": f"Rehearsal {index + 1}", "game": NAME, "language": LANGUAGES[index % 2]}
 
     def join_fields(self, party: int, guest: int) -> Json:
         return {}

@@ -4,6 +4,9 @@ language (SpeaksLanguage). The rules never open a file nor import a party part."
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from games.definition import Setup, SpeaksLanguage, TakesPartyData
@@ -38,3 +41,17 @@ def test_a_table_plays_in_its_partys_language_or_english_without_a_dictionary_fo
     assert options == {"language": table}
     game, _ = word.setup(Setup(players=4, seed=7, gate=False, options=options))
     assert game.language == table
+
+
+def test_the_server_process_reads_every_dictionary_at_start_not_in_its_first_act():
+    """config/asgi.py warms the games' party data (games.registry.warm -> the part's WARM):
+    acts are applied on the event loop, and a dictionary first read there stalled every
+    socket of the daphne for seconds (the Word Heist rehearsal's first writes: 4-5 s)."""
+    code = (
+        "import os; os.environ['DJANGO_SETTINGS_MODULE'] = 'config.settings.test';"
+        "import config.asgi; from games.word.party import dictionary;"
+        "info = dictionary.lexicon.cache_info(); print(info.currsize, info.misses)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=300)
+    size, misses = map(int, out.stdout.strip().splitlines()[-1].split())
+    assert size == misses == len(dictionary.STEMMERS)  # every language, read once
