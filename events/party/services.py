@@ -8,6 +8,7 @@ consequences of a table action for the party are in events/party/play.py and eve
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import unicodedata
 from datetime import datetime, timedelta
@@ -128,6 +129,15 @@ def _visible(value: str) -> str:
             if unicodedata.category(value[i - 1]) != "Cf" and unicodedata.category(value[i + 1]) != "Cf":
                 out.append(c)
     return "".join(out)
+
+
+_COUNTED = re.compile(r"\s\(\d+\)$")
+
+
+def _spoken_name(name: str) -> str:
+    """A name as people say it at the table: "Sam (2)" is still Sam (as the lobby's
+    duplicate warning compares them)."""
+    return _COUNTED.sub("", name.strip().casefold())
 
 
 def _distinct_name(party: Party, name: str, *, guest_id: int | None = None) -> str:
@@ -329,7 +339,13 @@ def guest_rename(*, party_id: int, guest_id: int, name: object) -> Outcome:
         guest = _lobby_guest(party, guest_id)
         if guest.table_id is not None:
             raise ServiceError(ErrorCode.SEATED, gettext("guests are seated; hand the seat over instead"))
-        guest.name = _distinct_name(party, name, guest_id=guest.pk)
+        # The host renames to tell two guests apart: a name only a " (2)" keeps apart
+        # from another guest's is still the same name at the table (the lobby warns on
+        # it), so it is refused rather than quietly suffixed.
+        others = party.guests.filter(removed_at__isnull=True).exclude(pk=guest.pk).values_list("name", flat=True)
+        if _spoken_name(name) in {_spoken_name(n) for n in others}:
+            raise ServiceError(ErrorCode.INVALID, gettext("another guest already has that name; pick a different one"))
+        guest.name = name
         guest.save(update_fields=["name"])
         return _lobby_changed(party)
 

@@ -66,7 +66,28 @@ def host_checked(host: Page, phase: str, name: str) -> list[str]:
     out = tiles_out_of_view(host)
     if out:
         bad.append(f"{phase}: tables out of sight on the dashboard: {out}")
+    clipped = texts_clipped(host)
+    if clipped:
+        bad.append(f"{phase}: tile text cut on the dashboard: {clipped[:4]}")
     return bad
+
+
+def texts_clipped(page: Page) -> list[str]:
+    """A tile's round and captain lines cut at its edge ("turn 10 of 1…", "· no tab"):
+    a line that hides its overflow and has more text than it shows. (The list of
+    offline names may fold to two lines: the alert and Details name them all.)"""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(`${sel} .round, ${sel} .captain-line`)].filter((el) => {
+            if (!el.getClientRects().length) return false;
+            const tile = el.closest('[data-letter]').getBoundingClientRect();
+            const r = el.getBoundingClientRect();
+            if (r.right > tile.right + 1) return true;  // runs out of its tile sideways
+            const s = getComputedStyle(el);
+            if (s.overflowX === 'visible' && s.overflowY === 'visible') return false;
+            return el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1;
+        }).map((el) => `${el.closest('[data-letter]').dataset.letter}: ${el.textContent.trim()}`)""",
+        TILE,
+    )
 
 
 def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> list[str]:

@@ -90,6 +90,10 @@ def test_a_carrier_delivers_on_her_phone_and_the_receiving_tablet_sees_it_arrive
             f"Waiting for gift {b['received']} from table A (carried by {a['guest']})"
         )
         expect(tablet.locator("#gift-arrived")).to_have_text(f"Gift {b['received']} has arrived")
+        # the table's own line says the walk too, not "waiting at the gate" for other tables
+        expect(tablet.locator(".tablet-table .status-line")).to_have_text(
+            f"Waiting for gift {b['received']} from table A (carried by {a['guest']})"
+        )
         tablet.screenshot(path=str(SHOTS / "relay-walk-tablet.png"))
 
         # Table C's captain, on her phone: what C waits for, and her own "it arrived".

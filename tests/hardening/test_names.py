@@ -76,9 +76,15 @@ def test_two_guests_with_the_same_name_are_told_apart():
         f"/api/parties/{party.code}/guests", json.dumps({"name": "Sam", "description": "x"}), "application/json"
     )
     assert res.status_code == 201 and res.json()["name"] == "Sam (4)"
-    # a rename to someone else's name is suffixed too; renaming to one's own name is not
+    # the host renames to tell guests apart: a rename to a name another guest is called
+    # (a " (N)" does not tell them apart at the table) is refused and changes nothing;
+    # renaming to one's own name is fine
     services.guest_rename(party_id=party.pk, guest_id=second.pk, name="Bea")
-    services.guest_rename(party_id=party.pk, guest_id=third.pk, name="Sam")
-    assert Guest.objects.get(pk=third.pk).name == "Sam (2)"  # "(2)" is free again
-    services.guest_rename(party_id=party.pk, guest_id=first.pk, name="SAM")
-    assert Guest.objects.get(pk=first.pk).name == "SAM"
+    for taken in ("Sam", "sam (2)", "BEA", "Sam (7)"):
+        with pytest.raises(ServiceError, match="another guest already has that name"):
+            services.guest_rename(party_id=party.pk, guest_id=third.pk, name=taken)
+        assert Guest.objects.get(pk=third.pk).name == "Sam (3)"
+    services.guest_rename(party_id=party.pk, guest_id=third.pk, name="Sam B")
+    assert Guest.objects.get(pk=third.pk).name == "Sam B"
+    services.guest_rename(party_id=party.pk, guest_id=second.pk, name="BEA")
+    assert Guest.objects.get(pk=second.pk).name == "BEA"

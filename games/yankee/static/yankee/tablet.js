@@ -109,6 +109,13 @@ function walkPrompt(walk, relay, meta) {
     h("p", { class: "hint", text: interpolate(gettext("Round 3 starts by itself once %(guest)s has delivered gift %(sent)s at table %(to)s."), { guest: mine.guest, sent: mine.sent, to: mine.sent_to }, true) }));
 }
 
+/** The table's line: once the relay has run, a table still at the gate is waiting for
+ * its carriers' walks, not for the other tables. */
+function tableStatus(view, meta) {
+  const walk = view.phase === "gate" ? walkText(S.party && S.party.relay, meta.letter) : "";
+  return walk || statusLine(view, meta);
+}
+
 function arrived(tableId, button) {
   button.disabled = true;
   button.dataset.busy = "1";
@@ -131,7 +138,7 @@ function draw() {
     prompt,
     h("section", { class: "panel tablet-table", "aria-labelledby": "table-h", data: { version: S.payload.version, phase: view.phase } },
       h("h2", { id: "table-h", text: interpolate(gettext("Table %(letter)s"), { letter: meta.letter }, true) }),
-      h("p", { class: "status-line", text: statusLine(view, meta) }),
+      h("p", { class: "status-line", text: tableStatus(view, meta) }),
       resultList(view, meta),
       seatList(view, meta),
       vaultList(view)),
