@@ -136,7 +136,9 @@ class DaphneServer(Killable):
     def env(self) -> dict:
         return dict(self._env)
 
-    def start(self, timeout: float = 30) -> DaphneServer:
+    # 90 s: a daphne starts in 1-3 s here, but on a 2-core machine running two test workers
+    # (each with its own daphnes and Chromium) a start has been seen to take over 30 s.
+    def start(self, timeout: float = 90) -> DaphneServer:
         assert self.proc is None or self.proc.poll() is not None, "already running"
         log = open(self.log_path, "ab")
         log.write(f"--- start #{self.starts + 1} ---\n".encode())
@@ -154,7 +156,7 @@ class DaphneServer(Killable):
         self.wait_healthy(timeout)
         return self
 
-    def wait_healthy(self, timeout: float = 30) -> None:
+    def wait_healthy(self, timeout: float = 90) -> None:
         opener = _no_proxy_opener()
         end = time.monotonic() + timeout
         while time.monotonic() < end:

@@ -13,10 +13,16 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from bench.stack import DaphneServer, no_proxy_env
 from tests.browser import serverlog
 from tests.browser.serverlog import SERVER_LOG, log_name
+
+# A page's `expect` waits for what the server will show: 5 s (Playwright's default) was
+# the whole margin a screen had on a 2-core CI machine running two test workers, each
+# with its own daphne and Chromium. What is asserted is the same; only the wait is longer.
+expect.set_options(timeout=15_000)
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "artifacts"

@@ -15,6 +15,11 @@ from games.yankee.views import TableCopies, merge_table_message
 
 _ids = itertools.count(1)
 
+# How long a wait for what the server will send may take before the test fails: a
+# message that comes returns the wait at once, so only a failing test waits this long;
+# 5 s was the whole margin on a 2-core machine running two CI workers.
+WAIT = 15.0
+
 
 class ConsumerEnded(Exception):
     """The consumer's task finished; `__cause__` is its exception, if it raised one."""
@@ -144,7 +149,7 @@ class Phone:
         """Every "table" message this socket received (own view and public), in order."""
         return [m for m in self.inbox if m.get("type") == "table"]
 
-    async def until(self, pred, timeout: float = 5) -> dict:
+    async def until(self, pred, timeout: float = WAIT) -> dict:
         """Read messages until one satisfies `pred`; return it."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
@@ -156,7 +161,7 @@ class Phone:
             if pred(msg):
                 return msg
 
-    async def reply(self, re: str, timeout: float = 5) -> dict:
+    async def reply(self, re: str, timeout: float = WAIT) -> dict:
         return await self.until(lambda m: m.get("re") == re and m.get("type") in ("ok", "error", "snapshot"), timeout)
 
     async def hello(self, role: str, token: str | None = None, *, patches: bool = False) -> dict:
@@ -183,7 +188,7 @@ class Phone:
         await self.send({"type": "party", "re": re, "command": command, **args})
         return await self.reply(re)
 
-    async def at_version(self, version: int, timeout: float = 5) -> dict:
+    async def at_version(self, version: int, timeout: float = WAIT) -> dict:
         """Read until this socket's own view has reached `version`; return that payload."""
         if self.table is not None and self.table["version"] >= version:
             return self.table
@@ -193,7 +198,7 @@ class Phone:
         )
         return self.table
 
-    async def at_public_version(self, version: int, timeout: float = 5) -> dict:
+    async def at_public_version(self, version: int, timeout: float = WAIT) -> dict:
         """For a captain: read until the table's public view has reached `version`."""
         if self.public is None or self.public["version"] < version:
             await self.until(lambda m: (self.public or {}).get("version", 0) >= version, timeout)
@@ -208,7 +213,7 @@ class Phone:
             except TimeoutError:
                 return got
 
-    async def closed(self, timeout: float = 5) -> int:
+    async def closed(self, timeout: float = WAIT) -> int:
         """Read until the server closes this socket; return the close code (frames
         before it are noted as usual)."""
         loop = asyncio.get_running_loop()
