@@ -133,6 +133,17 @@ class BlinksDefinition:
     def clock_steps(self) -> Mapping[str, float]:
         return {"throw": THROW_SECONDS}
 
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        # the words of the host's stand-in buttons and alerts (games/definition.py
+        # NamesSteps): a quiet thrower's turn passes, nothing is thrown
+        return {
+            "throw": {
+                "stand_in": gettext_noop("Pass the throw for %(name)s"),
+                "before": gettext_noop("A quiet thrower's turn may be passed in "),
+                "waited": gettext_noop("Table %(letter)s: a throw has waited %(seconds)s s for %(names)s"),
+            }
+        }
+
     def at_gate(self, state: Game) -> bool:
         return False
 

@@ -25,6 +25,7 @@ from games.definition import (
     Standing,
     TakesPartyData,
 )
+from games.marks import gettext_noop
 
 from . import hidden, legal, rules, views
 from .actions import Action, Clue, Halt, OpenGate, StandIn, Vote, Write, action_to_dict, parse_action
@@ -180,6 +181,33 @@ class WordDefinition:
 
     def clock_steps(self) -> Mapping[str, float]:
         return dict(STEP_SECONDS)
+
+    def step_texts(self) -> Mapping[str, Mapping[str, str]]:
+        # the words of the host's stand-in buttons and alerts per step (games/definition.py
+        # NamesSteps): a quiet guest's stand-in writes no word, drops no clue, halts nobody
+        # and abstains from the vote
+        return {
+            "word": {
+                "stand_in": gettext_noop("No word this round for %(name)s"),
+                "before": gettext_noop("A quiet guest may be left without a word in "),
+                "waited": gettext_noop("Table %(letter)s: the secret words have waited %(seconds)s s for %(names)s"),
+            },
+            "clues": {
+                "stand_in": gettext_noop("No clues for %(name)s"),
+                "before": gettext_noop("A quiet guest's clues may be skipped in "),
+                "waited": gettext_noop("Table %(letter)s: the clue tokens have waited %(seconds)s s for %(names)s"),
+            },
+            "halt": {
+                "stand_in": gettext_noop("No Halt! guess for %(name)s"),
+                "before": gettext_noop("A quiet guest's Halt! guess may be skipped in "),
+                "waited": gettext_noop("Table %(letter)s: the Halt! guesses have waited %(seconds)s s for %(names)s"),
+            },
+            "vote": {
+                "stand_in": gettext_noop("Abstain for %(name)s"),
+                "before": gettext_noop("A quiet guest may be counted as abstaining in "),
+                "waited": gettext_noop("Table %(letter)s: the challenge vote has waited %(seconds)s s for %(names)s"),
+            },
+        }
 
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE

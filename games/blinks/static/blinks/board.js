@@ -12,7 +12,10 @@ export function mount(root) {
   function draw({ tables }) {
     const list = [...(tables || [])];
     box.dataset.count = String(list.length);
-    render(box, list.map((p) => h("section", { class: "bk-board-table", data: { table: p.table.letter, version: p.version } },
+    // Each table's tile (data-letter) straight in #tables: heist/screen.js lays them out and
+    // pages them so that none is cut and no text shrinks; the teams stay in the party bar,
+    // above every page.
+    render(box, list.map((p) => h("section", { class: "bk-board-table", data: { table: p.table.letter, letter: p.table.letter, version: p.version } },
       h("h2", { text: interpolate(gettext("Table %(letter)s"), { letter: p.table.letter }, true) }),
       vaultHexes(p.view),
       turnLine(p.view, p.table))));

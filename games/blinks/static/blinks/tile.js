@@ -7,9 +7,10 @@ import { sumTeams, teamTotals, turnLine, vaultHexes } from "./draw.js";
 export function mount(root, ctx) {
   function draw(tables) {
     const list = [...tables];
+    root.classList.add("bk-tables");
     render(root,
       list.length ? h("div", { class: "bk-teams" }, h("h3", { text: gettext("The teams' gold Blinks") }), teamTotals(sumTeams(list))) : null,
-      list.map((p) => h("section", { class: "bk-tile", data: { table: p.table.letter, version: p.version } },
+      list.map((p) => h("section", { class: "bk-tile", data: { table: p.table.letter, letter: p.table.letter, version: p.version } },
         h("h3", { text: interpolate(gettext("Table %(letter)s"), { letter: p.table.letter }, true) }),
         turnLine(p.view, p.table),
         vaultHexes(p.view))));

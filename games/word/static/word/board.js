@@ -18,9 +18,9 @@ export function mount(root, ctx) {
     box.hidden = stage === "lobby";
     box.dataset.count = String(list.length);
     if (!box.hidden) {
-      render(box, h("div", { class: "word w-screen" },
-        renderLeaderboard(list, { limit: 10 }),
-        h("div", { class: "w-screen-tables" }, list.map((t) => renderTable(t.view, t.table, { tile: true })))));
+      // The leaderboard, then each table's tile (data-letter) straight in #tables: the
+      // shell lays the tiles out and pages them so that none is cut and no text shrinks.
+      render(box, [renderLeaderboard(list, { limit: 10 }), list.map((t) => renderTable(t.view, t.table, { tile: true }))]);
     }
     tickClocks();
   }

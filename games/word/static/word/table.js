@@ -107,7 +107,8 @@ export function tableau(view, meta, { pick = null, mine = null, usable = null, s
           on: { click: () => pick(card.letter) },
         }, body));
       }
-      return h("li", { class: cls, data: { letter: card.letter }, "aria-label": label }, body);
+      // data-card, not data-letter: on a screen of tables, data-letter marks a table's tile.
+      return h("li", { class: cls, data: { card: card.letter }, "aria-label": label }, body);
     }));
 }
 
@@ -260,11 +261,13 @@ function haltsBrief(view, meta, n = 2) {
 
 /** A whole table as the tablet (in full) or the dashboard and the big screen (`tile`:
  * compact, many at once) show it, from the public view. */
-export function renderTable(view, meta, { tile = false } = {}) {
+export function renderTable(view, meta, { tile = false, mark = true } = {}) {
+  // `mark`: the section is the table's tile on its screen (data-letter: heist/screen.js
+  // lays those out); the dashboard marks the box around it, with its tablets, instead.
   const attrs = {
     class: `word w-table${tile ? " tile" : ""}`,
     "aria-label": TEXT.table(meta && meta.letter),
-    data: { version: view.version, phase: view.phase, letter: meta && meta.letter },
+    data: { version: view.version, phase: view.phase, letter: mark && meta ? meta.letter : null },
   };
   const status = view.phase === "over" ? winnersLine(view, meta) : stepLine(view);
   if (tile) {

@@ -38,7 +38,7 @@ function draw(tables) {
       h("div", { class: "w-host-tables" }, tables.map((t) => h("div", {
         class: "w-host-table", tabindex: "0", role: "region", data: { letter: t.table.letter },
         "aria-label": fmt(gettext("Table %(letter)s"), { letter: t.table.letter }),
-      }, renderTable(t.view, t.table, { tile: true }), tabletsPanel(t.table)))))
+      }, renderTable(t.view, t.table, { tile: true, mark: false }), tabletsPanel(t.table)))))
     : null);
   tickClocks();
 }
