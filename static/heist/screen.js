@@ -187,6 +187,16 @@ function moreOnTheWall(wall) {
 // a second; drawn one by one, the screen fell seconds behind the room.
 const redraw = oncePerFrame(() => draw());
 
+// The wall's "+N more" is measured: measured before the page had its final size (its
+// fonts, the grid around it), it hid names that fit and nothing drew it again until the
+// next guest joined. Its size settling draws it again.
+let wallSize = "";
+new ResizeObserver(([entry]) => {
+  const size = `${Math.round(entry.contentRect.width)}x${Math.round(entry.contentRect.height)}`;
+  if (size !== wallSize) { wallSize = size; if (party) redraw(); }
+}).observe(document.getElementById("names"));
+document.fonts.ready.then(() => { if (party) redraw(); });
+
 const game = await gameModule();
 let live = null;
 screen = game.mount(app, { code, game: gameInfo(), live: liveFacade(() => live) });

@@ -96,8 +96,14 @@ def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> l
     whole and in sight; over its pages, every table shown."""
     bad = []
     seen: set[str] = set()
-    pages = int(screen.evaluate("() => Number(document.getElementById('tables').dataset.pages || 1)"))
-    for i in range(pages):
+
+    def page_count() -> int:
+        return int(screen.evaluate("() => Number(document.getElementById('tables').dataset.pages || 1)"))
+
+    # The shell may lay the tables out again between two pages (an update redraws them, a
+    # turn tries fewer pages): the count is read again after every page.
+    i = 0
+    while i < page_count():
         screen.evaluate("(i) => window.heistScreenPage && window.heistScreenPage(i)", i)
         screen.wait_for_timeout(100)
         screen.screenshot(path=str(SHOTS / f"{name}-screen-{phase}-{i + 1}.png"))
@@ -116,6 +122,7 @@ def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> l
                 TILE,
             )
         )
+        i += 1
     if letters and seen != set(letters) and screen.locator("#tables").is_visible():
         bad.append(f"{phase}: tables never shown on the big screen: {sorted(set(letters) - seen)}")
     return bad

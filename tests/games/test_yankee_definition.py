@@ -68,9 +68,10 @@ def test_each_action_has_the_role_the_host_checks() -> None:
 def test_the_clocked_steps_are_the_host_s() -> None:
     assert set(STEP_OF_PHASE) == CLOCKED_PHASES
     standin_js = (ROOT / "static/heist/standin.js").read_text()
-    # the screens' stand-ins: every clocked step of both games (the reveal has its own duty)
-    steps = (set(YANKEE.clock_steps()) | set(ROYAL.clock_steps())) - {"reveal"}
-    assert set(re.findall(r'what: "(\w+)"', standin_js)) == steps
+    # the screens' stand-ins read the step from the table (tables/selectors.py
+    # step_for_screens, issue 38): the host's script names no game's step
+    steps = set(YANKEE.clock_steps()) | set(ROYAL.clock_steps())
+    assert set(re.findall(r'"(\w+)"', standin_js)) & steps == set()
     assert YANKEE.clock_steps() == {
         "turn": DEFAULT_STEP_CLOCK,
         "reaction": REACTION_TIMEOUT_SECONDS,
