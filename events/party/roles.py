@@ -11,7 +11,7 @@
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description
 (each game's views build them, in its package; the conformance suite checks every
 game's, tests/games/conformance/test_views.py). Which table actions a seat, a captain
-or only the server may send is the game's own word: its definition's `role_of` and
+or only the server may send is the game's own call: its definition's `role_of` and
 `seat_of` (games/definition.py), asked once the action is parsed (`check_action_role`).
 A game that names its wire types by role (games/definition.py `NamesWireTypes`) has a
 frame its sender may never send refused before it is parsed (`check_table_action`).

@@ -52,7 +52,7 @@ ZWJ = "\u200d"
 BLANK_GLYPHS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
 
 
-# What a refused text field is told, a whole sentence per field (word order differs by
+# What a refused text field is told, a whole sentence per field (the order of a sentence differs by
 # language): required, required with visible letters, too long, unshowable characters.
 _FIELD: dict[str, tuple[str, str, str, str]] = {
     "a party name": (

@@ -37,10 +37,10 @@ async function takeSeat(form, box, url, body) {
     box.hidden = true;
     const data = await res.json().catch(() => ({}));
     if (res.status !== 201) {
-      // The server's message comes in this page's language; a word before it sets the tone.
+      // The server's message comes in this page's language; a few words before it set the tone.
       const prefix = { 410: gettext("Too late: %(message)s."), 409: gettext("Sorry: %(message)s."), 404: gettext("Hmm: %(message)s."), 429: gettext("Slow down: %(message)s.") }[res.status];
       const message = serverSays(data) || interpolate(gettext("the server refused (%(status)s)"), { status: res.status }, true);
-      // After a word of tone the message goes on the sentence; alone it starts one.
+      // After those words of tone the message goes on the sentence; alone it starts one.
       fail(box, prefix ? interpolate(prefix, { message: midSentence(message) }, true) : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
       return;
     }

@@ -165,7 +165,7 @@ function drawLobby() {
 }
 
 /** A wall too small for every name says how many it leaves out ("+12 more"), the oldest
- * names giving way to that line rather than being cut off without a word. */
+ * names giving way to that line rather than being cut off unannounced. */
 function moreOnTheWall(wall) {
   if (wall.scrollHeight <= wall.clientHeight + 1) return;
   const shown = [...wall.children];

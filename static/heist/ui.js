@@ -215,7 +215,7 @@ export function giftLabel(id) {
   return id >= base ? `V${id - base}` : String(id);
 }
 
-/** The word a sentence uses for the person reading, in place of their name: "you".
+/** What a sentence says for the person reading, in place of their name: "you".
  * namer() gives it for their own seat; a game's sentences tell it from a name by it. */
 export function youWord() {
   return pgettext("the person reading, in place of their name", "you");
