@@ -93,9 +93,12 @@ async def test_a_word_party_of_13_in_german_plays_every_table_to_the_end_through
     opened = await host.command("open_gate")
     assert opened["type"] == "ok", opened
     for at_table in by_table.values():
-        await at_table[0].until(lambda m: m.get("type") == "table" and m["view"]["phase"] == "word", timeout=15)
+        # Read until this seat's own view says "word": a captain's phone is also sent its
+        # table's public view, which may come first and must not count as the seat's own.
+        first = at_table[0]
+        await first.until(lambda m: first.table["view"]["phase"] == "word", timeout=15)
         for p in at_table[1:]:
-            await p.at_version(at_table[0].table["version"], timeout=15)
+            await p.at_version(first.table["version"], timeout=15)
         await _play(at_table, r, until="over")
 
     # No phone was ever sent another seat's word before the reveal, nor its halt.
