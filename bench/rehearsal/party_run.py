@@ -256,10 +256,6 @@ class PartyRun:
     def harness_error(self, text: str) -> None:
         self.bench.harness_errors.append(text)
 
-    async def _hold(self, p: Phone) -> None:
-        await self.fault_struck.wait()
-        p.changed.set()  # look at the screen again
-
     def _spawn(self, p: Phone, key: tuple, coro) -> None:
         key = (p.name, *key)
         if key in self.busy:

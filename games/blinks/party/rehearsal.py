@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
+from bench.rehearsal.hosting import every_table_held, hold_for_fault, watch_until_over
 from games.blinks.definition import DEFINITION
 from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
 
@@ -55,8 +56,7 @@ class BlinksParty:
         v = payload["view"]
         if v["phase"] == "over":
             return
-        if room.holding_for_fault(v):
-            room.spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
+        if hold_for_fault(room, p, payload):
             return
         if p.name in self.busy or v["version"] < self.tapped_at.get(p.name, 0):
             return
@@ -67,10 +67,6 @@ class BlinksParty:
         elif v["your_turn"] and v["pending"] is None:
             self.busy.add(p.name)
             room.spawn(p, ("throw", payload["table"]["id"], v["next_throw"]), self._tap(p, "throw"))
-
-    async def _hold(self, p: Screen) -> None:
-        await self.room.fault_struck.wait()
-        p.changed.set()
 
     async def _tap(self, p: Screen, kind: str) -> None:
         room = self.room
@@ -110,31 +106,11 @@ class BlinksParty:
 
     async def host(self) -> None:
         """The host watches until every table's vault is empty."""
-        room = self.room
-        h = room.host
-        assert h is not None
-        while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            views = [h.views.get(("public", t)) for t in room.tables]
-            if all(v is not None and v["view"]["phase"] == "over" for v in views):
-                room.mark("over")
-                room.over()
-                return
+        await watch_until_over(self.room)
 
     async def fault_moment(self) -> None:
         """Every table held with a claimed Blink (or over): strike mid-game."""
-        room = self.room
-        h = room.host
-        assert h is not None
-
-        def held() -> bool:
-            public = [v["view"] for k, v in h.views.items() if k[0] == "public"]
-            return bool(public) and all(room.holding_for_fault(v) or v["phase"] == "over" for v in public)
-
-        await room.until(held, "a claimed Blink at every table", 3600)
+        await every_table_held(self.room, "a claimed Blink at every table")
 
 
 class BlinksRehearsal:

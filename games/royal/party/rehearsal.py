@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
+from bench.rehearsal.hosting import GateKeeper, every_table_held, hold_for_fault
 from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
 from games.royal.definition import DEFINITION
 
@@ -46,13 +47,13 @@ class RoyalParty:
         # buttons locked until the view moves past what it sent.
         self.deciding: set[str] = set()
         self.decided_at: dict[str, int] = {}
-        self.gates_opened = 0  # the host's open_gate commands answered ok
+        self.gate = GateKeeper(room)
 
     async def before_seating(self, tables: int) -> None:
         return None  # no gifts, no vault
 
     def figures(self) -> Json:
-        return {"gate_commands": self.gates_opened}
+        return {"gate_commands": self.gate.opened}
 
     def look(self, p: Screen) -> None:
         """A seat still inside decides, once per step, from its view (`can_decide`);
@@ -62,8 +63,7 @@ class RoyalParty:
         if payload is None or p.quiet:
             return
         v = payload["view"]
-        if room.holding_for_fault(v):
-            room.spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
+        if hold_for_fault(room, p, payload):
             return
         if v["phase"] != "decide" or not v["can_decide"]:
             return
@@ -71,10 +71,6 @@ class RoyalParty:
             return  # a decision on its way, or the view not yet showing the one sent
         self.deciding.add(p.name)
         room.spawn(p, ("decide", payload["table"]["id"], v["version"]), self._decide(p))
-
-    async def _hold(self, p: Screen) -> None:
-        await self.room.fault_struck.wait()
-        p.changed.set()  # look at the screen again
 
     async def _decide(self, p: Screen) -> None:
         room = self.room
@@ -95,57 +91,13 @@ class RoyalParty:
 
     async def host(self) -> None:
         """With several tables each stops at the gate, and once every table is at the gate
-        or over, the host opens it for all (open_gate, as the host's dashboard does).
-        The party ends when every table is over."""
-        room = self.room
-        h = room.host
-        assert h is not None
-        opened: dict[int, int] = {}  # table -> its version when the host's last open_gate was answered
-        while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            got = {t: h.views.get(("public", t)) for t in room.tables}
-            views = {t: v for t, v in got.items() if v is not None}
-            if len(views) < len(got):
-                continue
-            phases = [v["view"]["phase"] for v in views.values()]
-            if all(ph == "over" for ph in phases):
-                room.mark("over")
-                room.over()
-                return
-            at_gate = [t for t, v in views.items() if v["view"]["phase"] == "gate"]
-            if not at_gate or not all(ph in ("gate", "over") for ph in phases):
-                continue
-            # A gate the host opened already shows until its table's update arrives.
-            if any(views[t]["version"] <= opened.get(t, -1) for t in at_gate):
-                continue
-            if any(room.holding_for_fault(v["view"]) for v in views.values()):
-                await room.fault_struck.wait()  # held for the fault, as the guests are
-                h.changed.set()
-                continue
-            room.mark("at_gate")
-            await asyncio.sleep(room.pace.duty())
-            ok = await room.host_command("open_gate")
-            if ok is not None:
-                self.gates_opened += 1
-                room.mark("gate_open")
-                opened.update({t: views[t]["version"] for t in at_gate})
-            h.changed.set()
+        or over, the host opens it for all. The party ends when every table is over."""
+        await self.gate.host()
 
     async def fault_moment(self) -> None:
         """Every table held at heist 2 (or at the gate, or over): strike while their
         guests' decisions are all to come; released once the server is down."""
-        room = self.room
-        h = room.host
-        assert h is not None
-
-        def held() -> bool:
-            public = [v["view"] for k, v in h.views.items() if k[0] == "public"]
-            return bool(public) and all(room.holding_for_fault(v) or v["phase"] == "over" for v in public)
-
-        await room.until(held, "heist 2", 3600)
+        await every_table_held(self.room, "heist 2")
 
 
 class RoyalRehearsal:

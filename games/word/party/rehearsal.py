@@ -24,6 +24,7 @@ from itertools import islice
 from typing import Any, cast
 
 from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
+from bench.rehearsal.hosting import GateKeeper, every_table_held, hold_for_fault
 from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
 from games.registry import game_named
 from games.word.legal import clue_choices, fits_clues
@@ -101,7 +102,7 @@ class WordParty:
 
     def __init__(self, room: Room) -> None:
         self.room = room
-        self.gates_opened = 0
+        self.gate = GateKeeper(room)
         self.words = 0
         self.halts = 0
 
@@ -114,7 +115,7 @@ class WordParty:
             await asyncio.to_thread(_lexicon, language)
 
     def figures(self) -> Json:
-        return {"gate_commands": self.gates_opened, "words": self.words, "halts": self.halts}
+        return {"gate_commands": self.gate.opened, "words": self.words, "halts": self.halts}
 
     def look(self, p: Screen) -> None:
         """A seat the step waits for answers it once: the intent is the step (its round
@@ -125,17 +126,12 @@ class WordParty:
         if payload is None or p.quiet:
             return
         v = payload["view"]
-        if room.holding_for_fault(v):
-            room.spawn(p, ("hold", payload["table"]["id"], v["version"]), self._hold(p))
+        if hold_for_fault(room, p, payload):
             return
         if not v.get("can_act"):
             return
         step = (v["round"], v["phase"])
         room.spawn(p, ("answer", payload["table"]["id"], *step), self._answer(p, step))
-
-    async def _hold(self, p: Screen) -> None:
-        await self.room.fault_struck.wait()
-        p.changed.set()
 
     async def _answer(self, p: Screen, step: tuple[int, str]) -> None:
         """Think, then answer the step `step` (round, phase) once, as the phone sends it.
@@ -172,52 +168,11 @@ class WordParty:
     async def host(self) -> None:
         """Each table stops at the gate after round 1; once every table is at the gate or
         over, the host opens it for all. The party ends when every table is over."""
-        room = self.room
-        h = room.host
-        assert h is not None
-        opened: dict[int, int] = {}
-        while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            got = {t: h.views.get(("public", t)) for t in room.tables}
-            views = {t: v for t, v in got.items() if v is not None}
-            if len(views) < len(got):
-                continue
-            phases = [v["view"]["phase"] for v in views.values()]
-            if all(ph == "over" for ph in phases):
-                room.mark("over")
-                room.over()
-                return
-            at_gate = [t for t, v in views.items() if v["view"]["phase"] == "gate"]
-            if not at_gate or not all(ph in ("gate", "over") for ph in phases):
-                continue
-            if any(views[t]["version"] <= opened.get(t, -1) for t in at_gate):
-                continue
-            if any(room.holding_for_fault(v["view"]) for v in views.values()):
-                await room.fault_struck.wait()
-                h.changed.set()
-                continue
-            room.mark("at_gate")
-            await asyncio.sleep(room.pace.duty())
-            ok = await room.host_command("open_gate")
-            if ok is not None:
-                self.gates_opened += 1
-                room.mark("gate_open")
-                opened.update({t: views[t]["version"] for t in at_gate})
-            h.changed.set()
+        await self.gate.host()
 
     async def fault_moment(self) -> None:
-        room = self.room
-        h = room.host
-        assert h is not None
-
-        def held() -> bool:
-            public = [v["view"] for k, v in h.views.items() if k[0] == "public"]
-            return bool(public) and all(room.holding_for_fault(v) or v["phase"] == "over" for v in public)
-
-        await room.until(held, "round 2", 3600)
+        """Every table held in round 2 (or at the gate, or over)."""
+        await every_table_held(self.room, "round 2")
 
 
 class WordRehearsal:

@@ -21,6 +21,7 @@ from typing import Any
 
 from bench.rehearsal.clock import now
 from bench.rehearsal.game import Offline, Refused, RehearsalGame, Room, Screen
+from bench.rehearsal.hosting import ended_when_over, every_table_shown, hold_for_fault
 from games.yankee.views import TableCopies
 
 from .choose import arrival_awaited, carrier_walk, choose_turn
@@ -58,8 +59,7 @@ class YankeeParty:
         tid = payload["table"]["id"]
         phase = v["phase"]
         you = v["you"]
-        if room.holding_for_fault(v):
-            room.spawn(p, ("hold", tid, v["version"]), self._hold(p))
+        if hold_for_fault(room, p, payload):
             return
         if phase == "action" and v["active"] == you:
             room.spawn(p, ("turn", tid, v["version"]), self._turn(p, v["version"]))
@@ -81,10 +81,6 @@ class YankeeParty:
             to_table = carrier_walk((p.party or {}).get("relay"), payload["table"]["letter"], you)
             if to_table is not None:
                 room.spawn(p, ("deliver", tid), self._deliver(p, to_table))
-
-    async def _hold(self, p: Screen) -> None:
-        await self.room.fault_struck.wait()
-        p.changed.set()  # look at the screen again
 
     async def _turn(self, p: Screen, version: int) -> None:
         room = self.room
@@ -160,20 +156,12 @@ class YankeeParty:
         assert h is not None
         multi = len(room.tables) > 1
         while True:
-            await h.changed.wait()
-            h.changed.clear()
-            if not h.ready:
-                continue
-            got = [h.views.get(("public", t)) for t in room.tables]
-            views = [v for v in got if v is not None]
-            if len(views) < len(got):
-                continue
+            shown = await every_table_shown(room)
+            views = list(shown.values())
             phases = [v["view"]["phase"] for v in views]
             if "reveal" in phases:
                 room.mark("first_reveal")
-            if all(ph == "over" for ph in phases):
-                room.mark("over")
-                room.over()
+            if ended_when_over(room, shown):
                 return
             if not multi:
                 continue
