@@ -6,61 +6,25 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from events.models import Party
-from games.patch import merge_plain_private
 from story.game import FALLBACK_TEMPLATE
-from tables.models import Table
-from tests import shorthand
 from tests.canary.canary.definition import DEFINITION as CANARY
-from tests.live.clients import Phone
+from tests.live.seated_party import phones_by_table, seated_party, tables_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 
-class CanaryPhone(Phone):
-    """A seat's phone: its table update's public part and its own part merged, as a screen's."""
-
-    def _note_raw(self, text: str) -> dict:
-        raw = json.loads(text)
-        if raw.get("type") != "table":
-            return raw
-        return merge_plain_private(raw)
-
-
-@sync_to_async
-def _tables(party: Party) -> list[Table]:
-    return list(Table.objects.filter(party=party).order_by("letter"))
-
-
 async def test_a_canary_party_of_13_plays_both_tables_to_the_end_through_the_socket():
-    party, host_token = await sync_to_async(shorthand.party_create)(name="Canary night", game="canary")
+    party, host_token, host, phones = await seated_party(13, name="Canary night", game="canary")
     assert party.game == "canary"
-    tokens = []
-    for i in range(13):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="")
-        tokens.append(token)
-    host = await CanaryPhone(party.code).connect()
-    await host.hello("host", host_token)
-    phones = [await CanaryPhone(party.code).connect() for _ in tokens]
-    for phone, token in zip(phones, tokens, strict=True):
-        await phone.hello("guest", token)
-    seated = await host.command("seat")
-    assert seated["type"] == "ok", seated
-    tables = await _tables(party)
+    tables = await tables_of(party)
     assert sorted(len(t.roster) for t in tables) == [6, 7]
-    for phone in phones:
-        await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
-
-    by_table: dict[int, list[CanaryPhone]] = {}
-    for phone in phones:
-        by_table.setdefault(phone.table["table"]["id"], []).append(phone)
+    by_table = await phones_by_table(phones)
     for table_id, at_table in by_table.items():
         seat = {id(p): p.snapshot["me"]["seat"] for p in at_table}
         for turn in range(len(at_table)):
@@ -87,7 +51,7 @@ async def test_a_canary_party_of_13_plays_both_tables_to_the_end_through_the_soc
     # two guests the same card: they share a rank, listed by table and seat); the highest
     # card of all makes the champions.
     drawn, place = {}, {}
-    for table in await _tables(party):
+    for table in await tables_of(party):
         state = CANARY.from_dict(table.state)
         for seat, entry in enumerate(table.roster):
             drawn[entry["name"]] = state.cards[seat]

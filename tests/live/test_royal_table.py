@@ -4,38 +4,23 @@ own view until the game is over. The table host speaks to the game only through 
 definition (games/royal/definition.py), and no seat ever sees another seat's pending
 decision."""
 
-import json
 import random
 
 import pytest
 from asgiref.sync import sync_to_async
 
 from events.models import Party
-from games.patch import merge_plain_private
 from games.royal.views import PRIVATE_KEYS
 from tables.models import Table
 from tables.seating import table_sizes
-from tests import shorthand
-from tests.live.clients import Phone
+from tests.live.seated_party import MergedPhone, seated_party
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
 PUBLIC_SEAT_KEYS = {"seat", "inside", "satchel", "bank", "total", "decided"}  # nothing of a choice not yet revealed
 
 
-class RoyalPhone(Phone):
-    """A phone of a Royal Heist table: a seat's update is the public view plus its own
-    private part (what GameDefinition.seat_private adds), merged as a screen would."""
-
-    def _note_raw(self, text: str) -> dict:
-        raw = json.loads(text)
-        if raw.get("type") != "table":
-            return raw
-        self.raw_tables.append(raw)
-        return merge_plain_private(raw)
-
-
-def _seen_by_seat(phone: RoyalPhone, seat: int) -> int:
+def _seen_by_seat(phone: MergedPhone, seat: int) -> int:
     """Everything this seat's socket was sent names no other seat's choice before the
     reveal. Returns how many of its own choices it was told of."""
     own = 0
@@ -54,21 +39,12 @@ def _seen_by_seat(phone: RoyalPhone, seat: int) -> int:
     return own
 
 
-async def _seated_party(guests: int) -> tuple[Party, RoyalPhone, list[RoyalPhone]]:
-    """A Royal Heist party of `guests`, each on their own socket, seated by the host."""
-    party, host_token = await sync_to_async(shorthand.party_create)(name="Royal night", game="royal")
+async def _seated_party(guests: int) -> tuple[Party, MergedPhone, list[MergedPhone]]:
+    """A Royal Heist party of `guests`, each on their own socket, seated by the host. A
+    seat's update is the public view plus its own private part (what
+    GameDefinition.seat_private adds), merged as a screen would."""
+    party, _, host, phones = await seated_party(guests, description="-", name="Royal night", game="royal")
     assert party.game == "royal"
-    tokens = []
-    for i in range(guests):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="-")
-        tokens.append(token)
-    host = await RoyalPhone(party.code).connect()
-    await host.hello("host", host_token)
-    phones = [await RoyalPhone(party.code).connect() for _ in tokens]
-    for phone, token in zip(phones, tokens, strict=True):
-        await phone.hello("guest", token)
-    ok = await host.command("seat")
-    assert ok["type"] == "ok", ok
     return party, host, phones
 
 
@@ -124,7 +100,7 @@ def test_royal_heist_seats_one_table_of_3_to_8_and_tables_of_5_to_8_from_11_gues
         table_sizes(2, table_max=8, min_players=3)
 
 
-async def _play(phones: list[RoyalPhone], r: random.Random, *, until: set[str]) -> None:
+async def _play(phones: list[MergedPhone], r: random.Random, *, until: set[str]) -> None:
     """Seats decide at random until every table is in one of the phases `until`."""
     for _ in range(4000):
         deciders = [p for p in phones if p.table["view"]["phase"] not in until and p.table["view"]["can_decide"]]

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import random
 
 import pytest
@@ -16,13 +15,9 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import Client
 
-from events.models import Party
-from games.patch import merge_plain_private
 from games.registry import game_named
 from games.word.party.rehearsal import choose
-from tables.models import Table
-from tests import shorthand
-from tests.live.clients import Phone
+from tests.live.seated_party import MergedPhone, phones_by_table, seated_party, tables_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -30,24 +25,7 @@ WORD = game_named("word")
 BEFORE_REVEAL = ("word", "clues", "halt")
 
 
-class WordPhone(Phone):
-    """A seat's phone: its table update's public part and its own part merged, as the
-    game's screens merge them (plain keys on top of the public view)."""
-
-    def _note_raw(self, text: str) -> dict:
-        raw = json.loads(text)
-        if raw.get("type") != "table":
-            return raw
-        self.raw_tables.append(raw)
-        return merge_plain_private(raw)
-
-
-@sync_to_async
-def _tables(party: Party) -> list[Table]:
-    return list(Table.objects.filter(party=party).order_by("letter"))
-
-
-async def _play(at_table: list[WordPhone], r: random.Random, *, until: str) -> None:
+async def _play(at_table: list[MergedPhone], r: random.Random, *, until: str) -> None:
     """Every seat the table waits for answers from its phone, until the table's phase is `until`."""
     while at_table[0].table["view"]["phase"] != until:
         asked = [p for p in at_table if p.table["view"]["can_act"]]
@@ -66,26 +44,11 @@ async def _play(at_table: list[WordPhone], r: random.Random, *, until: str) -> N
 
 async def test_a_word_party_of_13_in_german_plays_every_table_to_the_end_through_the_socket():
     await sync_to_async(WORD.lexicon)("de")  # read once per process: not on the seating's clock
-    party, host_token = await sync_to_async(shorthand.party_create)(name="Wortabend", game="word", language="de")
-    tokens = []
-    for i in range(13):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="")
-        tokens.append(token)
-    host = await WordPhone(party.code).connect()
-    await host.hello("host", host_token)
-    phones = [await WordPhone(party.code).connect() for _ in tokens]
-    for phone, token in zip(phones, tokens, strict=True):
-        await phone.hello("guest", token)
-    seated = await host.command("seat")
-    assert seated["type"] == "ok", seated
-    tables = await _tables(party)
+    party, host_token, host, phones = await seated_party(13, name="Wortabend", game="word", language="de")
+    tables = await tables_of(party)
     assert sorted(len(t.roster) for t in tables) == [4, 4, 5]
     assert all(t.setup["options"] == {"language": "de"} for t in tables)
-    for phone in phones:
-        await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
-    by_table: dict[int, list[WordPhone]] = {}
-    for phone in phones:
-        by_table.setdefault(phone.table["table"]["id"], []).append(phone)
+    by_table = await phones_by_table(phones)
     r = random.Random(13)
 
     for at_table in by_table.values():
@@ -96,7 +59,7 @@ async def test_a_word_party_of_13_in_german_plays_every_table_to_the_end_through
         # Read until this seat's own view says "word": a captain's phone is also sent its
         # table's public view, which may come first and must not count as the seat's own.
         first = at_table[0]
-        await first.until(lambda m: first.table["view"]["phase"] == "word", timeout=15)
+        await first.until(lambda m, first=first: first.table["view"]["phase"] == "word", timeout=15)
         for p in at_table[1:]:
             await p.at_version(first.table["version"], timeout=15)
         await _play(at_table, r, until="over")
@@ -113,7 +76,7 @@ async def test_a_word_party_of_13_in_german_plays_every_table_to_the_end_through
     over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over", timeout=15)
     result = over["party"]["result"]
     scores, place = {}, {}
-    for table in await _tables(party):
+    for table in await tables_of(party):
         state = WORD.from_dict(table.state)
         assert WORD.is_over(state) and state.language == "de" and state.round == 3
         for seat, entry in enumerate(table.roster):

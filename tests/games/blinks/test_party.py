@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -16,28 +15,11 @@ from django.test import Client
 
 from events.models import Party
 from games.blinks.definition import BLINKS
-from games.patch import merge_plain_private
 from tables.errors import ServiceError
-from tables.models import Table
 from tests import shorthand
-from tests.live.clients import Phone
+from tests.live.seated_party import phones_by_table, seated_party, tables_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
-
-
-class BlinksPhone(Phone):
-    """A seat's phone: its table update's public part and its own part merged, as a screen's."""
-
-    def _note_raw(self, text: str) -> dict:
-        raw = json.loads(text)
-        if raw.get("type") != "table":
-            return raw
-        return merge_plain_private(raw)
-
-
-@sync_to_async
-def _tables(party: Party) -> list[Table]:
-    return list(Table.objects.filter(party=party).order_by("letter"))
 
 
 @pytest.mark.parametrize(
@@ -62,21 +44,10 @@ def test_the_host_options_are_kept_with_their_defaults():
 
 
 async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_up_by_team():
-    party, host_token = await sync_to_async(shorthand.party_create)(
-        name="Blinks night", game="blinks", options={"vault": 3, "alternate": False}
+    party, host_token, host, phones = await seated_party(
+        11, name="Blinks night", game="blinks", options={"vault": 3, "alternate": False}
     )
-    tokens = []
-    for i in range(11):
-        _, token, _ = await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="")
-        tokens.append(token)
-    host = await BlinksPhone(party.code).connect()
-    await host.hello("host", host_token)
-    phones = [await BlinksPhone(party.code).connect() for _ in tokens]
-    for phone, token in zip(phones, tokens, strict=True):
-        await phone.hello("guest", token)
-    seated = await host.command("seat")
-    assert seated["type"] == "ok", seated
-    tables = await _tables(party)
+    tables = await tables_of(party)
     assert sorted(len(t.roster) for t in tables) == [5, 6]
     # the host's vault at every table, and four teams balanced over the party and each table
     every: list[int] = []
@@ -88,12 +59,7 @@ async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_u
         every += state.teams
     counts = [every.count(team) for team in range(4)]
     assert max(counts) - min(counts) <= 1, counts
-    for phone in phones:
-        await phone.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
-
-    by_table: dict[int, list[BlinksPhone]] = {}
-    for phone in phones:
-        by_table.setdefault(phone.table["table"]["id"], []).append(phone)
+    by_table = await phones_by_table(phones)
     for at_table in by_table.values():
         seat = {id(p): p.snapshot["me"]["seat"] for p in at_table}
         (captain,) = [p for p in at_table if p.snapshot["me"]["captain"]]
@@ -123,7 +89,7 @@ async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_u
     over = await host.until(lambda m: m.get("type") == "party" and m["party"].get("status") == "over")
     result = over["party"]["result"]
     want = [0, 0, 0, 0]
-    for t in await _tables(party):
+    for t in await tables_of(party):
         state = BLINKS.from_dict(t.state)
         for s, n in enumerate(state.claims()):
             want[state.teams[s]] += n
@@ -149,7 +115,7 @@ async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_u
     await sync_to_async(cache.clear)()
     told = (await sync_to_async(client.get)(f"/story/{party.code}/story.json")).json()
     breakers = {}
-    for t in await _tables(party):
+    for t in await tables_of(party):
         state = BLINKS.from_dict(t.state)
         breakers[t.letter] = [(b, t.roster[seat]["name"]) for b, seat in enumerate(state.owner, start=1)]
     assert {t["table"]: sorted((b["blink"], b["name"]) for b in t["blinks"]) for t in told["tables"]} == breakers
