@@ -22,14 +22,15 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests import shorthand
+from tests.browser.big_party import PartyOnScreens
 from tests.browser.big_party_guests import (
     hand_over_kept_at_the_end,
     late_arrival_at_the_end,
     late_arrival_registers,
     substitute_takes_the_seat,
 )
-from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y, wait_version
-from tests.browser.party_driver import Pinger, WsBot, policy, table_rand
+from tests.browser.helpers import fits, overflows, serious_a11y, wait_version
+from tests.browser.party_driver import WsBot, policy, table_rand
 from tests.browser.phone_checks import clock_off, clock_ran_out, decision_fits, names_its_table, stand_in_rows
 from tests.browser.relay_walk import walk_the_relay
 from tests.browser.test_many_tables_browser import screen_checked, tiles_out_of_view
@@ -55,56 +56,43 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
     from tables.models import Table
     from tables.seating import seating_plan
 
-    started = time.monotonic()
     base = asgi_server
-    errors: list[str] = []
-    a11y: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    db = DbThread()
-    bots: dict[int, WsBot] = {}
-    pinger = None
-    pages: dict[str, Page] = {}
-    laps = []
+    with PartyOnScreens(browser, base, "big") as run:
+        started, errors, a11y, db, bots, pages = run.started, run.errors, run.a11y, run.db, run.bots, run.pages
+        laps, lap, shot = run.laps, run.lap, run.shot
 
-    def lap(label):
-        laps.append(f"{label} {time.monotonic() - started:.0f}s")
+        def fit_check(phase: str):
+            """The dashboard (at 1366x768 and 1280x800) and the big screen never scroll."""
+            assert fits(host), f"{phase}: the host dashboard scrolls at 1366x768"
+            # ...and every table's tile is in view: the overview does not scroll inside either.
+            assert host.evaluate(
+                "() => { const t = document.getElementById('tables'); return t.scrollHeight <= t.clientHeight + 1; }"
+            ), f"{phase}: the overview of tables scrolls at 1366x768"
+            assert fits(screen), f"{phase}: the big screen scrolls at 1920x1080"
+            # Issue 40: no table's tile cut off or scrolled out of sight, alerts and all.
+            out = tiles_out_of_view(host)
+            assert not out, f"{phase}: tables out of sight on the dashboard at 1366x768: {out}"
+            shot(host, f"host-{phase}")
+            shot(screen, f"screen-{phase}")
 
-    def shot(page: Page, name: str, full=False):
-        page.screenshot(path=str(SHOTS / f"big-{name}.png"), full_page=full)
+        def projector_720(phase: str):
+            screen.set_viewport_size({"width": 1280, "height": 720})
+            try:
+                assert fits(screen), f"{phase}: the big screen scrolls at 1280x720"
+                # Issue 40: text at 24 px or more, every tile whole, on every page of tables.
+                bad = screen_checked(screen, phase, "big-720", [])
+                assert not bad, "\n".join(bad)
+                shot(screen, f"screen-{phase}-720")
+            finally:
+                screen.set_viewport_size({"width": 1920, "height": 1080})
 
-    def fit_check(phase: str):
-        """The dashboard (at 1366x768 and 1280x800) and the big screen never scroll."""
-        assert fits(host), f"{phase}: the host dashboard scrolls at 1366x768"
-        # ...and every table's tile is in view: the overview does not scroll inside either.
-        assert host.evaluate(
-            "() => { const t = document.getElementById('tables'); return t.scrollHeight <= t.clientHeight + 1; }"
-        ), f"{phase}: the overview of tables scrolls at 1366x768"
-        assert fits(screen), f"{phase}: the big screen scrolls at 1920x1080"
-        # Issue 40: no table's tile cut off or scrolled out of sight, alerts and all.
-        out = tiles_out_of_view(host)
-        assert not out, f"{phase}: tables out of sight on the dashboard at 1366x768: {out}"
-        shot(host, f"host-{phase}")
-        shot(screen, f"screen-{phase}")
+        def laptop_1280(phase: str):
+            host.set_viewport_size({"width": 1280, "height": 800})
+            try:
+                assert fits(host), f"{phase}: the host dashboard scrolls at 1280x800"
+            finally:
+                host.set_viewport_size({"width": 1366, "height": 768})
 
-    def projector_720(phase: str):
-        screen.set_viewport_size({"width": 1280, "height": 720})
-        try:
-            assert fits(screen), f"{phase}: the big screen scrolls at 1280x720"
-            # Issue 40: text at 24 px or more, every tile whole, on every page of tables.
-            bad = screen_checked(screen, phase, "big-720", [])
-            assert not bad, "\n".join(bad)
-            shot(screen, f"screen-{phase}-720")
-        finally:
-            screen.set_viewport_size({"width": 1920, "height": 1080})
-
-    def laptop_1280(phase: str):
-        host.set_viewport_size({"width": 1280, "height": 800})
-        try:
-            assert fits(host), f"{phase}: the host dashboard scrolls at 1280x800"
-        finally:
-            host.set_viewport_size({"width": 1366, "height": 768})
-
-    try:
         # --- the party, 97 bot guests (two of them both called Sam) and 9 of 10 vault gifts ---
         def create():
             party, token = shorthand.party_create(name="Hundred heist", vault_size=1)
@@ -118,15 +106,12 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
             return party.code, token, tokens
 
         code, host_token, tokens = db(create)
-        host = pages["host"] = new_page(browser, 1366, 768, errors, "host")
-        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
-        host.goto(f"{base}/host/{code}/")
-        screen = pages["screen"] = new_page(browser, 1920, 1080, errors, "screen")
-        screen.goto(f"{base}/screen/{code}/")
+        host = run.host_page(code, host_token)
+        screen = run.screen_page(code)
 
         phones: dict[str, Page] = {}
         for name, w, hgt in PHONES:
-            p = pages[name] = phones[name] = new_page(browser, w, hgt, errors, name)
+            p = phones[name] = run.page(name, w, hgt)
             if name == "Pia":
                 p.goto(f"{base}/")
                 a11y.extend(serious_a11y(p, "home page"))
@@ -234,7 +219,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 "k => document.activeElement && document.activeElement.dataset.key === k",
                 arg=f"details-{tables[letter]}",
             )
-            tab = pages[f"tablet-{letter}"] = tablets[letter] = new_page(browser, 820, 1180, errors, f"tablet-{letter}")
+            tab = tablets[letter] = run.page(f"tablet-{letter}", 820, 1180)
             tab.on("websocket", lambda ws: ws.on("framereceived", lambda payload: tablet_frames.append(payload)))
             tab.goto(f"{base}/t/{code}/#{pairing}")
             expect(tab.locator(".tablet-head h1")).to_have_text(f"Table {letter}")
@@ -246,15 +231,12 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         lap("seated")
 
         # --- the bots connect ----------------------------------------------------------------------
-        for gid, token in tokens.items():
-            bots[gid] = WsBot(base, code, f"g{gid}")
-            bots[gid].hello(token)
+        run.connect_bots(code, tokens)
         phone_bots = {}
         for letter, (page, _) in phone_at.items():
             token = json.loads(page.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["token"]
             phone_bots[letter] = bots[-ord(letter)] = WsBot(base, code, f"phone-{letter}")
             phone_bots[letter].hello(token)
-        pinger = Pinger(bots)
         fit_check("round1")
         laptop_1280("round1")
         a11y.extend(serious_a11y(host, "host overview"))
@@ -279,7 +261,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         expect(alert).to_have_count(0)
 
         rands = {letter: table_rand(letter) for letter in tables}
-        counts = {"bot": 0, "phone": 0, "duty": 0, "tablet": 0}
+        counts = run.said["counts"] = {"bot": 0, "phone": 0, "duty": 0, "tablet": 0}
         done_checks = {
             "pass_host": False,
             "pass_tablet": False,
@@ -361,7 +343,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 seat = json.dumps(
                     {"token": tokens[captain.pk], "guest": captain.pk, "gift_number": captain.gift_number}
                 )
-                cap = pages["captain"] = new_page(browser, 390, 844, errors, "captain's phone")
+                cap = run.page("captain's phone", 390, 844)
                 cap.context.add_init_script(f"localStorage.setItem('heist.seat.{code}', {json.dumps(seat)})")
                 cap.goto(f"{base}/p/{code}/")
                 names_its_table(cap, letter, captain.seat)
@@ -378,7 +360,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 assert rows[0][1:] == (f"captain:{captain.pk}", {"type": "timeout_pass", "seat": g.active}), rows
                 db(clock_off, tables[letter])
                 cap.close()
-                pages.pop("captain")
+                pages.pop("captain's phone")
                 counts["duty"] += 1
                 return True
             if g.phase is Phase.REACTION and letter == pass_letter and not done_checks["pass_host"]:
@@ -424,7 +406,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                 return False
             return False
 
-        timing = {"game": 0.0, "bot": 0.0}  # seconds reading tables, waiting for bot replies
+        timing = run.said["timing"] = {"game": 0.0, "bot": 0.0}  # seconds reading tables, waiting for bot replies
 
         def timed(key, fn, *args):
             t0 = time.monotonic()
@@ -641,17 +623,3 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
         assert not a11y, "\n".join(a11y)
         assert not errors, errors
         print(f"\n100-guest party: seed {seed}, {counts} in {time.monotonic() - started:.0f} s ({', '.join(laps)})")
-    except BaseException:
-        for label, page in list(pages.items()):
-            try:
-                page.screenshot(path=str(SHOTS / f"big-FAILED-{label}.png"))
-            except Exception:
-                pass
-        raise
-    finally:
-        print(f"\nlaps: {laps}; timing: {locals().get('timing')}; counts: {locals().get('counts')}")
-        if pinger:
-            pinger.close()
-        for bot in bots.values():
-            bot.close()
-        db.close()

@@ -16,15 +16,14 @@ team and the host's result lists the teams' totals.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import SHOTS, DbThread, new_page
-from tests.browser.party_driver import Pinger, WsBot
+from tests.browser.big_party import PartyOnScreens
+from tests.browser.helpers import SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,15 +36,11 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
     from events.party.tablets import tablet_pair_start
     from games.blinks.definition import BLINKS
     from tables.models import Table
-    from tests import shorthand
 
     base = asgi_server
-    errors: list[str] = []
-    db = DbThread()
-    bots: dict[int, WsBot] = {}
-    pinger = None
-    try:
-        host = new_page(browser, 1366, 768, errors, "host")
+    with PartyOnScreens(browser, base, "blinks") as run:
+        errors, db, bots = run.errors, run.db, run.bots
+        host = run.page("host", 1366, 768)
         host.goto(base + "/")
         host.get_by_label("Party name").fill("Blinks forty")
         host.locator("#party-game").select_option("blinks")
@@ -56,27 +51,16 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         code = host.url.rstrip("/").rsplit("/", 1)[1]
         assert "Blinks Heist" in host.title()
 
-        def join_bots() -> dict[int, str]:
-            tokens = {}
-            for i in range(N - len(PHONES)):
-                guest, token, _ = shorthand.guest_join(code=code, name=f"Guest {i + 1}", description="")
-                tokens[guest.pk] = token
-            return tokens
-
-        tokens = db(join_bots)
+        tokens = run.join_bots(code, N - len(PHONES))
         phones: dict[str, Page] = {}
         for name in PHONES:
-            p = phones[name] = new_page(browser, 390, 844, errors, name)
+            p = phones[name] = run.page(name, 390, 844)
             p.goto(f"{base}/j/{code}/")
             p.get_by_label("Your name", exact=True).fill(name)
             p.get_by_role("button", name="Join the party").click()
             p.wait_for_url(f"**/p/{code}/")
-        phone_ids = {
-            json.loads(p.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["guest"]: name
-            for name, p in phones.items()
-        }
-        screen = new_page(browser, 1920, 1080, errors, "screen")
-        screen.goto(f"{base}/screen/{code}/")
+        phone_ids = run.seat_ids(phones, code)
+        screen = run.screen_page(code)
         expect(host.locator("#roster li.guest")).to_have_count(N)
         host.locator("#deal").click()
         expect(host.locator("#tables .bk-tile")).to_have_count(5)
@@ -101,14 +85,11 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
             return str(tablet_pair_start(party_id=table.party_id, table_id=table.pk).data["pairing"])
 
         pairing = db(pairing_code)
-        tablet = new_page(browser, 820, 1180, errors, "tablet-A")
+        tablet = run.page("tablet-A", 820, 1180)
         tablet.goto(f"{base}/t/{code}/#{pairing}")
         expect(tablet.locator("#tablet .bk-tablet .bk-hex")).to_have_count(3)
 
-        for gid, token in tokens.items():
-            bots[gid] = WsBot(base, code, f"g{gid}")
-            bots[gid].hello(token)
-        pinger = Pinger(bots)
+        run.connect_bots(code, tokens)
 
         def state(letter: str):
             return db(lambda: BLINKS.from_dict(Table.objects.get(party__code=code, letter=letter).state))
@@ -204,9 +185,3 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         for p in phones.values():
             expect(p.locator(".bk-turn.over")).to_be_visible()
         assert not errors, errors
-    finally:
-        if pinger is not None:
-            pinger.close()
-        for bot in bots.values():
-            bot.close()
-        db.close()

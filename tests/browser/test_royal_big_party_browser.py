@@ -24,8 +24,9 @@ import urllib.request
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import SHOTS, DbThread, fits, new_page, overflows, serious_a11y
-from tests.browser.party_driver import Pinger, WsBot, royal_policy
+from tests.browser.big_party import PartyOnScreens
+from tests.browser.helpers import fits, overflows, serious_a11y
+from tests.browser.party_driver import royal_policy
 from tests.browser.phone_checks import (
     clock_off,
     clock_ran_out,
@@ -54,105 +55,78 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
     from events.models import Guest
     from games.royal import Game
     from tables.models import Table
-    from tests import shorthand
 
-    started = time.monotonic()
     base = asgi_server
-    errors: list[str] = []
-    a11y: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    db = DbThread()
-    bots: dict[int, WsBot] = {}
-    pinger = None
-    pages: dict[str, Page] = {}
-    laps: list[str] = []
-    unfit: list[str] = []
-    letters_shown = [chr(ord("A") + i) for i in range(TABLES)]
+    with PartyOnScreens(browser, base, "royal-big") as run:
+        started, errors, a11y, db, bots = run.started, run.errors, run.a11y, run.db, run.bots
+        laps, lap, shot = run.laps, run.lap, run.shot
+        unfit: list[str] = []
+        letters_shown = [chr(ord("A") + i) for i in range(TABLES)]
 
-    def lap(label: str) -> None:
-        laps.append(f"{label} {time.monotonic() - started:.0f}s")
-
-    def shot(page: Page, name: str, full: bool = False) -> None:
-        page.screenshot(path=str(SHOTS / f"royal-big-{name}.png"), full_page=full)
-
-    def fit_check(phase: str) -> None:
-        """The dashboard and the big screen show the whole party without a scroll: the
-        page, and every table's block inside the overview (which may not scroll either).
-        Noted, and asserted at the end: one run names every phase that does not fit."""
-        shot(host, f"host-{phase}")
-        shot(screen, f"screen-{phase}")
-        if not fits(host):
-            unfit.append(f"{phase}: the host dashboard scrolls at 1366x768")
-        if not host.evaluate(
-            "() => { const t = document.getElementById('tables'); return t.scrollHeight <= t.clientHeight + 1; }"
-        ):
-            unfit.append(f"{phase}: the overview of tables scrolls inside the dashboard at 1366x768")
-        if not fits(screen):
-            unfit.append(f"{phase}: the big screen scrolls at 1920x1080")
-        for page, label in ((host, "dashboard"), (screen, "big screen")):
-            cut = page.evaluate(
-                """() => { const box = document.getElementById('tables').getBoundingClientRect();
-                  return [...document.querySelectorAll('#tables .r-table')].filter((t) => {
-                    const r = t.getBoundingClientRect();
-                    return r.bottom > Math.min(box.bottom, innerHeight) + 1 || r.right > innerWidth + 1;
-                  }).map((t) => t.getAttribute('aria-label')); }"""
-            )
-            if cut:
-                unfit.append(f"{phase}: tables out of view on the {label}: {cut}")
-        # Issue 40: every table's tile in sight on the dashboard; on a 1280x720 projector,
-        # text at 24 px or more and every tile whole, page by page, every table shown.
-        out = tiles_out_of_view(host)
-        if out:
-            unfit.append(f"{phase}: tables out of sight on the dashboard at 1366x768: {out}")
-        screen.set_viewport_size({"width": 1280, "height": 720})
-        try:
-            unfit.extend(screen_checked(screen, phase, "royal-big-720", letters_shown))
-        finally:
-            screen.set_viewport_size({"width": 1920, "height": 1080})
-        # The other common sizes: a 1280x800 laptop, a 1280x720 projector.
-        for page, size, label in ((host, (1280, 800), "host dashboard"), (screen, (1280, 720), "big screen")):
-            before = page.viewport_size
-            page.set_viewport_size({"width": size[0], "height": size[1]})
+        def fit_check(phase: str) -> None:
+            """The dashboard and the big screen show the whole party without a scroll: the
+            page, and every table's block inside the overview (which may not scroll either).
+            Noted, and asserted at the end: one run names every phase that does not fit."""
+            shot(host, f"host-{phase}")
+            shot(screen, f"screen-{phase}")
+            if not fits(host):
+                unfit.append(f"{phase}: the host dashboard scrolls at 1366x768")
+            if not host.evaluate(
+                "() => { const t = document.getElementById('tables'); return t.scrollHeight <= t.clientHeight + 1; }"
+            ):
+                unfit.append(f"{phase}: the overview of tables scrolls inside the dashboard at 1366x768")
+            if not fits(screen):
+                unfit.append(f"{phase}: the big screen scrolls at 1920x1080")
+            for page, label in ((host, "dashboard"), (screen, "big screen")):
+                cut = page.evaluate(
+                    """() => { const box = document.getElementById('tables').getBoundingClientRect();
+                      return [...document.querySelectorAll('#tables .r-table')].filter((t) => {
+                        const r = t.getBoundingClientRect();
+                        return r.bottom > Math.min(box.bottom, innerHeight) + 1 || r.right > innerWidth + 1;
+                      }).map((t) => t.getAttribute('aria-label')); }"""
+                )
+                if cut:
+                    unfit.append(f"{phase}: tables out of view on the {label}: {cut}")
+            # Issue 40: every table's tile in sight on the dashboard; on a 1280x720 projector,
+            # text at 24 px or more and every tile whole, page by page, every table shown.
+            out = tiles_out_of_view(host)
+            if out:
+                unfit.append(f"{phase}: tables out of sight on the dashboard at 1366x768: {out}")
+            screen.set_viewport_size({"width": 1280, "height": 720})
             try:
-                page.wait_for_timeout(50)  # a frame for the layout
-                if not fits(page):
-                    unfit.append(f"{phase}: the {label} scrolls at {size[0]}x{size[1]}")
-                    shot(page, f"{label.split()[-1]}-{phase}-{size[0]}x{size[1]}")
+                unfit.extend(screen_checked(screen, phase, "royal-big-720", letters_shown))
             finally:
-                page.set_viewport_size(before)
+                screen.set_viewport_size({"width": 1920, "height": 1080})
+            # The other common sizes: a 1280x800 laptop, a 1280x720 projector.
+            for page, size, label in ((host, (1280, 800), "host dashboard"), (screen, (1280, 720), "big screen")):
+                before = page.viewport_size
+                page.set_viewport_size({"width": size[0], "height": size[1]})
+                try:
+                    page.wait_for_timeout(50)  # a frame for the layout
+                    if not fits(page):
+                        unfit.append(f"{phase}: the {label} scrolls at {size[0]}x{size[1]}")
+                        shot(page, f"{label.split()[-1]}-{phase}-{size[0]}x{size[1]}")
+                finally:
+                    page.set_viewport_size(before)
 
-    try:
         # --- the party (POST /api/parties, as the home page's form does) and 97 bot guests ---
         created = _post(f"{base}/api/parties", {"name": "Royal hundred", "game": "royal", "games": 1})
         code, host_token = created["code"], created["host_token"]
 
-        def join_bots() -> dict[int, str]:
-            tokens = {}
-            for i in range(N - len(PHONES)):
-                guest, token, _ = shorthand.guest_join(code=code, name=f"Guest {i + 1}", description="")
-                tokens[guest.pk] = token
-            return tokens
-
-        tokens = db(join_bots)
-        host = pages["host"] = new_page(browser, 1366, 768, errors, "host")
-        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
-        host.goto(f"{base}/host/{code}/")
-        screen = pages["screen"] = new_page(browser, 1920, 1080, errors, "screen")
-        screen.goto(f"{base}/screen/{code}/")
+        tokens = run.join_bots(code, N - len(PHONES))
+        host = run.host_page(code, host_token)
+        screen = run.screen_page(code)
 
         phones: dict[str, Page] = {}
         for name, w, hgt in PHONES:
-            p = pages[name] = phones[name] = new_page(browser, w, hgt, errors, name)
+            p = phones[name] = run.page(name, w, hgt)
             p.goto(f"{base}/j/{code}/")
             expect(p.locator("#guest-gift")).to_have_count(0)  # Royal Heist asks for no gift
             p.get_by_label("Your name", exact=True).fill(name)
             p.get_by_role("button", name="Join the party").click()
             p.wait_for_url(f"**/p/{code}/")
             expect(p.get_by_role("heading", name=f"You're in, {name}!")).to_be_visible()
-        phone_ids = {
-            json.loads(p.evaluate(f"localStorage.getItem('heist.seat.{code}')"))["guest"]: name
-            for name, p in phones.items()
-        }
+        phone_ids = run.seat_ids(phones, code)
         expect(host.locator("#roster li.guest")).to_have_count(N)
         expect(screen.locator("#joined-count")).to_have_text(str(N))
         if not (fits(host) and fits(screen)):
@@ -199,21 +173,14 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
             panel.get_by_role("button", name=f"Pair a tablet with table {letter}").click()
             pairing = panel.locator(".pairing-code").inner_text()
             assert re.fullmatch(r"[A-Z0-9]{4,12}", pairing), pairing
-            tab = pages[f"tablet-{letter}"] = tablets[letter] = new_page(browser, 820, 1180, errors, f"tablet-{letter}")
+            tab = tablets[letter] = run.page(f"tablet-{letter}", 820, 1180)
             tab.goto(f"{base}/t/{code}/#{pairing}")
             expect(tab.locator("#tablet .r-table:not(.tile)")).to_have_attribute("aria-label", f"Table {letter}")
             expect(panel.locator(".tablet-list li")).to_have_count(1)
 
         # --- the bots connect ----------------------------------------------------------------------
         lap("tablets")
-        hellos = []
-        for gid, token in tokens.items():  # every socket opens, then every hello is answered
-            bots[gid] = WsBot(base, code, f"g{gid}")
-            hellos.append((bots[gid], bots[gid].send({"type": "hello", "role": "guest", "token": token})))
-        for bot, re_id in hellos:
-            reply = bot.wait(re_id)
-            assert reply["type"] == "snapshot" and reply["table"], (bot.label, reply)
-        pinger = Pinger(bots)
+        run.connect_bots(code, tokens)  # every socket opens, then every hello is answered
         lap("bots")
 
         # --- a captain's own phone gets a quiet guest out (issue 40.1) ---------------------------
@@ -445,17 +412,3 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         assert not errors, errors
         elapsed = time.monotonic() - started
         print(f"\n100-guest Royal party: {counts}, taps {taps} in {elapsed:.0f} s ({', '.join(laps)})")
-    except BaseException:
-        for label, page in list(pages.items()):
-            try:
-                page.screenshot(path=str(SHOTS / f"royal-big-FAILED-{label}.png"))
-            except Exception:
-                pass
-        raise
-    finally:
-        print(f"\nlaps: {laps}")
-        if pinger:
-            pinger.close()
-        for bot in bots.values():
-            bot.close()
-        db.close()

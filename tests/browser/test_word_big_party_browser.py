@@ -19,8 +19,8 @@ import time
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import SHOTS, DbThread, new_page, overflows, serious_a11y
-from tests.browser.party_driver import Pinger, WsBot
+from tests.browser.big_party import PartyOnScreens
+from tests.browser.helpers import overflows, serious_a11y
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -37,24 +37,10 @@ def test_a_hundred_guest_word_party_on_every_screen(asgi_server, browser):
     from tables.models import Table
     from tests import shorthand
 
-    started = time.monotonic()
     base = asgi_server
-    errors: list[str] = []
-    a11y: list[str] = []
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    db = DbThread()
-    bots: dict[int, WsBot] = {}
-    pinger = None
-    pages: dict[str, Page] = {}
-    laps: list[str] = []
-
-    def lap(label: str) -> None:
-        laps.append(f"{label} {time.monotonic() - started:.0f}s")
-
-    def shot(page: Page, name: str, full: bool = False) -> None:
-        page.screenshot(path=str(SHOTS / f"word-big-{name}.png"), full_page=full)
-
-    try:
+    with PartyOnScreens(browser, base, "word-big") as run:
+        started, errors, a11y, db, bots = run.started, run.errors, run.a11y, run.db, run.bots
+        laps, lap, shot = run.laps, run.lap, run.shot
         party, host_token = db(lambda: shorthand.party_create(name="Word hundred", game="word"))
         code = party.code
 
@@ -67,16 +53,13 @@ def test_a_hundred_guest_word_party_on_every_screen(asgi_server, browser):
 
         tokens = db(lambda: join([f"Guest {i + 1}" for i in range(N - len(PHONES))]))
         phone_tokens = db(lambda: join([name for name, *_ in PHONES]))
-        host = pages["host"] = new_page(browser, 1366, 768, errors, "host")
-        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
-        host.goto(f"{base}/host/{code}/")
-        screen = pages["screen"] = new_page(browser, 1920, 1080, errors, "screen")
-        screen.goto(f"{base}/screen/{code}/")
+        host = run.host_page(code, host_token)
+        screen = run.screen_page(code)
 
         phones: dict[str, Page] = {}
         phone_ids: dict[int, str] = {}
         for (gid, token), (name, w, hgt, locale) in zip(phone_tokens.items(), PHONES, strict=True):
-            p = pages[name] = phones[name] = new_page(browser, w, hgt, errors, name, locale=locale)
+            p = phones[name] = run.page(name, w, hgt, locale=locale)
             p.context.add_init_script(
                 f"localStorage.setItem('heist.seat.{code}', {json.dumps(json.dumps({'token': token, 'guest': gid}))})"
             )
@@ -112,18 +95,11 @@ def test_a_hundred_guest_word_party_on_every_screen(asgi_server, browser):
         panel = host.locator(".tablets-panel", has_text="Captain's tablet for table A")
         panel.get_by_role("button", name="Pair a tablet with table A").click()
         pairing = panel.locator(".pairing-code").inner_text()
-        tablet = pages["tablet"] = new_page(browser, 820, 1180, errors, "tablet")
+        tablet = run.page("tablet", 820, 1180)
         tablet.goto(f"{base}/t/{code}/#{pairing}")
         expect(tablet.locator("#tablet .w-table")).to_have_attribute("aria-label", "Table A")
 
-        hellos = []
-        for gid, token in tokens.items():
-            bots[gid] = WsBot(base, code, f"g{gid}")
-            hellos.append((bots[gid], bots[gid].send({"type": "hello", "role": "guest", "token": token})))
-        for bot, re_id in hellos:
-            reply = bot.wait(re_id, timeout=60)
-            assert reply["type"] == "snapshot" and reply["table"], (bot.label, reply)
-        pinger = Pinger(bots)
+        run.connect_bots(code, tokens, timeout=60)
         lap("bots")
         shot(host, "host-start")
         shot(screen, "screen-start")
@@ -258,17 +234,3 @@ def test_a_hundred_guest_word_party_on_every_screen(asgi_server, browser):
         print(
             f"\n100-guest Word party: {tables} tables {sizes}, {counts} in {time.monotonic() - started:.0f} s ({', '.join(laps)})"
         )
-    except BaseException:
-        for label, page in list(pages.items()):
-            try:
-                page.screenshot(path=str(SHOTS / f"word-big-FAILED-{label}.png"))
-            except Exception:
-                pass
-        raise
-    finally:
-        print(f"\nlaps: {laps}")
-        if pinger:
-            pinger.close()
-        for bot in bots.values():
-            bot.close()
-        db.close()
