@@ -22,37 +22,12 @@ import argparse
 import random
 import statistics
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from games.blinks import Phase, Thrower, apply, bot_action, new_game
-
-WINDOW = (30.0, 45.0)  # a party's game, minutes (docs/RULES.md)
-
-
-@dataclass(frozen=True)
-class Played:
-    throws: int
-    turns: int
-    skipped: int
-
-
-def play(seed: int, players: int, vault: int, alternate: bool, thrower: Thrower) -> Played:
-    g, _ = new_game(seed, players, vault=vault, alternate=alternate)
-    r = random.Random(seed)
-    skipped = 0
-    while g.phase is not Phase.OVER:
-        action = bot_action(g, r, thrower=thrower)
-        assert action is not None
-        g, events = apply(g, action)
-        skipped += sum(e.type == "skipped" for e in events)
-    return Played(throws=g.throws, turns=g.turns, skipped=skipped)
-
-
-def p90(values: list[float]) -> float:
-    return statistics.quantiles(values, n=10)[-1] if len(values) > 1 else values[0]
+from games.blinks import Thrower
+from games.blinks.party.simulate.play import WINDOW, p90, play
 
 
 def main() -> None:
@@ -84,7 +59,7 @@ def main() -> None:
                 minutes = []
                 for i in range(args.games):
                     seed = hash((args.seed, alternate, rate, vault, i)) & 0xFFFFFFFF
-                    game = play(seed, args.players, vault, alternate, thrower)
+                    game = play(seed, args.players, vault, alternate, thrower, random.Random(seed))
                     per_blink.append(game.throws / vault)
                     seconds = game.throws * args.throw_seconds + (game.turns - 1) * args.turn_seconds
                     minutes.append(seconds / 60)

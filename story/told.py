@@ -96,3 +96,22 @@ def tables_told(party: Party, tell_table: TableTelling) -> dict[str, Any]:
         "tables": told,
         "result": party_result(party),
     }
+
+
+class TablesStory:
+    """A game's story (story/game.py `GameStory`) that is its tables told one by one by
+    `tell_table` in its own `template`, and nothing more: no page context, no picture.
+    A game that tells more writes its own."""
+
+    def __init__(self, template: str, tell_table: TableTelling) -> None:
+        self.template = template
+        self._tell_table = tell_table
+
+    def tell(self, party: Party) -> dict[str, Any]:
+        return tables_told(party, self._tell_table)
+
+    def page_context(self, story: dict[str, Any], *, screen: bool) -> dict[str, Any]:
+        return {}
+
+    def picture(self, story: dict[str, Any], *, table: str | None = None) -> str | None:
+        return None

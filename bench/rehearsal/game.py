@@ -9,16 +9,18 @@ stack, the screens' sockets (`Screen`), the join burst, seating, the sleepers, t
 faults, the watchdog and the oracles (lost, applied twice, stale, 5xx).
 
 A game's bots decide only from what a screen holds (its seat view, the party copy),
-never from the database, as the game's own screens do.
+never from the database, as the game's own screens do. What several games' bots do
+alike (the host's watch and gate, a phone held for the fault) is in hosting.py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Iterable, Mapping, Sequence
 from typing import Any, Protocol, cast
 
+from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
 from games.registry import GAMES, game_named, part_of
 from tables.seating import table_count
 
@@ -183,3 +185,11 @@ def tables_for(game: str, guests: int) -> int:
     """How many tables the host's seating makes of `guests`: as many as the game's
     largest table needs (tables/seating.py, the game's definition)."""
     return max(1, table_count(guests, game_named(game).table_max))
+
+
+def plain_private_copies(private_keys: Iterable[str]) -> Copies:
+    """A screen's copies of its table streams for a game whose private part is plain keys
+    on top of the public view, as its phone merges them (games/patch.py
+    merge_plain_private); `private_keys`: its definition's."""
+    unmerge = without_keys(frozenset(private_keys))
+    return TableCopies(lambda: TableCopy(unmerge=unmerge, merge=merge_plain_private))

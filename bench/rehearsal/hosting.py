@@ -7,6 +7,7 @@ moment once every table is held."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .game import Room, Screen
@@ -72,8 +73,19 @@ def ended_when_over(room: Room, views: dict[int, Json]) -> bool:
 async def watch_until_over(room: Room) -> None:
     """The host's dashboard of a game it has nothing to do in: watching until every
     table is over."""
-    while not ended_when_over(room, await every_table_shown(room)):
-        pass
+    while True:
+        if ended_when_over(room, await every_table_shown(room)):
+            return
+
+
+# The phases (RehearsalGame.phases) of a party whose host is a GateKeeper: its marks and
+# the host's "seated", each with the name of the span it ends.
+GATE_PHASES: Mapping[str, str] = {
+    "seated": "seating",
+    "at_gate": "first_half",  # seated until every table is at the gate (or over)
+    "gate_open": "gate",  # the host's open_gate
+    "over": "second_half",
+}
 
 
 class GateKeeper:
@@ -114,3 +126,19 @@ class GateKeeper:
                 room.mark("gate_open")
                 opened.update({t: views[t]["version"] for t in at_gate})
             h.changed.set()
+
+    def figures(self) -> Json:
+        """This party's figure for `gates_opened` (PartyBots.figures)."""
+        return {"gate_commands": self.opened}
+
+
+def gates_opened(tables: Sequence[int], parties: Sequence[Json]) -> Json:
+    """The report's figure of a game with a GateKeeper: the host's open_gate commands
+    answered (each party's `GateKeeper.figures`), and the tables whose action log has the
+    gate's opening (each table at the gate, once per open_gate)."""
+    from tables.models import TableAction
+
+    return {
+        "commands": sum(p["gate_commands"] for p in parties),
+        "tables": TableAction.objects.filter(table_id__in=list(tables), action__type="open_gate").count(),
+    }

@@ -17,10 +17,9 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
+from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen, plain_private_copies
 from bench.rehearsal.hosting import every_table_held, hold_for_fault, watch_until_over
 from games.blinks.definition import DEFINITION
-from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
 
 Json = dict[str, Any]
 
@@ -123,9 +122,7 @@ class BlinksRehearsal:
         return {}  # a game without gifts asks for no description
 
     def table_copies(self) -> Copies:
-        """As the phone merges it: the private part is plain keys on top of the public view."""
-        unmerge = without_keys(frozenset(DEFINITION.private_keys()))
-        return TableCopies(lambda: TableCopy(unmerge=unmerge, merge=merge_plain_private))
+        return plain_private_copies(DEFINITION.private_keys())
 
     def stage(self, view: Json) -> int:
         claimed: int = len(view["vault"]) - view["left"]

@@ -19,9 +19,8 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
-from bench.rehearsal.hosting import GateKeeper, every_table_held, hold_for_fault
-from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
+from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen, plain_private_copies
+from bench.rehearsal.hosting import GATE_PHASES, GateKeeper, every_table_held, gates_opened, hold_for_fault
 from games.royal.definition import DEFINITION
 
 Json = dict[str, Any]
@@ -53,7 +52,7 @@ class RoyalParty:
         return None  # no gifts, no vault
 
     def figures(self) -> Json:
-        return {"gate_commands": self.gate.opened}
+        return self.gate.figures()
 
     def look(self, p: Screen) -> None:
         """A seat still inside decides, once per step, from its view (`can_decide`);
@@ -101,12 +100,7 @@ class RoyalParty:
 
 
 class RoyalRehearsal:
-    phases: Mapping[str, str] = {
-        "seated": "seating",
-        "at_gate": "first_half",  # seated until every table is at the gate (or over)
-        "gate_open": "gate",  # the host's open_gate
-        "over": "second_half",
-    }
+    phases: Mapping[str, str] = GATE_PHASES
 
     def party_fields(self, index: int) -> Json:
         # No gifts, so no budget and no vault (the definition's Features).
@@ -116,10 +110,7 @@ class RoyalRehearsal:
         return {}  # a game without gifts asks for no description
 
     def table_copies(self) -> Copies:
-        """As the phone merges it: the private part is plain keys on top of the public
-        view (games/patch.py merge_plain_private)."""
-        unmerge = without_keys(frozenset(DEFINITION.private_keys()))
-        return TableCopies(lambda: TableCopy(unmerge=unmerge, merge=merge_plain_private))
+        return plain_private_copies(DEFINITION.private_keys())
 
     def stage(self, view: Json) -> int:
         reached: int = view["heist"]
@@ -135,16 +126,7 @@ class RoyalRehearsal:
         return RoyalParty(room)
 
     def report(self, tables: Sequence[int], parties: Sequence[Json]) -> Json:
-        """The host's open_gate commands answered, and the tables whose action log has the
-        gate's opening (each table at the gate, once per open_gate)."""
-        from tables.models import TableAction
-
-        return {
-            "gates_opened": {
-                "commands": sum(p["gate_commands"] for p in parties),
-                "tables": TableAction.objects.filter(table_id__in=list(tables), action__type="open_gate").count(),
-            }
-        }
+        return {"gates_opened": gates_opened(tables, parties)}
 
 
 REHEARSAL: RehearsalGame = RoyalRehearsal()

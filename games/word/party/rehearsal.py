@@ -23,9 +23,8 @@ from collections.abc import Mapping, Sequence
 from itertools import islice
 from typing import Any, cast
 
-from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen
-from bench.rehearsal.hosting import GateKeeper, every_table_held, hold_for_fault
-from games.patch import TableCopies, TableCopy, merge_plain_private, without_keys
+from bench.rehearsal.game import Copies, RehearsalGame, Room, Screen, plain_private_copies
+from bench.rehearsal.hosting import GATE_PHASES, GateKeeper, every_table_held, gates_opened, hold_for_fault
 from games.registry import game_named
 from games.word.legal import clue_choices, fits_clues
 from games.word.lexicon import Lexicon
@@ -115,7 +114,7 @@ class WordParty:
             await asyncio.to_thread(_lexicon, language)
 
     def figures(self) -> Json:
-        return {"gate_commands": self.gate.opened, "words": self.words, "halts": self.halts}
+        return {**self.gate.figures(), "words": self.words, "halts": self.halts}
 
     def look(self, p: Screen) -> None:
         """A seat the step waits for answers it once: the intent is the step (its round
@@ -176,12 +175,7 @@ class WordParty:
 
 
 class WordRehearsal:
-    phases: Mapping[str, str] = {
-        "seated": "seating",
-        "at_gate": "first_half",
-        "gate_open": "gate",
-        "over": "second_half",
-    }
+    phases: Mapping[str, str] = GATE_PHASES
 
     def party_fields(self, index: int) -> Json:
         # Every other party in Spanish: its tables read the Spanish dictionary.
@@ -191,8 +185,7 @@ class WordRehearsal:
         return {}
 
     def table_copies(self) -> Copies:
-        unmerge = without_keys(frozenset(game_named(NAME).private_keys()))
-        return TableCopies(lambda: TableCopy(unmerge=unmerge, merge=merge_plain_private))
+        return plain_private_copies(game_named(NAME).private_keys())
 
     def stage(self, view: Json) -> int:
         reached: int = view["round"]
@@ -208,17 +201,14 @@ class WordRehearsal:
         return WordParty(room)
 
     def report(self, tables: Sequence[int], parties: Sequence[Json]) -> Json:
-        """The host's open_gate commands answered and the tables whose log has the gate's
-        opening; the Heist words written and the guesses made from the phones, and the
-        words the tables' logs hold (every write applied once)."""
+        """The gate's figures (`gates_opened`); the Heist words written and the guesses
+        made from the phones, and the words the tables' logs hold (every write applied
+        once)."""
         from tables.models import TableAction
 
         logged = TableAction.objects.filter(table_id__in=list(tables))
         return {
-            "gates_opened": {
-                "commands": sum(p["gate_commands"] for p in parties),
-                "tables": logged.filter(action__type="open_gate").count(),
-            },
+            "gates_opened": gates_opened(tables, parties),
             "words": {"sent": sum(p["words"] for p in parties), "logged": logged.filter(action__type="write").count()},
             "halts": {
                 "sent": sum(p["halts"] for p in parties),

@@ -32,9 +32,13 @@ class Played:
     skipped: int
 
 
-def play(seed: int | str, players: int, vault: int, alternate: bool, thrower: Thrower) -> Played:
+def play(
+    seed: int | str, players: int, vault: int, alternate: bool, thrower: Thrower, r: random.Random | None = None
+) -> Played:
+    """One whole game dealt from `seed`, its throws drawn from `r` (default: a generator
+    of its own, seeded from `seed`)."""
     g, _ = new_game(seed, players, vault=vault, alternate=alternate)
-    r = random.Random(f"throws:{seed}")
+    r = random.Random(f"throws:{seed}") if r is None else r
     skipped = 0
     while g.phase is not Phase.OVER:
         action = bot_action(g, r, thrower=thrower)
