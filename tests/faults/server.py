@@ -167,10 +167,15 @@ class LivePhone:
                 self.reader.cancel()
             self.reader = None
 
+    def _merged(self, msg: dict) -> dict:
+        """A message as the screen reads it: a table update's public and private parts
+        merged as live.js merges them (a game whose screens merge otherwise overrides)."""
+        return merge_table_message(msg)
+
     async def _read(self, ws) -> None:
         try:
             async for raw in ws:
-                self._on(merge_table_message(json.loads(raw)))  # as live.js: public + private
+                self._on(self._merged(json.loads(raw)))
         except websockets.exceptions.ConnectionClosed:
             pass
         finally:

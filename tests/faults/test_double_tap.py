@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 
 import pytest
-import websockets
 from asgiref.sync import sync_to_async
 
 from bench.stack import HOST, free_port
@@ -24,7 +22,7 @@ from games.patch import merge_plain_private
 from tables.models import Table, TableAction
 from tests import shorthand
 
-from .server import DaphneServer, Disconnected, LivePhone
+from .server import DaphneServer, LivePhone
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -106,19 +104,8 @@ class RoyalLivePhone(LivePhone):
     """A LivePhone of a Royal Heist table: a seat's update is the public view plus its
     own private part, merged as a screen would (Yankee Heist's merge does not read it)."""
 
-    async def _read(self, ws) -> None:
-        try:
-            async for raw in ws:
-                self._on(merge_plain_private(json.loads(raw)))
-        except websockets.exceptions.ConnectionClosed:
-            pass
-        finally:
-            self.close_code = ws.close_code if ws.close_code is not None else 1006
-            self.closed.set()
-            for fut in self.pending.values():
-                if not fut.done():
-                    fut.set_exception(Disconnected(f"closed with {self.close_code}"))
-            self.pending.clear()
+    def _merged(self, msg: dict) -> dict:
+        return merge_plain_private(msg)
 
 
 @sync_to_async

@@ -10,39 +10,17 @@ import io
 import random
 
 import pytest
-from django.core.cache import cache
-from django.db import transaction
 from django.test import Client
 
 from events.models import Guest, Party
 from events.party import services
-from events.party.lobby import locked_party
-from events.party.play import table_act_server
 from events.party.selectors import party_result
 from games.royal import ROYAL
 from tables.models import Table
 from tests import shorthand
+from tests.party.played import play_to_the_end, play_until
 
 pytestmark = pytest.mark.django_db
-
-
-def _act(table: Table, action) -> None:
-    with transaction.atomic():
-        locked_party(table.party_id)  # table_act_server's caller holds the party's lock
-        table_act_server(table=table, engine_action=action, actor_label="test")
-
-
-def _play_until(party: Party, r: random.Random, *, gate: bool) -> None:
-    """Every table plays random decisions until it stands at the gate (`gate`) or is over."""
-    for table in Table.objects.filter(party=party).order_by("letter"):
-        while True:
-            table.refresh_from_db()
-            game = ROYAL.from_dict(table.state)
-            if ROYAL.is_over(game) or (gate and ROYAL.at_gate(game)):
-                break
-            action = ROYAL.bot_action(game, r)
-            assert action is not None
-            _act(table, action)
 
 
 def _royal_party(guests: int, *, games: int = 2) -> tuple[Party, str, Guest]:
@@ -56,14 +34,7 @@ def _royal_party(guests: int, *, games: int = 2) -> tuple[Party, str, Guest]:
     g0 = Guest.objects.get(party=party, name="G0")
     lena, _, _ = shorthand.guest_join(code=party.code, name="Lena", description="")
     services.late_guest_seat(party_id=party.pk, late_guest_id=lena.pk, guest_id=g0.pk)
-    _play_until(party, r, gate=True)
-    if Table.objects.filter(party=party).count() > 1:
-        services.party_open_gate(party_id=party.pk)
-    _play_until(party, r, gate=False)
-    services.party_end(party_id=party.pk)
-    party.refresh_from_db()
-    assert party.status == Party.Status.OVER
-    cache.clear()  # each test replays its own party
+    play_to_the_end(party, r)
     return party, host_token, g0
 
 
@@ -146,7 +117,7 @@ def test_mid_party_each_guests_games_are_the_finished_ones_and_the_one_being_pla
     for i in range(11):
         shorthand.guest_join(code=party.code, name=f"G{i}", description="")
     services.party_seat(party_id=party.pk)
-    _play_until(party, random.Random(games), gate=True)
+    play_until(party, random.Random(games), gate=True)
     ranking = party_result(party)["ranking"]
     assert len(ranking) == 11
     assert all(len(r["games"]) == finished and sum(r["games"]) == r["total"] for r in ranking)

@@ -9,40 +9,19 @@ import io
 import random
 
 import pytest
-from django.core.cache import cache
-from django.db import transaction
 from django.test import Client
 
 from events.models import Party
 from events.party import services
-from events.party.lobby import locked_party
-from events.party.play import table_act_server
 from events.party.selectors import party_result
 from games.registry import game_named
 from tables.models import Table
 from tests import shorthand
+from tests.party.played import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
 WORD = game_named("word")
-
-
-def _act(table: Table, action) -> None:
-    with transaction.atomic():
-        locked_party(table.party_id)
-        table_act_server(table=table, engine_action=action, actor_label="test")
-
-
-def _play_until(party: Party, r: random.Random, *, gate: bool) -> None:
-    for table in Table.objects.filter(party=party).order_by("letter"):
-        while True:
-            table.refresh_from_db()
-            game = WORD.from_dict(table.state)
-            if WORD.is_over(game) or (gate and WORD.at_gate(game)):
-                break
-            action = WORD.bot_action(game, r)
-            assert action is not None
-            _act(table, action)
 
 
 def word_party(guests: int, *, language: str = "en") -> tuple[Party, str]:
@@ -52,14 +31,7 @@ def word_party(guests: int, *, language: str = "en") -> tuple[Party, str]:
         shorthand.guest_join(code=party.code, name=f"G{i}", description="")
     services.party_seat(party_id=party.pk)
     r = random.Random(guests)
-    _play_until(party, r, gate=True)
-    if Table.objects.filter(party=party).count() > 1:
-        services.party_open_gate(party_id=party.pk)
-    _play_until(party, r, gate=False)
-    services.party_end(party_id=party.pk)
-    party.refresh_from_db()
-    assert party.status == Party.Status.OVER
-    cache.clear()
+    play_to_the_end(party, r)
     return party, host_token
 
 

@@ -7,18 +7,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.core.cache import cache
 from django.http import HttpResponse
 from django.test import Client, RequestFactory
 
 from events.access.gate import give_pass
-from events.models import Party
 from events.party import services
 from story.game import FALLBACK_TEMPLATE, story_of
-from tables.models import Table
 from tests import shorthand
 from tests.bare_game import register
-from tests.party.test_royal_result import _play_until
+from tests.party.played import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -31,14 +28,7 @@ def test_a_game_without_a_story_gets_the_hosts_page(monkeypatch):
         shorthand.guest_join(code=party.code, name=f"G{i}", description="")
     services.party_seat(party_id=party.pk)
     r = random.Random(3)
-    _play_until(party, r, gate=True)
-    if Table.objects.filter(party=party).count() > 1:
-        services.party_open_gate(party_id=party.pk)
-    _play_until(party, r, gate=False)
-    services.party_end(party_id=party.pk)
-    party.refresh_from_db()
-    assert party.status == Party.Status.OVER
-    cache.clear()
+    play_to_the_end(party, r)
     client = Client()
     page = client.get(f"/story/{party.code}/")
     assert page.status_code == 200
