@@ -317,13 +317,21 @@ def starts_step(definition: Definition, state: Any, clock: Clock | None = None) 
     return step_since(definition, state, clock) == definition.version(state)
 
 
+def checks_seen(definition: Definition, action: Any) -> bool:
+    """Whether `action` is checked against the version its sender's screen showed: the
+    game's say (`ChecksSeen`), every action of a game that says nothing. A screen must
+    send that version with a checked action (a frame without it is refused: a sender
+    that left it out would never be found stale)."""
+    return not isinstance(definition, ChecksSeen) or definition.checks_seen(action)
+
+
 def is_stale(definition: Definition, state: Any, action: Any, seen: int) -> bool:
     """Whether `action`, sent from a screen that showed version `seen`, was meant for
     another step than the one `state` waits on: refused, and the screen catches up. Two
     screens that saw the same step both count (everybody inside deciding on one room);
     a late tap from the step before never lands on the next one. An action the game
-    does not check (`ChecksSeen`) is never stale."""
-    if isinstance(definition, ChecksSeen) and not definition.checks_seen(action):
+    does not check (`checks_seen`) is never stale."""
+    if not checks_seen(definition, action):
         return False
     return not step_since(definition, state) <= seen <= definition.version(state)
 
@@ -458,6 +466,7 @@ __all__ = [
     "TakesHostOptions",
     "TakesPartyData",
     "check_host_options",
+    "checks_seen",
     "gifts_of",
     "is_stale",
     "ranked",

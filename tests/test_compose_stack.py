@@ -194,7 +194,7 @@ async def _play(s: ComposeStack, proxy: Proxy) -> str:
                 wire = action_to_dict(action)
                 seat = wire.get("seat") if wire["type"] != "timeout_pass" else None
                 phone = phones[seats[seat]] if seat is not None else phones[captain]
-                reply = await phone.act(wire)
+                reply = await phone.act(wire, version=game.version)
                 assert reply["type"] == "ok" and not reply.get("duplicate"), (wire, reply)
                 acked.append(reply["version"])
             game = _game(db, table_id)

@@ -200,6 +200,8 @@ class Table:
             else:
                 frame["table"] = self.game.table_id
                 frame["action"] = {"type": "confirm_reveal"}
+            # Every act carries the version its screen shows, as the phones send it.
+            frame.setdefault("version", sock.latest)
             if self.mode == "turns":
                 if self.move_no >= b.args.moves:
                     sock.inflight = False

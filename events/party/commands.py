@@ -37,7 +37,7 @@ from events.party.roles import (
     check_table_action,
     delivery_confirmer,
 )
-from games.definition import Definition, NamesWireTypes
+from games.definition import Definition, NamesWireTypes, checks_seen
 from games.definition import Role as GameRole
 from games.errors import IllegalActionError, MalformedActionError
 from games.registry import game_named
@@ -143,6 +143,10 @@ def _act_request(actor: Actor, frame: Frame, only_if: Condition | None = None) -
     engine_action = _parsed(definition, actor, action)
     role = definition.role_of(engine_action)
     check_action_role(actor, frame["table"], role, definition.seat_of(engine_action))
+    if frame.get("version") is None and checks_seen(definition, engine_action):
+        # Without it the action could never be found stale: a late tap would land on
+        # whatever step the table has reached (games/definition.py `is_stale`).
+        raise ServiceError(ErrorCode.MALFORMED, gettext("this action needs the version your screen showed"))
     return ActRequest(
         party_id=actor.party_id,
         table_id=frame["table"],

@@ -30,6 +30,7 @@ const token = localStorage.getItem(`heist.host.${code}`);
 // The party's game (heist-game) and its tile module (game.js), mounted in start().
 const GAME = gameInfo();
 let screen = null;
+let tileModule = null; // the game's tile module (its exports beside `mount`)
 
 const S = {
   party: null,
@@ -45,6 +46,7 @@ let live = null;
 
 async function start() {
   const game = await gameModule();
+  tileModule = game;
   screen = game.mount(document.getElementById("tables"), {
     code,
     game: GAME,
@@ -133,12 +135,19 @@ function command(button, name, args) {
   return busy(button, live.party(name, args));
 }
 
+/** An act at `table` from this dashboard: with the version it shows of that table, as
+ * every act carries (docs/PROTOCOL.md; a game's checked action is refused without it). */
+function actAt(table, action, button) {
+  const shown = S.tables.get(table);
+  return busy(button, live.act(action, { table, version: shown ? shown.version : undefined }));
+}
+
 /** The captain's duties the host may do at any table (passed to tableview.js). */
 const DUTIES = {
   duty: true,
   // Naming the window: a pass tapped as the window closed never passes the next one.
-  onPass: (table, seat, button, window) => busy(button, live.act({ type: "timeout_pass", seat, window }, { table })),
-  onConfirm: (table, button) => busy(button, live.act({ type: "confirm_reveal" }, { table })),
+  onPass: (table, seat, button, window) => actAt(table, { type: "timeout_pass", seat, window }, button),
+  onConfirm: (table, button) => actAt(table, { type: "confirm_reveal" }, button),
 };
 
 // --- lobby -----------------------------------------------------------------------------
@@ -409,25 +418,18 @@ function tabletsAt(tableId) {
   return ((S.party && S.party.tablets) || []).filter((t) => t.table === tableId);
 }
 
-/** Who the table waits for, in a few words: "Bea's turn", "asking Cam, Dee". */
+/** Who the table waits for, in a few words ("Bea's turn", "Asking Cam, Dee") and since
+ * when (epoch seconds, or null). The game says it from its own steps: its tile module's
+ * `waitingFor(view, meta, {listOf})` export (null: the shell's words). The shell knows
+ * only the party's moments (the gate, the end) and the step the table's clock names. */
 function waitingFor(view, meta) {
-  const name = (seat) => seatName(meta, seat);
-  switch (view.phase) {
-    case "action": return { text: fmt(gettext("%(name)s's turn"), { name: name(view.active) }), since: meta.acted_at };
-    case "reaction": return { text: fmt(gettext("Asking %(names)s"), { names: listOf((view.window ? view.window.waiting : []).map(name)) }), since: meta.window_opened_at };
-    case "trim": {
-      const seats = Object.keys(view.trims || {}).map((x) => name(Number(x)));
-      return { text: fmt(ngettext("%(names)s discarding", "%(names)s discarding", seats.length), { names: listOf(seats) }), since: meta.acted_at };
-    }
-    case "reveal": return { text: gettext("Unwrapping: the captain starts round 2"), since: meta.acted_at };
-    case "decide": {
-      const seats = (view.waiting_for || []).map(name);
-      return { text: fmt(ngettext("Waiting for %(names)s to choose", "Waiting for %(names)s to choose", seats.length), { names: listOf(seats) }), since: meta.acted_at };
-    }
-    case "gate": return { text: gettext("Waiting at the gate"), since: null };
-    case "over": return { text: gettext("Game over"), since: null };
-    default: return { text: "", since: null };
-  }
+  const own = tileModule && tileModule.waitingFor ? tileModule.waitingFor(view, meta, { listOf }) : null;
+  if (own) return own;
+  if (view.phase === "gate") return { text: gettext("Waiting at the gate"), since: null };
+  if (view.phase === "over") return { text: gettext("Game over"), since: null };
+  const seats = meta.step ? meta.step.waiting.map((seat) => seatName(meta, seat)) : [];
+  if (!seats.length) return { text: "", since: null };
+  return { text: fmt(ngettext("Waiting for %(names)s", "Waiting for %(names)s", seats.length), { names: listOf(seats) }), since: meta.acted_at };
 }
 
 // --- one table's details, on demand ------------------------------------------------------------
@@ -563,7 +565,7 @@ function drawAlerts() {
       a.kind === "pass"
         ? a.step.seats.map((seat) => h("button", {
             class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
-            on: { click: (ev) => busy(ev.currentTarget, live.act(a.step.action(seat), { table: a.payload.table.id })) },
+            on: { click: (ev) => actAt(a.payload.table.id, a.step.action(seat), ev.currentTarget) },
           }, a.step.label(seatName(a.payload.table, seat))))
         : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter: a.letter }),
             on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, gettext("Details"))))));

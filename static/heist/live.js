@@ -103,7 +103,9 @@ export class Live {
 
   // --- requests --------------------------------------------------------------------------
 
-  /** A table action. Resolves with the `ok` reply, rejects with a LiveError. */
+  /** A table action, with `version`: the version of the table the screen showed when it
+   * was tapped (every screen sends it; the server refuses an action its game checks
+   * without it, docs/PROTOCOL.md). Resolves with the `ok` reply, rejects with a LiveError. */
   act(action, { table, version } = {}) {
     const frame = { type: "act", action };
     if (table !== undefined && table !== null) frame.table = table;

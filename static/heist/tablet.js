@@ -144,7 +144,7 @@ function passKey() {
 function duty(action, button, what) {
   button.disabled = true;
   button.dataset.busy = "1";
-  track(live.act(action, { table: S.payload.table.id }), what).catch(showError).finally(() => {
+  track(live.act(action, { table: S.payload.table.id, version: S.payload.version }), what).catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });

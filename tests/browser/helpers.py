@@ -151,7 +151,7 @@ def bot_step(table_id: int, r) -> None:
         actor, wire = Actor(Role.HOST, table.party_id), {"type": "draw_relay_seat"}
     else:
         _, actor, wire = bot_move(table_id, r)
-    send_outcome(table_act(actor=actor, table_id=table_id, action=wire))
+    send_outcome(table_act(actor=actor, table_id=table_id, action=wire, expected_version=table.version))
 
 
 def table_state(table_id: int):

@@ -453,7 +453,7 @@ def test_a_hundred_guest_party_on_every_screen(asgi_server, browser):
                     expect(page.locator("#prompt")).to_contain_text(
                         f"Your captain, {captain_of[letter].name}, starts round 2"
                     )
-                reply = bots[captain_of[letter].pk].act(wire)
+                reply = bots[captain_of[letter].pk].act(wire, version=g.version)
                 assert reply["type"] == "ok", (letter, wire, reply)
             elif g.round == 1 or (type(action).__name__ == "React" and not done_checks["phone_react"]):
                 counts["phone"] += 1

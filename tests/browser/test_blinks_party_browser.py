@@ -134,7 +134,8 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
                     taps["phone_records"] += 1
                 else:
                     reply = bots[thrower].act(
-                        {"type": "throw", "seat": g.turn, "throw": g.throws + 1, "hit": hit, "touched": False}
+                        {"type": "throw", "seat": g.turn, "throw": g.throws + 1, "hit": hit, "touched": False},
+                        version=g.version,
                     )
                     assert reply["type"] == "ok", reply
                 for (at, _seat), other in seats.items():  # no other phone at the table offers a record
@@ -152,7 +153,9 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
                     cap.locator(f'.bk-phone[data-version="{recorded.version}"] #bk-confirm').click()
                     taps["phone_confirms"] += 1
                 else:
-                    reply = bots[captain].act({"type": "confirm", "throw": recorded.pending.throw})
+                    reply = bots[captain].act(
+                        {"type": "confirm", "throw": recorded.pending.throw}, version=recorded.version
+                    )
                     assert reply["type"] == "ok", reply
                 before = g
                 g = moved(letter, recorded.version)

@@ -22,10 +22,10 @@ from tests.browser.party_driver import WsBot
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
+def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict, int]:
     """Play the bot's moves through the services (nothing broadcast) until its next one
-    would bring the table to the gate; that move (its seat, its wire action) is
-    returned unplayed. The engine is pure: the move tried is the move played."""
+    would bring the table to the gate; that move (its seat, its wire action, the
+    version it is played on) is returned unplayed. The engine is pure: the move tried is the move played."""
     from events.party.commands import table_act
     from games.yankee import Phase, apply, parse_action
     from tests.live.tables import bot_move
@@ -36,8 +36,8 @@ def _one_move_from_the_gate(table_id: int, seed: int) -> tuple[int, dict]:
         seat = actor.seat  # the bot's seat (None: the host's reveal)
         action = parse_action(wire if seat is None else {**wire, "seat": seat})
         if apply(g, action)[0].phase is Phase.GATE:
-            return seat, wire
-        table_act(actor=actor, table_id=table_id, action=wire)
+            return seat, wire, g.version
+        table_act(actor=actor, table_id=table_id, action=wire, expected_version=g.version)
     raise AssertionError("the table did not get near the gate")
 
 
@@ -57,11 +57,11 @@ def test_the_host_can_open_the_relay_after_missing_the_last_gate_broadcast(asgi_
             party, host_token, tokens = shorthand.party_seated(name="Gate test", guests=11)
             a, b = Table.objects.filter(party=party).order_by("letter").values_list("pk", flat=True)
             _drive(a, lambda g: g.phase is Phase.GATE, 1, 600)
-            seat, action = _one_move_from_the_gate(b, 2)
+            seat, action, version = _one_move_from_the_gate(b, 2)
             guest = Guest.objects.get(table_id=b, seat=seat)
-            return party.code, host_token, tokens[guest.pk], action
+            return party.code, host_token, tokens[guest.pk], action, version
 
-        code, host_token, token, action = db(make)
+        code, host_token, token, action, version = db(make)
         host = new_page(browser, 1280, 900, errors, "host")
         host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(host_token)})")
         drop = {"party": False}
@@ -87,7 +87,7 @@ def test_the_host_can_open_the_relay_after_missing_the_last_gate_broadcast(asgi_
         drop["party"] = True
         bot = WsBot(asgi_server, code, "last mover")
         bot.hello(token)
-        assert bot.act(action)["type"] == "ok"
+        assert bot.act(action, version=version)["type"] == "ok"
         # Table B's own update arrives (its card says so); the party's does not.
         expect(host.locator("#party-bar .gate-waiting")).to_contain_text("Every table finished round 2")
         for _ in range(50):  # the party's broadcast follows the table's update

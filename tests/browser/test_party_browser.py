@@ -309,7 +309,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
                 tablet.get_by_role("button", name="Everyone unwrapped — start round 2").click()
                 wait_db_version(letter, g.version + 1)
             elif who == "duty":
-                reply = bots[b_captain.pk].act(wire)
+                reply = bots[b_captain.pk].act(wire, version=g.version)
                 assert reply["type"] == "ok", (wire, reply)
             else:
                 phone_acts(letter, action, g)

@@ -198,7 +198,11 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
         db(clock_ran_out, table_id)
         bot = bots[seats[(letter, other)][0]]  # another guest's choice brings the phones the clock
         assert (
-            bot.wait(bot.send({"type": "act", "action": {"type": "decide", "seat": other, "press_on": True}}))["type"]
+            bot.wait(
+                bot.send(
+                    {"type": "act", "action": {"type": "decide", "seat": other, "press_on": True}, "version": g.version}
+                )
+            )["type"]
             == "ok"
         )
         pass_button = phones["Pia"].get_by_role("button", name=f"Get out for {seats[(letter, quiet)][1]}")
@@ -305,7 +309,8 @@ def test_a_hundred_guest_royal_party_on_every_screen(asgi_server, browser):
                         sent[letter] = sent.get(letter, 0) + 1
                         gid = seats[(letter, action.seat)][0]
                         frame = {"type": "decide", "seat": action.seat, "press_on": action.press_on}
-                        inflight.append((bots[gid], bots[gid].send({"type": "act", "action": frame}), letter))
+                        sent_frame = {"type": "act", "action": frame, "version": g.version}
+                        inflight.append((bots[gid], bots[gid].send(sent_frame), letter))
                         counts["bot"] += 1
                     turns += [(letter, s, g) for s in g.waiting() if s in phone_seats[letter]]
                 if not inflight and not turns:

@@ -179,7 +179,7 @@ def test_a_hundred_guest_word_party_on_every_screen(asgi_server, browser):
                         action = WORD.bot_action(g, rands[letter], seat)
                         assert action is not None, (letter, seat, g.phase)
                         gid = seats[(letter, seat)][0]
-                        frame = {"type": "act", "action": WORD.action_to_dict(action)}
+                        frame = {"type": "act", "action": WORD.action_to_dict(action), "version": WORD.version(g)}
                         inflight.append((bots[gid], bots[gid].send(frame), letter))
                         counts["bot"] += 1
                 if not inflight and not turns:

@@ -132,7 +132,7 @@ class LiveParty:
             return None
         wire = action_to_dict(action)
         phone = await self.phone_for(table_id, wire)
-        reply = await phone.act(wire, surely=surely)
+        reply = await phone.act(wire, version=game.version, surely=surely)  # chosen on the stored game
         assert reply["type"] == "ok", (wire, reply)
         if reply.get("duplicate"):
             self.duplicates += 1
@@ -219,7 +219,7 @@ def _bot_step(table_id: int, rand: random.Random, phases: set[Phase], until=None
         actor = guest_actor(Guest.objects.get(table_id=table_id, seat=wire["seat"]))
     else:
         actor = Actor(Role.HOST, table.party_id)
-    return game, table_act(actor=actor, table_id=table_id, action=wire)
+    return game, table_act(actor=actor, table_id=table_id, action=wire, expected_version=game.version)
 
 
 async def wait_for(pred, what: str, timeout: float = 10) -> None:

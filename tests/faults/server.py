@@ -27,6 +27,7 @@ import itertools
 import json
 import os
 from pathlib import Path
+from typing import Literal
 
 import websockets
 from websockets.asyncio.client import connect as ws_connect
@@ -320,13 +321,17 @@ class LivePhone:
         action: dict,
         *,
         table: int | None = None,
-        version: int | None = None,
+        version: int | Literal["shown"] | None = "shown",
         re: str | None = None,
         surely: bool = False,
     ) -> dict:
+        """Send an act as a screen does: with the version it shows of the table
+        (`version=None`: none, a frame the server refuses for a checked action)."""
         frame = {"type": "act", "action": action, "re": re or f"a{next(_ids)}"}
         if table is not None:
             frame["table"] = table
+        if version == "shown":
+            version = self.shows(table)
         if version is not None:
             frame["version"] = version
         return await (self.request_surely(frame) if surely else self.request(frame))
@@ -351,6 +356,16 @@ class LivePhone:
 
     def view(self, table_id: int, kind: str = "seat") -> dict | None:
         return self.views.get((kind, table_id))
+
+    def shows(self, table_id: int | None = None) -> int | None:
+        """The newest version this screen shows of `table_id` (None: the guest's own
+        table), as a screen sends it with an act; None when it shows none."""
+        shown = [
+            v["version"]
+            for (kind, t), v in self.views.items()
+            if t == table_id or (table_id is None and kind == "seat")
+        ]
+        return max(shown) if shown else None
 
     def version(self, table_id: int, kind: str = "seat") -> int | None:
         v = self.views.get((kind, table_id))

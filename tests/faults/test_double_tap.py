@@ -179,6 +179,12 @@ async def test_a_second_tap_arriving_after_the_room_changed_is_refused_as_stale(
         now = await _game(table_id)
         assert seat not in now.decisions and seat in now.waiting(), "the late tap was kept for the next room"
         assert [v for v, _ in await _decisions_of(table_id, label)] == [seen + 1]
+        # Leaving the version out is no way around it: a decision is checked, so a frame
+        # without the version its screen showed is refused and changes nothing.
+        bare = await slow.act({"type": "decide", "press_on": False}, version=None)
+        assert bare["type"] == "error" and bare["code"] == "malformed", bare
+        assert (await _game(table_id)).version == now.version
+        assert [v for v, _ in await _decisions_of(table_id, label)] == [seen + 1]
     finally:
         for phone in phones:
             await phone.close()

@@ -297,8 +297,8 @@ async def test_a_flood_from_one_socket_is_answered_in_order_and_changes_nothing(
     await sock.open()
     before = await sync_to_async(_fingerprint)()
     kinds = [
-        {"type": "act", "action": {"type": "regroup", "cards": []}},  # not this seat's turn
-        {"type": "act", "action": {"type": "react", "card": None}},  # no window open
+        {"type": "act", "version": table.version, "action": {"type": "regroup", "cards": []}},  # not this seat's turn
+        {"type": "act", "version": table.version, "action": {"type": "react", "card": None}},  # no window open
         {"type": "party", "command": "seat"},  # the host's
         {"type": "nope"},
     ]

@@ -385,7 +385,9 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
 
     new_token = await sync_to_async(hand_over)()
     version = (await sync_to_async(Table.objects.get)(pk=table.pk)).version
-    await old.send_to(text_data=json.dumps({"type": "act", "re": "x", "action": {"type": "regroup", "cards": []}}))
+    await old.send_to(
+        text_data=json.dumps({"type": "act", "re": "x", "version": version, "action": {"type": "regroup", "cards": []}})
+    )
     msgs = []
     while True:
         out = await old.receive_output(timeout=5)
@@ -401,7 +403,9 @@ async def test_a_handed_over_seat_is_closed_to_the_old_device_even_if_its_remova
     await new.send_to(text_data=json.dumps({"type": "hello", "role": "guest", "token": new_token, "re": "h"}))
     snap = json.loads(await new.receive_from(timeout=5))
     assert snap["type"] == "snapshot" and snap["me"]["id"] == guest_id and snap["me"]["name"] == "Substitute"
-    await new.send_to(text_data=json.dumps({"type": "act", "re": "y", "action": {"type": "regroup", "cards": []}}))
+    await new.send_to(
+        text_data=json.dumps({"type": "act", "re": "y", "version": version, "action": {"type": "regroup", "cards": []}})
+    )
     msg = json.loads(await new.receive_from(timeout=5))
     while msg.get("re") != "y":
         msg = json.loads(await new.receive_from(timeout=5))

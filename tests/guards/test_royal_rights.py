@@ -43,11 +43,11 @@ def test_a_royal_tablet_or_captain_may_not_decide_for_a_seat_and_the_seat_may():
     assert ROYAL.parse_action(decide) is not None  # a well-formed decision: only the sender is wrong
     for actor in (tablet_actor(tablet, game="royal"), guest_actor(captain, game="royal")):
         with pytest.raises(Forbidden):
-            table_act(actor=actor, table_id=table.pk, action=decide)
+            table_act(actor=actor, table_id=table.pk, action=decide, expected_version=version)
         table.refresh_from_db()
         assert table.version == version  # nothing written
     # The seat itself may: the refusal above was the sender's, not the action's.
-    table_act(actor=guest_actor(guest, game="royal"), table_id=table.pk, action=decide)
+    table_act(actor=guest_actor(guest, game="royal"), table_id=table.pk, action=decide, expected_version=version)
     table.refresh_from_db()
     assert table.version == version + 1
     assert guest.seat not in ROYAL.waiting_for(ROYAL.from_dict(table.state))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from typing import Literal
 
 from channels.testing import WebsocketCommunicator
 
@@ -77,6 +78,7 @@ class Phone:
         self.public: dict | None = None  # a captain's latest public payload of its table
         self.versions: list[int] = []  # versions of the own-view "table" messages, in arrival order
         self.public_versions: list[int] = []
+        self.shown: dict[int, int] = {}  # table id -> the newest version this screen shows of it
         self.close_code: int | None = None
 
     async def connect(self):
@@ -127,9 +129,16 @@ class Phone:
             return {**raw, "type": "table_patch_missed"}  # live.js resyncs; tests look
         return whole
 
+    def _show(self, payload: dict | None):
+        if payload and isinstance(payload.get("table"), dict) and "version" in payload:
+            tid = payload["table"]["id"]
+            self.shown[tid] = max(self.shown.get(tid, -1), payload["version"])
+
     def _note(self, msg: dict):
         self.inbox.append(msg)
         if msg.get("type") == "snapshot":
+            for payload in (msg.get("table"), msg.get("public"), *(msg.get("tables") or ())):
+                self._show(payload)
             self.snapshot = msg
             if msg.get("table"):
                 self.table = msg["table"]
@@ -138,6 +147,7 @@ class Phone:
             if msg.get("public"):
                 self.public = msg["public"]
         elif msg.get("type") == "table":
+            self._show(msg)
             if self.role == "guest" and "you" not in msg["view"]:
                 self.public = msg
                 self.public_versions.append(msg["version"])
@@ -173,9 +183,28 @@ class Phone:
         await self.send(frame)
         return await self.reply(re)
 
-    async def act(self, action: dict, *, version: int | None = None, table: int | None = None, re: str | None = None):
+    def shows(self, table: int | None = None) -> int | None:
+        """The version this screen shows of `table` (None: its own table), as a screen
+        sends it with an act; None when it shows none."""
+        if table is None:
+            own = self.snapshot and (self.snapshot.get("table") or self.snapshot.get("public"))
+            table = own["table"]["id"] if own else (self.table or {}).get("table", {}).get("id")
+        return self.shown.get(table) if table is not None else None
+
+    async def act(
+        self,
+        action: dict,
+        *,
+        version: int | Literal["shown"] | None = "shown",
+        table: int | None = None,
+        re: str | None = None,
+    ):
+        """Send an act as a screen does: with the version it shows of the table
+        (`version=None`: none, a frame the server refuses for a checked action)."""
         re = re or f"a{next(_ids)}"
         frame = {"type": "act", "re": re, "action": action}
+        if version == "shown":
+            version = self.shows(table)
         if version is not None:
             frame["version"] = version
         if table is not None:

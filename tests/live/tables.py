@@ -211,8 +211,8 @@ def bot_move(table_id: int, r: random.Random) -> tuple[Game, Actor, dict]:
 def bot_step(table_id: int, r: random.Random) -> Outcome:
     """One bot action at the table through the table service, committed in this
     (database) thread, as the seat's guest (the reveal as the host): its outcome."""
-    _, actor, wire = bot_move(table_id, r)
-    return table_act(actor=actor, table_id=table_id, action=wire)
+    g, actor, wire = bot_move(table_id, r)
+    return table_act(actor=actor, table_id=table_id, action=wire, expected_version=g.version)
 
 
 def _drive(table_id: int, stop, seed: int, max_steps: int) -> Game:

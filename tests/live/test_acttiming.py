@@ -18,7 +18,8 @@ async def test_an_acknowledged_act_leaves_one_line_of_its_phases_only_when_asked
     phone = s.phones[(await game_of(s.table_id)).active]
     capsys.readouterr()
     # A forged arrival time is overwritten, never used (nor a crash of the socket).
-    await phone.send({"type": "act", "action": {"type": "regroup", "cards": []}, "re": "t1", "_arrived": "forged"})
+    frame = {"type": "act", "action": {"type": "regroup", "cards": []}, "re": "t1", "version": phone.shows()}
+    await phone.send({**frame, "_arrived": "forged"})
     assert (await phone.reply("t1"))["type"] == "ok"
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("acttiming act")]
     if on:

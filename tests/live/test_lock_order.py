@@ -50,7 +50,7 @@ def _two_tables_at_the_gate() -> tuple[int, list[int]]:
                 break
             action = bot_action(g, r)
             actor = host if isinstance(action, ConfirmReveal) else guest_actor(by_seat[action.seat])
-            table_act(actor=actor, table_id=tid, action=action_to_dict(action))
+            table_act(actor=actor, table_id=tid, action=action_to_dict(action), expected_version=g.version)
     relay_services.relay_open(party_id=party.pk)
     return party.pk, tables
 

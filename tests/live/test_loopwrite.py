@@ -221,7 +221,7 @@ async def test_an_error_once_the_statement_is_sent_is_never_retried(monkeypatch,
         raise psycopg.OperationalError("the server closed the connection unexpectedly")
 
     monkeypatch.setattr(psycopg.AsyncConnection, "execute", broken)
-    frame = {"type": "act", "table": table.pk, "action": wire, "re": "sent-once"}
+    frame = {"type": "act", "table": table.pk, "action": wire, "re": "sent-once", "version": g.version}
     with pytest.raises(psycopg.OperationalError):
         await play.table_act_on_loop(act_request(actor, frame))
     assert not acts_on_threads, "not tried again on the threads: it may have committed"

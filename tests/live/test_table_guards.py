@@ -169,6 +169,12 @@ async def test_stale_turn_action_refused_with_a_fresh_snapshot():
         g = await game_of(s.table_id)
         v, logged = g.version, await action_count(s.table_id)
         phone = s.phones[g.active]
+        # A turn is checked against the version its screen showed: a frame without one
+        # is refused (it could never be found stale), and nothing changes.
+        bare = await phone.act({"type": "regroup", "cards": []}, version=None, re="bare-1")
+        assert bare["type"] == "error" and bare["code"] == "malformed" and bare["re"] == "bare-1", bare
+        assert "version" in bare["message"]
+        await assert_nothing_changed(s, v, logged)
         err = await phone.act({"type": "regroup", "cards": []}, version=v - 1, re="stale-1")
         assert err["type"] == "error" and err["code"] == "stale" and err["re"] == "stale-1", err
         snap = await phone.until(lambda m: m["type"] == "snapshot")

@@ -29,8 +29,12 @@ def _table(n=4, seed=3):
 
 
 def _step(table: Table, r: random.Random, client_id: str):
-    _, actor, wire = bot_move(table.pk, r)
-    return table_act(actor=actor, table_id=table.pk, action=wire, client_id=client_id), actor, wire
+    g, actor, wire = bot_move(table.pk, r)
+    return (
+        table_act(actor=actor, table_id=table.pk, action=wire, client_id=client_id, expected_version=g.version),
+        actor,
+        wire,
+    )
 
 
 def test_an_action_takes_one_statement_when_this_process_holds_the_rows_copy():
@@ -106,12 +110,17 @@ def test_a_retried_request_id_is_acknowledged_and_someone_elses_is_refused():
     table = _table(seed=8)
     r = random.Random(8)
     first, actor, wire = _step(table, r, "z1")
-    again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="z1")
+    seen = first.data["version"] - 1  # the version the first frame was sent at
+    again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="z1", expected_version=seen)
     assert again.data["duplicate"] and again.data["version"] == first.data["version"]
     other_seat = next(g for g in Guest.objects.filter(table=table) if guest_actor(g) != actor)
     with pytest.raises(ServiceError) as refused:
         table_act(
-            actor=guest_actor(other_seat), table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="z1"
+            actor=guest_actor(other_seat),
+            table_id=table.pk,
+            action={"type": "regroup", "cards": []},
+            client_id="z1",
+            expected_version=first.data["version"],
         )
     assert refused.value.code == "reused_id"
     assert Table.objects.get(pk=table.pk).version == first.data["version"]
@@ -153,7 +162,11 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
         try:
             with transaction.atomic():
                 results["first"] = table_act(
-                    actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
+                    actor=actor,
+                    table_id=table.pk,
+                    action={"type": "regroup", "cards": []},
+                    client_id="dup",
+                    expected_version=g.version,
                 )
                 with connection.cursor() as cur:
                     cur.execute("SELECT pg_backend_pid()")
@@ -167,7 +180,11 @@ def test_a_retry_waiting_on_the_lock_sees_the_first_commit_as_its_duplicate():
         try:
             holding.wait(10)
             results["second"] = table_act(
-                actor=actor, table_id=table.pk, action={"type": "regroup", "cards": []}, client_id="dup"
+                actor=actor,
+                table_id=table.pk,
+                action={"type": "regroup", "cards": []},
+                client_id="dup",
+                expected_version=g.version,
             )
         except Exception as exc:
             results["second"] = exc

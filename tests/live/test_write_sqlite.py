@@ -44,7 +44,7 @@ def step(client_id):
     wire = action_to_dict(bot_action(g, r))
     seat = wire.pop("seat", None)
     actor = Actor(Role.HOST, party.pk) if seat is None else guest_actor(Guest.objects.get(table=table, seat=seat))
-    return table_act(actor=actor, table_id=table.pk, action=wire, client_id=client_id), actor, wire
+    return table_act(actor=actor, table_id=table.pk, action=wire, client_id=client_id, expected_version=g.version), actor, wire
 
 for i in range(20):
     step(f"a{i}")
@@ -61,7 +61,7 @@ before = dict(write.stats)
 step("b0")
 out["after_rewrite"] = {k: write.stats[k] - before[k] for k in before}
 first, actor, wire = step("c0")
-again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="c0")
+again = table_act(actor=actor, table_id=table.pk, action=wire, client_id="c0", expected_version=first.data["version"] - 1)
 out["duplicate"] = [again.data["duplicate"], again.data["version"] == first.data["version"]]
 committed = Table.objects.get(pk=table.pk).version
 try:

@@ -116,7 +116,7 @@ class PartyBots:
             phone = self.phones[gid]
         else:  # a duty: the table's captain does it
             phone = self.phones[(await captains(self.party.pk))[table.pk]]
-        reply = await phone.act(wire)
+        reply = await phone.act(wire, version=game.version)  # chosen on the stored game
         assert reply["type"] == "ok", (wire, reply)
         return wire["type"]
 

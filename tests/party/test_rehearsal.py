@@ -423,7 +423,9 @@ def _one_bot_action(table_id: int, client_id: str) -> int:
     game = Game.from_dict(table.state)
     wire = action_to_dict(bot_action(game, random.Random(1)))
     guest = Guest.objects.get(table_id=table_id, seat=wire["seat"])
-    return table_act(actor=guest_actor(guest), table_id=table_id, action=wire, client_id=client_id).data["version"]
+    return table_act(
+        actor=guest_actor(guest), table_id=table_id, action=wire, client_id=client_id, expected_version=game.version
+    ).data["version"]
 
 
 def test_the_window_chooser_plays_only_legal_moves_that_open_a_window():

@@ -83,7 +83,12 @@ def test_running_the_relay_moves_no_gift_and_starts_no_round():
     b = games(party)["B"]
     seat0 = Guest.objects.get(table__party=party, table__letter="B", seat=0)
     with pytest.raises(ServiceError) as refused:
-        table_act(actor=guest_actor(seat0), table_id=table_id(party, "B"), action={"type": "regroup", "cards": []})
+        table_act(
+            actor=guest_actor(seat0),
+            table_id=table_id(party, "B"),
+            action={"type": "regroup", "cards": []},
+            expected_version=b.version,
+        )
     assert refused.value.code.startswith("illegal")
     assert games(party)["B"].version == b.version
 

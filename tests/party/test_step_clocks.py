@@ -291,6 +291,7 @@ def test_a_quiet_royal_guest_is_got_out_by_the_captain_or_host_only_once_the_clo
             actor=guest_actor(g, game="royal"),
             table_id=table.pk,
             action={"type": "decide", "seat": g.seat, "press_on": True},
+            expected_version=table.version,
         )
     before = Table.objects.get(pk=table.pk)
     assert set(before.state["decisions"]) == {str(g.seat) for g in others}  # only the quiet one is waited for
@@ -299,6 +300,7 @@ def test_a_quiet_royal_guest_is_got_out_by_the_captain_or_host_only_once_the_clo
             actor=guest_actor(Guest.objects.get(table=table, is_captain=True), game="royal"),
             table_id=table.pk,
             action={"type": "timeout_decide", "seat": quiet},
+            expected_version=before.version,
         )
     assert err.value.code == "too_early"
     somebody = next(g for g in others if not g.is_captain)
@@ -308,11 +310,14 @@ def test_a_quiet_royal_guest_is_got_out_by_the_captain_or_host_only_once_the_clo
             actor=guest_actor(somebody, game="royal"),
             table_id=table.pk,
             action={"type": "timeout_decide", "seat": quiet},
+            expected_version=before.version,
         )
     assert err.value.code == "forbidden"
     assert Table.objects.get(pk=table.pk).version == before.version
     host = Actor(Role.HOST, party.pk, game="royal")
-    ok = table_act(actor=host, table_id=table.pk, action={"type": "timeout_decide", "seat": quiet})
+    ok = table_act(
+        actor=host, table_id=table.pk, action={"type": "timeout_decide", "seat": quiet}, expected_version=before.version
+    )
     assert ok.data["version"] == before.version + 1
     row = TableAction.objects.get(table=table, version=before.version + 1)
     assert row.action == {"type": "timeout_decide", "seat": quiet} and row.actor == "host"

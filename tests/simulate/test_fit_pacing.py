@@ -87,7 +87,7 @@ def play_recorded_party(clock, guests=12):
                 actor = guest_actor(Guest.objects.get(table=t, seat=wire["seat"]))
             else:
                 actor = host
-            table_act(actor=actor, table_id=t.pk, action=wire)
+            table_act(actor=actor, table_id=t.pk, action=wire, expected_version=g.version)
             table_time[t.pk] = clock.now
 
     for t in tables:

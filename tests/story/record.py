@@ -86,7 +86,7 @@ def party_play(party: Party, *, seed: int = 1, until: Phase | None = None, lette
             else:
                 captain = Guest.objects.filter(table=t, is_captain=True).first()
                 actor = guest_actor(captain) if captain else host
-            table_act(actor=actor, table_id=t.pk, action=wire)
+            table_act(actor=actor, table_id=t.pk, action=wire, expected_version=game.version)
             moved = True
         if not moved:
             games = {t.pk: Game.from_dict(t.state) for t in Table.objects.filter(party=party)}

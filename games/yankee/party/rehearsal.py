@@ -69,10 +69,10 @@ class YankeeParty:
             room.spawn(p, ("trim", tid, v["version"]), self._trim(p))
         if p.me and p.me.get("captain"):
             if phase == "reveal":
-                room.spawn(p, ("reveal", tid, v["version"]), self._duty(p, {"type": "confirm_reveal"}))
+                room.spawn(p, ("reveal", tid, v["version"]), self._duty(p, {"type": "confirm_reveal"}, v["version"]))
             relay = (p.party or {}).get("relay") or {}
             if phase == "gate" and v["relay_seat"] is None and relay.get("status") == "open":
-                room.spawn(p, ("draw", tid), self._duty(p, {"type": "draw_relay_seat"}))
+                room.spawn(p, ("draw", tid), self._duty(p, {"type": "draw_relay_seat"}, v["version"]))
             if phase == "gate" and room.quiet and arrival_awaited(relay, payload["table"]["letter"]):
                 # --quiet: a quiet carrier never taps "delivered"; the gift still arrives,
                 # and the receiving captain confirms it once the walk's time is up.
@@ -107,7 +107,9 @@ class YankeeParty:
         payload = p.seat_view()
         blocks = [c["id"] for c in (payload or {}).get("view", {}).get("hand", []) if c["kind"] == "REACTION"]
         card = room.r.choice(blocks) if blocks and room.r.random() < 0.4 else None
-        await p.act({"type": "react", "card": card, "window": window})
+        # The version the screen shows, as every act carries (the window names its own moment).
+        version = payload["version"] if payload else window
+        await p.act({"type": "react", "card": card, "window": window}, version=version)
 
     async def _trim(self, p: Screen) -> None:
         room = self.room
@@ -119,7 +121,8 @@ class YankeeParty:
         if v["phase"] != "trim" or not v["must_trim"]:
             p.changed.set()
             return
-        await p.act({"type": "trim", "cards": room.r.sample([c["id"] for c in v["hand"]], v["must_trim"])})
+        cards = room.r.sample([c["id"] for c in v["hand"]], v["must_trim"])
+        await p.act({"type": "trim", "cards": cards}, version=payload["version"])
 
     async def _confirm_delivery(self, p: Screen, table: int) -> None:
         """Tap "delivered" until answered (a tap whose reply was lost: tap again; a
@@ -144,9 +147,9 @@ class YankeeParty:
         await asyncio.sleep(pace.seconds(LONGEST_WALK_S) + pace.duty() + 1)
         await self._confirm_delivery(p, tid)
 
-    async def _duty(self, p: Screen, action: Json) -> None:
+    async def _duty(self, p: Screen, action: Json, version: int) -> None:
         await asyncio.sleep(self.room.pace.duty())
-        await p.act(action)
+        await p.act(action, version=version)
 
     # --- the host ----------------------------------------------------------------------
 

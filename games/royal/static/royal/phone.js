@@ -232,7 +232,7 @@ export function mount(root, ctx) {
   /** A captain's pass for a quiet guest, from this phone. */
   function duty(action, button, label) {
     button.disabled = true;
-    track(ctx.live.act(action), label || gettext("Sending")).catch(showError).finally(() => { button.disabled = false; });
+    track(ctx.live.act(action, { version: S.seat.version }), label || gettext("Sending")).catch(showError).finally(() => { button.disabled = false; });
   }
 
   /** The seat's decision, for the room this screen shows: the frame carries the version

@@ -75,6 +75,15 @@ function royalGate(tables) {
 }
 
 
+/** Who a Royal Heist table waits for, and since when: the seats still to choose in the
+ * room turned up (the shell's `waitingFor`, the dashboard's idle alert, asks the game);
+ * null for the gate and the end, which the shell words. */
+export function waitingFor(view, meta, { listOf }) {
+  if (view.phase !== "decide") return null;
+  const seats = (view.waiting_for || []).map((seat) => seatName(meta, seat));
+  return { text: fmt(ngettext("Waiting for %(names)s to choose", "Waiting for %(names)s to choose", seats.length), { names: listOf(seats) }), since: meta.acted_at };
+}
+
 /** The end: no gifts; every guest's jewels across the tables, the winners, the champions. */
 function result(partyResult, { csv, story }) {
   return renderResult(partyResult, { actions: h("p", { class: "r-actions" }, csv, " ", story(code, { text: EVERY_TABLE_STORY })) });

@@ -78,12 +78,12 @@ const SCREEN = {
 
 // --- sending ---------------------------------------------------------------------------------
 
-function send(action, { turn = false } = {}) {
+function send(action) {
   const view = S.seat.view;
   S.sending = true;
   S.sentVersion = view.version;
   draw();
-  track(live.act(action, turn ? { version: view.version } : {}), gettext("Sending your move"))
+  track(live.act(action, { version: view.version }), gettext("Sending your move"))
     .then(
       () => {},
       (err) => {
@@ -100,7 +100,7 @@ function send(action, { turn = false } = {}) {
 function duty(action, button, label) {
   button.disabled = true;
   button.dataset.busy = "1";
-  track(live.act(action), label || gettext("Sending")).catch(showError).finally(() => {
+  track(live.act(action, { version: S.seat.version }), label || gettext("Sending")).catch(showError).finally(() => {
     button.disabled = false;
     delete button.dataset.busy;
   });
@@ -688,7 +688,7 @@ function playBody(view, meta, name) {
       const action = { type: "play", card: card.id, targets: [...ui.targets] };
       if (card.card === "YANKEE_HEIST") action.extra = ui.extra;
       if (card.card === "THREE_GIFT_GRIFT") action.direction = ui.direction;
-      send(action, { turn: true });
+      send(action);
     } },
   }, done ? summary : need > ui.targets.length ? gettext("Choose players first") : card.card === "YANKEE_HEIST" ? gettext("Choose a card to pay with first") : gettext("Choose a direction first")));
   return parts;
@@ -785,7 +785,7 @@ function swipeBody(view, meta) {
     cardsChosen ? targetPicker(view, meta, others, 1, gettext("Swap with whom?"), ui.target === null ? [] : [ui.target], (t) => { ui.target = t.length ? t[0] : null; draw(); }) : null,
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
-      on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }, { turn: true }) },
+      on: { click: () => send({ type: "swipe", cards: [...ui.picks], target: ui.target }) },
     }, done ? fmt(gettext("Swipe at %(name)s"), { name: seatName(meta, ui.target) }) : gettext("Swipe — choose 2 cards and a player")),
   ];
 }
@@ -798,7 +798,7 @@ function regroupBody(view) {
     pickableHand(view, { max: 2, label: gettext("Choose up to 2 cards to discard") }),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy(),
-      on: { click: () => send({ type: "regroup", cards: [...ui.picks] }, { turn: true }) },
+      on: { click: () => send({ type: "regroup", cards: [...ui.picks] }) },
     }, k === 0 ? gettext("Pass (keep my hand)") : fmt(ngettext("Discard %(n)s and draw %(n)s", "Discard %(n)s and draw %(n)s", k), { n: k })),
   ];
 }
@@ -819,7 +819,7 @@ function vaultBody(view) {
       }, ui.gift === v.gift ? "✓ " : "", h("strong", { text: giftWord(v.gift) }), h("span", { class: "hint", text: v.description ? `: ${v.description}` : ` (${gettext("wrapped")})` }))))),
     h("button", {
       class: "btn primary big", type: "button", id: "confirm", data: { key: "confirm" }, disabled: busy() || !done,
-      on: { click: () => send({ type: "vault", cards: [...ui.picks], gift: ui.gift }, { turn: true }) },
+      on: { click: () => send({ type: "vault", cards: [...ui.picks], gift: ui.gift }) },
     }, done ? fmt(gettext("Exchange for gift %(gift)s"), { gift: giftLabel(ui.gift) }) : gettext("Vault — choose 2 cards and a gift")),
   ];
 }

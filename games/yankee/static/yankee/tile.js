@@ -4,7 +4,7 @@
 // (start round 2, pass a reaction after 60 s, draw the relay seat, a relayed gift in);
 // the end: who keeps which gift.
 import { isMultiTable, partyResultTables, walkOf, walkText } from "../heist/party.js";
-import { fmt, giftLabel, h, render } from "../heist/ui.js";
+import { fmt, giftLabel, h, render, seatName } from "../heist/ui.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
 
 // What the shell lends (mount's ctx): its state, socket and helpers, under the names the
@@ -21,8 +21,25 @@ let guestsAt = null;
 let seatActions = null;
 let giftArrived = null;
 let listOf = null;
-let waitingFor = null;
+let whoWaits = null; // the shell's `waitingFor`: this module's export, or the shell's words
 const logs = new Map(); // table id -> event lines
+
+/** Who the table waits for in Yankee Heist's steps, in a few words ("Bea's turn",
+ * "Asking Cam, Dee") and since when: the shell's `waitingFor` (the dashboard's idle
+ * alert) asks the game; null for the gate and the end, which the shell words. */
+export function waitingFor(view, meta, { listOf: list }) {
+  const name = (seat) => seatName(meta, seat);
+  switch (view.phase) {
+    case "action": return { text: fmt(gettext("%(name)s's turn"), { name: name(view.active) }), since: meta.acted_at };
+    case "reaction": return { text: fmt(gettext("Asking %(names)s"), { names: list((view.window ? view.window.waiting : []).map(name)) }), since: meta.window_opened_at };
+    case "trim": {
+      const seats = Object.keys(view.trims || {}).map((x) => name(Number(x)));
+      return { text: fmt(ngettext("%(names)s discarding", "%(names)s discarding", seats.length), { names: list(seats) }), since: meta.acted_at };
+    }
+    case "reveal": return { text: gettext("Unwrapping: the captain starts round 2"), since: meta.acted_at };
+    default: return null;
+  }
+}
 
 /** Every table: one table's card with its tablets, or with several a tile per table,
  * all on one screen (details on demand). */
@@ -47,7 +64,7 @@ function tile(payload) {
           : fmt(gettext("Waiting for gift %(gift)s from %(letter)s (%(name)s)"), { gift: walk.mine.received, letter: walk.from.table, name: walk.from.guest }),
         since: null,
       }
-    : waitingFor(view, meta);
+    : whoWaits(view, meta);
   const tablets = tabletsAt(meta.id);
   return h("article", {
     class: `tile phase-${view.phase}${offline.length ? " has-offline" : ""}`,
@@ -129,7 +146,7 @@ function compactCard(payload) {
         h("span", { "aria-hidden": "true", text: "○ " }),
         captain ? fmt(gettext("Relay seat not drawn yet (captain %(name)s)"), { name: captain.name }) : gettext("Relay seat not drawn yet"), " ",
         h("button", { class: "btn small", type: "button", data: { key: `draw-${meta.id}` }, "aria-label": fmt(gettext("Draw the relay seat for table %(letter)s"), { letter }), text: gettext("Draw the relay seat"),
-          on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id })) } }));
+          on: { click: (ev) => busy(ev.currentTarget, live.act({ type: "draw_relay_seat" }, { table: meta.id, version: payload.version })) } }));
     } else {
       const r = meta.roster[view.relay_seat];
       relayLine = h("p", { class: "relay-line done" }, h("span", { "aria-hidden": "true", text: "✓ " }),
@@ -198,7 +215,8 @@ export function mount(rootEl, ctx) {
   S = ctx.state;
   live = ctx.live;
   DUTIES = ctx.duties;
-  ({ busy, openDetails, tabletsAt, tabletsPanel, guestsAt, seatActions, giftArrived, listOf, waitingFor } = ctx);
+  ({ busy, openDetails, tabletsAt, tabletsPanel, guestsAt, seatActions, giftArrived, listOf } = ctx);
+  whoWaits = ctx.waitingFor;
   return {
     table(msg) {
       noteEvents(logs, msg);

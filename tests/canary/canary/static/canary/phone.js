@@ -8,7 +8,7 @@ export function mount(root, ctx) {
 
   function act() {
     error = "";
-    ctx.live.act({ type: "draw", seat: payload.view.you }).then((res) => {
+    ctx.live.act({ type: "draw", seat: payload.view.you }, { version: payload.version }).then((res) => {
       if (res && res.type === "error") error = res.message || res.code;
       draw();
     });
