@@ -380,7 +380,8 @@ def party_set_group(*, party_id: int, guest_id: int, group: int | None) -> Outco
     with transaction.atomic():
         party = _locked_in_lobby(party_id, gettext_noop("teams are set before seating"))
         definition = game_named(party.game)
-        if not isinstance(definition, PlaysInGroups):
+        # the seating hands the host's groups to the game's table_options (TakesHostOptions)
+        if not isinstance(definition, PlaysInGroups) or not isinstance(definition, TakesHostOptions):
             raise ServiceError(ErrorCode.INVALID, gettext("%(game)s has no teams") % {"game": definition.title})
         guest = _lobby_guest(party, guest_id)
         names = [gettext(n) for n in definition.group_names()]
