@@ -90,6 +90,9 @@ class Guest(models.Model):
     # Registered after the deal (docs/RULES.md, "Late arrivals"): no seat of their own;
     # the host may seat them as a substitute, and they take their own gift home.
     late = models.BooleanField(default=False)
+    # The group the host put this guest in by hand in the lobby, for a game whose party
+    # plays in groups (games/definition.py PlaysInGroups: teams); None: drawn at seating.
+    group = models.PositiveSmallIntegerField(null=True, blank=True)
     sockets = models.IntegerField(default=0)  # open WebSockets, for the host's "disconnected" marks
     last_seen = models.DateTimeField(null=True, blank=True)
 

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from games.event import Event
+from games.marks import gettext_noop
 
 State = TypeVar("State")
 Act = TypeVar("Act")
@@ -380,14 +381,37 @@ class HostOption:
         return "bool" if isinstance(self.default, bool) else "int"
 
     def check(self, value: object) -> int | bool:
-        """`value` as sent, checked (ValueError names the range)."""
+        """`value` as sent, checked (HostOptionError names the option and its range)."""
         if self.kind == "bool":
             if type(value) is not bool:
-                raise ValueError(f"{self.name} is true or false")
+                raise HostOptionError(gettext_noop("%(option)s: yes or no (true or false)"), option=self.label)
             return value
         if type(value) is not int or not self.low <= value <= self.high:
-            raise ValueError(f"{self.name} is a whole number from {self.low} to {self.high}")
+            raise HostOptionError(
+                gettext_noop("%(option)s: a whole number from %(low)s to %(high)s"),
+                option=self.label,
+                low=self.low,
+                high=self.high,
+            )
         return value
+
+
+class HostOptionError(ValueError):
+    """A host's choice refused (`check_host_options`): `text` a marked text
+    (gettext_noop) with `%(name)s` places, `params` its values; `option` and `game`,
+    when given, are marked texts too (an option's label, a game's title). `str()` is the
+    English; the host shows `translated(gettext)`."""
+
+    MARKED = ("option", "game")
+
+    def __init__(self, text: str, **params: object) -> None:
+        self.text, self.params = text, params
+        super().__init__(text % params)
+
+    def translated(self, say: Callable[[str], str]) -> str:
+        return say(self.text) % {
+            k: say(v) if k in self.MARKED and isinstance(v, str) else v for k, v in self.params.items()
+        }
 
 
 @runtime_checkable
@@ -401,24 +425,33 @@ class TakesHostOptions(Protocol):
         ...
 
     def table_options(
-        self, chosen: Mapping[str, Any], table_sizes: Sequence[int], rng: random.Random
+        self,
+        chosen: Mapping[str, Any],
+        table_sizes: Sequence[int],
+        rng: random.Random,
+        groups: Sequence[Sequence[int | None]] | None = None,
     ) -> list[dict[str, Any]]:
         """Each table's Setup.options (in the seating's table order) from the host's
-        checked choices; any draw across tables (teams) from `rng`, the party's."""
+        checked choices; any draw across tables (teams) from `rng`, the party's. A game
+        that `PlaysInGroups` gets `groups`: each table's seats' groups as the host set
+        them by hand in the lobby (None: a seat to draw)."""
         ...
 
 
 def check_host_options(definition: Definition, sent: object) -> dict[str, Any]:
     """The host's choices as sent, checked against the game's `host_options` and
-    completed with their defaults (ValueError: an unknown name or a value out of range)."""
+    completed with their defaults (HostOptionError, a ValueError: an unknown name or a
+    value out of range)."""
     offered = list(definition.host_options()) if isinstance(definition, TakesHostOptions) else []
     if sent is None:
         sent = {}
     if not isinstance(sent, dict):
-        raise ValueError("the game's options are an object of names and values")
+        raise HostOptionError(gettext_noop("the game's options are an object of names and values"))
     unknown = sorted(set(sent) - {o.name for o in offered})
     if unknown:
-        raise ValueError(f"{definition.title} has no option {', '.join(map(str, unknown))}")
+        raise HostOptionError(
+            gettext_noop("%(game)s has no option %(names)s"), game=definition.title, names=", ".join(map(str, unknown))
+        )
     return {o.name: o.check(sent[o.name]) if o.name in sent else o.default for o in offered}
 
 
@@ -426,7 +459,9 @@ def check_host_options(definition: Definition, sent: object) -> dict[str, Any]:
 class PlaysInGroups(Protocol):
     """A game whose party competes as groups whose members sit at every table (teams):
     the party's result adds every seat's score up by its group, and the best total wins
-    the party. A seat's group is its table's state's to say."""
+    the party. A seat's group is its table's state's to say. The host may put guests in
+    a group by hand in the lobby (the party command `set_group`); the seating hands the
+    choices to `TakesHostOptions.table_options`, which draws the rest."""
 
     def group_names(self) -> Sequence[str]:
         """The groups' names by number (marked texts, gettext_noop)."""
@@ -454,6 +489,7 @@ __all__ = [
     "HidesInformation",
     "HoldsGifts",
     "HostOption",
+    "HostOptionError",
     "NamesSteps",
     "NamesWireTypes",
     "PlaysInGroups",

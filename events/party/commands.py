@@ -203,6 +203,14 @@ def _delivery_confirmer(actor: Actor, frame: Frame) -> str:
     )
 
 
+def _group(actor: Actor, frame: Frame) -> Args:
+    """A guest and the group (team) the host puts them in: its number, or None to draw."""
+    group = frame.get("group")
+    if group is not None and type(group) is not int:
+        raise ServiceError(ErrorCode.INVALID, gettext("which team? (its number, or none to draw)"))
+    return {**_guest(actor, frame), "group": group}
+
+
 def _check_delivery(actor: Actor, frame: Frame) -> None:
     _delivery_confirmer(actor, frame)
 
@@ -255,6 +263,7 @@ PARTY_COMMANDS: dict[str, Command] = {
             lambda a, f: {"name": f.get("name"), **_guest(a, f)},
         ),
         _party("remove_guest", lambda a, args: services.guest_remove(party_id=a.party_id, **args), _guest),
+        _party("set_group", lambda a, args: services.party_set_group(party_id=a.party_id, **args), _group),
         _party(
             "add_vault_gift",
             lambda a, args: services.vault_gift_add(party_id=a.party_id, **args),

@@ -74,6 +74,7 @@ HOST_COMMANDS = frozenset(
     {
         "rename_guest",
         "remove_guest",
+        "set_group",
         "add_vault_gift",
         "remove_vault_gift",
         "close_registration",

@@ -171,6 +171,7 @@ def party_for_host(
             "seat": g.seat,
             "captain": g.is_captain,
             "late": g.late,  # registered after the deal (docs/RULES.md)
+            "group": g.group,  # the team the host set by hand (None: drawn at seating)
             "played_by": played_by.get(g.pk),  # a late arrival plays this guest's seat
             "playing_for": playing_for.get(g.pk),  # this late arrival plays a leaver's seat
         }
@@ -186,7 +187,9 @@ def party_for_host(
         for v in VaultGift.objects.filter(party=party)
     ]
     # The simulator's estimate for the guests so far (a table lookup, no simulation).
-    out["estimate"] = lobby_estimate(game=party.game, games=party.games, guests=out["guest_count"])
+    out["estimate"] = lobby_estimate(
+        game=party.game, games=party.games, guests=out["guest_count"], options=party.options
+    )
     # The vault gifts the current guest count needs (the seating refuses a shortfall).
     n = len(out["guests"])
     out["vault_needed"] = party.vault_size * seating.table_count(n)
@@ -246,6 +249,7 @@ def snapshot_for(actor: Actor) -> dict[str, Any]:
         "table": guest.table.letter if guest.table is not None else None,  # (selected with the guest)
         "seat": guest.seat,
         "late": guest.late,
+        "group": guest.group,  # the team the host set by hand in the lobby (None: drawn)
     }
     if party.status != Party.Status.LOBBY and (guest.late or guest.table_id is None):
         played_by, playing_for = _late_substitutions(party)

@@ -32,7 +32,14 @@ from events.party.lobby import (
 )
 from events.party.play import table_act_server
 from events.party.secrets import CODE_ALPHABET, new_claim_code, new_code, new_token, normalize_code, token_hash
-from games.definition import Setup, SpeaksLanguage, TakesHostOptions, check_host_options
+from games.definition import (
+    HostOptionError,
+    PlaysInGroups,
+    Setup,
+    SpeaksLanguage,
+    TakesHostOptions,
+    check_host_options,
+)
 from games.registry import DEFAULT_GAME, GAMES, game_named
 from tables import seating
 from tables.errors import ErrorCode, ServiceError
@@ -218,8 +225,8 @@ def party_create(
     step_clock, step_clock_server = _check_clock(step_clock, step_clock_server)
     try:
         chosen = check_host_options(GAMES[game], options)
-    except ValueError as exc:
-        raise ServiceError(ErrorCode.INVALID, str(exc)) from None
+    except HostOptionError as exc:
+        raise ServiceError(ErrorCode.INVALID, exc.translated(gettext)) from None
     token = new_token()
     for _ in range(20):  # a code collision is rare; try another
         try:
@@ -367,6 +374,27 @@ def guest_remove(*, party_id: int, guest_id: int) -> Outcome:
         return Outcome(messages=msgs)
 
 
+def party_set_group(*, party_id: int, guest_id: int, group: int | None) -> Outcome:
+    """The host puts a guest in one of the game's groups (its teams) by hand, or back in
+    the seating's draw (None), in the lobby of a game that plays in groups."""
+    with transaction.atomic():
+        party = _locked_in_lobby(party_id, gettext_noop("teams are set before seating"))
+        definition = game_named(party.game)
+        # the seating hands the host's groups to the game's table_options (TakesHostOptions)
+        if not isinstance(definition, PlaysInGroups) or not isinstance(definition, TakesHostOptions):
+            raise ServiceError(ErrorCode.INVALID, gettext("%(game)s has no teams") % {"game": definition.title})
+        guest = _lobby_guest(party, guest_id)
+        names = [gettext(n) for n in definition.group_names()]
+        if group is not None and not 0 <= group < len(names):
+            raise ServiceError(
+                ErrorCode.INVALID,
+                gettext("the team is one of %(teams)s, or none to draw") % {"teams": ", ".join(names)},
+            )
+        guest.group = group
+        guest.save(update_fields=["group"])
+        return _lobby_changed(party)
+
+
 def vault_gift_add(*, party_id: int, contributor: object, description: object) -> Outcome:
     contributor = _clean(contributor, "the contributor's name", NAME_MAX)
     description = _clean(description, "the vault gift's description", DESCRIPTION_MAX)
@@ -438,6 +466,12 @@ def party_seat(*, party_id: int) -> Outcome:
                 check_host_options(definition, party.options),
                 [len(entry["guests"]) for entry in plan],
                 random.Random(f"{party.seed}:options"),
+                # the groups the host set by hand in the lobby (party_set_group)
+                **(
+                    {"groups": [[by_id[gid].group for gid in entry["guests"]] for entry in plan]}
+                    if isinstance(definition, PlaysInGroups)
+                    else {}
+                ),
             )
         for entry, table_options in zip(plan, per_table, strict=True):
             seated = [by_id[gid] for gid in entry["guests"]]

@@ -187,11 +187,20 @@ class BlinksDefinition:
         )
 
     def table_options(
-        self, chosen: Mapping[str, Any], table_sizes: Sequence[int], rng: random.Random
+        self,
+        chosen: Mapping[str, Any],
+        table_sizes: Sequence[int],
+        rng: random.Random,
+        groups: Sequence[Sequence[int | None]] | None = None,
     ) -> list[dict[str, Any]]:
-        # The party plays as four teams across its tables: drawn balanced over the party
-        # and at every table (teams.balanced_teams).
-        drawn = self.draw_teams(table_sizes, rng)
+        # The party plays as four teams across its tables: the host's hand-set teams
+        # kept, the rest drawn balanced over the party and at every table.
+        if groups is None:
+            drawn = self.draw_teams(table_sizes, rng)
+        else:
+            if [len(t) for t in groups] != list(table_sizes):
+                raise ValueError("the hand-set teams name every seat of every table")
+            drawn = teams.teams_around(groups, rng)
         return [{"vault": chosen["vault"], "alternate": chosen["alternate"], "teams": t} for t in drawn]
 
     # --- the party's teams (games.definition.PlaysInGroups) ------------------------------

@@ -2,7 +2,8 @@
 
 A party of Blinks Heist competes as four teams whose members sit at every table: a
 team is a colour (0 to 3, the thief Blink's colour), the same at every table. The host
-sets each guest's team or draws them balanced (`balanced_teams`); each table's setup
+sets some guests' teams by hand and draws the rest balanced (`teams_around`), or
+draws them all (`balanced_teams`); each table's setup
 carries its seats' teams, and the party adds every table's claims up by team
 (`team_totals`).
 """
@@ -47,6 +48,42 @@ def balanced_teams(table_sizes: Sequence[int], rng: random.Random) -> list[list[
     return out
 
 
+def teams_around(fixed: Sequence[Sequence[int | None]], rng: random.Random) -> list[list[int]]:
+    """Each table's seats' teams when the host put some guests in a team by hand
+    (`fixed[t][seat]`, None: to draw): those keep theirs, and the drawn seats even the
+    four teams out over the party as far as the hand-set ones allow, then at each table.
+
+    The party's drawn seats go to the teams with the fewest members first (ties in a
+    random order), then each table's drawn seats take, of the teams still owed seats,
+    the one its table has fewest of (ties: the team owed most, then the random order).
+    With nobody set by hand this is the balanced draw (`balanced_teams`)."""
+    for table in fixed:
+        for team in table:
+            if team is not None and (type(team) is not int or not 0 <= team < TEAMS):
+                raise ValueError(f"a team is 0 to {TEAMS - 1} or None (drawn), not {team!r}")
+    if all(team is None for table in fixed for team in table):
+        return balanced_teams([len(table) for table in fixed], rng)
+    order = list(range(TEAMS))
+    rng.shuffle(order)
+    rank = {team: i for i, team in enumerate(order)}
+    counts = team_counts(team for table in fixed for team in table if team is not None)
+    owed = [0] * TEAMS
+    for _ in range(sum(team is None for table in fixed for team in table)):
+        owed[min(order, key=lambda t: counts[t] + owed[t])] += 1
+    out: list[list[int]] = []
+    for table in fixed:
+        here = team_counts(team for team in table if team is not None)
+        seats: list[int] = []
+        for team in table:
+            if team is None:
+                team = min((t for t in order if owed[t]), key=lambda t: (here[t], -owed[t], rank[t]))
+                owed[team] -= 1
+                here[team] += 1
+            seats.append(team)
+        out.append(seats)
+    return out
+
+
 def team_counts(teams: Iterable[int]) -> list[int]:
     """How many seats each team has."""
     counts = [0] * TEAMS
@@ -71,4 +108,13 @@ def leaders(totals: Sequence[int]) -> list[int]:
     return [team for team, total in enumerate(totals) if total == best and best > 0]
 
 
-__all__ = ["COLOURS", "COLOUR_NAMES", "TEAMS", "balanced_teams", "leaders", "team_counts", "team_totals"]
+__all__ = [
+    "COLOURS",
+    "COLOUR_NAMES",
+    "TEAMS",
+    "balanced_teams",
+    "leaders",
+    "team_counts",
+    "team_totals",
+    "teams_around",
+]

@@ -284,6 +284,8 @@ function guestRow(g, seated, dups = new Set()) {
             h("button", { class: "btn small", type: "button", text: gettext("Keep"), on: { click: () => { S.removing = null; draw(); } } }),
           ]
         : h("button", { class: "btn small", type: "button", text: gettext("Remove"), "aria-label": fmt(gettext("Remove %(name)s"), { name: g.name }), data: { key: `remove-${g.id}` }, on: { click: () => { S.removing = g.id; draw(); } } }),
+      // the game's own choice for this guest before the deal (a team set by hand), if any
+      screen.lobbyGuest ? screen.lobbyGuest(g) : null,
     );
   } else if (g.table) {
     actions = seatActions(g, fmt(gettext("Make %(name)s the table captain"), { name: g.name }));

@@ -80,6 +80,15 @@ class GameSimulator(Protocol):
 
 
 @runtime_checkable
+class EstimatesWithOptions(Protocol):
+    """A simulator whose lobby estimate depends on the host's choices of the game's rules
+    (games.definition.TakesHostOptions: a vault's size): the lobby asks this instead
+    of `lobby_estimate`, with the party's options (their defaults where unset)."""
+
+    def lobby_estimate_with(self, *, guests: int, games: int, options: Mapping[str, Any]) -> dict[str, Any] | None: ...
+
+
+@runtime_checkable
 class FitsPacing(Protocol):
     """A simulator whose pacing model can be fitted to finished parties (fit_pacing)."""
 

@@ -1,7 +1,8 @@
 """Issue 41: a 40-guest Blinks Heist party in Chromium. The host creates it from the
 home form (the game, a vault of 3 Blinks a table), 37 guests are bots on real sockets
-(party_driver.WsBot) and three join on phones; the host seats everyone (five tables of
-8), a captain's tablet pairs with table A and the big screen watches. Every throw is
+(party_driver.WsBot) and three join on phones; the host puts the three in teams by hand
+in the lobby (the rest are drawn) and seats everyone (five tables of 8; each phone says
+its team), a captain's tablet pairs with table A and the big screen watches. Every throw is
 recorded by its thrower (the phones tap Hit and the Blink, or Touched on the way back
 and Miss; a bot sends its record) and settled by the captain (table A's tablet taps
 Confirm, a captain's phone taps Confirm, a bot captain sends it) until every vault is
@@ -29,6 +30,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 N = 40
 PHONES = ("Pia", "Quinn", "Rosa")
+HAND_SET = {"Pia": 3, "Quinn": 3, "Rosa": 1}  # the teams the host sets by hand in the lobby
 
 
 def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet(asgi_server, browser):
@@ -62,6 +64,12 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         phone_ids = run.seat_ids(phones, code)
         screen = run.screen_page(code)
         expect(host.locator("#roster li.guest")).to_have_count(N)
+        # The host puts the phones' guests in teams by hand in the lobby; the rest are drawn.
+        id_of = {name: gid for gid, name in phone_ids.items()}
+        for name, team in HAND_SET.items():
+            pick = host.locator(f'#roster li.guest[data-guest="{id_of[name]}"] select.bk-pick-team')
+            pick.select_option(str(team))
+            expect(pick).to_have_attribute("data-team", str(team))  # the roster redrawn from the server's answer
         host.locator("#deal").click()
         expect(host.locator("#tables .bk-tile")).to_have_count(5)
         expect(screen.locator("#tables .bk-board-table")).to_have_count(5)
@@ -77,6 +85,8 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
 
         seats, captains = db(seating)
         assert len(seats) == N
+        for name, team in HAND_SET.items():  # each phone says the team the host set
+            expect(phones[name].locator(f'.bk-you .bk-chip[data-team="{team}"]')).to_be_visible()
         letters = sorted({letter for letter, _ in seats})
         assert letters == list("ABCDE")
 
@@ -117,6 +127,10 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
                 if page is not None:
                     mine = page.locator(f'.bk-phone[data-version="{g.version}"]')
                     expect(mine).to_be_visible()
+                    # the big screen shows whose turn in the team the host set them in
+                    team = HAND_SET[phone_ids[thrower]]
+                    turn = screen.locator(f'#tables .bk-board-table[data-table="{letter}"] .bk-turn')
+                    expect(turn).to_have_attribute("data-team", str(team))
                     expect(page.locator("#bk-hit")).to_be_visible()
                     if not taps["phone_records"]:
                         SHOTS.mkdir(parents=True, exist_ok=True)

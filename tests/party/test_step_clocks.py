@@ -337,3 +337,48 @@ def test_the_server_gets_a_quiet_royal_guest_out_when_the_host_chose_it():
         (version + 1 + s, {"type": "timeout_decide", "seat": s}) for s in range(4)
     ]
     assert clocks.clock_sweep() == []  # the next room's step has its own, fresh clock
+
+
+def test_a_blinks_table_with_a_quiet_thrower_finishes_the_server_passing_each_of_their_turns():
+    """The rehearsal's quiet guest (bench/party.py --quiet) at a Blinks table: the thrower
+    who never records holds the table only for the step clock, then the server passes
+    their turn (their seat throws nothing, claims nothing), and the vault still empties."""
+    from games.blinks.definition import BLINKS
+
+    party, _ = shorthand.party_create(name="Blinks clocks", game="blinks", options={"vault": 3})
+    for i in range(3):
+        shorthand.guest_join(code=party.code, name=f"B{i}", description="")
+    services.party_seat(party_id=party.pk)
+    services.party_set_clock(party_id=party.pk, step_clock=60, step_clock_server=True)
+    table = Table.objects.get(party=party)
+    guests = {g.seat: g for g in Guest.objects.filter(table=table)}
+    quiet = next(s for s, g in guests.items() if not g.is_captain)
+    captain = guest_actor(next(g for g in guests.values() if g.is_captain), game="blinks")
+    passes = 0
+    for _ in range(200):
+        t = Table.objects.get(pk=table.pk)
+        g = BLINKS.from_dict(t.state)
+        if BLINKS.is_over(g):
+            break
+        if g.turn == quiet and g.pending is None:
+            assert clocks.clock_sweep() == []  # the clock has not run out: the table waits
+            _backdate(table)
+            assert clocks.clock_sweep()
+            passes += 1
+            continue
+        if g.pending is None:
+            hit = g.in_vault()[0]
+            action = {"type": "throw", "seat": g.turn, "throw": g.throws + 1, "hit": hit, "touched": False}
+            table_act(
+                actor=guest_actor(guests[g.turn], game="blinks"),
+                table_id=t.pk,
+                action=action,
+                expected_version=t.version,
+            )
+        else:
+            table_act(actor=captain, table_id=t.pk, action={"type": "confirm", "throw": g.pending.throw})
+    g = BLINKS.from_dict(Table.objects.get(pk=table.pk).state)
+    assert BLINKS.is_over(g) and passes >= 1
+    assert g.claims()[quiet] == 0 and sum(g.claims()) == 3
+    rows = _clock_actions(table)
+    assert len(rows) == passes and all(r.action["seat"] == quiet for r in rows)

@@ -44,3 +44,46 @@ def test_the_same_seed_gives_the_same_report():
 def test_bad_parameters_are_refused(bad):
     with pytest.raises(CommandError):
         run("--games", "2", *bad)
+
+
+def test_the_lobby_s_estimate_follows_the_host_s_vault_and_the_longest_table():
+    from games.blinks.party.simulate.lobby import blinks_party_length_estimate, longest_quantile
+    from games.blinks.party.simulate.lobby_estimates import MINUTES
+    from tables.simulate.estimates import lobby_estimate
+
+    # every rule, vault and table size the host can choose has its row
+    assert set(MINUTES) == {(a, v, n) for a in (False, True) for v in range(3, 31) for n in range(2, 9)}
+    # the default vault plays the rulebook's 30-45 minutes at one hit in two
+    mean, sd = MINUTES[False, 10, 8]
+    assert 30 <= mean <= 45 and 0 < sd < mean / 2
+    ten = blinks_party_length_estimate(guests=40, options={"vault": 10, "alternate": False})
+    assert ten is not None and (ten["guests"], ten["tables"], ten["games"]) == (40, 5, 1)
+    assert 30 <= ten["low"] < ten["high"] <= 60
+    # a bigger vault, a longer party; more tables, a longer wait for the last of them
+    twenty = blinks_party_length_estimate(guests=40, options={"vault": 20})
+    assert twenty is not None and twenty["low"] > ten["high"]
+    one = blinks_party_length_estimate(guests=8, options={"vault": 10})
+    assert one is not None and one["tables"] == 1 and one["high"] < ten["high"]
+    # the longest of five like tables: its median is the one whose chance is 0.5 ** (1/5) each
+    table = (40.0, 5.0)
+    assert longest_quantile([table] * 5, 0.5) == pytest.approx(longest_quantile([table], 0.5 ** (1 / 5)), abs=0.01)
+    assert longest_quantile([table], 0.5) == pytest.approx(40.0, abs=0.01)
+    # none for one guest or for two games; the host's lobby reads it with the party's options
+    assert blinks_party_length_estimate(guests=1, options={}) is None
+    assert blinks_party_length_estimate(guests=20, games=2, options={}) is None
+    assert lobby_estimate(game="blinks", games=1, guests=40, options={"vault": 20, "alternate": False}) == twenty
+    assert lobby_estimate(game="blinks", games=1, guests=40) == blinks_party_length_estimate(guests=40, options={})
+
+
+@pytest.mark.django_db
+def test_the_host_s_lobby_shows_the_blinks_party_s_length_for_its_vault():
+    from events.party.selectors import party_for_host
+    from games.blinks.party.simulate.lobby import blinks_party_length_estimate
+    from tests import shorthand
+
+    party, _ = shorthand.party_create(name="Blinks estimate", game="blinks", options={"vault": 6, "alternate": True})
+    for i in range(12):
+        shorthand.guest_join(code=party.code, name=f"Guest {i}", description="")
+    est = party_for_host(party)["estimate"]
+    assert est == blinks_party_length_estimate(guests=12, options={"vault": 6, "alternate": True})
+    assert est is not None and est["tables"] == 2

@@ -8,7 +8,9 @@ throw is physical: the thrower's phone records it once its view says `your_turn`
 record waits (`throw`, with the view's `next_throw`: a hit on a Blink still in the vault
 one time in two, a touch on the way back one in twenty), and the captain's phone
 settles the record its view shows waiting (`confirm`). A fault strikes once every table
-has a claimed Blink (each held there until it struck).
+has a claimed Blink (each held there until it struck). A quiet guest (`--quiet`, never a
+captain) never records: once the step clock runs out the server passes their turn (the
+definition's stand-in, `pass_turn`; the report's `clock_passes`), and the table goes on.
 """
 
 from __future__ import annotations

@@ -12,8 +12,10 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 
 from events.models import Party
+from events.party import services
 from games.blinks.definition import BLINKS
 from tables.errors import ServiceError
 from tests import shorthand
@@ -124,3 +126,89 @@ async def test_a_party_of_11_records_every_throw_on_phones_and_adds_the_claims_u
     text = page.content.decode()
     name = breakers["A"][0][1]
     assert f"{name} broke Blink 1" in text
+
+
+@sync_to_async
+def _groups(party: Party) -> tuple[int, dict[int, int | None]]:
+    party.refresh_from_db()
+    return party.revision, dict(party.guests.values_list("pk", "group"))
+
+
+async def test_the_host_sets_teams_by_hand_and_the_seating_keeps_them_and_draws_the_rest():
+    party, host_token = await sync_to_async(shorthand.party_create)(
+        name="Blinks night", game="blinks", options={"vault": 3}
+    )
+    joined = [
+        await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="") for i in range(10)
+    ]
+    ids = [g.pk for g, _, _ in joined]
+    host = await BlinksPhone(party.code).connect()
+    await host.hello("host", host_token)
+    ann = await BlinksPhone(party.code).connect()
+    await ann.hello("guest", joined[0][1])
+    before = await _groups(party)
+    # refused, and nothing changes: a guest is not the host, a team that is not one of
+    # the four, a guest who is not at this party, an id that is not a number
+    refusals = [
+        (ann, {"guest": ids[0], "group": 0}),
+        (host, {"guest": ids[0], "group": 4}),
+        (host, {"guest": ids[0], "group": -1}),
+        (host, {"guest": ids[0], "group": True}),
+        (host, {"guest": ids[0], "group": "red"}),
+        (host, {"guest": 10**9, "group": 0}),
+        (host, {"guest": str(ids[0]), "group": 0}),
+    ]
+    for sender, args in refusals:
+        res = await sender.command("set_group", **args)
+        assert res["type"] == "error" and res["message"], (args, res)
+    assert (await _groups(party)) == before
+    # the host's lobby shows a team once set; back to the draw with None
+    for guest, team in [(ids[0], 2), (ids[1], 2), (ids[2], 1), (ids[3], 0), (ids[3], None)]:
+        assert (await host.command("set_group", guest=guest, group=team))["type"] == "ok"
+    await host.until(
+        lambda m: (
+            m.get("type") == "party"
+            and "guests" in m["party"]
+            and [{g["id"]: g["group"] for g in m["party"]["guests"]}[i] for i in ids[:4]] == [2, 2, 1, None]
+        )
+    )
+    _, groups = await _groups(party)
+    assert [groups[i] for i in ids[:4]] == [2, 2, 1, None]
+
+    assert (await host.command("seat"))["type"] == "ok"
+    teams_of: dict[int, int] = {}
+    every: list[int] = []
+    for t in await _tables(party):
+        state = BLINKS.from_dict(t.state)
+        every += state.teams
+        for seat, row in enumerate(t.roster):
+            teams_of[row["guest"]] = state.teams[seat]
+    assert [teams_of[i] for i in ids[:3]] == [2, 2, 1]
+    counts = [every.count(team) for team in range(4)]
+    assert max(counts) - min(counts) <= 1, counts  # the rest drawn around the host's choices
+    # Ann's phone says her team, the one the host set
+    seated = await ann.until(lambda m: m.get("type") == "snapshot" and m.get("table"))
+    assert merge_plain_private(seated["table"])["view"]["your_team"] == 2
+    # seated: the teams are fixed
+    revision = (await _groups(party))[0]
+    res = await host.command("set_group", guest=ids[4], group=3)
+    assert res["type"] == "error" and res["code"] == "seated", res
+    assert (await _groups(party))[0] == revision
+    for p in (host, ann):
+        await p.close()
+
+
+def test_a_game_without_teams_refuses_a_team_in_any_language():
+    party, _ = shorthand.party_create(name="Royal night", game="royal")
+    guest, _, _ = shorthand.guest_join(code=party.code, name="Ann", description="")
+    with translation.override("de"), pytest.raises(ServiceError) as refused:
+        services.party_set_group(party_id=party.pk, guest_id=guest.pk, group=0)
+    assert str(refused.value) == "Royal Heist hat keine Teams"
+    guest.refresh_from_db()
+    assert guest.group is None
+
+
+def test_a_refused_host_option_is_told_in_the_party_s_language():
+    with translation.override("es"), pytest.raises(ServiceError) as refused:
+        shorthand.party_create(name="Blinks night", game="blinks", options={"vault": 31})
+    assert str(refused.value) == "Blinks de oro en la cámara de cada mesa: un número entero de 3 a 30"

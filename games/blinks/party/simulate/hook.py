@@ -1,7 +1,7 @@
 """Blinks Heist's simulator hook (tables/simulate/hook.py `GameSimulator`): its options on
 `manage.py simulate --game blinks` (the throw success rates, the touch rate, the pace,
-the vault sizes and the rules to try), its report, and no lobby estimate (a table's
-length is its vault's, chosen by the host: the report says which vault fits)."""
+the vault sizes and the rules to try), its report, and the lobby's estimate (a table's
+length is its vault's, chosen by the host: the lobby reads the host's options)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from games.blinks import MAX_PLAYERS, MAX_VAULT, MIN_PLAYERS, MIN_VAULT
 from tables.simulate.common.options import int_list
 from tables.simulate.hook import Options, Run
 
-from .play import WINDOW, Pace, measure
+from .lobby import blinks_party_length_estimate
+from .play import WINDOW, Pace, measure, minutes_by_size
 
 
 def _rates(text: str) -> list[float]:
@@ -109,10 +110,41 @@ class BlinksSimulator:
         return [data, text]
 
     def estimates(self, run: Run, options: Mapping[str, Any], *, parties: int, command: str) -> str:
-        raise ValueError("Blinks Heist has no lobby estimate: a table's length is its vault's (see the report)")
+        """The lobby's table (lobby_estimates.py): a table's minutes per rule, vault and
+        table size at one success rate (--rates, its first: default 0.5). No party is
+        simulated (`parties` unused): the lobby takes a party's length as its longest
+        table's, from each table's mean and spread (lobby.py)."""
+        rate = _rates(options.get("rates") or "0.5")[0]
+        touch = 0.05 if options.get("touch") is None else float(options["touch"])
+        pace = Pace(throw_seconds=options.get("throw_seconds") or 20.0, turn_seconds=options.get("turn_seconds") or 5.0)
+        games = 100 if run.games is None else run.games
+        table = minutes_by_size(
+            seed=run.seed,
+            rate=rate,
+            touch=touch,
+            pace=pace,
+            games=games,
+            vaults=range(MIN_VAULT, MAX_VAULT + 1),
+            players=range(MIN_PLAYERS, MAX_PLAYERS + 1),
+            progress=run.progress,
+        )
+        rows = "\n".join(f"    {key!r}: {value!r}," for key, value in table.items())
+        return (
+            '"""The minutes of a Blinks Heist table by (alternate rule, vault, players): (mean, standard\n'
+            f"deviation) over {games} simulated games at success rate {rate:g}, touch {touch:g}, a throw\n"
+            f"{pace.throw_seconds:g} s and a hand-over {pace.turn_seconds:g} s. Generated, do not edit:\n\n"
+            f"    {command}\n"
+            '"""\n\n'
+            f"MINUTES: dict[tuple[bool, int, int], tuple[float, float]] = {{\n{rows}\n}}\n"
+        )
 
     def lobby_estimate(self, *, guests: int, games: int) -> dict[str, Any] | None:
-        return None
+        return blinks_party_length_estimate(guests=guests, games=games, options={})
+
+    def lobby_estimate_with(self, *, guests: int, games: int, options: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The party's length with the host's vault and rule (tables/simulate/hook.py
+        EstimatesWithOptions)."""
+        return blinks_party_length_estimate(guests=guests, games=games, options=options)
 
 
 SIMULATOR = BlinksSimulator()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,3 +96,27 @@ def measure(
                     }
                 )
     return rows
+
+
+def minutes_by_size(
+    *,
+    seed: int | str,
+    rate: float,
+    touch: float,
+    pace: Pace,
+    games: int,
+    vaults: Sequence[int],
+    players: Sequence[int],
+    progress: Callable[[int, int], None] | None = None,
+) -> dict[tuple[bool, int, int], tuple[float, float]]:
+    """The lobby's table: per (alternate rule, vault, table size), the mean and standard
+    deviation of a game's minutes over `games` games at success rate `rate`."""
+    thrower = Thrower(rate=rate, touch=touch)
+    out: dict[tuple[bool, int, int], tuple[float, float]] = {}
+    cells = [(alt, vault, n) for alt in (False, True) for vault in vaults for n in players]
+    for done, (alt, vault, n) in enumerate(cells, 1):
+        lengths = [minutes(play(f"{seed}:{alt}:{vault}:{n}:{i}", n, vault, alt, thrower), pace) for i in range(games)]
+        out[alt, vault, n] = (round(statistics.mean(lengths), 1), round(statistics.pstdev(lengths), 1))
+        if progress and done % 20 == 0:
+            progress(done, len(cells))
+    return out

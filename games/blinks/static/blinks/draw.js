@@ -80,7 +80,10 @@ export function turnLine(view, meta) {
     return h("p", { class: "bk-turn pending", text: interpolate(gettext("%(name)s recorded %(what)s: the captain confirms."),
       { name: nameOf(meta, view.pending.seat), what: recordText(view.pending) }, true) });
   }
-  return h("p", { class: "bk-turn", data: { turn: view.turn } }, interpolate(gettext("%(name)s throws now."), { name: nameOf(meta, view.turn) }, true));
+  // in the thrower's team colour (drawn or set by the host), as every screen shows teams
+  const team = view.seats && view.seats[view.turn] ? view.seats[view.turn].team : null;
+  return h("p", { class: `bk-turn${team === null ? "" : ` bk-team-${team}`}`, data: { turn: view.turn, team } },
+    interpolate(gettext("%(name)s throws now."), { name: nameOf(meta, view.turn) }, true));
 }
 
 /** The four teams' claimed Blinks: `totals[team]`. */

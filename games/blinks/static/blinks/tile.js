@@ -1,8 +1,9 @@
 // Blinks Heist on the host's dashboard (static/heist/host.js is its shell and says what
 // `mount` returns): a card per table (its vault, whose turn, a record waiting for the
 // captain), the teams' running totals, and at the end the teams and the guests' ranking.
+// In the lobby, each guest's team: set by hand, or left to the seating's balanced draw.
 import { h, render } from "../heist/ui.js";
-import { sumTeams, teamTotals, turnLine, vaultHexes } from "./draw.js";
+import { sumTeams, teamTotals, teams, turnLine, vaultHexes } from "./draw.js";
 
 export function mount(root, ctx) {
   function draw(tables) {
@@ -28,8 +29,29 @@ export function mount(root, ctx) {
     return box;
   }
 
+  /** The lobby's team picker for guest `g` (the host's party command set_group: a team's
+   * number, or null for the seating's draw); the roster redraws with the party's answer. */
+  function lobbyGuest(g) {
+    const set = g.group === null || g.group === undefined ? null : g.group;
+    return h("select", {
+      class: `bk-pick-team${set === null ? "" : ` bk-team-${set}`}`,
+      "aria-label": interpolate(gettext("%(name)s's team"), { name: g.name }, true),
+      data: { key: `team-${g.id}`, guest: g.id, team: set === null ? "drawn" : set },
+      on: {
+        change: (ev) => {
+          const pick = ev.currentTarget;
+          const group = pick.value === "" ? null : Number(pick.value);
+          ctx.command(pick, "set_group", { guest: g.id, group }).then((ok) => { if (!ok) pick.value = set === null ? "" : String(set); });
+        },
+      },
+    },
+    h("option", { value: "", selected: set === null, text: gettext("Team: drawn at seating") }),
+    teams().map((t) => h("option", { value: String(t.team), selected: set === t.team, text: t.name })));
+  }
+
   return {
     draw,
+    lobbyGuest,
     result,
     words: {
       deal: (n) => interpolate(ngettext("Seat %(n)s guest in four teams", "Seat %(n)s guests in four teams", n), { n }, true),
