@@ -15,8 +15,10 @@ socket can be checked:
 and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both.
 
 The socket calls the three services at the end (`guest_socket_opened`, `_seen`,
-`_closed`); each returns an Outcome whose messages tell the host's dashboard who is
-online."""
+`_closed`); each returns an Outcome whose messages tell who is online: the host's
+dashboard of every guest, and a table's captain (tablet, and the captain's phone) of that
+table's guests only. The snapshots of both carry the same (events/party/selectors.py
+`table_offline`), so a screen that missed a message is right again at its next resync."""
 
 from __future__ import annotations
 
@@ -27,8 +29,8 @@ from typing import Any
 from django.db import connection, transaction
 from django.utils import timezone
 
-from events.broadcast.groups import Message, host_group
-from events.models import Guest, GuestSocket
+from events.broadcast.groups import Message, guest_group, host_group, tablet_group
+from events.models import Guest, GuestSocket, Tablet
 from events.party.selectors import ONLINE_GRACE
 from tables.outcome import Outcome
 
@@ -111,16 +113,33 @@ def _sql(name: str) -> str:
     return _SQL[name]
 
 
-def _presence(party_id: int, guest_id: int, online: bool) -> Message:
-    """For the host's dashboard: who is (dis)connected, as it happens."""
-    return (host_group(party_id), {"type": "presence", "guest": guest_id, "online": online})
+def _presence(party_id: int, guest_id: int, online: bool) -> list[Message]:
+    """Who is (dis)connected, as it happens: for the host's dashboard, and for the
+    captain's screens at the guest's own table (its paired tablets, its captain's phone),
+    which hand a quiet guest's step on and should see who is not there. No other table
+    learns of it."""
+    payload = {"type": "presence", "guest": guest_id, "online": online}
+    return [(group, payload) for group in [host_group(party_id), *_captains_groups(guest_id)]]
+
+
+def _captains_groups(guest_id: int) -> list[str]:
+    """The groups of the captain's screens at the guest's table (none unseated)."""
+    table_id = Guest.objects.filter(pk=guest_id).values_list("table_id", flat=True).first()
+    if table_id is None:
+        return []
+    tablets = Tablet.objects.filter(table_id=table_id, revoked_at__isnull=True).exclude(token_hash="")
+    captains = Guest.objects.filter(table_id=table_id, is_captain=True, removed_at__isnull=True)
+    return [
+        *(tablet_group(t) for t in tablets.values_list("pk", flat=True)),
+        *(guest_group(g) for g in captains.values_list("pk", flat=True) if g != guest_id),
+    ]
 
 
 def guest_socket_opened(*, party_id: int, guest_id: int, channel: str, server: str) -> Outcome:
     """A guest's socket said hello: the guest is online, and so are no longer the
     guests whose sockets died with an earlier process on this address."""
     live, offline = presence_open(guest_id=guest_id, channel=channel, server=server)
-    messages = [_presence(party_id, guest_id, True), *(_presence(party_id, g, False) for g in offline)]
+    messages = [*_presence(party_id, guest_id, True), *(m for g in offline for m in _presence(party_id, g, False))]
     return Outcome({"sockets": live}, messages)
 
 
@@ -133,4 +152,4 @@ def guest_socket_closed(*, party_id: int, guest_id: int, channel: str) -> Outcom
     """A guest's socket closed. A guest with the seat open on two devices (a captain's
     phone and tablet) is still online when one of them closes."""
     live = presence_close(guest_id=guest_id, channel=channel)
-    return Outcome({"sockets": live}, [_presence(party_id, guest_id, live > 0)])
+    return Outcome({"sockets": live}, _presence(party_id, guest_id, live > 0))

@@ -75,6 +75,15 @@ def is_online(guest: Guest, now: datetime | None = None) -> bool:
     return guest.sockets > 0 and guest.last_seen is not None and now - guest.last_seen < ONLINE_GRACE
 
 
+def table_offline(table_id: int) -> list[int]:
+    """The guests seated at one table whose phones are not connected: what its captain's
+    screens are told in their snapshot, then kept up to date by `presence` messages
+    (events/live/presence.py). Only that table's guests: no other table learns of them."""
+    now = timezone.now()
+    guests = Guest.objects.filter(table_id=table_id, removed_at__isnull=True).only("sockets", "last_seen")
+    return sorted(g.pk for g in guests if not is_online(g, now))
+
+
 def _table_rows(party: Party, tables: list[Table] | None) -> list[tuple[Table, str | None]]:
     """(table, its phase). Without the tables already read, the phase comes out of the
     stored game in the query: every hello reads this, and decoding each table's whole
@@ -108,7 +117,32 @@ def party_public(party: Party, tables: list[Table] | None = None) -> dict[str, A
         )
     )
     guest_count = party.guests.filter(removed_at__isnull=True).count()
-    return _public_fields(party, rows, captains, paired, Relay.objects.filter(party=party).first(), guest_count)
+    out = _public_fields(party, rows, captains, paired, Relay.objects.filter(party=party).first(), guest_count)
+    if party.status == Party.Status.OVER:
+        out["vault_returns"] = vault_returns_public(party)
+    return out
+
+
+def vault_returns_public(party: Party) -> list[dict[str, Any]]:
+    """At the end, whom each gift left in a vault goes back to (docs/RULES.md, "The
+    vault"): {table, gift (id), returns_to}, for the big screen's "who takes what home".
+    Public once the party is over, as the result page anyone with the code may read
+    (`party_result(public=True)`); the same names as there (`party_result`'s returns)."""
+    definition = game_named(party.game)
+    if not definition.features.gifts:
+        return []
+    gifts = gifts_of(definition)
+    left = [(t.letter, g) for t in party.tables.all() for g in gifts.vault_gifts(table_game(t))]
+    if not left:
+        return []
+    contributors = {gifts.vault_gift_id(n): name for n, name in party.vault_gifts.values_list("number", "contributor")}
+    guests = list(party.guests.all())
+    joined = joined_names(guests, party_handovers(party))
+    brought = {g.gift_number: g.pk for g in guests}
+    return [
+        {"table": letter, "gift": gift, "returns_to": contributors.get(gift) or joined.get(brought.get(gift, 0), "")}
+        for letter, gift in left
+    ]
 
 
 def _public_fields(
@@ -238,6 +272,7 @@ def snapshot_for(actor: Actor) -> dict[str, Any]:
             "party": party_public(party),
             "tablet": {"id": actor.tablet_id, "table": table.pk, "letter": table.letter},
             "table": table_payload(table, table_game(table), None),
+            "offline": table_offline(table.pk),  # its guests not connected (presence)
         }
     guest = Guest.objects.select_related("table").get(pk=cast(int, actor.guest_id))  # the rest: guests
     me = {
@@ -268,6 +303,7 @@ def snapshot_for(actor: Actor) -> dict[str, Any]:
         out["table"] = table_payload(guest.table, game, guest.seat)
         if guest.is_captain:
             out["public"] = table_payload(guest.table, game, None)
+            out["offline"] = table_offline(guest.table.pk)  # as on the table's tablet
     if party.status == Party.Status.OVER:
         out["takes_home"] = guest_takes_home(party, guest)
         if not game_named(party.game).features.gifts:

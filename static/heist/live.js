@@ -291,7 +291,7 @@ export class Live {
         }
         if (this.o.onParty) this.o.onParty(msg.party, msg.role);
         return;
-      case "presence": // host only: a guest's phone (dis)connected
+      case "presence": // a guest's phone (dis)connected: to the host, and to its table's captain screens
         if (this.o.onPresence) this.o.onPresence(msg.guest, msg.online);
         return;
       case "pong":

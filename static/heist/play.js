@@ -14,6 +14,8 @@
 //                    and an update from before a reseat are not passed on);
 //   party(party)     the party's update (merged into the last one by the screen);
 //   notice(msg)      a notice to this seat (hand-overs at its table), optional;
+//   presence(guest, online)  a captain's phone: a guest at its table (dis)connected
+//                    (the snapshot's `offline` lists who is not), optional;
 //   fatal(code, msg) the socket was closed for good (the seat is gone): the shell has
 //                    already forgotten a secret that opens nothing (4401, 4403).
 import { gameModule, gameInfo, liveFacade } from "./game.js";
@@ -64,6 +66,9 @@ async function start() {
     },
     onNotice(msg) {
       if (screen.notice) screen.notice(msg);
+    },
+    onPresence(guest, online) {
+      if (screen.presence) screen.presence(guest, online);
     },
     onFatal(closeCode, message) {
       if (closeCode === 4401 || closeCode === 4403) localStorage.removeItem(seatKey); // that key opens nothing any more

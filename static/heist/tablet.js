@@ -11,11 +11,14 @@
 // a quiet guest's step may be played for them, standin.js), and is called on every
 // change; `table(msg)` sees each table update first (an event log). `ctx` adds to
 // game.js's: `state`, `duty(action, button, what)` (the captain's act at this table,
-// the button busy meanwhile) and `handoverPanel(view, meta)` (the hand-over panel).
+// the button busy meanwhile), `handoverPanel(view, meta)` (the hand-over panel) and
+// `offlineSeats()` (the seats whose guest is not connected, presence.js: the shell
+// names them above the table; a module may mark them on its seats too).
 import { gameInfo, gameModule, liveFacade } from "./game.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
 import { passableNow } from "./standin.js";
+import { TablePresence, offlineLine } from "./presence.js";
 import { holdAwake } from "./awake.js";
 import { fill, h, loadJSON, render, serverSays, showError, startClocks, titleAlert, track } from "./ui.js";
 
@@ -25,6 +28,8 @@ const partyName = app.dataset.partyName;
 const key = `heist.tablet.${code}`;
 const root = document.getElementById("tablet");
 const pairBox = document.getElementById("pair");
+const offlineSlot = document.getElementById("tablet-offline");
+const presence = new TablePresence(); // who at this table is not connected
 
 const S = { party: null, payload: null, claims: new Map(), fatal: null, passKey: "", openHandover: false };
 let live = null;
@@ -94,6 +99,7 @@ async function start(token) {
   const game = await gameModule();
   screen = game.mount(root, {
     code, game: gameInfo(), partyName, live: liveFacade(() => live), state: S, duty, handoverPanel,
+    offlineSeats: () => presence.seats(S.payload && S.payload.table),
   });
   live = new Live({
     code,
@@ -102,6 +108,7 @@ async function start(token) {
     onSnapshot(snap) {
       S.party = snap.party;
       S.payload = snap.table;
+      presence.snapshot(snap);
       draw();
     },
     onTable(msg) {
@@ -112,6 +119,9 @@ async function start(token) {
     onParty(party) {
       S.party = { ...(S.party || {}), ...party };
       draw();
+    },
+    onPresence(guest, online) {
+      if (presence.update(guest, online)) draw();
     },
     onNotice(msg) {
       // hand-overs at this table: an offer stays until handled, the rest are toasts
@@ -158,11 +168,13 @@ function draw() {
       h("p", { text: gettext("Ask the host for a new pairing code.") })));
     pairBox.hidden = false;
     titleAlert(interpolate(gettext("Captain's tablet · %(party)s"), { party: partyName }, true), null);
+    render(offlineSlot);
     return;
   }
   if (!S.payload || !screen) return;
   S.passKey = passKey();
   screen.draw();
+  render(offlineSlot, S.payload.view.phase === "over" ? null : offlineLine(S.payload.table, presence.seats(S.payload.table)));
 }
 
 function handoverPanel(view, meta) {

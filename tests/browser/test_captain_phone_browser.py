@@ -5,7 +5,13 @@ The phone says its table and seat (40.5). In real browsers on the real server; t
 guests have no phone at all, and the clock runs out by writing its deadline into the past
 before the captain's phone loads (the row the server and the screens read).
 
-Screenshots: artifacts/screenshots/captain-phone-*.png (390x844 and 320x568)."""
+The table's tablet shows who of its guests is not connected (40.8): the quiet guests, and
+the captain once both their pages are closed, within the host's presence timeout; the
+mark clears when the captain opens the page again. Each game's tablet marks the seat, the
+shell's line above it names it.
+
+Screenshots: artifacts/screenshots/captain-phone-*.png (390x844 and 320x568),
+tablet-offline-*.png (1024x768)."""
 
 from __future__ import annotations
 
@@ -14,11 +20,16 @@ import json
 import pytest
 from playwright.sync_api import Page, expect
 
+from events.live.stalls import STALL_SECONDS
 from tests import shorthand
 from tests.browser.helpers import SHOTS, DbThread, new_page
 from tests.browser.test_step_clock_browser import actors_after, ran_out, wait_until
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+# The host sees a silent phone offline after STALL_SECONDS (a closed page sooner): the
+# tablet is held to the same.
+WITHIN_MS = int(STALL_SECONDS * 1000) + 1000
 
 
 def _seated(game: str) -> dict:
@@ -36,7 +47,7 @@ def _seated(game: str) -> dict:
     services.party_seat(party_id=party.pk)
     table = Table.objects.get(party=party)
     guests = {g.seat: g for g in Guest.objects.filter(party=party)}
-    return {"code": party.code, "party": party.pk, "table": table.pk, "tokens": tokens, "guests": guests}
+    return {"code": party.code, "party": party.pk, "table": table.pk, "tokens": tokens, "guests": guests, "game": game}
 
 
 def _make_captain(party_id: int, guest_id: int) -> None:
@@ -51,6 +62,52 @@ def _phone(browser, base: str, code: str, guest, token: str, width: int, height:
     page.context.add_init_script(f"localStorage.setItem('heist.seat.{code}', {json.dumps(seat)});")
     page.goto(f"{base}/p/{code}/")
     return page
+
+
+def _pair(party_id: int, table_id: int, code: str) -> dict:
+    from events.party import tablets
+
+    start = tablets.tablet_pair_start(party_id=party_id, table_id=table_id).data
+    return tablets.tablet_pair(code=code, pairing=start["pairing"]).data
+
+
+def _tablet(browser, base: str, code: str, paired: dict, errors: list[str]) -> Page:
+    stored = json.dumps({"token": paired["token"], "tablet": paired["tablet"], "letter": paired["letter"]})
+    page = new_page(browser, 1024, 768, errors, "tablet")
+    page.context.add_init_script(f"localStorage.setItem('heist.tablet.{code}', {json.dumps(stored)});")
+    page.goto(f"{base}/t/{code}/")
+    return page
+
+
+def _tablet_sees_the_captain_leave(browser, base: str, db, s: dict, captain: int, pages: list[Page], errors) -> None:
+    """The captain's pages close: the table's tablet marks their seat offline (the
+    quiet guests, who have no phone, are marked all along); one opens again: cleared."""
+    game = s["game"]
+    tablet = _tablet(browser, base, s["code"], db(_pair, s["party"], s["table"], s["code"]), errors)
+    row = tablet.locator(SEAT_ROWS[game])
+    line = tablet.locator("#tablet-offline .offline-line")
+    quiet = [seat for seat in range(3) if seat != captain]
+    names = lambda seats: ", ".join(f"{s['guests'][n].name} (seat {n + 1})" for n in seats)  # noqa: E731
+    expect(line).to_have_text(f"○ offline Not connected: {names(quiet)}")
+    expect(row.locator(".mark.offline")).to_have_count(2)
+    expect(tablet.locator(f"{SEAT_ROWS[game]}[data-seat='{captain}'] .mark.offline")).to_have_count(0)
+    for page in pages:
+        page.close()  # the captain's phone goes away (both of its pages)
+    mark = tablet.locator(f"{SEAT_ROWS[game]}[data-seat='{captain}'] .mark.offline")
+    expect(mark).to_have_text("○ offline", timeout=WITHIN_MS)
+    expect(line).to_have_text(f"○ offline Not connected: {names(range(3))}")
+    tablet.screenshot(path=str(SHOTS / f"tablet-offline-{game}-1024.png"))
+    tablet.reload()  # the snapshot says the same (a resync is right)
+    expect(mark).to_have_count(1)
+    expect(row.locator(".mark.offline")).to_have_count(3)
+    back = pages[-1].context.new_page()  # the same browser, the seat's secret in it
+    back.goto(f"{base}/p/{s['code']}/")
+    expect(mark).to_have_count(0, timeout=WITHIN_MS)
+    expect(line).to_have_text(f"○ offline Not connected: {names(quiet)}")
+
+
+# Each game's tablet draws its own seats: the rows that carry the mark.
+SEAT_ROWS = {"yankee": ".tablet-table li.seat", "royal": ".r-seats tbody tr"}
 
 
 def _says_table_and_seat(page: Page, seat: int) -> None:
@@ -97,6 +154,7 @@ def _captain_passes(browser, base: str, game: str, button_name: str, wire: str) 
         rows = wait_until(db, lambda: actors_after(s["table"], version), "the captain's pass")
         assert rows[0][:2] == (version + 1, f"captain:{cap.pk}"), rows
         assert rows[0][2]["type"] == wire and rows[0][2]["seat"] == quiet, rows
+        _tablet_sees_the_captain_leave(browser, base, db, s, captain, [small, phone], errors)
         assert not errors, errors
     finally:
         db.close()

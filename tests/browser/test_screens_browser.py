@@ -227,6 +227,14 @@ def test_every_phase_fits_the_projector_and_the_phones(asgi_server, browser, sho
 
         drive(lambda g: g.phase is Phase.OVER)
         expect(screen.locator("#end .end-list li").first).to_be_visible()
+        # A leftover vault gift's row names whom it goes back to (issue 40.8): table A's
+        # comes right after A's seats, on the first page.
+        from events.party.selectors import vault_returns_public
+
+        back = next(r for r in db(lambda: vault_returns_public(Party.objects.get(pk=party_id))) if r["table"] == "A")
+        expect(screen.locator("#end .end-list li.vault-return").first).to_contain_text(
+            f"{back['returns_to']} (back from the vault, table A)"
+        )
         projector_checked(screen, shots_dir, "screen-7-over")
         for name, p in phones.items():
             w, hgt = PHONES[name]

@@ -102,6 +102,12 @@ async def test_thirty_guests_three_tables_gate_relay_to_the_end():
         final = await phone.until(lambda m: m.get("type") == "table" and m["view"]["phase"] == "over")
         game = Game.from_dict((await sync_to_async(lambda: guest.table)()).state)
         assert final["view"]["result"] == game.gifts
+        # The end is public: every screen is told whom each leftover vault gift goes
+        # back to (the big screen names them), as the result says.
+        over = await phone.until(lambda m: m.get("type") == "party" and m["party"]["status"] == "over")
+        told = sorted((r["table"], r["returns_to"]) for r in over["party"]["vault_returns"])
+        assert told == sorted((r["table"], r["returns_to"]) for r in result["vault_returns"]), told
+        assert all(r["returns_to"] for r in over["party"]["vault_returns"])
     finally:
         await bots.close()
 

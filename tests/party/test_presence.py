@@ -106,3 +106,61 @@ def test_a_ping_refreshes_its_row_and_counts_only_live_sockets():
     row = Guest.objects.get(pk=guest.pk)
     assert (row.sockets, row.last_seen) == (1, seen)
     assert presence_seen(guest_id=10**9, channel="nobody") == 0  # a guest no longer there
+
+
+def _two_tables_and_a_tablet() -> dict:
+    """A seated party of twelve (two tables), a tablet paired to table A: the guests of
+    each table, A's captain, the tablet's secret and every seat's secret."""
+    from events.models import Guest
+    from events.party import tablets
+
+    party, _, tokens = shorthand.party_seated(name="Captains' screens", guests=12)
+    at = {}
+    for g in Guest.objects.filter(party=party).select_related("table"):
+        at.setdefault(g.table.letter, []).append(g)
+    a_table = at["A"][0].table_id
+    start = tablets.tablet_pair_start(party_id=party.pk, table_id=a_table).data
+    paired = tablets.tablet_pair(code=party.code, pairing=start["pairing"]).data
+    return {
+        "code": party.code,
+        "a": sorted(g.pk for g in at["A"]),
+        "b": sorted(g.pk for g in at["B"]),
+        "captain": next(g.pk for g in at["A"] if g.is_captain),
+        "tablet": paired["token"],
+        "tokens": tokens,
+    }
+
+
+async def test_a_tables_captain_screens_learn_who_of_their_own_guests_is_offline():
+    """The tablet and the captain's phone are told when a guest of their own table
+    connects or leaves, and their snapshots say who is not connected (a resync is
+    right again); they never hear of another table's guests."""
+    s = await sync_to_async(_two_tables_and_a_tablet)()
+    tablet = await Phone(s["code"]).connect()
+    snap = await tablet.hello("tablet", s["tablet"])
+    assert snap["offline"] == s["a"]  # nobody at table A has a phone open yet
+    captain = await Phone(s["code"]).connect()
+    snap = await captain.hello("guest", s["tokens"][s["captain"]])
+    assert snap["offline"] == [g for g in s["a"] if g != s["captain"]]  # the captain is here
+    await tablet.until(lambda m: m.get("type") == "presence" and m["guest"] == s["captain"] and m["online"])
+
+    other = s["b"][0]  # table B's guest comes and goes: A's screens never hear of it
+    b_phone = await Phone(s["code"]).connect()
+    await b_phone.hello("guest", s["tokens"][other])
+    await b_phone.close()
+    guest = next(g for g in s["a"] if g != s["captain"])
+    phone = await Phone(s["code"]).connect()
+    assert "offline" not in await phone.hello("guest", s["tokens"][guest])  # not a captain: told nothing
+    for screen in (tablet, captain):
+        await screen.until(lambda m: m.get("type") == "presence" and m["guest"] == guest and m["online"])
+    await phone.close()
+    for screen in (tablet, captain):
+        await screen.until(lambda m: m.get("type") == "presence" and m["guest"] == guest and not m["online"])
+        told = {m["guest"] for m in screen.inbox if m.get("type") == "presence"}
+        assert told <= set(s["a"]) and other not in told, told
+    assert not [m for m in phone.inbox if m.get("type") == "presence"]  # a guest hears of nobody
+    await tablet.send({"type": "resync", "re": "r1"})
+    resync = await tablet.reply("r1")
+    assert resync["offline"] == [g for g in s["a"] if g != s["captain"]]
+    for screen in (tablet, captain):
+        await screen.close()

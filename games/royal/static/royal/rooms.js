@@ -5,6 +5,7 @@
 // translated (the page's catalogue, /jsi18n/, loads before the modules); the card titles
 // and rank names arrive translated in the server's rules JSON.
 import { h, listText, namer } from "../heist/ui.js";
+import { offlineMark } from "../heist/presence.js";
 
 export const TEXT = {
   heist: (n, of) => interpolate(gettext("Heist %(n)s of %(of)s"), { n, of }, true),
@@ -197,7 +198,7 @@ function lastChoice(view, seat, flip) {
 }
 
 /** The seats: name, inside or out, satchel, bank, decided (never what until the reveal). */
-export function seatBoard(view, meta, { mySeat = null, flip = false } = {}) {
+export function seatBoard(view, meta, { mySeat = null, flip = false, offline = null } = {}) {
   const name = namer(meta, mySeat);
   return h("section", { class: "r-seats-box", "aria-label": TEXT.seats },
     h("table", { class: "r-seats" },
@@ -207,7 +208,7 @@ export function seatBoard(view, meta, { mySeat = null, flip = false } = {}) {
         h("th", { scope: "col", class: "num", text: TEXT.satchel }), h("th", { scope: "col", class: "num", text: TEXT.bank }),
         severalGames(view) ? h("th", { scope: "col", class: "num", text: TEXT.total }) : null)),
       h("tbody", null, view.seats.map((s) => h("tr", { class: `${s.inside ? "in" : "out"}${s.seat === mySeat ? " me" : ""}`, data: { seat: s.seat } },
-        h("th", { scope: "row", class: "r-name", text: name(s.seat) }),
+        h("th", { scope: "row", class: "r-name" }, name(s.seat), offline && offline.has(s.seat) ? [" ", offlineMark()] : null),
         h("td", { class: "r-state" },
           h("span", { class: `r-where ${s.inside ? "in" : "out"}`, text: s.inside ? TEXT.inside : TEXT.out }), " ",
           choiceMark(view, s, flip), " ", lastChoice(view, s, flip)),

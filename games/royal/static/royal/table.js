@@ -45,7 +45,7 @@ function status(view, meta, onOpenGate) {
 
 /** The table's Royal screen: for the captain's tablet (with onOpenGate, the duty at the
  * gate) or a big-screen tile (without). */
-export function renderTable(view, meta, { onOpenGate = null, tile = false } = {}) {
+export function renderTable(view, meta, { onOpenGate = null, tile = false, offline = null } = {}) {
   const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
   return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase, letter: tile && meta ? meta.letter : null } },
     h("header", { class: "r-head" },
@@ -54,5 +54,5 @@ export function renderTable(view, meta, { onOpenGate = null, tile = false } = {}
     status(view, meta, onOpenGate),
     roomRow(view),
     dangerLine(view),
-    seatBoard(view, meta, { flip }));
+    seatBoard(view, meta, { flip, offline }));
 }

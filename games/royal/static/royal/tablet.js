@@ -11,7 +11,8 @@ export function mount(root, ctx) {
   const S = ctx.state;
   function draw() {
     const { view, table: meta } = S.payload;
-    render(root, renderTable(view, meta), standInBox(view, meta, { onAct: ctx.duty, big: true }));
+    const offline = ctx.offlineSeats ? ctx.offlineSeats() : null; // marked on their seats
+    render(root, renderTable(view, meta, { offline }), standInBox(view, meta, { onAct: ctx.duty, big: true }));
     tickClocks();
     if (S.passKey && worthCalling(view, meta)) callOnce(S.passKey, root);
   }

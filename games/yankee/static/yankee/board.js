@@ -204,9 +204,12 @@ function drawEnd(list) {
       const s = view.seats[seat];
       rows.push({ name: seatName(meta, seat), letter: meta.letter, gift: giftLabel(gift), description: s && s.description ? s.description : "" });
     });
-    // Leftover vault gifts go back to whoever brought them.
+    // Leftover vault gifts go back to whoever brought them (the party's `vault_returns`
+    // names them once it is over).
     for (const v of view.vault || []) {
-      rows.push({ name: gettext("Back from the vault"), letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
+      const back = (party.vault_returns || []).find((r) => r.table === meta.letter && r.gift === v.gift);
+      const owner = back ? back.returns_to : "";
+      rows.push({ name: owner || gettext("Back from the vault"), vault: Boolean(owner), letter: meta.letter, gift: giftLabel(v.gift), description: v.description || "" });
     }
   }
   const pages = paginate(box, rows);
@@ -220,8 +223,8 @@ function renderEnd(box, chunk, pages) {
   render(box,
     h("h2", { id: "end-h", text: gettext("Who takes what home") }),
     pages > 1 ? h("p", { class: "page-no", text: interpolate(gettext("Page %(page)s of %(pages)s"), { page: endPage + 1, pages }, true) }) : null,
-    h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", {},
-      fill(gettext("%(name)s (table %(letter)s) %(gift)s"), {
+    h("ul", { class: "plain end-list" }, chunk.map((r) => h("li", { class: r.vault ? "vault-return" : null },
+      fill(r.vault ? gettext("%(name)s (back from the vault, table %(letter)s) %(gift)s") : gettext("%(name)s (table %(letter)s) %(gift)s"), {
         name: h("strong", { text: r.name }),
         letter: r.letter,
         gift: h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift: r.gift }, true) }),

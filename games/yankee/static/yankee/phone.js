@@ -9,6 +9,7 @@ import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party
 import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { standInBox } from "../heist/standin.js";
+import { TablePresence, offlineMark } from "../heist/presence.js";
 import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
 import { cardFace, describeMove, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
@@ -43,6 +44,7 @@ function freshUi() {
 }
 
 let live = null;
+const presence = new TablePresence(); // a captain's: who at the table is not connected
 
 /** The screen the shell feeds (static/heist/play.js). */
 const SCREEN = {
@@ -50,6 +52,7 @@ const SCREEN = {
     S.me = snap.me;
     S.party = snap.party;
     S.takesHome = snap.takes_home || null;
+    presence.snapshot(snap); // a captain's snapshot names them (nobody else's)
     if (snap.table) S.seat = snap.table;
     else S.seat = null;
     draw();
@@ -68,6 +71,9 @@ const SCREEN = {
   },
   notice(msg) {
     toast(msg.message, "ok"); // every seat at the table sees hand-overs happen
+  },
+  presence(guest, online) {
+    if (presence.update(guest, online)) draw();
   },
   fatal(closeCode, message) {
     S.fatal = message;
@@ -472,6 +478,7 @@ function captainPanel(view, meta) {
         return h("li", { class: "row wrap" },
           h("span", { class: "seat-no", text: String(seat + 1) }),
           h("strong", { text: seat === view.you ? fmt(gettext("%(name)s (you)"), { name: r.name }) : r.name }),
+          presence.offline.has(r.guest) ? offlineMark() : null,
           h("button", { class: "btn small", type: "button", text: gettext("Hand over seat"), "aria-label": fmt(gettext("Hand %(name)s's seat to a substitute"), { name: r.name }), data: { key: `handover-${r.guest}` },
             on: { click: (ev) => handOver(r.guest, ev.currentTarget) } }),
           claim && claim.until > Date.now()

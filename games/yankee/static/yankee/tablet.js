@@ -12,6 +12,7 @@ let live = null;
 let root = null;
 let duty = null;
 let handoverPanel = null;
+let offlineSeats = () => new Set();
 const logs = new Map(); // each table's event log, as the updates tell it
 let lastDuty = "";
 
@@ -140,7 +141,7 @@ function draw() {
       h("h2", { id: "table-h", text: interpolate(gettext("Table %(letter)s"), { letter: meta.letter }, true) }),
       h("p", { class: "status-line", text: tableStatus(view, meta) }),
       resultList(view, meta),
-      seatList(view, meta),
+      seatList(view, meta, { offline: offlineSeats() }),
       vaultList(view)),
     handoverPanel(view, meta),
     eventLog(logs.get(meta.id)),
@@ -168,6 +169,7 @@ export function mount(rootEl, ctx) {
   live = ctx.live;
   duty = ctx.duty;
   handoverPanel = ctx.handoverPanel;
+  if (ctx.offlineSeats) offlineSeats = ctx.offlineSeats;
   return {
     table(msg) {
       noteEvents(logs, msg);

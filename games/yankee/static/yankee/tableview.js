@@ -1,6 +1,7 @@
 // A table as everyone may see it (the engine's public_view, or a seat view's public
 // part): used by the host dashboard, the big screen and the phones' table overview.
 import { fill, giftLabel, h, listText, namer, rules, seatName } from "../heist/ui.js";
+import { offlineMark } from "../heist/presence.js";
 import { describeEvent, describeMove, roundCount, roundName } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
@@ -47,7 +48,7 @@ export function statusLine(view, meta, mySeat = null) {
 }
 
 /** The seats of a table: name, gift label (+ description when open or peeked), cards. */
-export function seatList(view, meta, { mySeat = null, myGift = null } = {}) {
+export function seatList(view, meta, { mySeat = null, myGift = null, offline = null } = {}) {
   const waiting = new Set(view.window ? view.window.waiting : []);
   const trims = view.trims || {};
   return h(
@@ -58,6 +59,7 @@ export function seatList(view, meta, { mySeat = null, myGift = null } = {}) {
       const marks = [];
       if (view.active === s.seat && view.phase !== "over") marks.push(h("span", { class: "mark turn" }, h("span", { "aria-hidden": "true", text: "▶ " }), gettext("turn")));
       if (waiting.has(s.seat)) marks.push(h("span", { class: "mark asked" }, h("span", { "aria-hidden": "true", text: "? " }), gettext("being asked")));
+      if (offline && offline.has(s.seat)) marks.push(offlineMark()); // the captain's screens: not connected
       if (trims[String(s.seat)]) marks.push(h("span", { class: "mark trim" }, h("span", { "aria-hidden": "true", text: "✂ " }), interpolate(gettext("discarding %(n)s"), { n: trims[String(s.seat)] }, true)));
       let desc = null;
       if (s.description) {
