@@ -5,8 +5,9 @@ Kevin, Google) and accepts its lower-case spelling only when a lower-case entry 
 makes it (hunter from hunt + er, mark, bill): so a word the dictionary accepts only
 capitalised is a proper noun. German capitalises every noun: there a proper noun is a
 capitalised entry that takes no plural (Anna/S, Jürgen/S), or a place's entry (no
-plural either) that the English or Spanish dictionary also has a capitalised entry
-for (Madrid/Sm, Berlin/Sm, where Oma/Sm and Sofa/Sm are common nouns). Measured in bench/word_dictionary.py; docs/RULES.md, "The dictionary".
+plural either) that the English or Spanish dictionary writes only capitalised (Madrid/Sm
+is; Oma/Sm and Sofa/Sm are not there, Park/Smij and Euro/Smij are there in lower case
+too). Measured in bench/word_dictionary.py; docs/RULES.md, "The dictionary".
 
 Only the words' verdicts are kept (games/word/party/dictionary.py drops the proper nouns
 as it reads the list); the parsed dictionaries, tens of megabytes, are not.
@@ -104,12 +105,14 @@ def read(language: str) -> Hunspell:
     return Hunspell(aff.read_text(encoding="utf-8"), dic.read_text(encoding="utf-8"))
 
 
-def capitalised_entries(language: str) -> frozenset[str]:
-    """The lower-cased entries `language`'s dictionary writes capitalised (no affixes:
-    German asks only whether a place's name is one elsewhere too, Berlin, Madrid)."""
+def entries(language: str) -> tuple[frozenset[str], frozenset[str]]:
+    """`language`'s dictionary entries, lower-cased: those it writes capitalised, and
+    those it writes in lower case (no affixes: German only asks whether a place's name
+    is a name elsewhere too)."""
     _, dic = _files(language)
-    lines = dic.read_text(encoding="utf-8").splitlines()[1:]
-    return frozenset(word.lower() for word in (line.partition("/")[0].strip() for line in lines) if word[:1].isupper())
+    words = [line.partition("/")[0].strip() for line in dic.read_text(encoding="utf-8").splitlines()[1:]]
+    capital = frozenset(w.lower() for w in words if w[:1].isupper())
+    return capital, frozenset(w for w in words if w[:1].islower())
 
 
 def _capitalised(entry: str) -> bool:
@@ -159,7 +162,10 @@ def proper_test(language: str) -> Callable[[str], bool]:
     """Whether a lower-case word of `language`'s wordfreq list is a proper noun. The
     closure holds the parsed dictionaries: drop it once the list is read."""
     if language == "de":
-        elsewhere = capitalised_entries("en") | capitalised_entries("es")
+        (en_capital, en_lower), (es_capital, es_lower) = entries("en"), entries("es")
+        # Berlin is also an English carriage, but Euro, Job, Park, City and Mama are
+        # English or Spanish words as well as names there: only the names count.
+        elsewhere = (en_capital | es_capital) - en_lower - es_lower
         return german_proper(read("de"), elsewhere.__contains__)
     return written_only_capitalised(read(language))
 
@@ -169,7 +175,7 @@ __all__ = [
     "FILES",
     "HUNSPELL",
     "Hunspell",
-    "capitalised_entries",
+    "entries",
     "german_proper",
     "proper_test",
     "read",
