@@ -201,6 +201,11 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
             catcher, caught = roster[0], roster[1]
             expect(screen.locator(".w-halts.now")).to_contain_text(f"{catcher} caught {caught}'s {words[1]}")
             expect(tablet.locator(".w-challenge")).to_be_visible()
+            # the captain sees who is still to vote, by name
+            still = tablet.locator(".w-challenge .w-still")
+            expect(still).to_have_attribute("data-waiting", "3")
+            for name in NAMES:
+                expect(still).to_contain_text(name)
             expect(by_seat[2].locator(".w-halts.now")).to_contain_text(words[1])
             if rnd == 1:
                 shoot("4-reveal")
