@@ -8,8 +8,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONPATH=/app \
     DJANGO_SETTINGS_MODULE=config.settings.production
 
-# DejaVu: the fonts the printables embed in their PDFs (printables/fonts.py).
+# DejaVu: the fonts the printables embed in their PDFs (printables/fonts.py); Hunspell's
+# dictionaries: Word Heist's proper nouns (games/word/party/propernouns.py).
 RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core \
+    hunspell-en-us hunspell-es hunspell-de-de \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -13,6 +13,10 @@ holds the figures of the cut chosen.
     .venv/bin/python bench/word_dictionary.py                          # every cut and gap
     .venv/bin/python bench/word_dictionary.py --cuts 3.0 --gaps 1.0    # the dictionary kept
     .venv/bin/python bench/word_dictionary.py --load    # each language's load: seconds, memory kept
+    .venv/bin/python bench/word_dictionary.py --dropped # the proper nouns Hunspell drops from the cut kept
+
+Every row is with the proper nouns dropped (games/word/party/propernouns.py) unless
+`--proper-nouns` keeps them (the figures before that filter).
 """
 
 from __future__ import annotations
@@ -143,12 +147,14 @@ def load() -> int:
     from games.word.party.dictionary import lexicon
 
     lexicon.cache_clear()
-    print("| language | words | first load (s) | again (µs) | memory kept (MiB) | peak while reading (MiB) |")
-    print("|---|---|---|---|---|---|")
+    print(
+        "| language | words | first load (s) | its CPU (s) | again (µs) | memory kept (MiB) | peak while reading (MiB) |"
+    )
+    print("|---|---|---|---|---|---|---|")
     for language in ("en", "es", "de"):
-        t = time.perf_counter()
-        words = len(lexicon(language))
-        first = time.perf_counter() - t
+        t, cpu = time.perf_counter(), time.process_time()
+        words = len(lexicon(language))  # type: ignore[arg-type]
+        first, cpu = time.perf_counter() - t, time.process_time() - cpu
         t = time.perf_counter()
         lexicon(language)
         again = time.perf_counter() - t
@@ -161,8 +167,21 @@ def load() -> int:
         tracemalloc.stop()
         del kept
         print(
-            f"| {language} | {words:,} | {first:.2f} | {again * 1e6:.0f} | {current / 2**20:.1f} | {peak / 2**20:.1f} |"
+            f"| {language} | {words:,} | {first:.2f} | {cpu:.2f} | {again * 1e6:.0f} | {current / 2**20:.1f} | {peak / 2**20:.1f} |"
         )
+    return 0
+
+
+def dropped(count: int) -> int:
+    """How many words of the dictionary kept the Hunspell filter drops as proper nouns,
+    and the `count` most common of them (to judge by hand how many are common words)."""
+    print("| language | words kept | dropped as proper nouns | the most common dropped |")
+    print("|---|---|---|---|")
+    for language in ("en", "es", "de"):
+        kept = words_of(language)
+        every = words_of(language, proper_nouns=True)
+        gone = [w for w in every if w not in set(kept)]
+        print(f"| {language} | {len(kept):,} | {len(gone):,} | {' '.join(gone[:count])} |")
     return 0
 
 
@@ -171,9 +190,13 @@ def main() -> int:
     parser.add_argument("--cuts", type=float, nargs="*", default=list(CUTS))
     parser.add_argument("--gaps", type=float, nargs="*", help="foreign gaps (default: none, 0.5, 1.0, 2.0)")
     parser.add_argument("--load", action="store_true", help="measure each language's load instead")
+    parser.add_argument("--dropped", type=int, nargs="?", const=60, help="list the proper nouns dropped instead")
+    parser.add_argument("--proper-nouns", action="store_true", help="keep the proper nouns (no Hunspell filter)")
     args = parser.parse_args()
     if args.load:
         return load()
+    if args.dropped:
+        return dropped(args.dropped)
     gaps = GAPS if args.gaps is None else tuple(args.gaps)
     print(
         "| language | Zipf cut | foreign gap | words | common words known | inflections known "
@@ -186,7 +209,7 @@ def main() -> int:
         inflected = [a for a, _ in pairs(INFLECTIONS[language], language)]
         misspelt = folded(MISSPELT[language], language)
         foreign = folded(FOREIGN[language], language)
-        known = set(words_of(language, cut, gap))
+        known = set(words_of(language, cut, gap, proper_nouns=args.proper_nouns))
         print(
             f"| {language} | {cut} | {'-' if gap is None else gap} | {len(known):,} "
             f"| {share(sum(w in known for w in common), len(common))} "

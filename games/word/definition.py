@@ -74,6 +74,14 @@ class WordDefinition:
     def lexicon(self, language: str) -> Lexicon:
         return self._lexicons(language)
 
+    def _known_lexicon(self, language: str) -> Lexicon | None:
+        """The dictionary a seat's view lists the Tableau's words from, if there is one (a
+        view without it only lacks the phone's live dictionary check)."""
+        try:
+            return self.lexicon(language)
+        except LookupError:
+            return None
+
     def _options(self, setup: Setup) -> tuple[Lexicon, int]:
         unknown = set(setup.options) - _OPTIONS
         if unknown:
@@ -119,7 +127,7 @@ class WordDefinition:
         return views.public_view(state)
 
     def seat_view(self, state: Game, seat: int) -> dict[str, Any]:
-        return views.seat_view(state, seat)
+        return views.seat_view(state, seat, self._known_lexicon(state.language))
 
     def reshuffle_hidden(self, state: Game, viewer: int | None, rng: random.Random) -> Game:
         return hidden.reshuffle_hidden(state, viewer, rng, self.lexicon(state.language))
@@ -128,7 +136,7 @@ class WordDefinition:
         return views.PRIVATE_KEYS
 
     def seat_private(self, state: Game, seat: int) -> dict[str, Any]:
-        return views.seat_private(state, seat)
+        return views.seat_private(state, seat, self._known_lexicon(state.language))
 
     # --- who acts --------------------------------------------------------------------------
     def waiting_for(self, state: Game) -> tuple[int, ...]:

@@ -1,7 +1,8 @@
 """Word Heist in Chromium: a table of three played through its three rounds in real pages
 (the host's dashboard, the big screen, a captain's tablet and three phones, one of them
 in Spanish at 320x568), every step from the phones' own screens: the word field says at
-once what the rules will say (a letter the Tableau lacks, a word of the Word Gallery),
+once what the rules will say (a letter the Tableau lacks, a word of the Word Gallery,
+a word the dictionary lacks or has),
 the clue tokens go down a whole letter at a time and never past five, a Halt guess
 catches another player's word and every screen shows the "Halt!" moment at the reveal,
 the vote ends the round. The big screen is sent no secret word before its reveal: every
@@ -48,6 +49,15 @@ def _bad_word(tableau: list[str]) -> str:
     """A word of letters the Tableau lacks."""
     lacking = [c for c in "ZXJKVWQY" if c not in tableau]
     return lacking[0] * 2 + "A"
+
+
+def _not_a_word(tableau: list[str], language: str) -> str:
+    """Letters of the Tableau that the dictionary does not know as a word."""
+    from games.word.party.dictionary import lexicon
+
+    known = lexicon(language).knows
+    a, b = tableau[0], tableau[1]
+    return next(w for w in (a + b + a + b + a, b + a + b + a + b, a + a + b + b + a) if not known(w))
 
 
 def test_a_word_table_played_through_on_every_screen(asgi_server, browser, browser_log_dir):
@@ -137,6 +147,13 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
                 expect(ana.locator("#w-word-verdict")).to_contain_text("Already in the Word Gallery")
                 expect(ana.locator("[data-key='w-word']")).to_be_disabled()
             if rnd == 1:
+                # ... the dictionary's answer too, before anything is sent: a word it lacks
+                # may still be written (the table votes on it), a word it has says so.
+                ana.locator("#w-word").fill(_not_a_word(tableau, state.language).lower())
+                expect(ana.locator("#w-word-verdict [data-known='no']")).to_contain_text("Not in the dictionary")
+                expect(ana.locator("[data-key='w-word']")).to_be_enabled()
+                ana.locator("#w-word").fill(words[roster.index("Ana")].lower())
+                expect(ana.locator("#w-word-verdict [data-known='yes']")).to_contain_text("In the dictionary")
                 shoot("1-word")
             for seat, page in by_seat.items():
                 page.locator("#w-word").fill(words[seat].lower())
@@ -184,6 +201,11 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
             catcher, caught = roster[0], roster[1]
             expect(screen.locator(".w-halts.now")).to_contain_text(f"{catcher} caught {caught}'s {words[1]}")
             expect(tablet.locator(".w-challenge")).to_be_visible()
+            # the captain sees who is still to vote, by name
+            still = tablet.locator(".w-challenge .w-still")
+            expect(still).to_have_attribute("data-waiting", "3")
+            for name in NAMES:
+                expect(still).to_contain_text(name)
             expect(by_seat[2].locator(".w-halts.now")).to_contain_text(words[1])
             if rnd == 1:
                 shoot("4-reveal")

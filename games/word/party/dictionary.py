@@ -9,10 +9,12 @@ by config/asgi.py through games/registry.py `warm`), anything else on first use.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
 from games.word.lexicon import Lexicon, WordList
+from games.word.party.propernouns import proper_test
 from games.word.spelling import MAX_LETTERS, MIN_LETTERS, fold
 
 # The cuts, chosen by measurement (bench/word_dictionary.py): words at least this common
@@ -30,11 +32,12 @@ def _wordlike(word: str) -> bool:
     return any(c in "AEIOUY" for c in word) and len(set(word)) > 1
 
 
-def zipf_of(language: str, floor: float) -> dict[str, float]:
+def zipf_of(language: str, floor: float, drop: Callable[[str], bool] | None = None) -> dict[str, float]:
     """Each folded word of `language`'s list at least `floor` common -> its Zipf
     frequency (the commonest of its spellings), in the list's order, most common first.
     Read afresh: only the dictionary it makes is kept (a whole list down to rare words
-    is a few hundred megabytes of Python strings)."""
+    is a few hundred megabytes of Python strings). `drop`: words (as the list writes
+    them, lower case, accents kept) to leave out."""
     import wordfreq  # a party part's import: registering the game costs no wordfreq
 
     # wordfreq's list is in bins of one centibel: bin i holds words of Zipf 9 - i/100.
@@ -45,16 +48,22 @@ def zipf_of(language: str, floor: float) -> dict[str, float]:
         if zipf < floor:
             break
         for text in words:
+            if drop is not None and drop(text):
+                continue
             word = fold(text, language)
             if word is not None and word not in out:
                 out[word] = zipf
     return out
 
 
-def words_of(language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | None = FOREIGN_GAP) -> list[str]:
+def words_of(
+    language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | None = FOREIGN_GAP, proper_nouns: bool = False
+) -> list[str]:
     """wordfreq's words for `language` at least `zipf_cut` common and not another party
     language's (`foreign_gap`; None: keep them), folded, most common first: one word of
-    letters only (no hyphen, apostrophe, digit), MIN_LETTERS to MAX_LETTERS long."""
+    letters only (no hyphen, apostrophe, digit), MIN_LETTERS to MAX_LETTERS long, and
+    no proper noun by the Hunspell dictionary (games/word/party/propernouns.py) unless
+    `proper_nouns`."""
     # A word of ours at least zipf_cut common is foreign only when another list has it
     # at zipf_cut + foreign_gap or more: that much of the other lists is all it takes.
     others = (
@@ -63,7 +72,8 @@ def words_of(language: str, zipf_cut: float = ZIPF_CUT, foreign_gap: float | Non
         else []
     )
     out: list[str] = []
-    for word, zipf in zipf_of(language, zipf_cut).items():
+    drop = None if proper_nouns else proper_test(language)
+    for word, zipf in zipf_of(language, zipf_cut, drop).items():
         if not (MIN_LETTERS <= len(word) <= MAX_LETTERS and _wordlike(word)):
             continue
         if foreign_gap is not None and any(other.get(word, 0.0) - zipf >= foreign_gap for other in others):

@@ -45,3 +45,19 @@ def test_inflections_share_a_root(language: str, a: str, b: str) -> None:
 def test_the_playable_words_use_only_the_tableau() -> None:
     words = lexicon("en").playable(("I", "X", "L", "E", "S", "H", "T"))
     assert "LILIES" in words and "SHELL" in words and "HOUSE" not in words
+
+
+@pytest.mark.parametrize(
+    ("language", "proper", "common"),
+    [
+        # Hunspell writes them capitalised only; a lower-case entry keeps the word (JOHN, MARK)
+        ("en", ["LONDON", "PARIS", "KEVIN", "TEXAS", "MONDAY"], ["HUNTER", "MARK", "JOHN", "BAKER", "SMITH"]),
+        ("es", ["MADRID", "SEVILLA", "GOOGLE", "EUROPA"], ["CASA", "AMIGO", "CANTABA", "JUAN"]),
+        # German capitalises every noun: names (no plural) and places other languages name
+        ("de", ["PARIS", "ANNA", "JUERGEN", "STEFAN", "MADRID"], ["HAUS", "OMA", "SOFA", "BACH", "EURO", "PARK"]),
+    ],
+)
+def test_proper_nouns_are_not_in_the_dictionary(language: str, proper: list[str], common: list[str]) -> None:
+    words = lexicon(language)
+    assert not any(words.knows(w) for w in proper), [w for w in proper if words.knows(w)]
+    assert all(words.knows(w) for w in common), [w for w in common if not words.knows(w)]

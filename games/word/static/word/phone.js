@@ -3,9 +3,9 @@
 // table's details as DOM, on one screen at 390x844.
 //
 // Each step's panel: the secret Heist word, with what the rules will say of it as it is
-// typed (made from the Tableau, not in the Word Gallery; the dictionary is the server's:
-// its answer comes back with the written word, and a word it lacks goes to the table's
-// vote); the clue tokens, tapped onto the Tableau's cards with exactly as many tokens as
+// typed (made from the Tableau, not in the Word Gallery, in the dictionary: the seat's
+// view lists the dictionary's words the Tableau makes; a word it lacks may still be
+// written, and goes to the table's vote); the clue tokens, tapped onto the Tableau's cards with exactly as many tokens as
 // the word uses each letter (a tap places them all, so no other count can be sent); the
 // Halt guess with every player's clues in view; the challenge vote at the reveal, with
 // its "Halt!" moments; the scores; the end. The panel is kept across the table's updates
@@ -111,17 +111,22 @@ export function mount(root, ctx) {
     if (result.problem === "empty") return [h("li", { class: "hint", text: TEXT.problems.empty })];
     if (result.problem === "tableau") return [h("li", { class: "w-bad", text: `✗ ${TEXT.lacks(result.lack.map(face).join(", "))}` })];
     if (result.problem) return [h("li", { class: "w-bad", text: `✗ ${TEXT.problems[result.problem]}` })];
+    const dictionary = halt ? null
+      : result.known === true ? h("li", { class: "w-good", data: { known: "yes" }, text: TEXT.known })
+        : result.known === false ? h("li", { class: "w-warn", data: { known: "no" }, text: `✗ ${TEXT.unknown}` })
+          : h("li", { class: "hint", text: TEXT.dictionaryLater });
     return [
       h("li", { class: "w-good", text: TEXT.makeable }),
       h("li", { class: "w-good", text: TEXT.fresh }),
-      halt ? null : h("li", { class: "hint", text: TEXT.dictionaryLater }),
+      dictionary,
     ];
   }
 
   /** A word field with its live verdict and its send button. */
   function wordField({ id, label, hint, key, own = null, button, onSend, extra = null, halt = false }) {
     const view = S.seat.view;
-    const facts = { language: view.language, tableau: view.tableau.map((c) => c.letter), gallery: galleryWords(view), min: WORD.min, max: WORD.max, own };
+    const dictionary = !halt && Array.isArray(view.playable) ? new Set(view.playable) : null;
+    const facts = { language: view.language, tableau: view.tableau.map((c) => c.letter), gallery: galleryWords(view), min: WORD.min, max: WORD.max, own, dictionary };
     const verdictBox = h("ul", { class: "w-verdict", id: `${id}-verdict`, "aria-live": "polite" });
     const submit = h("button", { type: "submit", class: "btn primary big", data: { key: id }, text: button });
     const input = h("input", {

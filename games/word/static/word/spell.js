@@ -1,7 +1,9 @@
 // What the phone checks of a typed word as the guest types, the way the rules do
 // (games/word/spelling.py fold, games/word/letters.py card_counts and makeable): the
-// rules' answer stays the authority (the server checks again, and the dictionary and the
-// roots of the Word Gallery only there), this only says at once what it will say.
+// rules' answer stays the authority (the server checks again, and the roots of the Word
+// Gallery only there), this only says at once what it will say. The dictionary's answer
+// comes from the seat's view: `playable`, every dictionary word the Tableau makes (a few
+// hundred bytes, games/word/views.py), so no keystroke asks the server.
 
 const UMLAUTS = { "Ä": "AE", "Ö": "OE", "Ü": "UE" };
 const LETTERS = /^[A-ZÑ]+$/;
@@ -40,8 +42,10 @@ export function missing(word, tableau) {
 }
 
 /** What the rules will say of `text` as a Heist word (or a Halt word, with `own`):
- * {word, ok, problem}. The dictionary is not asked here. */
-export function check(text, { language, tableau, gallery = [], min = 3, max = 24, own = null }) {
+ * {word, ok, problem, known}. `dictionary` (a Set of the dictionary's words the Tableau
+ * makes, or null) gives `known` (null without it); a word it lacks is still ok: the
+ * table votes on it at the reveal. */
+export function check(text, { language, tableau, gallery = [], min = 3, max = 24, own = null, dictionary = null }) {
   if (!String(text).trim()) return { word: null, ok: false, problem: "empty" };
   const word = fold(text, language);
   if (word === null) return { word: null, ok: false, problem: "letters" };
@@ -51,5 +55,5 @@ export function check(text, { language, tableau, gallery = [], min = 3, max = 24
   if (lack.length) return { word, ok: false, problem: "tableau", lack };
   if (gallery.includes(word)) return { word, ok: false, problem: "gallery" };
   if (own && word === own) return { word, ok: false, problem: "own" };
-  return { word, ok: true, problem: null };
+  return { word, ok: true, problem: null, known: dictionary ? dictionary.has(word) : null };
 }

@@ -1,8 +1,9 @@
 // Word Heist on a captain's tablet (the tablet module: static/heist/tablet.js is its shell
 // and says what `mount` returns): the table's public view, large: the Tableau, the clue
 // tokens once everyone's are down, who has answered each step (never what), the reveal
-// with its "Halt!" moments and the challenge (each word the dictionary lacks, and how
-// many have voted: each guest votes on their own phone, the rules count the majority);
+// with its "Halt!" moments and the challenge (each word the dictionary lacks, how many
+// have voted and who is still to: each guest votes on their own phone, the rules count
+// the majority);
 // and the captain's duty: a quiet guest's step played for them once the party's clock
 // ran out (the rules' do-nothing choice: no word, no clues, no guess, no vote).
 import { callOnce } from "../heist/standin.js";
@@ -24,6 +25,7 @@ export const TEXT = {
   challenge: gettext("The challenge"),
   challenged: (name, word) => interpolate(gettext("%(name)s's %(word)s is not in the dictionary: the table votes to accept it or not."), { name, word }, true),
   noChallenge: gettext("Every word is in the dictionary; anyone may still vote one out."),
+  stillToVote: (names) => interpolate(gettext("Still to vote: %(names)s"), { names }, true),
   votes: (n, of) => interpolate(ngettext("%(n)s of %(of)s has voted.", "%(n)s of %(of)s have voted.", of), { n, of }, true),
   gate: gettext("The host opens the gate for every table at once."),
 };
@@ -50,12 +52,17 @@ function challengeBox(view, meta) {
   const clued = view.clued || [];
   const lacking = clued.filter((s) => view.seats[s].known === false);
   const voted = view.seats.filter((s) => s.voted).length;
+  // Who the table waits on, by name: the captain nudges them, or abstains for a quiet
+  // one once the clock ran out (the duty below); a vote is its player's own, so the
+  // captain never casts one for them, and a tie needs no one: it keeps the word.
+  const waiting = view.seats.filter((s) => !s.voted).map((s) => seatName(meta, s.seat));
   return h("section", { class: "w-challenge", "aria-label": TEXT.challenge },
     h("h3", { text: TEXT.challenge }),
     lacking.length
       ? h("ul", null, lacking.map((s) => h("li", { text: TEXT.challenged(seatName(meta, s), view.seats[s].word) })))
       : h("p", { class: "hint", text: TEXT.noChallenge }),
-    h("p", { role: "status", text: TEXT.votes(voted, view.players) }));
+    h("p", { role: "status", text: TEXT.votes(voted, view.players) }),
+    waiting.length ? h("p", { class: "w-still", data: { waiting: waiting.length }, text: TEXT.stillToVote(waiting.join(", ")) }) : null);
 }
 
 /** Draw Word Heist's tablet into `root`. */
