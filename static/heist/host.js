@@ -40,7 +40,7 @@ const S = {
   claims: new Map(), // guest id -> {claim, until} one-time hand-over codes we asked for
   partyError: null, // the server's last refusal of a relay command, shown in the party bar
   details: null, // the table id whose details are open
-  pairings: new Map(), // table id -> {pairing, qr, until}: a one-time code we asked for
+  pairings: new Map(), // table id -> {pairing, qr, until, before}: a one-time code we asked for (before: the tablets paired then)
 };
 let live = null;
 
@@ -476,6 +476,9 @@ function seatsCard(meta) {
  * tablets paired so far, each with Unpair. */
 function tabletsPanel(meta) {
   const paired = tabletsAt(meta.id);
+  // A code is good for one tablet: once a tablet the code was not asked beside pairs,
+  // it was used, and its QR code would only send the next tablet to a refusal.
+  if (S.pairings.has(meta.id) && paired.some((t) => !S.pairings.get(meta.id).before.has(t.id))) S.pairings.delete(meta.id);
   const pending = S.pairings.get(meta.id);
   const showing = pending && pending.until > Date.now();
   return h("section", { class: "tablets-panel", "aria-labelledby": `tablets-${meta.id}-h` },
@@ -503,7 +506,8 @@ function tabletsPanel(meta) {
 function askPairing(tableId, button) {
   button.disabled = true;
   track(live.party("pair_tablet", { table: tableId }), gettext("Asking for a pairing code")).then((reply) => {
-    S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, url: reply.url, until: Date.now() + reply.minutes * 60000 });
+    const before = new Set(tabletsAt(tableId).map((t) => t.id));
+    S.pairings.set(tableId, { pairing: reply.pairing, qr: reply.qr, url: reply.url, until: Date.now() + reply.minutes * 60000, before });
     drawTables();
   }, showError).finally(() => { button.disabled = false; });
 }

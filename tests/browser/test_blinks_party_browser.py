@@ -35,7 +35,6 @@ HAND_SET = {"Pia": 3, "Quinn": 3, "Rosa": 1}  # the teams the host sets by hand 
 
 def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet(asgi_server, browser):
     from events.models import Guest
-    from events.party.tablets import tablet_pair_start
     from games.blinks.definition import BLINKS
     from tables.models import Table
 
@@ -90,14 +89,18 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         letters = sorted({letter for letter, _ in seats})
         assert letters == list("ABCDE")
 
-        def pairing_code() -> str:
-            table = Table.objects.get(party__code=code, letter="A")
-            return str(tablet_pair_start(party_id=table.party_id, table_id=table.pk).data["pairing"])
-
-        pairing = db(pairing_code)
+        # The host pairs table A's tablet from the dashboard: the tile's Details hold it.
+        host.locator("#tables").get_by_role("button", name="Details of table A").click()
+        details = host.locator("#details")
+        details.get_by_role("button", name="Pair a tablet with table A").click()
+        pairing = details.locator(".pairing-code").inner_text().strip()
         tablet = run.page("tablet-A", 820, 1180)
         tablet.goto(f"{base}/t/{code}/#{pairing}")
         expect(tablet.locator("#tablet .bk-tablet .bk-hex")).to_have_count(3)
+        # The code is spent: its QR code goes, the paired tablet shows.
+        expect(details.locator(".tablet-list li")).to_have_count(1)
+        expect(details.locator(".pairing")).to_have_count(0)
+        details.get_by_role("button", name="Close").click()
 
         run.connect_bots(code, tokens)
 
@@ -196,6 +199,8 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         for team, n in enumerate(totals):
             expect(host.locator(f'#result .bk-result li[data-team="{team}"]')).to_have_attribute("data-total", str(n))
         expect(host.locator("#result #download-csv")).to_be_visible()
+        for page in phones.values():  # the vault is empty: no "yet" on a phone that claimed none
+            expect(page.locator("#bk-mine")).to_have_text(re.compile(r"^(Your Blinks?: #.+|You claimed no Blinks\.)$"))
         screen.screenshot(path=str(SHOTS / "blinks-screen-end.png"))
         host.screenshot(path=str(SHOTS / "blinks-host-end.png"), full_page=True)
         expect(tablet.locator(".bk-turn.over")).to_be_visible()

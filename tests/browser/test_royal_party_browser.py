@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.helpers import SHOTS, new_page, overflows
+from tests.browser.screens import PROJECTOR_MIN_PX, small_texts
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -71,12 +72,17 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
     expect(host.locator("#tables .r-leaderboard")).to_be_visible()
     expect(screen.locator("#tables .r-table.tile")).to_have_count(1)
     expect(screen.locator("#tables .r-leaderboard tbody tr")).to_have_count(3)
+    # Read across the room: the one table's heading too (it was a phone's 21 px).
+    assert not small_texts(screen, PROJECTOR_MIN_PX), small_texts(screen, PROJECTOR_MIN_PX)
     # The captain's tablet, paired from the dashboard, shows the table.
     host.get_by_role("button", name="Pair a tablet with table A").click()
     pairing = host.locator(".pairing-code").inner_text()
     tablet = new_page(browser, 1024, 768, errors, "tablet")
     tablet.goto(f"{base}/t/{code}/#{pairing}")
     expect(tablet.locator("#tablet .r-table:not(.tile)")).to_be_visible()
+    # The code is spent: the dashboard shows the tablet paired, not the used QR code.
+    expect(host.locator(".tablet-list li")).to_have_count(1)
+    expect(host.locator(".pairing")).to_have_count(0)
 
     r = random.Random(7)
     taps = 0

@@ -386,6 +386,25 @@ def test_get_out_stays_on_a_small_phone_whatever_news_shows(browser, static_url,
     assert not errors, errors
 
 
+def test_a_short_name_stays_whole_in_the_seats_on_a_small_phone(browser, static_url, moments):
+    """A German phone at 390 px showed "Bet/o" in the seats' table: the name column gave way
+    to the wider headers and the "last step" marks. A four-letter name keeps one line at
+    320 px, and the page still does not scroll sideways."""
+    errors: list[str] = []
+    names = ["Dora", "Beto", "Hana", "Wilm"]
+    meta = {**META, "roster": [{"guest": i + 1, "name": n} for i, n in enumerate(names)]}
+    page = _page(browser, static_url, 320, 568, errors)
+    draw(page, "phone", seat_view(moments.revealed, 1), meta)
+    lines = page.eval_on_selector_all(
+        ".r-seats .r-name",
+        """els => els.map(e => { const r = document.createRange(); r.selectNodeContents(e);
+                                 return [e.textContent, new Set([...r.getClientRects()].map(q => Math.round(q.top))).size]; })""",
+    )
+    assert len(lines) == PLAYERS and all(n == 1 for _, n in lines), lines
+    assert no_sideways_scroll(page)
+    assert not errors, errors
+
+
 def test_a_table_of_several_games_shows_the_game_and_the_running_totals(browser, static_url):
     m = Match()
     banks = m.game_2.last_heist["game_banks"]  # type: ignore[index]

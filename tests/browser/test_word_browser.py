@@ -17,7 +17,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import DbThread, new_page, serious_a11y
+from tests.browser.helpers import DbThread, new_page, serious_a11y, small_tap_targets
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -135,6 +135,15 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
             for page in phones.values():
                 expect(page.locator(".w-phone")).to_have_attribute("data-phase", "word")
                 expect(page.locator("#w-word")).to_be_visible()
+            if rnd == 3:
+                expect(phones["Ben"].locator(".w-gallery")).to_have_attribute("open", "")
+                expect(phones["Ben"].locator("#w-word")).to_be_in_viewport()
+                assert (
+                    phones["Ben"].evaluate("() => document.querySelector('.w-panel').getBoundingClientRect().top") >= 0
+                )
+            if rnd > 1:
+                for name, page in phones.items():  # the last round's result and the gallery fold too
+                    assert not small_tap_targets(page), (name, small_tap_targets(page))
 
             # The word field says at once what the rules will say.
             ana = phones["Ana"]
@@ -211,8 +220,19 @@ def test_a_word_table_played_through_on_every_screen(asgi_server, browser, brows
                 shoot("4-reveal")
                 for name, page in phones.items():
                     assert not serious_a11y(page, name), serious_a11y(page, name)
-            for page in by_seat.values():
+            # Ben (320x568) votes first, opens round 1's result and the gallery and scrolls
+            # down to read them while the others vote: what he opened stays open through
+            # the others' updates, and round 3's field comes back into his view by itself.
+            ben = phones["Ben"]
+            for page in sorted(by_seat.values(), key=lambda p: p is not ben):
                 page.locator("[data-key='w-vote']").click()
+                if page is ben and rnd == 2:  # round 1's result below: a page to scroll
+                    expect(ben.locator("[data-key='w-vote']")).to_have_count(0)
+                    for fold in (".w-last", ".w-gallery"):
+                        ben.locator(f"{fold} > summary").click()
+                        expect(ben.locator(fold)).to_have_attribute("open", "")
+                    ben.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+                    assert ben.evaluate("() => document.querySelector('.w-panel').getBoundingClientRect().top") < 0
             if rnd < 3:
                 for page in phones.values():
                     expect(page.locator(".w-last")).to_have_attribute("data-round", str(rnd))

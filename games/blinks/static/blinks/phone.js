@@ -77,7 +77,7 @@ export function mount(root, ctx) {
       h("p", { class: "bk-you" }, gettext("Your team:"), " ", teamChip(view.your_team)),
       h("p", { class: "bk-mine", id: "bk-mine", data: { count: mine.length } }, mine.length
         ? interpolate(ngettext("Your Blink: %(list)s", "Your Blinks: %(list)s", mine.length), { list: mine.map((b) => `#${b}`).join(", ") }, true)
-        : gettext("No Blinks claimed yet.")),
+        : view.phase === "over" ? gettext("You claimed no Blinks.") : gettext("No Blinks claimed yet.")),
       up ? null : turnLine(view, meta),
       up && !view.pending ? throwButtons(view) : null,
       view.pending && view.pending.seat === view.you

@@ -2,19 +2,35 @@
 // `mount` returns): a card per table (its vault, whose turn, a record waiting for the
 // captain), the teams' running totals, and at the end the teams and the guests' ranking.
 // In the lobby, each guest's team: set by hand, or left to the seating's balanced draw.
+import { isMultiTable } from "../heist/party.js";
 import { h, render } from "../heist/ui.js";
 import { sumTeams, teamTotals, teams, turnLine, vaultHexes } from "./draw.js";
 
 export function mount(root, ctx) {
   function draw(tables) {
     const list = [...tables];
+    const multi = isMultiTable(ctx.state.party);
     root.classList.add("bk-tables");
     render(root,
       list.length ? h("div", { class: "bk-teams" }, h("h3", { text: gettext("The teams' gold Blinks") }), teamTotals(sumTeams(list))) : null,
-      list.map((p) => h("section", { class: "bk-tile", data: { table: p.table.letter, letter: p.table.letter, version: p.version } },
-        h("h3", { text: interpolate(gettext("Table %(letter)s"), { letter: p.table.letter }, true) }),
-        turnLine(p.view, p.table),
-        vaultHexes(p.view))));
+      list.map((p) => tile(p, multi)),
+      // One table: its tablets under it, as the other games' dashboards have them (the
+      // host pairs the captain's tablet here); with several, each tile's Details has them.
+      multi ? null : list.map((p) => ctx.tabletsPanel(p.table)));
+  }
+
+  function tile(p, multi) {
+    const letter = p.table.letter;
+    return h("section", { class: "bk-tile", data: { table: letter, letter, version: p.version } },
+      h("div", { class: "bk-tile-top" },
+        h("h3", { text: interpolate(gettext("Table %(letter)s"), { letter }, true) }),
+        multi
+          ? h("button", { class: "btn small details-btn", type: "button", data: { key: `details-${p.table.id}` }, "aria-haspopup": "dialog",
+              "aria-label": interpolate(gettext("Details of table %(letter)s"), { letter }, true),
+              on: { click: () => ctx.openDetails(p.table.id) } }, gettext("Details"))
+          : null),
+      turnLine(p.view, p.table),
+      vaultHexes(p.view));
   }
 
   function result(partyResult, { csv, story }) {

@@ -83,6 +83,7 @@ export function mount(root, ctx) {
     clues: {}, // letter -> tokens, being placed
     votes: new Set(), // seats ticked
     step: null, // the step whose drafts S holds
+    shown: null, // the step the phone was last brought back up to
     panelKey: null,
     panel: null,
   };
@@ -262,6 +263,16 @@ export function mount(root, ctx) {
     return S.panel;
   }
 
+  /** A new step this seat acts on, while the phone is scrolled down past it (reading the
+   * last round's result or the gallery): back up to the Tableau and the step's panel, or a
+   * guest on a small phone sees no field and waits for nothing. */
+  function bringStepIntoView(view) {
+    if (!view.can_act || S.shown === stepKey(view)) return;
+    S.shown = stepKey(view);
+    const panelBox = root.querySelector(".w-panel");
+    if (panelBox && panelBox.getBoundingClientRect().top < 0) root.querySelector(".w-phone").scrollIntoView({ block: "start", behavior: "auto" });
+  }
+
   function draw() {
     if (S.fatal) {
       render(root, h("section", { class: "panel", role: "alert" },
@@ -300,6 +311,7 @@ export function mount(root, ctx) {
       lastRound(view, meta, { open: view.phase === "word" && view.round > 1 && !view.my_word }),
       gallery(view),
       over ? h("p", { class: "w-story" }, storyLink(ctx.code, { text: EVERY_TABLE_STORY })) : null));
+    bringStepIntoView(view);
     if (keep) {
       const input = document.getElementById(keep.id);
       if (input && document.activeElement !== input) {

@@ -204,13 +204,24 @@ export function haltBanner(view, meta, { mySeat = null } = {}) {
     moments.map((m) => h("li", { class: "w-halt", text: say(m) }))));
 }
 
+// What a guest opened or closed stays so: every update draws the screen afresh, and the
+// gallery a guest was reading shut whenever anyone at the table acted.
+const folds = new Map(); // a fold's key -> open, as the guest last left it
+
+function foldable(key, fallback, props, ...children) {
+  const summary = children[0];
+  const box = h("details", { ...props, open: (folds.has(key) ? folds.get(key) : fallback) || null }, ...children);
+  summary.addEventListener("click", () => folds.set(key, !box.open)); // before the toggle: the state it goes to
+  return box;
+}
+
 /** The last scored round: each seat's word, whether it stood, who halted it, its points. */
 export function lastRound(view, meta, { open = false } = {}) {
   const last = view.last_round;
   if (!last) return null;
   const moments = [];
   for (const s of last.seats) for (const who of s.halted_by || []) moments.push(TEXT.haltMoment(seatName(meta, who), seatName(meta, s.seat), s.word));
-  return h("details", { class: "w-last", open: open || null, data: { round: last.round } },
+  return foldable(`last-${last.round}`, open, { class: "w-last", data: { round: last.round } },
     h("summary", { text: TEXT.lastRound(last.round) }),
     moments.length ? h("ul", { class: "w-halts" }, moments.map((m) => h("li", { class: "w-halt", text: m }))) : null,
     h("ul", { class: "w-last-seats" }, last.seats.map((s) => h("li", { data: { seat: s.seat } },
@@ -224,7 +235,7 @@ export function lastRound(view, meta, { open = false } = {}) {
 
 export function gallery(view) {
   const words = (view.gallery || []).map((e) => e.word);
-  return h("details", { class: "w-gallery" },
+  return foldable("gallery", false, { class: "w-gallery" },
     h("summary", { text: `${TEXT.gallery} (${words.length})` }),
     words.length ? h("p", { class: "w-gallery-words", text: [...new Set(words)].join(" · ") }) : h("p", { class: "hint", text: TEXT.galleryEmpty }));
 }
