@@ -62,13 +62,34 @@ def _config(loadgroup: bool) -> pytest.Config:
     return cast(pytest.Config, SimpleNamespace(getoption=lambda name, default=None: loadgroup))
 
 
+def _split(items: list[pytest.Item], loadgroup: bool) -> None:
+    """What the hooks do in a worker: each item as it is collected, then the list."""
+    config = _config(loadgroup)
+    for item in items:
+        worker_split.pytest_itemcollected(
+            cast(
+                pytest.Item,
+                SimpleNamespace(
+                    config=config,
+                    get_closest_marker=item.get_closest_marker,
+                    add_marker=item.add_marker,
+                    nodeid=item.nodeid,
+                    path=item.path,
+                    _fixtureinfo=getattr(item, "_fixtureinfo", None),
+                ),
+            )
+        )
+    for _ in worker_split.pytest_collection_modifyitems(config, items):
+        pass  # the wrapper sorts once the other plugins' hooks have run
+
+
 def _groups(item: pytest.Item) -> list[str]:
     return [str(mark.args[0]) for mark in item.iter_markers("xdist_group")]
 
 
 def test_module_fixture_users_share_their_file_and_slowest_kinds_go_first(pytester: pytest.Pytester):
     items = _items(pytester, MODULE)
-    worker_split.pytest_collection_modifyitems(_config(loadgroup=True), items)
+    _split(items, loadgroup=True)
 
     assert [item.name for item in items] == [
         "test_long_with_the_module_fixture",
@@ -102,13 +123,13 @@ def test_named(built):
     pass
 """,
     )
-    worker_split.pytest_collection_modifyitems(_config(loadgroup=True), items)
+    _split(items, loadgroup=True)
     assert _groups(items[0]) == ["its own"]
 
 
 def test_without_loadgroup_the_collection_is_left_as_it_is(pytester: pytest.Pytester):
     items = _items(pytester, MODULE)
     before = [item.nodeid for item in items]
-    worker_split.pytest_collection_modifyitems(_config(loadgroup=False), items)
+    _split(items, loadgroup=False)
     assert [item.nodeid for item in items] == before
     assert not any(_groups(item) for item in items)

@@ -19,6 +19,7 @@ Two things are decided here, in the workers' collection, before xdist reads it:
 from __future__ import annotations
 
 import inspect
+from collections.abc import Generator
 from pathlib import Path
 
 import pytest
@@ -56,13 +57,19 @@ def kind(item: pytest.Item) -> int:
     return len(SLOWEST_FIRST)
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook appends the group to the node id
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.getoption("loadgroup", default=False):  # set in xdist's workers only
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Groups `item`, as it is collected: before any pytest_collection_modifyitems, so
+    before xdist's appends the group to its node id."""
+    if not item.config.getoption("loadgroup", default=False):  # set in xdist's workers only
         return
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            group = shared_fixture_file(item)
-            if group is not None:
-                item.add_marker(pytest.mark.xdist_group(group))
-    items.sort(key=kind)  # stable: each kind keeps its collection order
+    if item.get_closest_marker("xdist_group") is None:
+        group = shared_fixture_file(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
+
+
+@pytest.hookimpl(wrapper=True)  # after every plugin's reordering (pytest-django's puts db tests first)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Generator[None]:
+    yield
+    if config.getoption("loadgroup", default=False):
+        items.sort(key=kind)  # stable: each kind keeps the order the plugins gave it
