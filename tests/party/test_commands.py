@@ -146,7 +146,8 @@ def test_each_table_action_of_every_game_is_allowed_to_exactly_the_roles_its_def
         assert set(definition.wire_roles().items()) <= wire, f"{game}: a wire type never sampled"
     for action in actions:
         role, seat = definition.role_of(action), definition.seat_of(action)
-        frame = {"type": "act", "table": 7, "action": definition.action_to_dict(action)}
+        # With the version the sender's screen showed: a checked action needs one.
+        frame = {"type": "act", "table": 7, "version": 1, "action": definition.action_to_dict(action)}
         allowed = set()
         for who, actor in _table_actors(game, seat, definition.max_players).items():
             try:

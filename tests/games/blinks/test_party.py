@@ -17,9 +17,10 @@ from django.utils import translation
 from events.models import Party
 from events.party import services
 from games.blinks.definition import BLINKS
+from games.patch import merge_plain_private
 from tables.errors import ServiceError
 from tests import shorthand
-from tests.live.seated_party import phones_by_table, seated_party, tables_of
+from tests.live.seated_party import MergedPhone, phones_by_table, seated_party, tables_of
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.stack]
 
@@ -142,9 +143,9 @@ async def test_the_host_sets_teams_by_hand_and_the_seating_keeps_them_and_draws_
         await sync_to_async(shorthand.guest_join)(code=party.code, name=f"G{i}", description="") for i in range(10)
     ]
     ids = [g.pk for g, _, _ in joined]
-    host = await BlinksPhone(party.code).connect()
+    host = await MergedPhone(party.code).connect()
     await host.hello("host", host_token)
-    ann = await BlinksPhone(party.code).connect()
+    ann = await MergedPhone(party.code).connect()
     await ann.hello("guest", joined[0][1])
     before = await _groups(party)
     # refused, and nothing changes: a guest is not the host, a team that is not one of
@@ -178,7 +179,7 @@ async def test_the_host_sets_teams_by_hand_and_the_seating_keeps_them_and_draws_
     assert (await host.command("seat"))["type"] == "ok"
     teams_of: dict[int, int] = {}
     every: list[int] = []
-    for t in await _tables(party):
+    for t in await tables_of(party):
         state = BLINKS.from_dict(t.state)
         every += state.teams
         for seat, row in enumerate(t.roster):
