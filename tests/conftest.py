@@ -5,14 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from tests import worker_split
-
 REPO_ROOT = Path(__file__).resolve().parent.parent
-
-
-# xdist's units of work and their order (pyproject's addopts: --dist=loadgroup).
-pytest_itemcollected = worker_split.pytest_itemcollected
-pytest_collection_modifyitems = worker_split.pytest_collection_modifyitems
 
 
 @pytest.fixture(scope="session")
