@@ -203,9 +203,12 @@ async def _short_party(stack: ComposeStack, proxy: Proxy) -> None:
             by_seat = {guests[p.snapshot["me"]["id"]]: p for p in phones}
             rand = random.Random(42)
             for _ in range(6):
-                wire = action_to_dict(bot_action(_game(db, table_id), rand))
+                game = _game(db, table_id)
+                wire = action_to_dict(bot_action(game, rand))
                 phone = by_seat[wire.get("seat", captain) if wire["type"] != "timeout_pass" else captain]
-                reply = await phone.act(wire)
+                # the version the table is at (as test_compose_stack): the acting phone's
+                # own copy may not have had the last move's update yet
+                reply = await phone.act(wire, version=game.version)
                 assert reply["type"] == "ok", (wire, reply)
             (logged,) = db.execute(
                 "SELECT count(*) FROM tables_tableaction WHERE table_id = %s", (table_id,)

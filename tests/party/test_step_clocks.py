@@ -376,7 +376,12 @@ def test_a_blinks_table_with_a_quiet_thrower_finishes_the_server_passing_each_of
                 expected_version=t.version,
             )
         else:
-            table_act(actor=captain, table_id=t.pk, action={"type": "confirm", "throw": g.pending.throw})
+            table_act(
+                actor=captain,
+                table_id=t.pk,
+                action={"type": "confirm", "throw": g.pending.throw},
+                expected_version=t.version,
+            )
     g = BLINKS.from_dict(Table.objects.get(pk=table.pk).state)
     assert BLINKS.is_over(g) and passes >= 1
     assert g.claims()[quiet] == 0 and sum(g.claims()) == 3
