@@ -4,16 +4,20 @@ word lists of `wordfreq` cut by frequency, roots by `snowballstemmer` (docs/RULE
 party part: the rules only ever see the `Lexicon` it returns. No download, ever.
 
 Each language is read once per process: a server reads them all at start (`WARM`, called
-by config/asgi.py through games/registry.py `warm`), anything else on first use.
+by config/asgi.py through games/registry.py `warm`), anything else on first use. The list
+a process makes is kept on disk for the next start (games/word/party/listcache.py).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 from typing import Any
 
+from games.word import spelling
 from games.word.lexicon import Lexicon, WordList
+from games.word.party import listcache, propernouns
 from games.word.party.propernouns import proper_test
 from games.word.spelling import MAX_LETTERS, MIN_LETTERS, fold
 
@@ -88,13 +92,27 @@ def stemmer(language: str) -> Any:
     return snowballstemmer.stemmer(STEMMERS[language])
 
 
+def kept_words_of(language: str) -> list[str]:
+    """`words_of(language)` with the default cuts, kept on disk between starts: read back
+    while wordfreq, the Hunspell files and the code that makes the list are unchanged."""
+    from importlib.metadata import version
+
+    key = listcache.key_of(
+        name=f"word-{language}",
+        sources=[Path(__file__), Path(propernouns.__file__), Path(spelling.__file__), Path(listcache.__file__)],
+        files=[propernouns.HUNSPELL / f"{name}.{ext}" for name in propernouns.FILES.values() for ext in ("aff", "dic")],
+        settings=[version("wordfreq"), ZIPF_CUT, FOREIGN_GAP, MIN_LETTERS, MAX_LETTERS, sorted(STEMMERS)],
+    )
+    return listcache.kept_list(name=f"word-{language}", key=key, make=lambda: words_of(language))
+
+
 @cache
 def lexicon(language: str) -> Lexicon:
     """The party language's dictionary (read once per process)."""
     if language not in STEMMERS:
         raise LookupError(f"Word Heist has no dictionary for {language!r}")
     stem = stemmer(language)
-    return WordList(language, words_of(language), stem.stemWord)
+    return WordList(language, kept_words_of(language), stem.stemWord)
 
 
 def warm() -> None:
@@ -111,4 +129,16 @@ def warm() -> None:
 DATA = lexicon
 WARM = warm
 
-__all__ = ["DATA", "FOREIGN_GAP", "STEMMERS", "WARM", "ZIPF_CUT", "lexicon", "stemmer", "warm", "words_of", "zipf_of"]
+__all__ = [
+    "DATA",
+    "FOREIGN_GAP",
+    "STEMMERS",
+    "WARM",
+    "ZIPF_CUT",
+    "kept_words_of",
+    "lexicon",
+    "stemmer",
+    "warm",
+    "words_of",
+    "zipf_of",
+]
