@@ -6,7 +6,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     # The source tree (with templates/ and static/) comes before the installed copy.
     PYTHONPATH=/app \
-    DJANGO_SETTINGS_MODULE=config.settings.production
+    DJANGO_SETTINGS_MODULE=config.settings.production \
+    # Word Heist's word lists, made at build below and read back by every start
+    # (games/word/party/listcache.py): a restarted web process does not remake them.
+    HEIST_CACHE_DIR=/app/cache
 
 # DejaVu: the fonts the printables embed in their PDFs (printables/fonts.py); Hunspell's
 # dictionaries: Word Heist's proper nouns (games/word/party/propernouns.py).
@@ -25,7 +28,9 @@ RUN pip install .
 RUN DJANGO_SECRET_KEY=collectstatic-only-never-used-to-sign-anything-0123456789abcdef DATABASE_URL=postgres://build@localhost/build \
     python manage.py collectstatic --noinput
 
-RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles
+RUN python -c "from games.registry import warm; warm()"
+
+RUN useradd --system --uid 10001 heist && chown -R heist /app/staticfiles /app/cache
 USER heist
 
 EXPOSE 8000

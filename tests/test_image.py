@@ -108,6 +108,9 @@ def test_the_image_builds_passes_check_deploy_and_serves_a_party_in_spanish(imag
     files = {p.relative_to(image.app).as_posix() for p in image.app.rglob("*") if p.is_file()}
     assert missing(files) == {}
     assert (image.app / "staticfiles" / "heist" / "live.js").is_file()
+    # Word Heist's word lists were made at build, one per party language, for every start
+    kept = {p: p.stat().st_mtime_ns for p in (image.app / "cache").glob("word-*.txt")}
+    assert sorted(p.name.split("-")[1] for p in kept) == ["de", "en", "es"], kept
     # the image's Python has the project installed, and imports it from /app
     where = image.run(["python", "-c", "import games, events; print(games.__file__, events.__file__)"])
     assert where.returncode == 0, where.stderr
@@ -146,6 +149,8 @@ def test_the_image_builds_passes_check_deploy_and_serves_a_party_in_spanish(imag
         asyncio.run(_short_party(stack, proxy))
         for name in ("web1", "web2"):
             assert "Traceback" not in stack.log_text(name), stack.log_tail(stack.services[name], 60)
+        # both web processes read the lists back at start: none was made again
+        assert {p: p.stat().st_mtime_ns for p in (image.app / "cache").glob("word-*.txt")} == kept
     finally:
         stack.stop()
 
