@@ -314,19 +314,24 @@ def snapshot_for(actor: Actor) -> dict[str, Any]:
 def guest_standing(party: Party, guest: Guest) -> dict[str, Any] | None:
     """A game without gifts, at the end: the party's champions and where this guest
     ranks among every seated guest (the seat they sat down at, even when a substitute
-    played it), for their phone; None for a guest who never sat down."""
+    played it), for their phone; None for a guest who never sat down. A game played in
+    groups adds the group their seat played for and every group's total and rank."""
     result = _standings_result(party)
     rows = result["ranking"]
     mine = next((r for r in rows if r["guest_id"] == guest.pk), None)
     if mine is None:
         return None
-    return {
+    out = {
         "rank": mine["rank"],
         "of": len(rows),
         "total": mine["total"],
         "champion": mine["champion"],
         "champions": result["champions"],
     }
+    if result["groups"]:  # a game played in groups (teams): theirs, and every group's total
+        out["group"] = mine["group"]
+        out["groups"] = result["groups"]
+    return out
 
 
 def guest_takes_home(party: Party, guest: Guest) -> list[dict[str, Any]]:

@@ -392,7 +392,11 @@ def party_set_group(*, party_id: int, guest_id: int, group: int | None) -> Outco
             )
         guest.group = group
         guest.save(update_fields=["group"])
-        return _lobby_changed(party)
+        out = _lobby_changed(party)
+        # The guest's own phone is sent a new snapshot: its `me` carries the group, and
+        # the lobby's update to every screen names no guest's team.
+        out.messages.append((guest_group(guest.pk), {"type": "resubscribe"}))
+        return out
 
 
 def vault_gift_add(*, party_id: int, contributor: object, description: object) -> Outcome:
