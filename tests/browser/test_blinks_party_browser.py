@@ -1,8 +1,9 @@
 """Issue 41: a 40-guest Blinks Heist party in Chromium. The host creates it from the
 home form (the game, a vault of 3 Blinks a table), 37 guests are bots on real sockets
 (party_driver.WsBot) and three join on phones; the host puts the three in teams by hand
-in the lobby (the rest are drawn) and seats everyone (five tables of 8; each phone says
-its team), a captain's tablet pairs with table A and the big screen watches. Every throw is
+in the lobby (the rest are drawn; each lobby phone says its team as the host sets it and
+again at each change, nothing when none is set) and seats everyone (five tables of 8;
+each phone says its team), a captain's tablet pairs with table A and the big screen watches. Every throw is
 recorded by its thrower (the phones tap Hit and the Blink, or Touched on the way back
 and Miss; a bot sends its record) and settled by the captain (table A's tablet taps
 Confirm, a captain's phone taps Confirm, a bot captain sends it) until every vault is
@@ -12,13 +13,15 @@ The tablet also takes one confirmed throw back (a mis-tap), and the thrower reco
 it again. Checked: only the thrower's phone offers the record; a record waits for the captain
 and changes nothing before; the big screen shows every table's vault and the four teams'
 running totals as the tables hold them; at the end the big screen names the winning
-team and the host's result lists the teams' totals.
+team and the host's result lists the teams' totals; each phone names the winning team,
+the guest's team and its total, and their table's result.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -31,6 +34,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 N = 40
 PHONES = ("Pia", "Quinn", "Rosa")
 HAND_SET = {"Pia": 3, "Quinn": 3, "Rosa": 1}  # the teams the host sets by hand in the lobby
+# How the host gets there: Rosa first in Red, then moved to Blue; Quinn set to Green, back
+# to the seating's draw (None), then Yellow. Each phone says its team at every step.
+LOBBY_PICKS = [("Rosa", 0), ("Rosa", 1), ("Quinn", 2), ("Quinn", None), ("Quinn", 3), ("Pia", 3)]
+TEAM_NAMES = ("Red", "Blue", "Green", "Yellow")
+SHOTS41 = Path("/tmp/shots41")  # the issue's look at the lobby phone and the end screen
 
 
 def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet(asgi_server, browser):
@@ -64,11 +72,28 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         screen = run.screen_page(code)
         expect(host.locator("#roster li.guest")).to_have_count(N)
         # The host puts the phones' guests in teams by hand in the lobby; the rest are drawn.
+        # A phone says nothing of a team before the host sets one, then says it at once in
+        # the team's colour and name, and follows every change.
         id_of = {name: gid for gid, name in phone_ids.items()}
-        for name, team in HAND_SET.items():
+        for p in phones.values():
+            expect(p.locator(".bk-wait")).to_be_visible()
+            expect(p.locator("#bk-team")).to_have_count(0)
+        SHOTS41.mkdir(parents=True, exist_ok=True)
+        for name, team in LOBBY_PICKS:
             pick = host.locator(f'#roster li.guest[data-guest="{id_of[name]}"] select.bk-pick-team')
-            pick.select_option(str(team))
-            expect(pick).to_have_attribute("data-team", str(team))  # the roster redrawn from the server's answer
+            pick.select_option("" if team is None else str(team))
+            # the roster redrawn from the server's answer
+            expect(pick).to_have_attribute("data-team", "drawn" if team is None else str(team))
+            said = phones[name].locator("#bk-team")
+            if team is None:
+                expect(said).to_have_count(0)
+                continue
+            expect(said).to_have_text(f"Your team: {TEAM_NAMES[team]}")
+            expect(said.locator(".bk-chip")).to_have_attribute("data-team", str(team))
+            if (name, team) == ("Rosa", 1):
+                phones[name].screenshot(path=str(SHOTS41 / "lobby-phone-team.png"), full_page=True)
+        for name, team in HAND_SET.items():
+            expect(phones[name].locator("#bk-team")).to_have_attribute("data-team", str(team))
         host.locator("#deal").click()
         expect(host.locator("#tables .bk-tile")).to_have_count(5)
         expect(screen.locator("#tables .bk-board-table")).to_have_count(5)
@@ -183,6 +208,11 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
                     assert (g.health, g.turn, g.pending) == (before.health, before.turn, None)
                     taps["undone"] = 1
             expect(screen.locator(f'#tables .bk-board-table[data-table="{letter}"] .bk-hex.claimed')).to_have_count(3)
+            if letter != letters[-1]:  # its phones' table is done, the party is not: no winner named yet
+                for (at, _seat), gid in seats.items():
+                    if at == letter and gid in phone_ids:
+                        expect(phone_page(gid).locator("#bk-end-wait")).to_be_visible()
+                        expect(phone_page(gid).locator("#bk-end")).to_have_count(0)
 
         assert taps["phone_records"] >= 1 and taps["tablet_confirms"] >= 13 and taps["undone"] == 1, taps
         totals = [0, 0, 0, 0]
@@ -206,4 +236,33 @@ def test_a_forty_guest_blinks_party_records_on_phones_and_confirms_on_the_tablet
         expect(tablet.locator(".bk-turn.over")).to_be_visible()
         for p in phones.values():
             expect(p.locator(".bk-turn.over")).to_be_visible()
+        # Each phone's end: the party's winning team (or the tie), the guest's team and its
+        # total over every table, and their own table's result.
+        won = [team for team, n in enumerate(totals) if n == best]
+        for name, p in phones.items():
+            end = p.locator("#bk-end")
+            expect(end).to_have_attribute("data-winners", ",".join(map(str, won)))
+            if len(won) == 1:
+                expect(end.locator(".bk-winner")).to_have_text(f"{winners[0]} wins the party with {best} gold Blinks.")
+            else:
+                expect(end.locator(".bk-winner")).to_have_text(
+                    f"A tie: {', '.join(winners)} share the win with {best} gold Blinks each."
+                )
+            team = HAND_SET[name]
+            mine = p.locator("#bk-your-team")
+            expect(mine).to_have_attribute("data-total", str(totals[team]))
+            blinks = "Blink" if totals[team] == 1 else "Blinks"
+            expect(mine).to_have_text(
+                f"Your team, {TEAM_NAMES[team]}, claimed {totals[team]} gold {blinks} across the tables."
+            )
+            letter = next(letter for (letter, _), gid in seats.items() if phone_ids.get(gid) == name)
+            claims = state(letter).team_claims()
+            top = [t for t, n in enumerate(claims) if n == max(claims)]
+            at_table = p.locator("#bk-table-end")
+            expect(at_table).to_have_attribute("data-winners", ",".join(map(str, top)))
+            expect(at_table).to_contain_text(f"Table {letter}")
+            for t, n in enumerate(claims):
+                expect(at_table.locator(f'li[data-team="{t}"]')).to_have_attribute("data-total", str(n))
+        phones["Rosa"].screenshot(path=str(SHOTS41 / "end-phone.png"), full_page=True)
+        phones["Rosa"].screenshot(path=str(SHOTS41 / "end-phone-viewport.png"))
         assert not errors, errors
