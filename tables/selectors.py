@@ -10,6 +10,7 @@ from typing import Any
 import orjson
 from django.utils import timezone
 
+from games.definition import gifts_of, relay_of
 from games.event import Event
 
 from .models import Table
@@ -45,6 +46,21 @@ def step_for_screens(table: Table, game: Any) -> dict[str, Any] | None:
     }
 
 
+def relay_draw_for_screens(table: Table, game: Any) -> dict[str, int] | None:
+    """The seat this table's captain drew to carry a gift in the party's relay and the
+    gift in front of it now (`{seat, gift}`, the gift's id), from the game's relay part
+    (games/definition.py RelaysGifts): the host's party bar counts and lists the draws
+    without knowing where a game's view keeps them. None before the draw, and for a game
+    without the relay."""
+    definition = table.definition
+    if not definition.features.relay:
+        return None
+    seat = relay_of(definition).relay_seat(game)
+    if seat is None:
+        return None
+    return {"seat": seat, "gift": gifts_of(definition).seat_gifts(game)[seat]}
+
+
 def table_meta(table: Table, game: Any) -> dict[str, Any]:
     opened = table.window_opened_at
     return {
@@ -60,6 +76,7 @@ def table_meta(table: Table, game: Any) -> dict[str, Any]:
         "step_clock_server": table.step_clock_server,
         "step_due_at": table.step_due_at.timestamp() if table.step_due_at else None,
         "step": step_for_screens(table, game),
+        "relay_draw": relay_draw_for_screens(table, game),
         "acted_at": table.updated_at.timestamp(),  # the last action: the host sees an idle table
         "server_time": timezone.now().timestamp(),
     }

@@ -8,7 +8,7 @@
 import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
-import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, relayResultList, ringLine, walkCount, walkList } from "./party.js";
+import { drawnSeatList, gateSeen, gateText, isMultiTable, relayResultList, relayWords, ringLine, walkCount, walkList } from "./party.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { fill, fmt, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { storyLink } from "./story-link.js";
@@ -627,6 +627,21 @@ function captainName(letter) {
   return c ? c.name : null;
 }
 
+/** Where a table short of the gate stands, for the party bar: `{text, progress}`, the
+ * table named in a few words ("B (round 2, turn 3 of 5)") and its way to the gate, 0-1.
+ * The game's tile module says it (its `beforeGate(view, meta)` export); the shell knows
+ * only that a table at the gate or over has gone the whole way, and names the others. */
+function beforeGate(t) {
+  const { view, table: meta } = t;
+  if (view.phase === "gate" || view.phase === "over") return { text: meta.letter, progress: 1 };
+  const own = tileModule && tileModule.beforeGate ? tileModule.beforeGate(view, meta) : null;
+  return own || { text: meta.letter, progress: 0 };
+}
+
+/** The relay's mechanics, for a game with the relay (GAME.features.relay): the gate and
+ * its count, the ring, the captains' draws (each table's `relay_draw`), the walks and
+ * the buttons. What the tables do after it is the game's (its tile's `relayWords`,
+ * party.js RELAY_WORDS). */
 function drawPartyBar() {
   const p = S.party;
   const bar = document.getElementById("party-bar");
@@ -639,10 +654,11 @@ function drawPartyBar() {
   const relay = p.relay;
   const payloads = sortedTables();
   const gate = gateSeen(p, payloads);
+  const words = relayWords(tileModule && tileModule.relayWords);
   const parts = [];
   if (!relay) {
     const behind = payloads.filter((t) => t.view.phase !== "gate");
-    const progress = gateProgress(payloads);
+    const progress = payloads.length ? payloads.reduce((sum, t) => sum + beforeGate(t).progress, 0) / payloads.length : 0;
     parts.push(
       h("div", { class: "gate-row" },
         h("h2", { id: "party-bar-h", class: "bar-title", text: gettext("The gate") }),
@@ -657,38 +673,32 @@ function drawPartyBar() {
           : fmt(ngettext("Open the relay (waiting for %(n)s more table)", "Open the relay (waiting for %(n)s more tables)", gate.tables - gate.at_gate), { n: gate.tables - gate.at_gate }))),
       behind.length
         ? h("p", { class: "gate-waiting" }, h("strong", { text: gettext("Everyone waits for: ") }),
-            behind.map((t) => fmt(t.view.phase === "reveal"
-              ? gettext("%(letter)s (unwrapping after round 1)")
-              : gettext("%(letter)s (round %(round)s, turn %(turn)s of %(players)s)"),
-            { letter: t.table.letter, round: t.view.round, turn: Math.min(t.view.turn + 1, t.view.players), players: t.view.players })).join(" · "))
-        : h("p", { class: "gate-waiting", text: gettext("Every table finished round 2. Open the relay and announce the order; each captain draws a seat.") }),
+            behind.map((t) => beforeGate(t).text).join(" · "))
+        : h("p", { class: "gate-waiting", text: words.ready() }),
     );
   } else {
     parts.push(h("div", { class: "gate-row" },
       h("h2", { id: "party-bar-h", class: "bar-title", text: gettext("The relay") }),
       ringLine(relay, "ring"),
       relay.status === "done"
-        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), gettext("The relay has run: every table plays rounds 3 and 4."))
+        ? h("p", { class: "gate-count done", role: "status" }, h("span", { "aria-hidden": "true", text: "✓ " }), words.done())
         : null,
       // On the relay's own line: in sight however long the list of walks below.
       relay.status === "walk"
         ? h("button", {
             class: "btn", type: "button", id: "all-arrived", data: { key: "all-arrived" },
             on: { click: (ev) => partyCommand(ev.currentTarget, "confirm_all_deliveries") },
-          }, gettext("Every gift has arrived — start round 3 everywhere"))
+          }, words.allArrived())
         : null));
     if (relay.status === "walk") {
       const count = walkCount(relay);
       parts.push(
-        h("p", { class: "gate-count walking", role: "status" }, h("span", { "aria-hidden": "true", text: "⇢ " }),
-          fmt(ngettext("The carriers are walking: %(arrived)s of %(gifts)s gift arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.",
-            "The carriers are walking: %(arrived)s of %(gifts)s gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.", count.gifts),
-          { arrived: count.arrived, gifts: count.gifts })),
-        walkList(relay, giftArrived),
+        h("p", { class: "gate-count walking", role: "status" }, h("span", { "aria-hidden": "true", text: "⇢ " }), words.walking(count)),
+        walkList(relay, giftArrived, words),
         h("details", { class: "relay-details" }, h("summary", { text: gettext("What the relay moves") }), relayResultList(relay)),
       );
     } else if (relay.status === "open") {
-      const drawn = payloads.filter((t) => t.view.relay_seat !== null && t.view.relay_seat !== undefined).length;
+      const drawn = payloads.filter((t) => t.table.relay_draw).length;
       const all = drawn === relay.ring.length;
       parts.push(
         drawnSeatList(relay, payloads, captainName),

@@ -1,6 +1,7 @@
-// A party of several tables: the gate after round 2, the relay ring, the seats the
-// captains drew, what the relay moved, and the party's result. Shared by the host
-// dashboard, the big screen and the phones. Text only through h()/textContent.
+// A party of several tables: the gate half-way, the relay ring, the seats the captains
+// drew, what the relay moved, and the party's result. Shared by the host dashboard, the
+// big screen and the phones. Text only through h()/textContent. What a table does before
+// the gate and after the relay is its game's (RELAY_WORDS: the words a game may replace).
 import { fill, giftLabel, h } from "./ui.js";
 
 const THEN = () => pgettext("between tables or players in turn: A, then B", ", then ");
@@ -11,17 +12,26 @@ export function isMultiTable(party) {
   return Boolean(party && party.tables && party.tables.length > 1);
 }
 
-/** How far the room is on its way to the gate (0-1): each table's turns of rounds 1-2
- * (a table at the gate, past it or over counts 1; one unwrapping after round 1, 0.5). */
-export function gateProgress(payloads) {
-  if (!payloads.length) return 0;
-  let sum = 0;
-  for (const { view } of payloads) {
-    if (view.phase === "gate" || view.relayed || view.phase === "over") sum += 1;
-    else if (view.phase === "reveal") sum += 0.5;
-    else sum += Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
-  }
-  return sum / payloads.length;
+/** The relay's sentences that say what the tables do after it, for a game whose module
+ * says nothing of its own (its tile's `relayWords`, docs/GAMES.md, replaces any of them):
+ * `ready` (every table at the gate, the host's cue), `walking({arrived, gifts})` (the
+ * carriers on their way), `allArrived` (the host's button that starts every table),
+ * `done` (every table plays on), `playing({received, from})` (one table's gift in and
+ * its play begun). Functions: a module is imported before the page's catalogue is read. */
+export const RELAY_WORDS = {
+  ready: () => gettext("Every table is at the gate. Open the relay and announce the order; each captain draws a seat."),
+  walking: ({ arrived, gifts }) => interpolate(ngettext(
+    "The carriers are walking: %(arrived)s of %(gifts)s gift arrived. Each table plays on once its gift is in and its own carrier has delivered.",
+    "The carriers are walking: %(arrived)s of %(gifts)s gifts arrived. Each table plays on once its gift is in and its own carrier has delivered.", gifts),
+  { arrived, gifts }, true),
+  allArrived: () => gettext("Every gift has arrived — every table plays on"),
+  done: () => gettext("The relay has run: every table plays on."),
+  playing: (args) => interpolate(gettext("Gift %(received)s arrived from table %(from)s: playing on"), args, true),
+};
+
+/** RELAY_WORDS with a game's own `words` (its module's `relayWords`) where it has them. */
+export function relayWords(words) {
+  return { ...RELAY_WORDS, ...(words || {}) };
 }
 
 /** The gate as a screen with every table's view sees it (the host, the big screen):
@@ -85,15 +95,15 @@ export function relayResultList(relay) {
   );
 }
 
-/** Per table: the seat its captain drew (from the table's public view `relay_seat`). */
+/** Per table: the seat its captain drew (the table's `relay_draw`: tables/selectors.py). */
 export function drawnSeatList(relay, payloads, captainOf = () => null) {
   return h(
     "ul",
     { class: "plain drawn-seats", "aria-label": gettext("Relay seats drawn by the captains") },
     relay.ring.map((letter) => {
       const p = payloads.find((t) => t.table.letter === letter);
-      const seat = p ? p.view.relay_seat : null;
-      if (seat === null || seat === undefined) {
+      const drawn = p ? p.table.relay_draw : null;
+      if (!drawn) {
         const captain = captainOf(letter);
         return h("li", { class: "drawn pending", data: { table: letter } },
           h("span", { "aria-hidden": "true", text: "○ " }),
@@ -101,12 +111,13 @@ export function drawnSeatList(relay, payloads, captainOf = () => null) {
             ? interpolate(gettext("Table %(table)s: not drawn yet (captain %(captain)s)"), { table: letter, captain }, true)
             : interpolate(gettext("Table %(table)s: not drawn yet"), { table: letter }, true));
       }
+      const { seat, gift } = drawn;
       const r = p.table.roster[seat];
       return h("li", { class: "drawn done", data: { table: letter } },
         h("span", { "aria-hidden": "true", text: "✓ " }),
         interpolate(gettext("Table %(table)s: drawn seat: %(name)s (seat %(seat)s, gift %(gift)s)"), {
           table: letter, name: r ? r.name : interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true),
-          seat: seat + 1, gift: giftLabel(p.view.seats[seat].gift) }, true));
+          seat: seat + 1, gift: giftLabel(gift) }, true));
     }),
   );
 }
@@ -189,7 +200,7 @@ export function relayRan(relay) {
  * gift it sends and the one it gets), `from` (the entry of the table whose carrier
  * brings its gift), `to` (the table its own carrier walks to), `arrived` (its incoming
  * gift is confirmed), `delivered` (its own carrier's gift is confirmed at `to`) and
- * `playing` (both: its round 3 has begun). */
+ * `playing` (both: its play after the relay has begun). */
 export function walkOf(relay, letter) {
   const mine = relayRan(relay) ? relayEntry(relay, letter) : null;
   if (!mine) return null;
@@ -198,12 +209,13 @@ export function walkOf(relay, letter) {
   return { mine, from, to, arrived: mine.arrived_by !== null && mine.arrived_by !== undefined, delivered: to.arrived_by !== null && to.arrived_by !== undefined, playing: Boolean(mine.playing) };
 }
 
-/** "Waiting for gift 12 from table A (carried by Ann)": what table `letter` waits for. */
-export function walkText(relay, letter) {
+/** "Waiting for gift 12 from table A (carried by Ann)": what table `letter` waits for;
+ * once it plays on, its game's `words.playing` (RELAY_WORDS) says so. */
+export function walkText(relay, letter, words = RELAY_WORDS) {
   const w = walkOf(relay, letter);
   if (!w) return "";
   const args = { received: w.mine.received, from: w.from.table, carrier: w.from.guest, guest: w.mine.guest, sent: w.mine.sent, to: w.mine.sent_to };
-  if (w.playing) return interpolate(gettext("Gift %(received)s arrived from table %(from)s: playing round 3"), args, true);
+  if (w.playing) return words.playing(args);
   if (!w.arrived) return interpolate(gettext("Waiting for gift %(received)s from table %(from)s (carried by %(carrier)s)"), args, true);
   return interpolate(gettext("Gift %(received)s arrived; waiting for %(guest)s to deliver gift %(sent)s to table %(to)s"), args, true);
 }
@@ -215,8 +227,9 @@ export function walkCount(relay) {
 }
 
 /** One line per table: its walk, for the host and the big screen. `onArrived(entry,
- * button)`, when given, adds the host's "Gift arrived" override to a table still waiting. */
-export function walkList(relay, onArrived = null) {
+ * button)`, when given, adds the host's "Gift arrived" override to a table still waiting;
+ * `words`: the game's relay words (RELAY_WORDS, relayWords). */
+export function walkList(relay, onArrived = null, words = RELAY_WORDS) {
   if (!relayRan(relay)) return null;
   return h(
     "ul",
@@ -228,7 +241,7 @@ export function walkList(relay, onArrived = null) {
         h("span", { class: "walk-text" },
           h("span", { "aria-hidden": "true", text: w.playing ? "✓ " : w.arrived ? "◐ " : "⇢ " }),
           h("strong", { text: interpolate(gettext("Table %(table)s: "), { table: r.table }, true) }),
-          walkText(relay, r.table)),
+          walkText(relay, r.table, words)),
         onArrived && !w.arrived
           ? h("button", { class: "btn small", type: "button", data: { key: `arrived-${r.table}` }, "aria-label": interpolate(gettext("Gift %(gift)s has arrived at table %(table)s"), { gift: r.received, table: r.table }, true), text: gettext("Gift arrived"),
               on: { click: (ev) => onArrived(r, ev.currentTarget) } })

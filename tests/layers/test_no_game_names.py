@@ -8,6 +8,11 @@ in every host file (`games/`'s own modules, the seam, included; every package un
 (`games/registry.py` PACKAGES): adding a game is that line. Migrations are history (the
 columns once had choices) and catalogues are generated from the sources, so both are
 left out. A name planted in a copy of a host file must fail the walk.
+
+A game's name is not the only way the host can know a game: its scripts reading a
+table's view by the keys one game's `public_view` has (`view.round`, `view.relay_seat`)
+is knowing it by its shape. The host's scripts read a view only by the keys every game's
+screens share (HOST_VIEW_KEYS); the rest is the game's module's to read.
 """
 
 from __future__ import annotations
@@ -30,6 +35,13 @@ REGISTRATION = {Path("games/registry.py"), Path("config/settings/test.py")}
 # Words that are a game's name and also plain English: matched only as an identifier
 # ("word_heist", "games.word", '"word"' as a string), never in prose or as a variable.
 EVERYDAY = {"word"}
+# What the host's scripts may read of a table's view: `phase`, where "gate" and "over"
+# are the host's own (the party's gate count reads the same key, events/party/selectors.py),
+# and `you`, which tells a seat's view from the public one (live.js, play.js). Anything
+# else is a game's view, which its own module reads (a tile's `waitingFor`, `beforeGate`).
+HOST_VIEW_KEYS = {"phase", "you"}
+# `view.round`, `payload.view?.turn`, `t.view.relay_seat`: a read of a view's key by name.
+VIEW_READ = re.compile(r"\bview\??\.([A-Za-z_$][\w$]*)")
 
 
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
@@ -80,6 +92,25 @@ def test_no_host_file_names_a_game() -> None:
     assert not found, f"{len(found)} host lines name a game:\n" + "\n".join(found)
 
 
+def game_view_reads_in_host(root: Path) -> list[str]:
+    """Every `path:line: key` where a host script reads a table view's key that is a game's."""
+    found = []
+    for path in _host_files(root):
+        if path.suffix != ".js":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]  # a comment may speak of a game's view
+            for key in dict.fromkeys(VIEW_READ.findall(code)):
+                if key not in HOST_VIEW_KEYS:
+                    found.append(f"{path.relative_to(root)}:{number}: {key}: {line.strip()[:100]}")
+    return found
+
+
+def test_no_host_script_reads_a_games_view() -> None:
+    found = game_view_reads_in_host(ROOT)
+    assert not found, f"{len(found)} host lines read a game's view (ask the game's module):\n" + "\n".join(found)
+
+
 def _copy_of_host(tmp_path: Path) -> Path:
     for top in HOST:
         shutil.copytree(ROOT / top, tmp_path / top, ignore=shutil.ignore_patterns("__pycache__"))
@@ -102,3 +133,19 @@ def test_a_planted_game_name_fails_the_walk(tmp_path: Path, name: str, host_file
     planted.write_text(planted.read_text(encoding="utf-8") + line.format(name=name, title=title), encoding="utf-8")
     found = game_names_in_host(copy)
     assert any(hit.startswith(host_file) and f": {name}: " in hit for hit in found), found
+
+
+@pytest.mark.parametrize(
+    ("host_file", "line", "key"),
+    [
+        ("static/heist/host.js", "const r = t.view.round;\n", "round"),
+        ("static/heist/party.js", "const seat = p.view.relay_seat;\n", "relay_seat"),
+        ("static/heist/screen.js", "if (payload.view?.turn) draw();\n", "turn"),
+    ],
+)
+def test_a_planted_view_read_fails_the_walk(tmp_path: Path, host_file: str, line: str, key: str) -> None:
+    copy = _copy_of_host(tmp_path)
+    planted = copy / host_file
+    planted.write_text(planted.read_text(encoding="utf-8") + line, encoding="utf-8")
+    found = game_view_reads_in_host(copy)
+    assert any(hit.startswith(host_file) and f": {key}: " in hit for hit in found), found

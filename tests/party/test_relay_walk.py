@@ -23,6 +23,7 @@ from relay.models import Relay
 from relay.services import delivery_confirm, relay_open, relay_run
 from tables.errors import Forbidden, ServiceError
 from tables.models import Table, TableAction
+from tables.selectors import table_game, table_meta
 from tests.story.record import carrier_of, party_lobby, party_play, party_record
 
 pytestmark = [pytest.mark.django_db(transaction=True)]
@@ -65,6 +66,25 @@ def captain_of(party: Party, letter: str) -> Guest:
 
 def a_guest_of(party: Party, letter: str, *, besides: set[int]) -> Guest:
     return Guest.objects.filter(table__party=party, table__letter=letter).exclude(pk__in=besides).first()
+
+
+def test_each_tables_update_says_the_seat_its_captain_drew_and_its_gift():
+    """The host's party bar counts and lists the draws from the table's `relay_draw`
+    (tables/selectors.py), never from where one game's view keeps them."""
+    party, _, _ = party_lobby(25, name="Draws")
+    services.party_seat(party_id=party.pk)
+    party_play(party, seed=3, until=Phase.GATE)
+    relay_open(party_id=party.pk)
+    tables = list(Table.objects.filter(party=party).order_by("letter"))
+    assert [table_meta(t, table_game(t))["relay_draw"] for t in tables] == [None, None, None]
+    host = Actor(Role.HOST, party.pk)
+    table_act(actor=host, table_id=tables[1].pk, action={"type": "draw_relay_seat"})
+    draws = {}
+    for t in Table.objects.filter(party=party).order_by("letter"):
+        draws[t.letter] = table_meta(t, table_game(t))["relay_draw"]
+    b = games(party)["B"]
+    assert b.relay_seat is not None
+    assert draws == {"A": None, "B": {"seat": b.relay_seat, "gift": b.gifts[b.relay_seat]}, "C": None}
 
 
 def test_running_the_relay_moves_no_gift_and_starts_no_round():

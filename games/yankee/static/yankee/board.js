@@ -3,9 +3,9 @@
 // gate as one room-wide progress bar. The relay: the ring, each drawn seat, the gifts
 // moving table to table. The reveal. The end: who takes what home, paged when it does
 // not fit. Motion only where prefers-reduced-motion allows; nothing flashes.
-import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
+import { gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
-import { noteEvents, statusLine } from "./tableview.js";
+import { noteEvents, statusLine, toGate } from "./tableview.js";
 import { fill, giftLabel, h, render, seatName, tickClocks } from "../heist/ui.js";
 import { roundName } from "./words.js";
 
@@ -155,7 +155,8 @@ function drawPartyBar(list) {
   if (bar.hidden) return;
   const relay = party.relay;
   if (!relay) {
-    const pct = Math.round(gateProgress(list) * 100);
+    // the room's way to the gate: every table's turns of rounds 1-2
+    const pct = list.length ? Math.round((list.reduce((sum, t) => sum + toGate(t.view), 0) / list.length) * 100) : 0;
     const g = gateSeen(party, list);
     render(bar,
       h("h2", { id: "party-bar-h", text: interpolate(ngettext("The gate: %(at)s of %(tables)s table there", "The gate: %(at)s of %(tables)s tables there", g.tables), { at: g.at_gate, tables: g.tables }, true) }),

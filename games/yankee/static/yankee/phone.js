@@ -11,7 +11,7 @@ import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statu
 import { standInBox } from "../heist/standin.js";
 import { TablePresence, offlineMark } from "../heist/presence.js";
 import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
-import { cardFace, describeMove, targetCount } from "./words.js";
+import { cardFace, describeMove, relayWords, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;
@@ -416,9 +416,9 @@ function walkPrompt(view, meta, relay) {
         on: { click: (ev) => deliver(w.to.table_id, ev.currentTarget, gettext("Saying you delivered it")) } }, fmt(gettext("I delivered gift %(gift)s"), { gift: w.mine.sent })),
       h("p", { text: fmt(gettext("Then come back to your seat: gift %(gift)s from table %(table)s (carried by %(name)s) is brought to you. Your table plays round 3 once both gifts are in."), { gift: w.mine.received, table: w.mine.received_from, name: w.from.guest }) }));
   }
-  const headline = carrier ? fmt(gettext("You delivered gift %(gift)s: back to your seat"), { gift: w.mine.sent }) : walkText(relay, meta.letter);
+  const headline = carrier ? fmt(gettext("You delivered gift %(gift)s: back to your seat"), { gift: w.mine.sent }) : walkText(relay, meta.letter, relayWords);
   const el = prompt("walk", headline,
-    carrier ? h("p", { class: "big", text: walkText(relay, meta.letter) }) : null,
+    carrier ? h("p", { class: "big", text: walkText(relay, meta.letter, relayWords) }) : null,
     !carrier && !w.delivered
       ? h("p", { text: fmt(gettext("%(name)s (seat %(seat)s) carries gift %(gift)s to table %(table)s; nobody plays until they are back."), { name: w.mine.guest, seat: w.mine.seat + 1, gift: w.mine.sent, table: w.mine.sent_to }) })
       : null,

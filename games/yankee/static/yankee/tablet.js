@@ -6,6 +6,7 @@ import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, standIn, standInBox, worthCalling } from "../heist/standin.js";
 import { buzz, fill, giftLabel, h, render, seatName, showError, tickClocks, titleAlert, track } from "../heist/ui.js";
+import { relayWords } from "./words.js";
 
 let S = null; // the shell's state: party, payload, passKey
 let live = null;
@@ -106,14 +107,14 @@ function walkPrompt(walk, relay, meta) {
       h("button", { class: "btn primary big", type: "button", id: "gift-arrived", data: { key: "gift-arrived" },
         on: { click: (ev) => arrived(mine.table_id, ev.currentTarget) } }, interpolate(gettext("Gift %(gift)s has arrived"), { gift: mine.received }, true)));
   }
-  return promptBox("walk", walkText(relay, meta.letter), false,
+  return promptBox("walk", walkText(relay, meta.letter, relayWords), false,
     h("p", { class: "hint", text: interpolate(gettext("Round 3 starts by itself once %(guest)s has delivered gift %(sent)s at table %(to)s."), { guest: mine.guest, sent: mine.sent, to: mine.sent_to }, true) }));
 }
 
 /** The table's line: once the relay has run, a table still at the gate is waiting for
  * its carriers' walks, not for the other tables. */
 function tableStatus(view, meta) {
-  const walk = view.phase === "gate" ? walkText(S.party && S.party.relay, meta.letter) : "";
+  const walk = view.phase === "gate" ? walkText(S.party && S.party.relay, meta.letter, relayWords) : "";
   return walk || statusLine(view, meta);
 }
 

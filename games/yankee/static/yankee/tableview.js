@@ -7,6 +7,14 @@ import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo 
 
 const PASS_AFTER = 60;
 
+/** How far a table is on its way to the gate (0-1): its turns of rounds 1-2 (at the
+ * gate, past it or over: 1; unwrapping after round 1: 0.5). */
+export function toGate(view) {
+  if (view.phase === "gate" || view.relayed || view.phase === "over") return 1;
+  if (view.phase === "reveal") return 0.5;
+  return Math.min(1, ((view.round - 1) * view.players + Math.min(view.turn, view.players)) / (2 * view.players));
+}
+
 export function roundTitle(view) {
   if (view.phase === "over") return gettext("Game over");
   return interpolate(gettext("Round %(round)s of %(count)s — %(name)s"), { round: view.round, count: roundCount(), name: roundName(view.round) }, true);

@@ -5,7 +5,11 @@
 // the end: who keeps which gift.
 import { isMultiTable, partyResultTables, walkOf, walkText } from "../heist/party.js";
 import { fmt, giftLabel, h, render, seatName } from "../heist/ui.js";
-import { eventLog, noteEvents, roundTitle, statusLine, tableCard, vaultList, windowBox } from "./tableview.js";
+import { eventLog, noteEvents, roundTitle, statusLine, tableCard, toGate, vaultList, windowBox } from "./tableview.js";
+import { relayWords } from "./words.js";
+
+// The relay's sentences on the host's party bar, in Yankee Heist's rounds.
+export { relayWords };
 
 // What the shell lends (mount's ctx): its state, socket and helpers, under the names the
 // dashboard's code has always used.
@@ -39,6 +43,18 @@ export function waitingFor(view, meta, { listOf: list }) {
     case "reveal": return { text: gettext("Unwrapping: the captain starts round 2"), since: meta.acted_at };
     default: return null;
   }
+}
+
+/** Where a table short of the gate stands, for the host's party bar ("Everyone waits
+ * for: B (round 2, turn 3 of 5)"), and how far it is on its way there (0-1). */
+export function beforeGate(view, meta) {
+  return {
+    text: fmt(view.phase === "reveal"
+      ? gettext("%(letter)s (unwrapping after round 1)")
+      : gettext("%(letter)s (round %(round)s, turn %(turn)s of %(players)s)"),
+    { letter: meta.letter, round: view.round, turn: Math.min(view.turn + 1, view.players), players: view.players }),
+    progress: toGate(view),
+  };
 }
 
 /** Every table: one table's card with its tablets, or with several a tile per table,
@@ -131,7 +147,7 @@ function compactCard(payload) {
   const relay = S.party.relay;
   const walk = view.phase === "gate" ? walkOf(relay, letter) : null;
   // After the relay ran, a table at the gate waits for its walks (docs/RULES.md).
-  const gate = walk ? { icon: "⇢", text: walkText(relay, letter), cls: "walking" } : gateStatus(view);
+  const gate = walk ? { icon: "⇢", text: walkText(relay, letter, relayWords), cls: "walking" } : gateStatus(view);
   const waiting = new Set(view.window ? view.window.waiting : []);
   let relayLine = null;
   if (walk && !walk.arrived) {

@@ -8,6 +8,20 @@ export function roundName(round) {
   return rules().rounds[String(round)] || "";
 }
 
+/** The relay's sentences in Yankee Heist's rounds (the gate after round 2, rounds 3 and 4
+ * after the relay): the host's party bar takes them from the tile module's `relayWords`
+ * (static/heist/party.js RELAY_WORDS says what each is), the game's own screens from here. */
+export const relayWords = {
+  ready: () => gettext("Every table finished round 2. Open the relay and announce the order; each captain draws a seat."),
+  walking: ({ arrived, gifts }) => interpolate(ngettext(
+    "The carriers are walking: %(arrived)s of %(gifts)s gift arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.",
+    "The carriers are walking: %(arrived)s of %(gifts)s gifts arrived. Each table plays round 3 once its gift is in and its own carrier has delivered.", gifts),
+  { arrived, gifts }, true),
+  allArrived: () => gettext("Every gift has arrived — start round 3 everywhere"),
+  done: () => gettext("The relay has run: every table plays rounds 3 and 4."),
+  playing: (args) => interpolate(gettext("Gift %(received)s arrived from table %(from)s: playing round 3"), args, true),
+};
+
 /** How many rounds a game has. */
 export function roundCount() {
   return Object.keys(rules().rounds).length;
