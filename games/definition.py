@@ -280,6 +280,24 @@ class NamesSteps(Protocol):
 
 
 @runtime_checkable
+class NamesDuties(Protocol):
+    """A game that says in its own words what its quiet guests' stand-ins and its
+    captain's duties are, for the host's dashboard: which steps the party's step clock
+    times and what the captain or the host may then play for a quiet guest. A game
+    without it (or without one of the texts) gets the host's plain words ("the rules'
+    do-nothing choice")."""
+
+    def duty_texts(self) -> Mapping[str, str]:
+        """Whole sentences, each marked with `gettext_noop` (the pages translate them):
+        `clock`, the step clock's menu: the steps it times and each one's stand-in
+        ("How long a quiet guest's turn ... may wait. Then ...: pass the turn, ...");
+        `clock_off`, what still waits or may be passed with the clock off (a rulebook's
+        own pass); `tablet`, where a table has no tablet yet: the captain's duties a
+        tablet at the table can do. Any may be left out."""
+        ...
+
+
+@runtime_checkable
 class TakesPartyData(Protocol):
     """A game whose rules need data only the party can load (files read once per process,
     such as a dictionary): the registry imports the part `<package>.party.<data_part>`
@@ -490,6 +508,7 @@ __all__ = [
     "HoldsGifts",
     "HostOption",
     "HostOptionError",
+    "NamesDuties",
     "NamesSteps",
     "NamesWireTypes",
     "PlaysInGroups",

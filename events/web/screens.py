@@ -20,7 +20,7 @@ from django.template.loader import get_template
 from django.templatetags.static import static
 from django.utils.translation import gettext
 
-from games.definition import NamesSteps
+from games.definition import NamesDuties, NamesSteps
 from games.registry import game_named
 
 # The modules a game brings, one per screen: a guest's phone, a captain's tablet, the
@@ -77,7 +77,8 @@ def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
     """The game's facts for a page's scripts (`heist-game`): its name and title, the parts
     of the party it uses, how many players a table seats at least and at most (the
     lobby's table count is the server's seating rule with these), the keys of a seat's
-    private view, and the static URL of its module for this page (None: the page loads
+    private view, the words of its steps' stand-ins (`steps`) and of its duties
+    (`duties`), and the static URL of its module for this page (None: the page loads
     none)."""
     definition = game_named(name)
     module = PAGE_MODULES.get(template or "")
@@ -92,6 +93,12 @@ def game_for_page(name: str, template: str | None = None) -> dict[str, Any]:
         "steps": {
             step: {key: gettext(text) for key, text in texts.items()}
             for step, texts in (definition.step_texts() if isinstance(definition, NamesSteps) else {}).items()
+        },
+        # what a quiet guest's stand-ins and the captain's duties are, in the game's words
+        # (NamesDuties: the dashboard's step-clock menu and tablets hint), in the page's language
+        "duties": {
+            key: gettext(text)
+            for key, text in (definition.duty_texts() if isinstance(definition, NamesDuties) else {}).items()
         },
         "module": static(_static_path(name, module)) if module else None,
         "css": game_css(name),

@@ -9,7 +9,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from games.definition import Clock, Features, GameDefinition, HostOption, Role, Setup, Standing, ranked
+from games.definition import Clock, Features, GameDefinition, HostOption, NamesDuties, Role, Setup, Standing, ranked
 from games.marks import gettext_noop
 
 from . import legal, rules, teams, views
@@ -144,6 +144,21 @@ class BlinksDefinition:
             }
         }
 
+    def duty_texts(self) -> Mapping[str, str]:
+        # the host's words for the step clock and the captain's taps (games/definition.py
+        # NamesDuties): only the thrower's turn is timed (docs/RULES.md, "A thrower who is
+        # not there"); the captain's tap that settles a throw has no clock
+        return {
+            "clock": gettext_noop(
+                "How long a quiet thrower's turn may wait. Then the table's captain or you may play the rules' "
+                "do-nothing choice for them: pass the turn, with no throw and no skip."
+            ),
+            "tablet": gettext_noop(
+                "No tablet yet. The captain's taps (settling each recorded throw, the captain's call, taking the "
+                "last throw back, passing a quiet thrower's turn) can run on a tablet at the table."
+            ),
+        }
+
     def at_gate(self, state: Game) -> bool:
         return False
 
@@ -217,6 +232,7 @@ class BlinksDefinition:
 
 _BLINKS = BlinksDefinition()
 BLINKS: GameDefinition[Game, Action] = _BLINKS
+_DUTIES: NamesDuties = _BLINKS
 DEFINITION = BLINKS  # what games/registry.py reads
 
 __all__ = ["BLINKS", "DEFINITION", "THROW_SECONDS", "BlinksDefinition"]

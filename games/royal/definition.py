@@ -14,6 +14,7 @@ from games.definition import (
     Features,
     GameDefinition,
     HidesInformation,
+    NamesDuties,
     Role,
     ScoresEachGame,
     Setup,
@@ -157,6 +158,20 @@ class RoyalDefinition:
             }
         }
 
+    def duty_texts(self) -> Mapping[str, str]:
+        # the host's words for the step clock and the captain's one duty (games/definition.py
+        # NamesDuties): the decide step is the only one timed, and its stand-in gets out
+        return {
+            "clock": _(
+                "How long a quiet guest's choice in a room, press on or get out, may wait. Then the table's "
+                "captain or you may play the rules' do-nothing choice for them: get out, banking their satchel."
+            ),
+            "tablet": _(
+                "No tablet yet. The captain's duty (getting a quiet guest out once the step clock runs out) "
+                "can run on a tablet at the table."
+            ),
+        }
+
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE
 
@@ -184,6 +199,7 @@ ROYAL: GameDefinition[Game, Action] = _ROYAL
 # The type checker holds it to the seam and to its optional parts, as YANKEE.
 _HIDES: HidesInformation[Game] = _ROYAL
 _SCORES: ScoresEachGame = _ROYAL
+_DUTIES: NamesDuties = _ROYAL
 DEFINITION = ROYAL  # what games/registry.py reads
 
 __all__ = ["DECIDE_SECONDS", "DEFINITION", "ROYAL", "RoyalDefinition"]

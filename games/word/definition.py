@@ -19,6 +19,7 @@ from games.definition import (
     Features,
     GameDefinition,
     HidesInformation,
+    NamesDuties,
     Role,
     Setup,
     SpeaksLanguage,
@@ -217,6 +218,22 @@ class WordDefinition:
             },
         }
 
+    def duty_texts(self) -> Mapping[str, str]:
+        # the host's words for the step clock and the captain's duty (games/definition.py
+        # NamesDuties): the four answered steps, each one's stand-in (step_texts); a vote is
+        # never cast for another, only abstained
+        return {
+            "clock": gettext_noop(
+                "How long a quiet guest's secret word, clues, Halt! guess or challenge vote may wait. Then the "
+                "table's captain or you may play the rules' do-nothing choice for them: no word this round, no "
+                "clues, no Halt! guess, an abstention."
+            ),
+            "tablet": gettext_noop(
+                "No tablet yet. The captain's duty (a quiet guest's step once the step clock runs out: no word, "
+                "no clues, no guess, an abstention) can run on a tablet at the table."
+            ),
+        }
+
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE
 
@@ -244,6 +261,7 @@ WORD: GameDefinition[Game, Action] = _WORD
 _HIDES: HidesInformation[Game] = _WORD
 _DATA: TakesPartyData = _WORD
 _LANGUAGE: SpeaksLanguage = _WORD
+_DUTIES: NamesDuties = _WORD
 DEFINITION = WORD  # what games/registry.py reads
 
 __all__ = ["DEFINITION", "STEP_SECONDS", "WORD", "WordDefinition"]

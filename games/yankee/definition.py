@@ -24,6 +24,7 @@ from games.definition import (
     GameDefinition,
     HidesInformation,
     HoldsGifts,
+    NamesDuties,
     NamesWireTypes,
     RelaysGifts,
     Role,
@@ -75,6 +76,23 @@ STEP_TEXTS: Mapping[str, Mapping[str, str]] = {
         "stand_in": _("Pass for %(name)s"),
         "waited": _("Table %(letter)s: a reaction has waited %(seconds)s s for %(names)s"),
     },
+}
+# What the host's dashboard says of the step clock and the captain's duties
+# (games/definition.py NamesDuties): the steps STEP_SECONDS times, each one's stand-in
+# (docs/RULES.md, "When a guest does not answer"), the rulebook's reaction pass that
+# holds with the clock off, and what a captain's tablet does (the reveal, the passes,
+# the relay's draw and delivery, a hand-over).
+DUTY_TEXTS: Mapping[str, str] = {
+    "clock": _(
+        "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you "
+        "may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, "
+        "start round 2."
+    ),
+    "clock_off": _("Off: every step waits for its guest (a reaction may still be passed after 60 s)."),
+    "tablet": _(
+        "No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, "
+        "relay draw and delivery, hand-over) can run on a tablet at the table."
+    ),
 }
 STEP_OF_PHASE = {Phase.ACTION: "turn", Phase.REACTION: "reaction", Phase.TRIM: "trim", Phase.REVEAL: "reveal"}
 DEFAULT_STEP_SECONDS = 120.0
@@ -280,6 +298,9 @@ class YankeeDefinition:
     def step_texts(self) -> Mapping[str, Mapping[str, str]]:
         return STEP_TEXTS
 
+    def duty_texts(self) -> Mapping[str, str]:
+        return DUTY_TEXTS
+
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE
 
@@ -399,18 +420,20 @@ def _duties(g: Game) -> Iterator[Action]:
 
 
 YANKEE = YankeeDefinition()
-# The type checker holds YANKEE to the whole seam and to its three optional parts.
+# The type checker holds YANKEE to the whole seam and to its optional parts.
 _SEAM: GameDefinition[Game, Action] = YANKEE
 _HIDES: HidesInformation[Game] = YANKEE
 _GIFTS: HoldsGifts = YANKEE
 _RELAYS: RelaysGifts = YANKEE
 _CHECKS: ChecksSeen = YANKEE
 _WIRE: NamesWireTypes = YANKEE
+_DUTIES: NamesDuties = YANKEE
 DEFINITION = YANKEE  # what games/registry.py reads
 
 __all__ = [
     "DEFINITION",
     "DUTY_ACTIONS",
+    "DUTY_TEXTS",
     "REACTION_SECONDS",
     "SEAT_ACTIONS",
     "SERVER_ACTIONS",

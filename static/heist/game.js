@@ -3,7 +3,8 @@
 //
 // Every page of a party embeds <script id="heist-game" type="application/json">
 // (events/web/screens.py game_for_page): {name, title, features: {gifts, vaults, relay,
-// gate, games, max_games}, min_players, table_max, private_keys, module, css}. `module`
+// gate, games, max_games}, min_players, table_max, private_keys, steps, duties, module,
+// css}: `steps` and `duties` the game's words for its stand-ins and duties. `module`
 // is the static URL of the game's module for this page, from its package
 // (games/<name>/static/<name>/): phone.js on a guest's phone, tablet.js on a captain's
 // tablet, tile.js on the host's dashboard, board.js on the big screen. The host's page

@@ -112,7 +112,7 @@ async function start() {
   }).start();
   window.heistLive = live; // for debugging from the console
   startClocks(() => live.serverNow());
-  // Alerts depend on the clock (a reaction that has waited 60 s, an idle table).
+  // Alerts depend on the clock (a step whose clock or the rules' own wait ran out, an idle table).
   setInterval(() => { if (S.party) drawAlerts(); }, 1000);
   // Online marks change without any party message: refresh them now and then.
   setInterval(() => { if (live.ready && document.visibilityState === "visible") live.resync(); }, 20000);
@@ -488,7 +488,7 @@ function tabletsPanel(meta) {
           h("span", { text: fmt(gettext("✓ Tablet %(n)s paired at %(time)s"), { n: i + 1, time: clockTime(t.paired_at * 1000) }) }),
           h("button", { class: "btn small danger", type: "button", data: { key: `unpair-${t.id}` }, "aria-label": fmt(gettext("Unpair tablet %(n)s of table %(letter)s"), { n: i + 1, letter: meta.letter }),
             on: { click: (ev) => command(ev.currentTarget, "revoke_tablet", { tablet: t.id }) } }, gettext("Unpair")))))
-      : h("p", { class: "hint", text: gettext("No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, relay draw and delivery, hand-over) can run on a tablet at the table.") }),
+      : h("p", { class: "hint", data: { duty: "tablet" }, text: dutyWords().tablet }),
     showing
       ? h("div", { class: "pairing", role: "status" },
           h("img", { class: "qr", src: pending.qr, width: 180, height: 180, alt: fmt(gettext("QR code to pair a tablet with table %(letter)s"), { letter: meta.letter }) }),
@@ -585,6 +585,19 @@ function drawAlerts() {
 
 const CLOCKS = [[0, pgettext("step clock", "Off")], [60, gettext("60 s")], [120, gettext("2 min")]];
 
+/** What the step clock times and what a captain's tablet does, in the party's game's
+ * words (heist-game's `duties`, its definition's duty_texts) where it has them, the
+ * host's plain ones where not: `clock` (the menu: which steps wait, each one's stand-in),
+ * `clock_off` (with the clock off) and `tablet` (the captain's duties, no tablet yet). */
+function dutyWords() {
+  const own = GAME.duties || {};
+  return {
+    clock: own.clock || gettext("How long a quiet guest's step may wait. Then the table's captain or you may play the rules' do-nothing choice for them."),
+    clock_off: own.clock_off || gettext("Off: every step waits for its guest."),
+    tablet: own.tablet || gettext("No tablet yet. The captain's duties can run on a tablet at the table."),
+  };
+}
+
 /** The party's step clock, changeable at any time (events/party/services.py party_set_clock):
  * a drop-down in the header line, like the printables, so it never pushes the tables. */
 function drawClockPanel() {
@@ -605,7 +618,7 @@ function drawClockPanel() {
     busy(ev.currentTarget, live.party("set_clock", { step_clock: clock, step_clock_server: server }));
   };
   render(menu,
-    h("p", { class: "hint", text: gettext("How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you may play the rules' do-nothing choice for them: pass the turn, discard at random, let the move happen, start round 2.") }),
+    h("p", { class: "hint", data: { duty: "clock" }, text: dutyWords().clock }),
     h("div", { class: "row wrap" },
       h("label", { for: "step-clock", text: gettext("Step clock") }),
       h("select", { id: "step-clock", data: { key: "step-clock" }, on: { change: send } },
@@ -613,7 +626,7 @@ function drawClockPanel() {
     h("div", { class: "check" },
       h("input", { id: "step-clock-server", type: "checkbox", checked: p.step_clock_server, data: { key: "step-clock-server" }, on: { change: send } }),
       h("label", { for: "step-clock-server", text: gettext("When it runs out, the server plays for them") })),
-    p.step_clock ? null : h("p", { class: "hint", text: gettext("Off: every step waits for its guest (a reaction may still be passed after 60 s).") }));
+    p.step_clock ? null : h("p", { class: "hint", data: { duty: "clock-off" }, text: dutyWords().clock_off }));
 }
 
 // --- several tables ----------------------------------------------------------------------
