@@ -46,11 +46,12 @@ def step_for_screens(table: Table, game: Any) -> dict[str, Any] | None:
     }
 
 
-def relay_draw_for_screens(table: Table, game: Any) -> dict[str, int] | None:
+def relay_draw_for_screens(table: Table, game: Any) -> dict[str, Any] | None:
     """The seat this table's captain drew to carry a gift in the party's relay and the
-    gift in front of it now (`{seat, gift}`, the gift's id), from the game's relay part
-    (games/definition.py RelaysGifts): the host's party bar counts and lists the draws
-    without knowing where a game's view keeps them. None before the draw, and for a game
+    gift in front of it now (`{seat, gift, label}`: the gift's id and the label on its
+    tag), from the game's relay and gifts parts (games/definition.py RelaysGifts,
+    HoldsGifts): the host's party bar counts and lists the draws without knowing where a
+    game's view keeps them or how it labels a gift. None before the draw, and for a game
     without the relay."""
     definition = table.definition
     if not definition.features.relay:
@@ -58,7 +59,9 @@ def relay_draw_for_screens(table: Table, game: Any) -> dict[str, int] | None:
     seat = relay_of(definition).relay_seat(game)
     if seat is None:
         return None
-    return {"seat": seat, "gift": gifts_of(definition).seat_gifts(game)[seat]}
+    gifts = gifts_of(definition)
+    gift = gifts.seat_gifts(game)[seat]
+    return {"seat": seat, "gift": gift, "label": gifts.gift_label(gift)}
 
 
 def table_meta(table: Table, game: Any) -> dict[str, Any]:

@@ -2,7 +2,7 @@
 // drew, what the relay moved, and the party's result. Shared by the host dashboard, the
 // big screen and the phones. Text only through h()/textContent. What a table does before
 // the gate and after the relay is its game's (RELAY_WORDS: the words a game may replace).
-import { fill, giftLabel, h } from "./ui.js";
+import { fill, h } from "./ui.js";
 
 const THEN = () => pgettext("between tables or players in turn: A, then B", ", then ");
 const giftTag = (gift) => h("span", { class: "gift-tag", text: interpolate(gettext("gift %(gift)s"), { gift }, true) });
@@ -95,7 +95,8 @@ export function relayResultList(relay) {
   );
 }
 
-/** Per table: the seat its captain drew (the table's `relay_draw`: tables/selectors.py). */
+/** Per table: the seat its captain drew and the label of its gift (the table's
+ * `relay_draw`: tables/selectors.py, in the game's own labels). */
 export function drawnSeatList(relay, payloads, captainOf = () => null) {
   return h(
     "ul",
@@ -111,13 +112,13 @@ export function drawnSeatList(relay, payloads, captainOf = () => null) {
             ? interpolate(gettext("Table %(table)s: not drawn yet (captain %(captain)s)"), { table: letter, captain }, true)
             : interpolate(gettext("Table %(table)s: not drawn yet"), { table: letter }, true));
       }
-      const { seat, gift } = drawn;
+      const { seat, label } = drawn;
       const r = p.table.roster[seat];
       return h("li", { class: "drawn done", data: { table: letter } },
         h("span", { "aria-hidden": "true", text: "✓ " }),
         interpolate(gettext("Table %(table)s: drawn seat: %(name)s (seat %(seat)s, gift %(gift)s)"), {
           table: letter, name: r ? r.name : interpolate(gettext("seat %(number)s"), { number: seat + 1 }, true),
-          seat: seat + 1, gift: giftLabel(gift) }, true));
+          seat: seat + 1, gift: label }, true));
     }),
   );
 }

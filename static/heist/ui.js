@@ -207,13 +207,7 @@ export function rules() {
   return RULES;
 }
 
-// --- gifts and names ------------------------------------------------------------------------
-
-/** What is written on the physical gift: a guest's number, or V1.. for vault gifts. */
-export function giftLabel(id) {
-  const base = rules().vault.id_base;
-  return id >= base ? `V${id - base}` : String(id);
-}
+// --- names ----------------------------------------------------------------------------------
 
 /** What a sentence says for the person reading, in place of their name: "you".
  * namer() gives it for their own seat; a game's sentences tell it from a name by it. */

@@ -1,10 +1,10 @@
 """The screens take the rules from the engine, not from a copy in the JavaScript.
 
 In Chromium, on a real page: Yankee Heist's words (games/yankee/static/yankee/words.js:
-its target counts for every card and 2 to 10 players, card texts, round names) and the
-host's gift labels (static/heist/ui.js) equal the engine's; and when the page's embedded
-rules are changed on the way to the browser, both follow the changed rules, so nothing
-of them is left in the scripts themselves."""
+its target counts for every card and 2 to 10 players, card texts, round names, gift
+labels) equal the engine's; and when the page's embedded rules are changed on the way to
+the browser, they follow the changed rules, so nothing of them is left in the scripts
+themselves."""
 
 from __future__ import annotations
 
@@ -21,10 +21,9 @@ pytestmark = [pytest.mark.browser, pytest.mark.stack, pytest.mark.django_db(tran
 
 EMBEDDED = re.compile(r'(<script id="heist-rules" type="application/json">)(.*?)(</script>)', re.S)
 
-# What ui.js does with the rules, for every card and table size, read in the page.
+# What the game's words do with the rules, for every card and table size, read in the page.
 PROBE = """async ([players, gifts]) => {
   const src = document.querySelector('script[type=module][src]').src;
-  const ui = await import(new URL('./ui.js', src).href);
   const words = await import(new URL('../yankee/words.js', src).href);
   const embedded = JSON.parse(document.getElementById('heist-rules').textContent);
   const out = { embedded, targets: {}, effects: {}, labels: {} };
@@ -33,7 +32,7 @@ PROBE = """async ([players, gifts]) => {
     const face = words.cardFace({ id: 0, card: name, kind: embedded.cards[name].kind, title: name });
     out.effects[name] = face.querySelector('.card-effect').textContent;
   }
-  for (const g of gifts) out.labels[g] = ui.giftLabel(g);
+  for (const g of gifts) out.labels[g] = words.giftLabel(g);
   out.round = words.roundName(1);
   return out;
 }"""
@@ -46,7 +45,7 @@ def probe(page):
     return page.evaluate(PROBE, [PLAYERS, GIFTS])
 
 
-def test_ui_js_follows_the_engines_rules(asgi_server, browser):
+def test_the_games_words_follow_the_engines_rules(asgi_server, browser):
     errors: list[str] = []
     page = new_page(browser, 800, 900, errors, "rules")
     page.goto(f"{asgi_server}/")
@@ -62,7 +61,7 @@ def test_ui_js_follows_the_engines_rules(asgi_server, browser):
     assert not errors, errors
 
 
-def test_ui_js_keeps_no_copy_of_the_rules(asgi_server, browser):
+def test_the_games_words_keep_no_copy_of_the_rules(asgi_server, browser):
     """Other rules in the page, other behaviour: the script reads them, it does not
     know them."""
     changed = rules_for_screens()

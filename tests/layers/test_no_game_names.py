@@ -12,7 +12,10 @@ left out. A name planted in a copy of a host file must fail the walk.
 A game's name is not the only way the host can know a game: its scripts reading a
 table's view by the keys one game's `public_view` has (`view.round`, `view.relay_seat`)
 is knowing it by its shape. The host's scripts read a view only by the keys every game's
-screens share (HOST_VIEW_KEYS); the rest is the game's module's to read.
+screens share (HOST_VIEW_KEYS); the rest is the game's module's to read. The same holds
+for the game's rules on the page (`rules()`, its `rules_for_screens`, whose shape is the
+game's own: `rules().vault.id_base`): the host's scripts load them for the game's modules
+and read no key of them.
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ EVERYDAY = {"word"}
 HOST_VIEW_KEYS = {"phase", "you"}
 # `view.round`, `payload.view?.turn`, `t.view.relay_seat`: a read of a view's key by name.
 VIEW_READ = re.compile(r"\bview\??\.([A-Za-z_$][\w$]*)")
+# `rules().vault`, `rules()?.cards`: a read of the game's rules by key.
+RULES_READ = re.compile(r"\brules\(\)\??\.([A-Za-z_$][\w$]*)")
 
 
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
@@ -93,16 +98,18 @@ def test_no_host_file_names_a_game() -> None:
 
 
 def game_view_reads_in_host(root: Path) -> list[str]:
-    """Every `path:line: key` where a host script reads a table view's key that is a game's."""
+    """Every `path:line: key` where a host script reads a table view's key that is a
+    game's, or any key of the game's rules (`rules().key`)."""
     found = []
     for path in _host_files(root):
         if path.suffix != ".js":
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             code = line.split("//", 1)[0]  # a comment may speak of a game's view
-            for key in dict.fromkeys(VIEW_READ.findall(code)):
-                if key not in HOST_VIEW_KEYS:
-                    found.append(f"{path.relative_to(root)}:{number}: {key}: {line.strip()[:100]}")
+            keys = [key for key in VIEW_READ.findall(code) if key not in HOST_VIEW_KEYS]
+            keys += [f"rules().{key}" for key in RULES_READ.findall(code)]
+            for key in dict.fromkeys(keys):
+                found.append(f"{path.relative_to(root)}:{number}: {key}: {line.strip()[:100]}")
     return found
 
 
@@ -141,6 +148,7 @@ def test_a_planted_game_name_fails_the_walk(tmp_path: Path, name: str, host_file
         ("static/heist/host.js", "const r = t.view.round;\n", "round"),
         ("static/heist/party.js", "const seat = p.view.relay_seat;\n", "relay_seat"),
         ("static/heist/screen.js", "if (payload.view?.turn) draw();\n", "turn"),
+        ("static/heist/ui.js", "const base = rules().vault.id_base;\n", "rules().vault"),
     ],
 )
 def test_a_planted_view_read_fails_the_walk(tmp_path: Path, host_file: str, line: str, key: str) -> None:

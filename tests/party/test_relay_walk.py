@@ -17,7 +17,7 @@ from events.party import services
 from events.party.commands import PARTY_COMMANDS, dispatch, table_act
 from events.party.roles import Actor, Role
 from events.party.selectors import guest_actor, party_result
-from games.yankee import Game, Phase
+from games.yankee import Game, Phase, gift_label
 from games.yankee.party.story.inputs import story_replay
 from relay.models import Relay
 from relay.services import delivery_confirm, relay_open, relay_run
@@ -84,7 +84,8 @@ def test_each_tables_update_says_the_seat_its_captain_drew_and_its_gift():
         draws[t.letter] = table_meta(t, table_game(t))["relay_draw"]
     b = games(party)["B"]
     assert b.relay_seat is not None
-    assert draws == {"A": None, "B": {"seat": b.relay_seat, "gift": b.gifts[b.relay_seat]}, "C": None}
+    gift = b.gifts[b.relay_seat]
+    assert draws == {"A": None, "B": {"seat": b.relay_seat, "gift": gift, "label": gift_label(gift)}, "C": None}
 
 
 def test_running_the_relay_moves_no_gift_and_starts_no_round():

@@ -6,8 +6,8 @@
 import { gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { noteEvents, statusLine, toGate } from "./tableview.js";
-import { fill, giftLabel, h, render, seatName, tickClocks } from "../heist/ui.js";
-import { roundName } from "./words.js";
+import { fill, h, render, seatName, tickClocks } from "../heist/ui.js";
+import { giftLabel, roundName } from "./words.js";
 
 const logs = new Map();
 let party = null;

@@ -10,8 +10,8 @@ import { storyLink } from "../heist/story-link.js";
 import { eventLog, giftWord, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { standInBox } from "../heist/standin.js";
 import { TablePresence, offlineMark } from "../heist/presence.js";
-import { fill, fmt, giftLabel, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
-import { cardFace, describeMove, relayWords, targetCount } from "./words.js";
+import { fill, fmt, h, listText, namer, render, rules, seatName, showError, tickClocks, titleAlert, toast, track } from "../heist/ui.js";
+import { cardFace, describeMove, giftLabel, relayWords, targetCount } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PARTY_NAME = document.title;

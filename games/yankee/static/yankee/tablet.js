@@ -5,8 +5,8 @@
 import { relayEntry, relayRan, ringLine, walkOf, walkText } from "../heist/party.js";
 import { eventLog, noteEvents, resultList, roundTitle, seatList, statusLine, vaultList, windowBox } from "./tableview.js";
 import { callOnce, standIn, standInBox, worthCalling } from "../heist/standin.js";
-import { buzz, fill, giftLabel, h, render, seatName, showError, tickClocks, titleAlert, track } from "../heist/ui.js";
-import { relayWords } from "./words.js";
+import { buzz, fill, h, render, seatName, showError, tickClocks, titleAlert, track } from "../heist/ui.js";
+import { giftLabel, relayWords } from "./words.js";
 
 let S = null; // the shell's state: party, payload, passKey
 let live = null;

@@ -1,8 +1,8 @@
 // A table as everyone may see it (the engine's public_view, or a seat view's public
 // part): used by the host dashboard, the big screen and the phones' table overview.
-import { fill, giftLabel, h, listText, namer, rules, seatName } from "../heist/ui.js";
+import { fill, h, listText, namer, rules, seatName } from "../heist/ui.js";
 import { offlineMark } from "../heist/presence.js";
-import { describeEvent, describeMove, roundCount, roundName } from "./words.js";
+import { describeEvent, describeMove, giftLabel, roundCount, roundName } from "./words.js";
 import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo A.")
 
 const PASS_AFTER = 60;

@@ -4,9 +4,9 @@
 // (start round 2, pass a reaction after 60 s, draw the relay seat, a relayed gift in);
 // the end: who keeps which gift.
 import { isMultiTable, partyResultTables, walkOf, walkText } from "../heist/party.js";
-import { fmt, giftLabel, h, render, seatName } from "../heist/ui.js";
+import { fmt, h, render, seatName } from "../heist/ui.js";
 import { eventLog, noteEvents, roundTitle, statusLine, tableCard, toGate, vaultList, windowBox } from "./tableview.js";
-import { relayWords } from "./words.js";
+import { giftLabel, relayWords } from "./words.js";
 
 // The relay's sentences on the host's party bar, in Yankee Heist's rounds.
 export { relayWords };

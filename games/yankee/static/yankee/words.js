@@ -1,7 +1,15 @@
 // Yankee Heist's words on its screens: its rounds' names, its cards' faces and the
 // sentences its table log tells (each phone, tablet and big-screen module of the game
 // imports them; the host's static/heist/ui.js keeps only what every game shares).
-import { giftLabel, h, listText, rules, sentence, youWord } from "../heist/ui.js";
+import { h, listText, rules, sentence, youWord } from "../heist/ui.js";
+
+/** What is written on the physical gift: a guest's number, or V1.. for vault gifts
+ * (the engine's gift_label, from its rules: a vault gift's id is `vault.id_base` + its
+ * number). */
+export function giftLabel(id) {
+  const base = rules().vault.id_base;
+  return id >= base ? `V${id - base}` : String(id);
+}
 
 /** "THE SNOOP" for round 1, ... ("" for a round the rules do not name). */
 export function roundName(round) {
