@@ -3,9 +3,9 @@
 | role      | who                                   | sees                                   | may do |
 |-----------|---------------------------------------|----------------------------------------|--------|
 | host      | holds the party's host secret         | lobby roster (names, labels, online), every table's public view, vault contributors | run the lobby (rename/remove/replace guests, vault gifts, captains, close registration, seat), set the step clock, every captain duty at every table, open and run the relay, confirm any relay delivery (or all), end the party |
-| captain   | a seated guest the host made captain  | their own seat view + their table's public view | confirm the round-1 reveal, pass a quiet guest's step once its clock ran out (a reaction after 60 s), draw the relay seat, confirm the relay gift arriving at their table, hand a seat to a substitute — at their own table only |
+| captain   | a seated guest the host made captain  | their own seat view + their table's public view | the game's duties (its definition's DUTY actions: a quiet guest's step once its clock ran out, or a rule's own wait; a reveal's go-ahead, a relay's draw...), confirm the relay gift arriving at their table, hand a seat to a substitute — at their own table only |
 | tablet    | holds a tablet secret the host paired to one table | that table's public view only (never a hand) | the captain's duties at that table, whoever is captain |
-| guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions: play, swipe, regroup, vault, react, trim; as the relay's carrier, confirm their own delivery |
+| guest     | holds a seat secret                   | their own seat view (own hand, own peeks, own answers) | their own seat's actions (the game's SEAT actions); as the relay's carrier, confirm their own delivery |
 | spectator | knows the join code (a projector)     | every table's public view               | nothing |
 
 Nobody's view ever contains another seat's hand, answer, or an unrevealed description

@@ -1,6 +1,6 @@
 // The step clocks on the captain's tablet and the host's dashboard (docs/RULES.md, "When a
 // guest does not answer"): when a quiet guest's step may be played for them (the rules'
-// do-nothing choice: pass the turn, discard at random, let the move happen), the buttons
+// do-nothing choice, the game's clock's stand-in: games/definition.py Clock), the buttons
 // that do it, and the call (a short sound, the title, the focus) when that becomes possible.
 
 import { gameInfo } from "./game.js";

@@ -1,7 +1,9 @@
 // A captain's tablet: paired by the host to one table (docs/PROTOCOL.md, role
-// "tablet"). It shows that table's public view, large, and the captain's duties:
-// confirm the reveal, pass a reaction after 60 s, draw the relay seat, hand a seat to a
-// substitute. It never holds a hand: the server sends it the public view only.
+// "tablet"). It shows that table's public view, large, and the captain's duties, which
+// are the game's (its definition's DUTY actions, games/definition.py Role; its tablet
+// module draws them): a quiet guest's step played once its clock ran out, and whatever
+// else the game asks of a captain, such as a relay's draw or a hand-over. It never holds
+// a hand: the server sends it the public view only.
 //
 // This is the shell: pairing, the socket (live.js), a quiet guest's step clock, the
 // captain's duties as acts, hand-overs; the party's game's tablet module (heist-game's
