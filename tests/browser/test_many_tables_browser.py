@@ -270,7 +270,9 @@ def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
     base = asgi_server
     errors: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
-    name = f"many-{game}-{tables}" + ("" if tables >= 5 else f"x{guests // tables}") + (f"-{games}games" if games else "")
+    name = (
+        f"many-{game}-{tables}" + ("" if tables >= 5 else f"x{guests // tables}") + (f"-{games}games" if games else "")
+    )
     db = DbThread()
     bad: list[str] = []
     try:
