@@ -81,7 +81,8 @@ def _tablet(browser, base: str, code: str, paired: dict, errors: list[str]) -> P
 
 def _tablet_sees_the_captain_leave(browser, base: str, db, s: dict, captain: int, pages: list[Page], errors) -> None:
     """The captain's pages close: the table's tablet marks their seat offline (the
-    quiet guests, who have no phone, are marked all along); one opens again: cleared."""
+    quiet guests, who have no phone, are marked all along); one opens again: cleared.
+    `captain` is the one seat with a phone open (Word and Blinks: any guest's)."""
     game = s["game"]
     tablet = _tablet(browser, base, s["code"], db(_pair, s["party"], s["table"], s["code"]), errors)
     row = tablet.locator(SEAT_ROWS[game])
@@ -107,7 +108,12 @@ def _tablet_sees_the_captain_leave(browser, base: str, db, s: dict, captain: int
 
 
 # Each game's tablet draws its own seats: the rows that carry the mark.
-SEAT_ROWS = {"yankee": ".tablet-table li.seat", "royal": ".r-seats tbody tr"}
+SEAT_ROWS = {
+    "yankee": ".tablet-table li.seat",
+    "royal": ".r-seats tbody tr",
+    "word": ".w-seats li",
+    "blinks": ".bk-seats li",
+}
 
 
 def _says_table_and_seat(page: Page, seat: int) -> None:
@@ -166,3 +172,22 @@ def test_a_yankee_captains_phone_passes_a_quiet_guests_turn(asgi_server, browser
 
 def test_a_royal_captains_phone_gets_a_quiet_guest_out(asgi_server, browser):
     _captain_passes(browser, asgi_server, "royal", "Get out for", "timeout_decide")
+
+
+@pytest.mark.parametrize("game", ["word", "blinks"])
+def test_a_word_or_blinks_tablet_marks_a_closed_phones_seat(asgi_server, browser, game):
+    """Word and Blinks tablets mark a seat whose phone is not connected, as Yankee's and
+    Royal's do: one guest's phone is open, the two others have none; it closes, its seat
+    shows offline within the presence grace, and clears when the phone opens again."""
+    errors: list[str] = []
+    db = DbThread()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        s = db(_seated, game)
+        guest = s["guests"][1]
+        phone = _phone(browser, asgi_server, s["code"], guest, s["tokens"][guest.pk], 390, 844, errors)
+        expect(phone.locator("#app")).not_to_be_empty()
+        _tablet_sees_the_captain_leave(browser, asgi_server, db, s, 1, [phone], errors)
+        assert not errors, errors
+    finally:
+        db.close()

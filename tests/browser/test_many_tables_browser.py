@@ -6,6 +6,11 @@ The dashboard shows every table's tile wholly inside its viewport at every phase
 alerts and a late arrival showing; the big screen keeps its text at 24 px or more and
 every tile whole, paging through the tables (heist/screen.js) when they do not all fit,
 and names the champion(s) at the end.
+
+A few tables of many guests are the other end: Royal Heist's tiles, two tables of six or
+eight on the projector, each with its seats, were taller than the screen and cut at the
+bottom, one table a page; with the default three games in a row a Total column made them
+wider too.
 """
 
 from __future__ import annotations
@@ -141,15 +146,16 @@ def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> l
     return bad
 
 
-def _party(game: str, guests: int) -> tuple[int, str, str, list[int]]:
+def _party(game: str, guests: int, games: int | None = None) -> tuple[int, str, str, list[int]]:
     from events.party import services
     from tables.models import Table
 
-    # Royal Heist: one game of five heists (the gate half-way), as the 100-guest party plays;
-    # Blinks Heist: a vault of 3 Blinks a table, so the tables finish in a few hundred throws.
+    # Royal Heist: one game of five heists (the gate half-way), as the 100-guest party plays,
+    # unless `games` says how many in a row; Blinks Heist: a vault of 3 Blinks a table, so
+    # the tables finish in a few hundred throws.
     extra: dict[str, object] = {
         "yankee": {"vault_size": 0},
-        "royal": {"games": 1},
+        "royal": {"games": games or 1},
         "blinks": {"options": {"vault": 3}},
     }.get(game, {})
     party, token = shorthand.party_create(name=f"Many {game}", game=game, **extra)
@@ -240,18 +246,21 @@ def _over(definition, g) -> bool:
 
 
 @pytest.mark.parametrize(
-    ("game", "guests", "tables"),
+    ("game", "guests", "tables", "games"),
     [
-        ("yankee", 100, 10),
-        ("yankee", 161, 17),
-        ("royal", 100, 13),
-        ("royal", 130, 17),
-        ("word", 100, 17),
-        ("blinks", 100, 13),
+        ("yankee", 100, 10, None),
+        ("yankee", 161, 17, None),
+        ("royal", 12, 2, None),
+        ("royal", 12, 2, 3),
+        ("royal", 16, 2, None),
+        ("royal", 100, 13, None),
+        ("royal", 130, 17, None),
+        ("word", 100, 17, None),
+        ("blinks", 100, 13, None),
     ],
 )
 def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
-    asgi_server, browser, monkeypatch, game, guests, tables
+    asgi_server, browser, monkeypatch, game, guests, tables, games
 ):
     from tables import seating
     from tests.browser.helpers import bot_step, host_command
@@ -261,11 +270,13 @@ def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
     base = asgi_server
     errors: list[str] = []
     SHOTS.mkdir(parents=True, exist_ok=True)
-    name = f"many-{game}-{tables}"
+    name = (
+        f"many-{game}-{tables}" + ("" if tables >= 5 else f"x{guests // tables}") + (f"-{games}games" if games else "")
+    )
     db = DbThread()
     bad: list[str] = []
     try:
-        party_id, code, token, ids = db(_party, game, guests)
+        party_id, code, token, ids = db(_party, game, guests, games)
         assert len(ids) == tables
         host = new_page(browser, 1366, 768, errors, "host")
         host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(token)})")

@@ -87,3 +87,14 @@ def test_each_table_of_the_party_plays_its_games_in_a_row():
     party_seat(party_id=created["party"])
     (table,) = Table.objects.all()
     assert table.state["games"] == 2 and table.state["game"] == 1 and table.setup["games"] == 2
+
+
+def test_the_home_pages_welcome_is_the_party_hosts_not_one_games():
+    """The welcome above the forms speaks for the host of every game: it names each game
+    the form offers (their titles, from the registry) and tells no one game's rules (it
+    told a gift swap's to a party of any game)."""
+    page = Client().get("/").content.decode()
+    hero = page.split('class="panel hero"', 1)[1].split("</section>", 1)[0]
+    for name, definition in GAMES.items():
+        assert (definition.title in hero) == on_screens(name), (name, hero)
+    assert "gift" not in hero.lower(), hero

@@ -1,6 +1,7 @@
 // What every Blinks Heist screen draws the same way (games/blinks/views.py is the view):
 // the vault as hexes with each Blink's health in its claimer's team colour, the teams,
 // whose turn it is, the record waiting for the captain, and the end.
+import { offlineMark } from "../heist/presence.js";
 import { h, rules } from "../heist/ui.js";
 
 /** The four teams as the rules name them: [{team, colour, name}]. */
@@ -58,13 +59,15 @@ export function vaultHexes(view, { onPick = null, big = false } = {}) {
   return box;
 }
 
-/** The table's seats: name, team colour, claimed Blinks, a skip coming, whose turn. */
-export function seatList(view, meta, mySeat = null) {
+/** The table's seats: name, team colour, claimed Blinks, a skip coming, whose turn;
+ * `offline`: the seats whose guest is not connected (the captain's tablet marks them). */
+export function seatList(view, meta, mySeat = null, offline = null) {
   return h("ol", { class: "bk-seats" }, view.seats.map((s) => h("li", {
     class: `bk-team-${s.team}${view.turn === s.seat ? " up" : ""}`,
     data: { seat: s.seat, team: s.team, claimed: s.claimed },
   },
   h("span", { class: "bk-name", text: s.seat === mySeat ? gettext("You") : nameOf(meta, s.seat) }),
+  offline && offline.has(s.seat) ? [" ", offlineMark()] : null,
   " ",
   h("span", { class: "bk-claimed", text: interpolate(ngettext("%(n)s Blink", "%(n)s Blinks", s.claimed), { n: s.claimed }, true) }),
   s.skips_next ? h("span", { class: "bk-skip", text: gettext("skips next turn") }) : null)));

@@ -41,7 +41,7 @@ export function mount(root, ctx) {
       turnLine(view, meta),
       h("div", { class: "bk-duties" }, duties(view, meta)),
       vaultHexes(view, { big: true }),
-      seatList(view, meta)));
+      seatList(view, meta, null, ctx.offlineSeats ? ctx.offlineSeats() : null)));
   }
   return { draw };
 }

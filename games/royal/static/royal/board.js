@@ -4,7 +4,7 @@
 import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
 import { h, render, seatName, tickClocks } from "../heist/ui.js";
 import { RESULT_TEXT, leaderRow, ranked, renderLeaderboard } from "./leaderboard.js";
-import { renderTable } from "./table.js";
+import { fitTiles, renderTable } from "./table.js";
 
 /** Draw Royal Heist's big screen in the page's regions. */
 export function mount(root, ctx) {
@@ -28,5 +28,5 @@ export function mount(root, ctx) {
     if (!tilesBox.hidden) render(tilesBox, [renderLeaderboard(rows, { limit: 10 }), list.map((t) => renderTable(t.view, t.table, { tile: true }))]);
     tickClocks();
   }
-  return { draw };
+  return { draw, fit: fitTiles };
 }

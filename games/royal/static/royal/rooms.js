@@ -39,6 +39,7 @@ export const TEXT = {
   clockBefore: gettext("Time to choose: "),
   clockAfter: gettext("Time is up: the clock gets the undecided out."),
   clockAfterDuty: gettext("Time is up: the captain or the host may now get the undecided out."),
+  clockUp: gettext("Time is up."),
   jewels: (n) => interpolate(ngettext("%(n)s jewel", "%(n)s jewels", n), { n }, true),
   roomDanger: (card) => interpolate(gettext("%(card)s: danger"), { card }, true),
   roomWorth: (card, worth, left) => interpolate(gettext("%(card)s: %(worth)s, %(left)s"), { card, worth, left }, true),
@@ -218,11 +219,14 @@ export function seatBoard(view, meta, { mySeat = null, flip = false, offline = n
 }
 
 /** The decide clock: ui.js startClocks ticks it (data-opened-at, data-countdown), as
- * on Yankee's step clocks; the deadline is the table payload's `step_due_at`. */
-export function decideClock(view, meta) {
+ * on Yankee's step clocks; the deadline is the table payload's `step_due_at`. `short`:
+ * a big-screen tile's, which says only that time is up (who acts then is the captain's
+ * and host's business), so the line stays one line when the clock runs out between two
+ * draws, and the tile measured at the last draw stays whole. */
+export function decideClock(view, meta, { short = false } = {}) {
   if (view.phase !== "decide" || !meta || !meta.step_clock || !meta.step_due_at) return null;
   return h("p", { class: "r-clock", role: "timer" },
     h("span", { class: "countdown", data: { openedAt: meta.step_due_at - meta.step_clock, countdown: meta.step_clock, before: TEXT.clockBefore,
       // the server plays the clock's choice only when the host chose so; else a person does
-      after: meta.step_clock_server ? TEXT.clockAfter : TEXT.clockAfterDuty }, text: "" }));
+      after: short ? TEXT.clockUp : meta.step_clock_server ? TEXT.clockAfter : TEXT.clockAfterDuty }, text: "" }));
 }

@@ -22,7 +22,7 @@ export const TEXT = {
   inRooms: (n) => interpolate(ngettext("%(n)s jewel in the rooms", "%(n)s jewels in the rooms", n), { n }, true),
 };
 
-function status(view, meta, onOpenGate) {
+function status(view, meta, onOpenGate, tile) {
   if (view.phase === "gate") {
     return h("div", { class: "r-gate", role: "group", "aria-label": TEXT.gate },
       h("p", { class: "r-status", text: TEXT.gate }),
@@ -40,19 +40,46 @@ function status(view, meta, onOpenGate) {
   const news = last && last.heist === view.heist - 1 && (view.rooms || []).length <= 1
     ? h("p", { class: `r-news ${last.ended}`, text: last.ended === "caught" ? TEXT.caught(cardTitle(last.card)) : TEXT.allOut })
     : null;
-  return [lastGameNews(view, meta, (s) => seatName(meta, s)), news, h("p", { class: "r-status", role: "status", text: TEXT.deciding(decided, inside.length) }), decideClock(view, meta)];
+  return [lastGameNews(view, meta, (s) => seatName(meta, s)), news, h("p", { class: "r-status", role: "status", text: TEXT.deciding(decided, inside.length) }), decideClock(view, meta, { short: tile })];
 }
 
 /** The table's Royal screen: for the captain's tablet (with onOpenGate, the duty at the
  * gate) or a big-screen tile (without). */
 export function renderTable(view, meta, { onOpenGate = null, tile = false, offline = null } = {}) {
   const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
-  return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase, letter: tile && meta ? meta.letter : null } },
+  const heist = [
     h("header", { class: "r-head" },
       h("h2", null, h("span", { class: "r-letter", text: TEXT.table(meta && meta.letter) }), " · ", heistTitle(view)),
       h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),
-    status(view, meta, onOpenGate),
+    status(view, meta, onOpenGate, tile),
     roomRow(view),
     dangerLine(view),
+  ];
+  return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase, letter: tile && meta ? meta.letter : null } },
+    // A tile's heist in a box of its own: a wide tile on the big screen shows the seats
+    // beside it (royal.css); elsewhere the box lays out as if it were not there.
+    tile ? h("div", { class: "r-tile-heist" }, heist) : heist,
     seatBoard(view, meta, { flip, offline }));
+}
+
+/** The big screen's fit (heist/screen.js calls it once the tiles are laid out): each
+ * shown tile drops what it can do without, least needed first, until it shows whole:
+ * the oldest rooms that do not fit their row (the newest stays), then the deck's line,
+ * then how the last heist ended and who opens the gate (its table's phones and tablet
+ * say them too). The seats
+ * stay: when a tile cannot show them whole, the shell shows fewer tables a page. */
+export function fitTiles(box) {
+  for (const tile of box.querySelectorAll(".r-table.tile")) {
+    if (!tile.getClientRects().length) continue; // another page's
+    const rooms = tile.querySelector(".r-rooms");
+    if (rooms) {
+      const shown = () => [...rooms.children].filter((li) => li.getClientRects().length);
+      for (let left = shown(); left.length > 1 && rooms.scrollWidth > rooms.clientWidth + 1; left = shown()) left[0].classList.add("r-dropped");
+    }
+    const overflows = () => tile.scrollHeight > tile.clientHeight + 1;
+    for (const part of tile.querySelectorAll(".r-meta, .r-news, .r-gate .hint")) {
+      if (!overflows()) break;
+      part.classList.add("r-dropped");
+    }
+  }
 }

@@ -4,6 +4,7 @@
 // Bonus Vault cards, the seats (who has written, clued, halted, voted: never what before
 // the reveal), the reveal with its "Halt!" moments, the last round's scores, the Word
 // Gallery. A word is in a view only from the reveal on, so nothing here can show one early.
+import { offlineMark } from "../heist/presence.js";
 import { h, listText, seatName } from "../heist/ui.js";
 
 export const TEXT = {
@@ -158,8 +159,9 @@ export function stepLine(view) {
 }
 
 /** The seats: name, score, what they did this step (never what they wrote), and from the
- * reveal on their words and guesses. */
-export function seatList(view, meta, { mySeat = null } = {}) {
+ * reveal on their words and guesses. `offline`: the seats whose guest is not connected
+ * (the captain's tablet marks them: the one to go and ask). */
+export function seatList(view, meta, { mySeat = null, offline = null } = {}) {
   const flag = { word: "wrote", clues: "clued", halt: "halted", vote: "voted" }[view.phase];
   const caughtBy = haltMoments(view);
   return h("ul", { class: "w-seats", "aria-label": TEXT.seats },
@@ -178,6 +180,7 @@ export function seatList(view, meta, { mySeat = null } = {}) {
         : null;
       return h("li", { class: s.seat === mySeat ? "me" : "", data: { seat: s.seat } },
         h("span", { class: "w-name", text: seatName(meta, s.seat) }),
+        offline && offline.has(s.seat) ? offlineMark() : null,
         h("span", { class: "w-score", text: String(s.score) }),
         state, reveal);
     }));
@@ -272,7 +275,7 @@ function haltsBrief(view, meta, n = 2) {
 
 /** A whole table as the tablet (in full) or the dashboard and the big screen (`tile`:
  * compact, many at once) show it, from the public view. */
-export function renderTable(view, meta, { tile = false, mark = true } = {}) {
+export function renderTable(view, meta, { tile = false, mark = true, offline = null } = {}) {
   // `mark`: the section is the table's tile on its screen (data-letter: heist/screen.js
   // lays those out); the dashboard marks the box around it, with its tablets, instead.
   const attrs = {
@@ -286,5 +289,5 @@ export function renderTable(view, meta, { tile = false, mark = true } = {}) {
       tableau(view, meta, { small: true }), clueLines(view, meta), haltsBrief(view, meta), seatStrip(view, meta));
   }
   return h("section", attrs, heading(view, meta, { letter: true }), status,
-    tableau(view, meta), clueLines(view, meta), vault(view), haltBanner(view, meta), seatList(view, meta), lastRound(view, meta));
+    tableau(view, meta), clueLines(view, meta), vault(view), haltBanner(view, meta), seatList(view, meta, { offline }), lastRound(view, meta));
 }

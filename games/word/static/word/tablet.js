@@ -71,8 +71,9 @@ export function mount(root, ctx) {
   function draw() {
     if (!S.payload) return;
     const { view, table: meta } = S.payload;
+    const offline = ctx.offlineSeats ? ctx.offlineSeats() : null; // marked on their seats
     render(root, h("div", { class: "word w-tablet" },
-      renderTable(view, meta),
+      renderTable(view, meta, { offline }),
       challengeBox(view, meta),
       view.phase === "gate" ? h("p", { class: "hint", text: TEXT.gate }) : null,
       dutyBox(view, meta, ctx.duty)));
