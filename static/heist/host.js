@@ -8,7 +8,7 @@
 import { drawLatePanel } from "./latepanel.js";
 import { Live } from "./live.js";
 import { seatNotice } from "./offers.js";
-import { drawnSeatList, gateSeen, gateText, isMultiTable, relayResultList, relayWords, ringLine, walkCount, walkList } from "./party.js";
+import { drawnSeatList, gateProgress, gateSeen, gateText, isMultiTable, relayResultList, relayWords, ringLine, walkCount, walkList } from "./party.js";
 import { callOnce, passFrom, passableNow, worthCalling } from "./standin.js";
 import { fill, fmt, h, listText, midSentence, oncePerFrame, render, seatName, serverSays, showError, startClocks, tickClocks, titleAlert, toast, track } from "./ui.js";
 import { storyLink } from "./story-link.js";
@@ -671,7 +671,7 @@ function drawPartyBar() {
   const parts = [];
   if (!relay) {
     const behind = payloads.filter((t) => t.view.phase !== "gate");
-    const progress = payloads.length ? payloads.reduce((sum, t) => sum + beforeGate(t).progress, 0) / payloads.length : 0;
+    const progress = gateProgress(payloads, (t) => beforeGate(t).progress);
     parts.push(
       h("div", { class: "gate-row" },
         h("h2", { id: "party-bar-h", class: "bar-title", text: gettext("The gate") }),

@@ -29,6 +29,13 @@ export const RELAY_WORDS = {
   playing: (args) => interpolate(gettext("Gift %(received)s arrived from table %(from)s: playing on"), args, true),
 };
 
+/** How far the room is on its way to the gate (0-1): the mean of each table's way there,
+ * `progressOf(payload)` (0-1, the game's to say: the host's party bar and a big screen). */
+export function gateProgress(payloads, progressOf) {
+  if (!payloads.length) return 0;
+  return payloads.reduce((sum, t) => sum + progressOf(t), 0) / payloads.length;
+}
+
 /** RELAY_WORDS with a game's own `words` (its module's `relayWords`) where it has them. */
 export function relayWords(words) {
   return { ...RELAY_WORDS, ...(words || {}) };

@@ -3,7 +3,7 @@
 // gate as one room-wide progress bar. The relay: the ring, each drawn seat, the gifts
 // moving table to table. The reveal. The end: who takes what home, paged when it does
 // not fit. Motion only where prefers-reduced-motion allows; nothing flashes.
-import { gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
+import { gateProgress, gateSeen, isMultiTable, ringLine, walkCount, walkOf } from "../heist/party.js";
 import { storyLink } from "../heist/story-link.js";
 import { noteEvents, statusLine, toGate } from "./tableview.js";
 import { fill, h, render, seatName, tickClocks } from "../heist/ui.js";
@@ -156,7 +156,7 @@ function drawPartyBar(list) {
   const relay = party.relay;
   if (!relay) {
     // the room's way to the gate: every table's turns of rounds 1-2
-    const pct = list.length ? Math.round((list.reduce((sum, t) => sum + toGate(t.view), 0) / list.length) * 100) : 0;
+    const pct = Math.round(gateProgress(list, (t) => toGate(t.view)) * 100);
     const g = gateSeen(party, list);
     render(bar,
       h("h2", { id: "party-bar-h", text: interpolate(ngettext("The gate: %(at)s of %(tables)s table there", "The gate: %(at)s of %(tables)s tables there", g.tables), { at: g.at_gate, tables: g.tables }, true) }),
