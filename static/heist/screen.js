@@ -21,6 +21,9 @@ import { fmt, h, oncePerFrame, render, startClocks } from "./ui.js";
 
 // How long each page of tables shows: long enough to find one's table and read it.
 const PAGE_MS = 12000;
+// How far a few tables' tiles grow to use the screen (grow below), in steps of ZOOM_STEP.
+const MAX_ZOOM = 2.5;
+const ZOOM_STEP = 0.05;
 
 const app = document.getElementById("app");
 const code = app.dataset.code;
@@ -97,6 +100,9 @@ function fitsIn(box, tiles, pages) {
 function pageTables() {
   const box = document.getElementById("tables");
   const tiles = box.hidden ? [] : [...box.children].filter((el) => el.dataset.letter);
+  // The pages and the board's fit are measured at the size the tiles are laid out for
+  // (24 px at 1280x720); grow() then zooms them when they leave the screen half empty.
+  setZoom([...box.children], 1);
   const sig = `${tiles.length}:${innerWidth}x${innerHeight}:${party.status}`;
   if (sig !== paging.sig) Object.assign(paging, { sig, pages: 1, cols: 0, page: 0, fewer: false });
   const label = document.getElementById("tables-page");
@@ -141,6 +147,55 @@ function pageTables() {
   }
   if (pages > 1 && !paging.timer) startPaging();
   if (pages === 1 && paging.timer) { clearInterval(paging.timer); paging.timer = null; }
+  if (pages === 1) grow(box, sig);
+  else growth.zoom = 1;
+  box.dataset.zoom = String(growth.zoom);
+}
+
+// --- a few tables, grown to use the screen ------------------------------------------------
+//
+// One table, or a few, laid out at 24 px fill a corner of the screen and leave the rest
+// empty: the room reads them from its back. Every tile then grows (CSS zoom:
+// a game's tiles mix em, rem and px) to the largest step at which none is cut off, up to
+// MAX_ZOOM. The board's fit ran at 1 before (layout), so a tile never drops a part to
+// grow. The zoom found is kept while it still fits, so the text does not change size at
+// every update; it is sought again when the screen or the tables change, when it no
+// longer fits (a longer log, a new row), and at most once a page time to grow again.
+
+const growth = { zoom: 1, sig: "", at: 0 };
+
+function setZoom(els, z) {
+  for (const el of els) {
+    if (z === 1) el.style.removeProperty("zoom");
+    else el.style.setProperty("zoom", String(z));
+  }
+}
+
+function grow(box, sig) {
+  // The tables' tiles only: a game's leaderboard beside them keeps its column's width,
+  // and grown in it, its heading broke inside a word.
+  const shown = [...box.children].filter((el) => el.dataset.letter && !el.classList.contains("off-page"));
+  const fitsAt = (z) => {
+    setZoom(shown, z);
+    return !cutOff(box);
+  };
+  const now = Date.now();
+  const fresh = sig !== growth.sig || now - growth.at > PAGE_MS;
+  if (!fresh && (growth.zoom === 1 || fitsAt(growth.zoom))) return;
+  growth.sig = sig;
+  growth.at = now;
+  // Steps of ZOOM_STEP, halved: the largest that fits (1 always does: the layout's own).
+  let lo = 0;
+  let hi = Math.round((MAX_ZOOM - 1) / ZOOM_STEP);
+  if (!fitsAt(1 + ZOOM_STEP)) hi = 0;
+  else lo = 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (fitsAt(1 + mid * ZOOM_STEP)) lo = mid;
+    else hi = mid - 1;
+  }
+  growth.zoom = Math.round((1 + lo * ZOOM_STEP) * 100) / 100;
+  setZoom(shown, growth.zoom);
 }
 
 function startPaging() {

@@ -347,3 +347,53 @@ def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
         assert not errors, errors
     finally:
         db.close()
+
+
+def text_line_heights(page: Page) -> list[float]:
+    """The height of every line of text in the shown tiles, as drawn (a tile's zoom
+    counted: a computed font-size is the tile's own, before its zoom)."""
+    return page.evaluate(
+        """(sel) => { const out = [];
+            for (const tile of document.querySelectorAll(sel)) {
+                if (!tile.getClientRects().length) continue;
+                const w = document.createTreeWalker(tile, NodeFilter.SHOW_TEXT);
+                for (let n = w.nextNode(); n; n = w.nextNode()) {
+                    if (!n.textContent.trim() || n.parentElement.closest('.sr-only, [hidden]')) continue;
+                    const r = document.createRange();
+                    r.selectNodeContents(n);
+                    for (const q of r.getClientRects()) out.push(q.height);
+                }
+            }
+            return out.sort((a, b) => a - b); }""",
+        TILE,
+    )
+
+
+@pytest.mark.parametrize("game", ["yankee", "royal", "word", "blinks"])
+def test_one_table_grows_to_use_the_big_screen(asgi_server, browser, game):
+    """One table of four on a 1280x720 projector, for every game: laid out for 24 px,
+    its tile sat in a corner of the screen, the rest of it empty (heist/screen.js grows
+    a few tables' tiles, by the largest zoom at which none is cut off). Its text lines
+    are drawn at least 1.3 times as tall as 24 px text's (Royal Heist's tile, the
+    tallest, grows by 1.45; the others reach the most, 2.5), and the tile stays whole."""
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        _, code, _, ids = db(_party, game, 4)
+        assert len(ids) == 1
+        screen = new_page(browser, 1280, 720, errors, "screen")
+        screen.goto(f"{asgi_server}/screen/{code}/")
+        expect(screen.locator(TILE)).to_have_count(1)
+        screen.wait_for_function("() => Number(document.getElementById('tables').dataset.zoom) > 1")
+        screen.wait_for_timeout(200)
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        screen.screenshot(path=str(SHOTS / f"grown-{game}-1x4-screen.png"))
+        heights = text_line_heights(screen)
+        median = heights[len(heights) // 2]
+        # 24 px text draws lines of 30 px (line-height 1.25).
+        assert median >= 39, f"{game}: the tile's lines are drawn {median:.0f} px tall (median of {heights})"
+        assert fits(screen), f"{game}: the grown screen scrolls"
+        assert not tiles_overflowing(screen) and not tiles_out_of_view(screen), f"{game}: the grown tile is cut"
+        assert not errors, errors
+    finally:
+        db.close()
