@@ -2,7 +2,7 @@
 // (games/royal/views.py public_view) and its details (meta: id, letter, roster,
 // step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
 // flips every choice at once. The gate's button calls onOpenGate; no socket here.
-import { h, seatName } from "../heist/ui.js";
+import { h, oneStop, seatName } from "../heist/ui.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./rooms.js";
 
 export const TEXT = {
@@ -15,7 +15,7 @@ export const TEXT = {
   gateWaits: gettext("The host opens the gate."),
   over: gettext("Game over."),
   // a name that ends with its initial's full stop ("Hana A.") ends the sentence with it
-  winners: (names) => interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true).replace(/\.\.$/, "."),
+  winners: (names) => oneStop(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true)),
   caught: (card) => interpolate(gettext("Last heist ended: the %(card)s caught everyone still inside."), { card }, true),
   allOut: gettext("Last heist ended: everyone got out."),
   deck: (n) => interpolate(ngettext("%(n)s card in the deck", "%(n)s cards in the deck", n), { n }, true),
