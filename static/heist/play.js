@@ -5,13 +5,15 @@
 // screens' clocks and draws the phone's head, the same in every game (seathead.js: the
 // table and seat, or in the lobby the party's name and the guest's); the game's phone
 // module (heist-game's `module`, game.js) draws everything under it and sends the seat's
-// acts through `ctx.live`.
+// acts through `ctx.live`. When the party ends the shell resyncs once: the party update
+// that says so carries no one's result, the snapshot does (`standing`, `takes_home`).
 //
 // The phone module's interface: `mount(root, ctx)` returns the screen, whose methods the
 // shell calls as the socket speaks, each then drawing what changed (and, optional, the
 // module's `mergePrivate(view, private)` and `unmergePrivate(view)` for a seat's private
 // part that is more than the keys heist-game's private_keys names: live.js):
-//   snapshot(snap)   the socket's snapshot (on connect, on a resync): me, party, table;
+//   snapshot(snap)   the socket's snapshot (on connect, on a resync): me, party, table
+//                    and, once the party is over, the guest's result;
 //   table(msg)       a table update carrying this seat's view (a captain's public copy
 //                    and an update from before a reseat are not passed on);
 //   party(party)     the party's update (merged into the last one by the screen);
@@ -75,12 +77,16 @@ async function start() {
       screen.table(msg);
     },
     onParty(party) {
+      const ended = party.status === "over" && status !== "over";
       if (party.status && party.status !== status) {
         status = party.status;
         awake();
         drawHead();
       }
       screen.party(party);
+      // Every game's phone says how the party ended for this guest (their rank, their
+      // team, the gifts they take home): that is in the snapshot alone.
+      if (ended) live.resync();
     },
     onNotice(msg) {
       if (screen.notice) screen.notice(msg);

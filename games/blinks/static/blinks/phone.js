@@ -170,12 +170,9 @@ export function mount(root, ctx) {
     party(party) {
       const was = status;
       if (party.status) status = party.status;
-      // The party just ended: the snapshot carries the teams' result (the public update
-      // does not); until it comes the phone says its table is done.
-      if (status === "over" && was !== "over") {
-        ctx.live.resync();
-        draw();
-      }
+      // The party just ended: the shell resyncs, as the snapshot carries the teams'
+      // result (the public update does not); until it comes the phone says its table is done.
+      if (status === "over" && was !== "over") draw();
     },
     fatal(code, message) {
       render(root, h("p", { class: "form-error", role: "alert", text: message || code }));

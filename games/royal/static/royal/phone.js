@@ -286,10 +286,9 @@ export function mount(root, ctx) {
       draw();
     },
     party(party) {
-      const wasOver = S.party && S.party.status === "over";
+      // (The party's end: the shell resyncs, and the snapshot brings the champions and
+      // this guest's rank.)
       S.party = { ...(S.party || {}), ...party };
-      // The party just ended: the snapshot carries the champions and this guest's rank.
-      if (party.status === "over" && !wasOver) ctx.live.resync();
       draw();
     },
     fatal(closeCode, message) {

@@ -62,10 +62,8 @@ const SCREEN = {
     draw();
   },
   party(party) {
-    const wasOver = S.party && S.party.status === "over";
+    // (The party's end: the shell resyncs, and the snapshot lists what this guest takes home.)
     S.party = { ...(S.party || {}), ...party };
-    // The party just ended: the snapshot lists everything this guest takes home.
-    if (party.status === "over" && !wasOver) live.resync();
     draw(); // the gate count and the relay show on the seated screen too
   },
   notice(msg) {
