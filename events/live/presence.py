@@ -12,7 +12,11 @@ socket can be checked:
   process that never comes back.
 
 `Guest.sockets` stays as the guest's count of live rows, recomputed on every change,
-and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both.
+and `Guest.last_seen` the last sign of life; `selectors.is_online` reads both. Each
+recount holds the guest's row while it counts (`_recount`): two of the guest's sockets
+closing at once (a captain closing the seat's two pages) could each count in a snapshot
+taken before the other's row went, and the last to write left the guest online with no
+socket open (a wrong mark in every later snapshot, for up to ONLINE_GRACE).
 
 The socket calls the three services at the end (`guest_socket_opened`, `_seen`,
 `_closed`); each returns an Outcome whose messages tell who is online: the host's
@@ -82,10 +86,17 @@ def _clear_dead_rows(server: str) -> list[int]:
 
 
 def _recount(guest_id: int, seen: datetime | None) -> int:
-    """Set the guest's count of live rows (and last_seen, when `seen`) in one statement;
-    the count it set (0 for a guest no longer there)."""
+    """Set the guest's count of live rows (and last_seen, when `seen`); the count it set
+    (0 for a guest no longer there). The guest's row is locked first, in a statement of
+    its own: the count, the next statement, then reads a snapshot taken after every
+    change committed before the lock (PostgreSQL's READ COMMITTED takes one per
+    statement). Counted in the statement that waits for the lock, it read the snapshot
+    from before the wait: of two sockets closing together, one could count the other's
+    row, gone meanwhile, and write its 1 over the other's 0."""
     cutoff = _db_time(timezone.now() - ONLINE_GRACE)
-    with connection.cursor() as cur:
+    with transaction.atomic(), connection.cursor() as cur:
+        if connection.features.has_select_for_update:  # SQLite has one writer at a time anyway
+            cur.execute(_sql("lock"), [guest_id])
         if seen is None:
             cur.execute(_sql("recount"), [guest_id, cutoff, guest_id])
         else:
@@ -108,6 +119,7 @@ def _sql(name: str) -> str:
         sockets, guests = GuestSocket._meta.db_table, Guest._meta.db_table
         live = f"(SELECT COUNT(*) FROM {sockets} WHERE guest_id = %s AND seen_at >= %s)"
         _SQL["touch"] = f"UPDATE {sockets} SET seen_at = %s WHERE channel = %s"
+        _SQL["lock"] = f"SELECT 1 FROM {guests} WHERE id = %s FOR UPDATE"
         _SQL["recount"] = f"UPDATE {guests} SET sockets = {live} WHERE id = %s RETURNING sockets"
         _SQL["recount_seen"] = f"UPDATE {guests} SET sockets = {live}, last_seen = %s WHERE id = %s RETURNING sockets"
     return _SQL[name]
@@ -150,6 +162,9 @@ def guest_socket_seen(*, guest_id: int, channel: str) -> Outcome:
 
 def guest_socket_closed(*, party_id: int, guest_id: int, channel: str) -> Outcome:
     """A guest's socket closed. A guest with the seat open on two devices (a captain's
-    phone and tablet) is still online when one of them closes."""
+    phone and tablet) is still online when one of them closes: then nothing changed for
+    the room, and nothing is announced. An "online" said then raced the other close's
+    "offline" to the screens (each close's message leaves from its own task), and when
+    it came second the captain's tablet showed a guest online with every page closed."""
     live = presence_close(guest_id=guest_id, channel=channel)
-    return Outcome({"sockets": live}, _presence(party_id, guest_id, live > 0))
+    return Outcome({"sockets": live}, _presence(party_id, guest_id, False) if live == 0 else [])

@@ -54,7 +54,7 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
         late.get_by_label("Secretly describe the gift you brought").fill("a teapot")
         late.get_by_role("button", name="Register as a late arrival").click()
         late.wait_for_url(f"**/p/{code}/")
-        expect(late.locator(".late-arrival h1")).to_contain_text("late arrival")
+        expect(late.locator(".seat-head h1")).to_contain_text("late arrival")
         expect(late.locator(".late-arrival .gift-number")).to_have_text("5")
         expect(late.locator(".late-arrival")).to_contain_text("late-gifts shelf")
 
@@ -77,7 +77,7 @@ def test_a_latecomer_registers_and_the_host_seats_them_for_a_leaver(asgi_server,
 
         # Her phone shows the seat; the leaver's phone says who plays it for them.
         expect(late.locator("#prompt")).to_be_visible(timeout=10000)
-        expect(leaver.locator(".late-arrival h1")).to_contain_text("Lena plays your seat", timeout=10000)
+        expect(leaver.locator(".seat-head h1")).to_contain_text("Lena plays your seat", timeout=10000)
         expect(leaver.locator(".late-arrival")).to_contain_text("the gift in front of it is yours")
         expect(leaver.get_by_role("link", name="Join again")).to_have_count(0)
         leaver.screenshot(path=str(SHOTS / "leaver-played-by-390.png"), full_page=True)

@@ -114,6 +114,9 @@ def test_a_royal_party_plays_to_the_end_on_the_phones(asgi_server, browser):
         over = phone.locator(f"{PHONE}[data-phase=over] .r-status.over")
         expect(over).to_contain_text("Winner")
         expect(over).to_contain_text("over 3 games")  # the running total of the three
+        # The guest's place among everyone: in the snapshot the phone's shell asks for
+        # when the party ends (the party update carries no one's result).
+        expect(over.locator(".r-party-rank")).to_have_text(re.compile(r"You placed \d+ of 3 guests\."))
         assert not overflows(phone)
     winners = phones[0].locator(f"{PHONE} .r-status.over").inner_text()
     assert any(n in winners for n in NAMES) or "you" in winners

@@ -1,5 +1,6 @@
 """The host's presence marks: a guest with the seat open on two devices (a captain's
-phone and tablet) stays online when one of them closes."""
+phone and tablet) stays online when one of them closes, and goes offline when both close
+together, in the database and on every screen."""
 
 import asyncio
 
@@ -20,12 +21,15 @@ async def test_closing_one_of_two_sockets_keeps_the_guest_online():
     phone, tablet = await Phone(party.code).connect(), await Phone(party.code).connect()
     await phone.hello("guest", token)
     await tablet.hello("guest", token)
-    await tablet.close()
     presences = []
-    while len(presences) < 3:  # two hellos, then the tablet closing
+    while len(presences) < 2:  # the two hellos
         presences.append((await host.until(lambda m: m.get("type") == "presence"))["online"])
-    assert presences == [True, True, True], presences  # the phone is still open
+    assert presences == [True, True], presences
+    await tablet.close()
     await phone.close()
+    # The tablet's close, with the phone still open, changed nothing for the room and
+    # said nothing (an "online" from it could reach a screen after the phone's
+    # "offline"): the next presence is the phone's.
     last = await host.until(lambda m: m.get("type") == "presence")
     assert last["online"] is False
     await host.close()
@@ -106,6 +110,65 @@ def test_a_ping_refreshes_its_row_and_counts_only_live_sockets():
     row = Guest.objects.get(pk=guest.pk)
     assert (row.sockets, row.last_seen) == (1, seen)
     assert presence_seen(guest_id=10**9, channel="nobody") == 0  # a guest no longer there
+
+
+def test_two_sockets_closing_together_leave_the_guest_offline():
+    """Each close deletes its row, then recounts the guest's rows. The recount waits for
+    the guest's row while another recount holds it; what it counts must be the rows as
+    they are when it gets it, not when it began waiting: here the other socket's row
+    goes while this recount waits (the other close's delete), and the count is 0. It
+    was 1, written over the other close's 0: the guest stayed online with no page open."""
+    import threading
+    import time
+
+    from django.db import connection, connections, transaction
+
+    from events.live.presence import presence_close, presence_open
+    from events.models import Guest, GuestSocket
+
+    party, _ = shorthand.party_create(name="Together")
+    guest, _, _ = shorthand.guest_join(code=party.code, name="Cap", description="a kite")
+    presence_open(guest_id=guest.pk, channel="phone", server="s")
+    assert presence_open(guest_id=guest.pk, channel="tab", server="s")[0] == 2
+    held, release = threading.Event(), threading.Event()
+    counted: list[int] = []
+
+    def hold() -> None:  # another recount of this guest, in progress
+        try:
+            with transaction.atomic():
+                list(Guest.objects.select_for_update().filter(pk=guest.pk).values_list("pk"))
+                held.set()
+                release.wait(10)
+        finally:
+            connections.close_all()
+
+    def close_phone() -> None:
+        try:
+            counted.append(presence_close(guest_id=guest.pk, channel="phone"))
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(10)
+    closer = threading.Thread(target=close_phone)
+    closer.start()
+    deadline, waiting = time.monotonic() + 10, 0
+    with connection.cursor() as cur:  # the phone's close waits for the guest's row
+        while not waiting and time.monotonic() < deadline:
+            time.sleep(0.01)
+            cur.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'"
+            )
+            waiting = cur.fetchone()[0]
+    assert waiting, "the phone's recount never waited for the guest's row"
+    assert not GuestSocket.objects.filter(channel="phone").exists()  # its row went first
+    GuestSocket.objects.filter(channel="tab").delete()  # the tablet's close, meanwhile
+    release.set()
+    holder.join(10)
+    closer.join(10)
+    assert counted == [0]
+    assert Guest.objects.get(pk=guest.pk).sockets == 0
 
 
 def _two_tables_and_a_tablet() -> dict:

@@ -115,7 +115,8 @@ export function mount(root, ctx) {
       // the rest, and says nothing before). A guest who left (a substitute plays their
       // seat) still hears how the party ended; a late arrival never seated, that it did.
       const group = me && typeof me.group === "number" ? me.group : null;
-      render(root, h("section", { class: "bk-phone bk-unseated" }, h("h1", { text: ctx.game.title }),
+      // The shell's head above names the party and the guest (play.js).
+      render(root, h("section", { class: "bk-phone bk-unseated" },
         group === null ? null : h("p", { class: "bk-you", id: "bk-team", data: { team: group } }, gettext("Your team:"), " ", teamChip(group)),
         status !== "over"
           ? h("p", { class: "bk-wait", text: gettext("Wait for the host to seat you.") })
@@ -134,8 +135,8 @@ export function mount(root, ctx) {
         ? partyEnd(standing)
         : h("p", { class: "bk-end-wait", id: "bk-end-wait", text: gettext("Your table is done. The winning team is named once every table's vault is empty.") });
     }
+    // Under the shell's head: the table, the seat and the guest (play.js).
     render(root, h("section", { class: `bk-phone bk-team-${view.your_team}`, data: { version: payload.version, turn: up ? "you" : "" } },
-      h("h1", { text: ctx.game.title }),
       end,
       h("p", { class: "bk-you" }, gettext("Your team:"), " ", teamChip(view.your_team)),
       h("p", { class: "bk-mine", id: "bk-mine", data: { count: mine.length } }, mine.length
@@ -169,12 +170,9 @@ export function mount(root, ctx) {
     party(party) {
       const was = status;
       if (party.status) status = party.status;
-      // The party just ended: the snapshot carries the teams' result (the public update
-      // does not); until it comes the phone says its table is done.
-      if (status === "over" && was !== "over") {
-        ctx.live.resync();
-        draw();
-      }
+      // The party just ended: the shell resyncs, as the snapshot carries the teams'
+      // result (the public update does not); until it comes the phone says its table is done.
+      if (status === "over" && was !== "over") draw();
     },
     fatal(code, message) {
       render(root, h("p", { class: "form-error", role: "alert", text: message || code }));

@@ -6,7 +6,7 @@
 // The phone module (static/heist/play.js is its shell and says what `mount` returns): the
 // lobby until the guest is seated, then renderPhone on every table update; a decision
 // goes out as the seat's own `act`.
-import { fill, h, listText, namer, oneStop, render, showError, tickClocks, track } from "../heist/ui.js";
+import { h, listText, namer, oneStop, render, showError, tickClocks, track } from "../heist/ui.js";
 import { standInBox } from "../heist/standin.js";
 import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./rooms.js";
@@ -44,8 +44,6 @@ export const TEXT = {
   finalBank: (n) => interpolate(ngettext("You banked %(n)s jewel in all.", "You banked %(n)s jewels in all.", n), { n }, true),
   finalTotal: (n, games) => interpolate(ngettext("You banked %(n)s jewel over %(games)s games.", "You banked %(n)s jewels over %(games)s games.", n), { n, games }, true),
   group: gettext("Your choice"),
-  where: gettext("Table %(letter)s · seat %(seat)s"),
-  whereLabel: (letter, seat) => interpolate(gettext("Table %(letter)s, seat %(seat)s"), { letter, seat }, true),
   captainOf: (letter) => interpolate(gettext("Captain of table %(letter)s"), { letter }, true),
   captainHint: gettext("When a guest's clock runs out, get them out here (the rules' choice for a guest who does not answer), so the table does not wait for the host."),
   inRooms: (n) => interpolate(ngettext("%(n)s jewel in the rooms", "%(n)s jewels in the rooms", n), { n }, true),
@@ -141,16 +139,6 @@ function choicePanel(view, meta, onDecide, standing) {
     decideClock(view, meta));
 }
 
-/** Where this phone sits: the table's letter and the seat, large (13 tables in a room). */
-function seatHead(view, meta, me) {
-  const letter = (meta && meta.letter) || "";
-  const seat = view.you + 1;
-  return h("header", { class: "seat-head r-seat-head" },
-    h("h1", { "aria-label": TEXT.whereLabel(letter, seat) },
-      fill(TEXT.where, { letter: h("strong", { class: "table-letter", text: letter }), seat: h("strong", { class: "seat-number", text: String(seat) }) })),
-    me ? h("p", { class: "hint", text: me.captain ? `${me.name} · ${gettext("table captain")}` : me.name }) : null);
-}
-
 /** A captain's duty on their own phone, as on a tablet: a quiet guest's choice played
  * for them once the clock has run out (standin.js, the tablets' buttons). */
 function captainBox(view, meta, onDuty) {
@@ -160,12 +148,12 @@ function captainBox(view, meta, onDuty) {
     box || h("p", { class: "hint", text: TEXT.captainHint }));
 }
 
-/** The phone's whole Royal screen for one seat. */
+/** The phone's whole Royal screen for one seat, under the shell's head (the table, the
+ * seat and the guest: static/heist/play.js). */
 export function renderPhone(view, meta, { onDecide, me = null, onDuty = null, standing = null, lastReveal = null } = {}) {
   const you = view.seats[view.you];
   const flip = flipsNow(view, { id: `phone:${meta && meta.id}` });
   return h("div", { class: "royal r-phone", data: { version: view.version, phase: view.phase } },
-    seatHead(view, meta, me),
     h("header", { class: "r-head" },
       h("h2", { text: heistTitle(view) }),
       h("dl", { class: "r-purse" },
@@ -204,11 +192,8 @@ export function mount(root, ctx) {
     const me = S.me;
     const over = p.status === "over";
     const standing = S.standing;
-    render(root, h("section", { class: "panel lobby r-unseated", "aria-labelledby": "lobby-h" },
-      h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
-      me.played_by
-        ? h("h1", { id: "lobby-h" }, interpolate(gettext("%(stand_in)s plays your seat, %(name)s"), { stand_in: me.played_by, name: me.name }, true))
-        : h("h1", { id: "lobby-h" }, interpolate(gettext("You're registered as a late arrival, %(name)s"), { name: me.name }, true)),
+    // The shell's head above says who plays the seat, or that the guest is registered late.
+    render(root, h("section", { class: "panel lobby r-unseated", "aria-labelledby": "seat-h" },
       over && standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
       over && standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null,
       over
@@ -268,9 +253,8 @@ export function mount(root, ctx) {
     }
     if (!S.seat) {
       const p = S.party || {};
-      render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
-        h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
-        h("h1", { id: "lobby-h" }, interpolate(gettext("You're in, %(name)s!"), { name: S.me.name }, true)),
+      // The shell's head above names the party and the guest (play.js).
+      render(root, h("section", { class: "panel lobby", "aria-labelledby": "seat-h" },
         h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
           p.guest_count
             ? interpolate(ngettext("Waiting for the host to seat everyone · %(n)s guest in.", "Waiting for the host to seat everyone · %(n)s guests in.", p.guest_count), { n: p.guest_count }, true)
@@ -302,10 +286,9 @@ export function mount(root, ctx) {
       draw();
     },
     party(party) {
-      const wasOver = S.party && S.party.status === "over";
+      // (The party's end: the shell resyncs, and the snapshot brings the champions and
+      // this guest's rank.)
       S.party = { ...(S.party || {}), ...party };
-      // The party just ended: the snapshot carries the champions and this guest's rank.
-      if (party.status === "over" && !wasOver) ctx.live.resync();
       draw();
     },
     fatal(closeCode, message) {

@@ -283,9 +283,8 @@ export function mount(root, ctx) {
     if (!S.me) return;
     if (!S.seat) {
       const p = S.party || {};
-      render(root, h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
-        h("p", { class: "eyebrow", text: p.name || ctx.partyName }),
-        h("h1", { id: "lobby-h" }, interpolate(gettext("You're in, %(name)s!"), { name: S.me.name }, true)),
+      // The shell's head above names the party and the guest (play.js).
+      render(root, h("section", { class: "panel lobby", "aria-labelledby": "seat-h" },
         h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
           p.guest_count
             ? interpolate(ngettext("Waiting for the host to seat everyone · %(n)s guest in.", "Waiting for the host to seat everyone · %(n)s guests in.", p.guest_count), { n: p.guest_count }, true)

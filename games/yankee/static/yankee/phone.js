@@ -16,7 +16,6 @@ import { sentence } from "../heist/ui.js"; // names may end in a full stop ("Jo 
 
 const PARTY_NAME = document.title;
 
-const app = document.getElementById("app");
 let code = "";
 let root = null;
 
@@ -63,10 +62,8 @@ const SCREEN = {
     draw();
   },
   party(party) {
-    const wasOver = S.party && S.party.status === "over";
+    // (The party's end: the shell resyncs, and the snapshot lists what this guest takes home.)
     S.party = { ...(S.party || {}), ...party };
-    // The party just ended: the snapshot lists everything this guest takes home.
-    if (party.status === "over" && !wasOver) live.resync();
     draw(); // the gate count and the relay show on the seated screen too
   },
   notice(msg) {
@@ -148,13 +145,10 @@ function draw() {
   const relay = relayPanel(view, meta);
   render(
     root,
-    h("header", { class: "seat-head" },
-      h("h1", { "aria-label": fmt(gettext("Table %(letter)s, seat %(seat)s"), { letter: meta.letter, seat: view.you + 1 }) },
-        h("span", { class: "where" }, fill(gettext("Table %(letter)s"), { letter: h("strong", { class: "table-letter", text: meta.letter }) })),
-        h("span", { class: "sep", "aria-hidden": "true", text: " · " }),
-        h("span", { class: "where" }, fill(gettext("seat %(seat)s"), { seat: h("strong", { class: "seat-number", text: String(view.you + 1) }) }))),
-      h("p", { class: "hint" }, `${S.me.name}${S.me.captain ? ` · ${gettext("table captain")}` : ""} · ${roundTitle(view)}`),
-      h("p", { class: "captain-name" }, h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
+    // Under the shell's head (the table, the seat, the guest: play.js): the round and,
+    // on a wider screen, who does the captain's duties here.
+    h("p", { class: "seat-sub hint" }, h("span", { text: roundTitle(view) }),
+      h("span", { class: "captain-name" }, " · ", h("span", { "aria-hidden": "true", text: "⚑ " }), captainWords(meta))),
     relay,
     prompt,
     S.me.captain ? captainPanel(view, meta) : null,
@@ -239,15 +233,14 @@ function fatalNext() {
 function drawNotSeated(p) {
   const me = S.me;
   const over = p.status === "over";
+  // The shell's head above says who plays the seat, or that the guest is registered late.
   const lines = me.played_by
     ? [
-        h("h1", { id: "lobby-h" }, fmt(gettext("%(stand_in)s plays your seat, %(name)s"), { stand_in: me.played_by, name: me.name })),
         h("p", { text: over
           ? gettext("The game is over: the gift in front of your old seat is yours.")
           : gettext("You handed your seat over: a late arrival plays it for you. At the end the gift in front of it is yours.") }),
       ]
     : [
-        h("h1", { id: "lobby-h" }, fmt(gettext("You're registered as a late arrival, %(name)s"), { name: me.name })),
         h("p", { class: "write-number" }, fill(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(me.gift_number) }) })),
         h("p", { text: gettext("and put it on the late-gifts shelf: you take it home at the end.") }),
         h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), me.description),
@@ -256,8 +249,7 @@ function drawNotSeated(p) {
           : h("p", { class: "waiting" }, h("span", { class: "spinner", "aria-hidden": "true" }),
               gettext("The tables are playing. If a guest has to leave, the host may seat you in their place; this page will show your seat.")),
       ];
-  render(root, h("section", { class: "panel lobby late-arrival", "aria-labelledby": "lobby-h" },
-    h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }), ...lines));
+  render(root, h("section", { class: "panel lobby late-arrival", "aria-labelledby": "seat-h" }, ...lines));
   announce(me.played_by ? fmt(gettext("%(stand_in)s plays your seat."), { stand_in: me.played_by }) : gettext("Registered as a late arrival."));
 }
 
@@ -269,9 +261,8 @@ function drawLobby() {
   }
   render(
     root,
-    h("section", { class: "panel lobby", "aria-labelledby": "lobby-h" },
-      h("p", { class: "eyebrow", text: p.name || app.dataset.partyName }),
-      h("h1", { id: "lobby-h" }, fmt(gettext("You're in, %(name)s!"), { name: S.me.name })),
+    // The shell's head above names the party and the guest (play.js).
+    h("section", { class: "panel lobby", "aria-labelledby": "seat-h" },
       h("p", { class: "write-number" }, fill(gettext("Write %(number)s on your gift"), { number: h("strong", { class: "gift-number", text: String(S.me.gift_number) }) })),
       h("p", {}, gettext("and put it on the gift pile.")),
       h("p", { class: "secret" }, h("span", { class: "hint", text: gettext("Your secret description: ") }), S.me.description),

@@ -16,7 +16,7 @@ export function mount(root, ctx) {
 
   function draw() {
     root.replaceChildren();
-    root.append(el("h1", ctx.game.title));
+    root.append(el("h2", ctx.game.title)); // under the shell's head, the phone's h1 (play.js)
     if (!payload) {
       root.append(el("p", gettext("Wait for the host to seat you."), { class: "canary-wait" }));
       return;
