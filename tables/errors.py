@@ -46,7 +46,7 @@ class ErrorCode(StrEnum):
     EXPIRED = "expired"  # the party is past its seven days
     FORBIDDEN = "forbidden"  # not this actor's command (Forbidden)
     FULL = "full"  # the party (or its late arrivals) at its cap
-    GATE_CLOSED = "gate_closed"  # the relay opened while a table plays round 2
+    GATE_CLOSED = "gate_closed"  # the gate (or the relay) opened while a table still plays before it
     HELLO_FIRST = "hello_first"  # a request before the hello
     HELLO_TIMEOUT = "hello_timeout"  # no hello soon enough after connecting
     ILLEGAL = "illegal"  # sent as "illegal.<rule>": the engine's rule (Illegal)
