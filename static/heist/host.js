@@ -52,7 +52,7 @@ async function start() {
     game: GAME,
     live: liveFacade(() => live),
     state: S,
-    duties: DUTIES,
+    actAt,
     busy,
     command,
     partyCommand,
@@ -136,19 +136,13 @@ function command(button, name, args) {
 }
 
 /** An act at `table` from this dashboard: with the version it shows of that table, as
- * every act carries (docs/PROTOCOL.md; a game's checked action is refused without it). */
+ * every act carries (docs/PROTOCOL.md; a game's checked action is refused without it).
+ * The tile module builds the action (a captain's duty the host may do at any table):
+ * the shell never names a game's action. */
 function actAt(table, action, button) {
   const shown = S.tables.get(table);
   return busy(button, live.act(action, { table, version: shown ? shown.version : undefined }));
 }
-
-/** The captain's duties the host may do at any table (passed to tableview.js). */
-const DUTIES = {
-  duty: true,
-  // Naming the window: a pass tapped as the window closed never passes the next one.
-  onPass: (table, seat, button, window) => actAt(table, { type: "timeout_pass", seat, window }, button),
-  onConfirm: (table, button) => actAt(table, { type: "confirm_reveal" }, button),
-};
 
 // --- lobby -----------------------------------------------------------------------------
 
