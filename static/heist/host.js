@@ -291,7 +291,8 @@ function guestRow(g, seated, dups = new Set()) {
   return h(
     "li",
     { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
-    h("span", { class: "gift-badge", "aria-label": fmt(gettext("gift %(gift)s"), { gift: g.gift_number }), text: String(g.gift_number) }),
+    // the number the guest writes on their gift, or (a game without gifts) their guest number
+    h("span", { class: "gift-badge", "aria-label": GAME.features.gifts ? fmt(gettext("gift %(gift)s"), { gift: g.gift_number }) : fmt(gettext("guest %(number)s"), { number: g.gift_number }), text: String(g.gift_number) }),
     h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
       dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), gettext("same name as another guest")) : null),
     actions,
@@ -381,7 +382,7 @@ function draw() {
     );
     document.getElementById("vault-form").hidden = seated;
   }
-  drawLatePanel(document.getElementById("late-panel"), p, command);
+  drawLatePanel(document.getElementById("late-panel"), p, command, GAME.features.gifts);
   drawTables();
   drawResult();
 }
