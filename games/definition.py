@@ -298,6 +298,21 @@ class NamesDuties(Protocol):
 
 
 @runtime_checkable
+class NamesRules(Protocol):
+    """A game that says, per rule its refusals name (`IllegalActionError.rule`, its
+    errors.py), the sentence a guest reads when the party speaks another language than
+    English (the engine's own detail is English, composed with f-strings). A game without
+    it, or a rule it leaves out, gets the host's sentence for the shared rules (`turn`,
+    `phase`, `seat`, `malformed`: games/errors.py) or the host's plain "The rules do not
+    allow that now." (tables/errors.py)."""
+
+    def rule_texts(self) -> Mapping[str, str]:
+        """Rule code -> one whole sentence, marked with `gettext_noop` (the host
+        translates it where it refuses)."""
+        ...
+
+
+@runtime_checkable
 class TakesPartyData(Protocol):
     """A game whose rules need data only the party can load (files read once per process,
     such as a dictionary): the registry imports the part `<package>.party.<data_part>`
@@ -509,6 +524,7 @@ __all__ = [
     "HostOption",
     "HostOptionError",
     "NamesDuties",
+    "NamesRules",
     "NamesSteps",
     "NamesWireTypes",
     "PlaysInGroups",

@@ -357,7 +357,7 @@ def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tupl
     now = now or timezone.now()
     if is_pass(definition, game, engine_action):
         _check_ran_out(table, definition, game, now)
-    with engine_rules():
+    with engine_rules(definition):
         new, events = definition.apply(game, engine_action)
     clock_set(table, definition, new, now)
     return new, events, now
