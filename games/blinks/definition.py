@@ -173,6 +173,8 @@ class BlinksDefinition:
                 "No tablet yet. The captain's taps (settling each recorded throw, the captain's call, taking the "
                 "last throw back, passing a quiet thrower's turn) can run on a tablet at the table."
             ),
+            "clock_hint": gettext_noop("how long a quiet thrower's turn may wait"),
+            "stand_in_hint": gettext_noop("else the captain or you may pass the turn, with no throw and no skip"),
         }
 
     def at_gate(self, state: Game) -> bool:

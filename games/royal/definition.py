@@ -178,6 +178,8 @@ class RoyalDefinition:
                 "No tablet yet. The captain's duty (getting a quiet guest out once the step clock runs out) "
                 "can run on a tablet at the table."
             ),
+            "clock_hint": _("how long a quiet guest's choice, press on or get out, may wait"),
+            "stand_in_hint": _("else the captain or you may get them out, banking their satchel"),
         }
 
     def at_gate(self, state: Game) -> bool:

@@ -82,7 +82,8 @@ STEP_TEXTS: Mapping[str, Mapping[str, str]] = {
 # (games/definition.py NamesDuties): the steps STEP_SECONDS times, each one's stand-in
 # (docs/RULES.md, "When a guest does not answer"), the rulebook's reaction pass that
 # holds with the clock off, and what a captain's tablet does (the reveal, the passes,
-# the relay's draw and delivery, a hand-over).
+# the relay's draw and delivery, a hand-over); the host's form says the first in two
+# short hints.
 DUTY_TEXTS: Mapping[str, str] = {
     "clock": _(
         "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you "
@@ -94,6 +95,8 @@ DUTY_TEXTS: Mapping[str, str] = {
         "No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, "
         "relay draw and delivery, hand-over) can run on a tablet at the table."
     ),
+    "clock_hint": _("how long a turn, a reaction, a discard or the reveal may wait for one quiet guest"),
+    "stand_in_hint": _("else the captain or you may: pass, discard at random, let it happen"),
 }
 # The sentence a guest reads of a refusal by one of Yankee Heist's own rules when the
 # party speaks another language than English (games/definition.py NamesRules; the shared
