@@ -23,9 +23,9 @@ def _expires_at() -> datetime:
     return timezone.now() + PARTY_LIFETIME
 
 
-# A step clock: how long one step (a turn, a reaction, a trim, the reveal) may wait for
-# one guest before the captain and the host may play the rules' do-nothing choice for
-# them (docs/RULES.md, "When a guest does not answer"). 0 is off.
+# A step clock: how long one step the game's clock names (a turn, a choice, a vote...)
+# may wait for one guest before the captain and the host may play the rules' do-nothing
+# choice for them (docs/RULES.md, "When a guest does not answer"). 0 is off.
 STEP_CLOCKS = (0, 60, 120)
 DEFAULT_STEP_CLOCK = 120
 

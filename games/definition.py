@@ -282,10 +282,10 @@ class NamesSteps(Protocol):
 @runtime_checkable
 class NamesDuties(Protocol):
     """A game that says in its own words what its quiet guests' stand-ins and its
-    captain's duties are, for the host's dashboard: which steps the party's step clock
-    times and what the captain or the host may then play for a quiet guest. A game
-    without it (or without one of the texts) gets the host's plain words ("the rules'
-    do-nothing choice")."""
+    captain's duties are, for the host's dashboard and the form that creates a party:
+    which steps the party's step clock times and what the captain or the host may then
+    play for a quiet guest. A game without it (or without one of the texts) gets the
+    host's plain words ("the rules' do-nothing choice")."""
 
     def duty_texts(self) -> Mapping[str, str]:
         """Whole sentences, each marked with `gettext_noop` (the pages translate them):
@@ -293,7 +293,27 @@ class NamesDuties(Protocol):
         ("How long a quiet guest's turn ... may wait. Then ...: pass the turn, ...");
         `clock_off`, what still waits or may be passed with the clock off (a rulebook's
         own pass); `tablet`, where a table has no tablet yet: the captain's duties a
-        tablet at the table can do. Any may be left out."""
+        tablet at the table can do. The host's form, where the game is chosen, says the
+        same in two short hints, lower case and without brackets (the form adds them):
+        `clock_hint`, beside its step clock, what the clock times ("how long a turn ...
+        may wait for one quiet guest"); `stand_in_hint`, beside "the server plays for
+        the quiet guest", what the captain or host may play instead ("else the captain
+        or you may: pass, ..."). Any may be left out."""
+        ...
+
+
+@runtime_checkable
+class NamesRules(Protocol):
+    """A game that says, per rule its refusals name (`IllegalActionError.rule`, its
+    errors.py), the sentence a guest reads when the party speaks another language than
+    English (the engine's own detail is English, composed with f-strings). A game without
+    it, or a rule it leaves out, gets the host's sentence for the shared rules (`turn`,
+    `phase`, `seat`, `malformed`: games/errors.py) or the host's plain "The rules do not
+    allow that now." (tables/errors.py)."""
+
+    def rule_texts(self) -> Mapping[str, str]:
+        """Rule code -> one whole sentence, marked with `gettext_noop` (the host
+        translates it where it refuses)."""
         ...
 
 
@@ -509,6 +529,7 @@ __all__ = [
     "HostOption",
     "HostOptionError",
     "NamesDuties",
+    "NamesRules",
     "NamesSteps",
     "NamesWireTypes",
     "PlaysInGroups",

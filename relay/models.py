@@ -1,4 +1,4 @@
-"""The party relay: one room-wide moment between rounds 2 and 3.
+"""The party relay: one room-wide moment at the gate, before every table plays on.
 
 One row per party, created when the host opens the relay (every table at the gate),
 run exactly once, with the exchange it makes recorded for every screen that reconnects
@@ -21,7 +21,7 @@ class Relay(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.OPEN)
     ring = models.JSONField()  # table letters in relay order: A -> B -> ... -> back to A
     # Per table: seat, guest, gift out, gift in, and the walk: when its incoming gift
-    # arrived, who confirmed it, whether its round 3 has begun (relay/services.py).
+    # arrived, who confirmed it, whether it plays on (`playing`, relay/services.py).
     result = models.JSONField(null=True, blank=True)
     opened_at = models.DateTimeField(default=timezone.now)
     run_at = models.DateTimeField(null=True, blank=True)

@@ -1,7 +1,8 @@
 """The relay: open it (all tables at the gate), let captains draw seats (a table action,
 see events/party/play.py), then run it once: every drawn gift is to move one table along the
 ring, unblockable and with no comeback draw. Running it starts the walk; each table's
-exchange and round 3 wait for its deliveries (below, and docs/RULES.md).
+exchange, and its play after the gate, wait for its deliveries (below, and
+docs/RULES.md).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def relay_open(*, party_id: int) -> Outcome:
         if waiting:
             raise ServiceError(
                 ErrorCode.GATE_CLOSED,
-                gettext("still playing round 2: table %(tables)s") % {"tables": ", ".join(waiting)},
+                gettext("still playing before the gate: table %(tables)s") % {"tables": ", ".join(waiting)},
             )
         ring = [t.letter for t in sorted(tables, key=lambda t: t.letter)]
         Relay.objects.create(party=party, ring=ring)
@@ -59,7 +60,7 @@ def relay_open(*, party_id: int) -> Outcome:
 
 def relay_run(*, party_id: int) -> Outcome:
     """Run the relay exactly once: fix who carries which gift where, and start the walk.
-    No gift changes table here: each table's exchange (and its round 3) waits until its
+    No gift changes table here: each table's exchange (and its play after it) waits until its
     gifts have been delivered (delivery_confirm). A second call changes nothing and
     returns nothing."""
     with transaction.atomic():
@@ -102,7 +103,7 @@ def relay_run(*, party_id: int) -> Outcome:
                     "received": gifts.gift_label(outgoing[source]),
                     "received_id": outgoing[source],
                     "received_from": source,
-                    # The walk: the gift coming in has not arrived yet; round 3 waits.
+                    # The walk: the gift coming in has not arrived yet; the table waits.
                     "arrived_by": None,
                     "arrived_at": None,
                     "playing": False,
@@ -121,9 +122,9 @@ def relay_run(*, party_id: int) -> Outcome:
 # After the run every carrier walks their gift to the next table. A delivery is
 # confirmed once, by whoever saw it arrive: the carrier ("I delivered it"), the
 # receiving table's captain or tablet, or the host (who may also confirm them all).
-# A table's round 3 begins, with its relay exchange, when both of its walks are over:
-# the gift coming in has arrived, and its own carrier has delivered the gift going out
-# (so nobody is asked anything while carrying a gift, nor about one not yet there).
+# A table plays on past the gate, with its relay exchange, when both of its walks are
+# over: the gift coming in has arrived, and its own carrier has delivered the gift going
+# out (so nobody is asked anything while carrying a gift, nor about one not yet there).
 
 
 def delivery_confirm(*, party_id: int, table_id: int, confirmed_by: str, actor_label: str) -> Outcome:

@@ -68,7 +68,7 @@ def pass_from(table: Table, definition: Definition, game: Any) -> datetime | Non
 
 def is_pass(definition: Definition, game: Any, action: Any) -> bool:
     """Whether `action` is the clock's stand-in for a seat (a pass: allowed only once the
-    step's clock ran out), not an action anyone may take any time (the reveal's go-ahead)."""
+    step's clock ran out), not an action anyone may take any time (a duty's go-ahead)."""
     if definition.role_of(action) is Role.SEAT or definition.seat_of(action) is None:
         return False  # a seat's own action, or a duty: nothing to wait for (no clock read)
     clock = definition.clock(game, NO_SECONDS)

@@ -25,6 +25,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_noop
 
+from games.definition import NamesRules
 from games.errors import IllegalActionError
 
 if TYPE_CHECKING:
@@ -46,7 +47,7 @@ class ErrorCode(StrEnum):
     EXPIRED = "expired"  # the party is past its seven days
     FORBIDDEN = "forbidden"  # not this actor's command (Forbidden)
     FULL = "full"  # the party (or its late arrivals) at its cap
-    GATE_CLOSED = "gate_closed"  # the relay opened while a table plays round 2
+    GATE_CLOSED = "gate_closed"  # the gate (or the relay) opened while a table still plays before it
     HELLO_FIRST = "hello_first"  # a request before the hello
     HELLO_TIMEOUT = "hello_timeout"  # no hello soon enough after connecting
     ILLEGAL = "illegal"  # sent as "illegal.<rule>": the engine's rule (Illegal)
@@ -100,47 +101,43 @@ class Forbidden(ServiceError):
 # sentence per rule code. The engine's messages are detailed English composed with
 # f-strings (a seat, a card, a phase): translating each would put Django in the engine
 # (it must stay pure) or mark a hundred fragments; the rule code is stable and says
-# enough, and English keeps the engine's detail (the tests and logs read it).
+# enough, and English keeps the engine's detail (the tests and logs read it). These are
+# the rules every game shares (games/errors.py); a game's own rules are its own to word
+# (games/definition.py NamesRules).
 RULE_TEXT: dict[str, str] = {
     "illegal": gettext_noop("The rules do not allow that now."),
     "malformed": gettext_noop("That action is not one the game understands."),
     "phase": gettext_noop("That cannot be done at this point of the game."),
     "turn": gettext_noop("It is not your turn to do that."),
     "seat": gettext_noop("There is no such seat at this table."),
-    "inside": gettext_noop("That seat is out of this heist."),
-    "decided": gettext_noop("That seat has decided already: a decision is final."),
-    "hand": gettext_noop("That card is not in your hand."),
-    "target": gettext_noop("That card cannot name that target."),
-    "card": gettext_noop("That card cannot be played this way."),
-    "window": gettext_noop("That answer came too late: the reaction window has closed."),
-    "answered": gettext_noop("This seat has already answered (a pass is final)."),
-    "relay_drawn": gettext_noop("The relay seat is already drawn."),
-    "relay_not_drawn": gettext_noop("Draw the relay seat first."),
 }
 
 
-def _illegal_text(error: IllegalActionError) -> str:
-    """The engine's own message in English; elsewhere its rule's sentence, translated."""
+def _illegal_text(error: IllegalActionError, definition: object | None) -> str:
+    """The engine's own message in English; elsewhere its rule's sentence, translated:
+    the game's where it words the rule, the host's where not."""
     language = translation.get_language()
     if language is None or language == settings.LANGUAGE_CODE:
         return str(error)
-    return translation.gettext(RULE_TEXT.get(error.rule, RULE_TEXT["illegal"]))
+    own = definition.rule_texts() if isinstance(definition, NamesRules) else {}
+    return translation.gettext(own.get(error.rule) or RULE_TEXT.get(error.rule, RULE_TEXT["illegal"]))
 
 
 class Illegal(ServiceError):
     """The rules do not allow this action now: the engine's error, with the rule it names.
-    Said when raised, in the active language (the socket's, the request's)."""
+    Said when raised, in the active language (the socket's, the request's), in the words
+    of `definition`, the game that refused it (None: the host's)."""
 
-    def __init__(self, error: IllegalActionError) -> None:
-        super().__init__(ErrorCode.ILLEGAL, _illegal_text(error))
+    def __init__(self, error: IllegalActionError, definition: object | None = None) -> None:
+        super().__init__(ErrorCode.ILLEGAL, _illegal_text(error, definition))
         self.code = f"{ErrorCode.ILLEGAL}.{error.rule}"
         self.rule = error.rule
 
 
 @contextmanager
-def engine_rules() -> Iterator[None]:
-    """Around a call into the engine: its IllegalActionError becomes `Illegal`."""
+def engine_rules(definition: object | None = None) -> Iterator[None]:
+    """Around a call into `definition`'s engine: its IllegalActionError becomes `Illegal`."""
     try:
         yield
     except IllegalActionError as exc:
-        raise Illegal(exc) from exc
+        raise Illegal(exc, definition) from exc

@@ -357,15 +357,16 @@ def _decide(locked: Locked, engine_action: Action, now: datetime | None) -> tupl
     now = now or timezone.now()
     if is_pass(definition, game, engine_action):
         _check_ran_out(table, definition, game, now)
-    with engine_rules():
+    with engine_rules(definition):
         new, events = definition.apply(game, engine_action)
     clock_set(table, definition, new, now)
     return new, events, now
 
 
 def _check_ran_out(table: Table, definition: Definition, game: Game, now: datetime) -> None:
-    """A guest's step is passed only once its clock ran out (a reaction also after the
-    rulebook's 60 s); a step with no clock waits for its guest."""
+    """A guest's step is passed only once its clock ran out (or, for a step the rules
+    themselves let be passed, after their wait: `Clock.rules_pass`); a step with no clock
+    waits for its guest."""
     since = pass_from(table, definition, game)
     if since is None:
         raise ServiceError(

@@ -117,7 +117,7 @@ def _parsed(definition: Definition, actor: Actor, action: dict[str, Any]) -> Any
     seat: the seat is the guest's (a seat acts for itself), when the game says the
     action so filled is a seat's; otherwise it is parsed as sent (a captain's pass
     names the seat it passes)."""
-    with engine_rules():
+    with engine_rules(definition):
         if actor.role is Role.GUEST and actor.seat is not None and "seat" not in action:
             first: IllegalActionError | None
             try:

@@ -35,7 +35,7 @@ from events.party.selectors import party_by_code, party_result
 from events.web.health import health_failures
 from events.web.http import error_response
 from events.web.screens import game_for_page, game_fragments, on_screens
-from games.definition import HostOption, TakesHostOptions
+from games.definition import HostOption, NamesDuties, TakesHostOptions
 from games.registry import DEFAULT_GAME, GAMES, game_choices, game_named
 from tables.context_processors import rules_for_screens
 from tables.errors import ErrorCode, Forbidden, ServiceError
@@ -205,11 +205,27 @@ def _host_options(definition: object) -> list[HostOption]:
     return list(definition.host_options()) if isinstance(definition, TakesHostOptions) else []
 
 
+# The step clock's two hints in the host's form, in the host's plain words: what the
+# clock times, and what the captain or host may play for a quiet guest instead of the
+# server. The game chosen says them in its own (NamesDuties `clock_hint`, `stand_in_hint`).
+PLAIN_CLOCK_HINTS = {
+    "clock_hint": gettext_lazy("how long a quiet guest's step may wait"),
+    "stand_in_hint": gettext_lazy("else the captain or you may play the rules' do-nothing choice for them"),
+}
+
+
+def _clock_hints(definition: object) -> dict[str, str]:
+    """The form's step-clock hints for the game, in the request's language."""
+    own = definition.duty_texts() if isinstance(definition, NamesDuties) else {}
+    return {key: gettext(own[key]) if own.get(key) else str(plain) for key, plain in PLAIN_CLOCK_HINTS.items()}
+
+
 @require_safe
 def home(request: HttpRequest) -> HttpResponse:
     # Each game's parts of the form: the gift fields only for a game with gifts, the vault
-    # only for one with vaults, how many games in a row only for one that plays several
-    # (home.js shows them by the choice). Only games with all their screens are offered.
+    # only for one with vaults, how many games in a row only for one that plays several,
+    # the step clock's hints in its words (home.js shows them by the choice). Only games
+    # with all their screens are offered.
     games = [
         {
             "name": name,
@@ -219,14 +235,18 @@ def home(request: HttpRequest) -> HttpResponse:
             "games": GAMES[name].features.games,
             "max_games": GAMES[name].features.max_games,
             "options": _host_options(GAMES[name]),
+            **_clock_hints(GAMES[name]),
         }
         for name, title in game_choices()
         if on_screens(name)
     ]
-    default = GAMES[DEFAULT_GAME].features
-    return render(
-        request, "events/home.html", {"games": games, "default_game": DEFAULT_GAME, "default_features": default}
-    )
+    context = {
+        "games": games,
+        "default_game": DEFAULT_GAME,
+        "default_features": GAMES[DEFAULT_GAME].features,
+        "default_hints": _clock_hints(GAMES[DEFAULT_GAME]),
+    }
+    return render(request, "events/home.html", context)
 
 
 def _missing(request: HttpRequest, code: str) -> NothingHere:

@@ -9,13 +9,24 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from games.definition import Clock, Features, GameDefinition, HostOption, NamesDuties, Role, Setup, Standing, ranked
+from games.definition import (
+    Clock,
+    Features,
+    GameDefinition,
+    HostOption,
+    NamesDuties,
+    NamesRules,
+    Role,
+    Setup,
+    Standing,
+    ranked,
+)
 from games.marks import gettext_noop
 
 from . import legal, rules, teams, views
 from .actions import Action, Confirm, EndTurn, Overrule, PassTurn, Throw, Undo, action_to_dict, parse_action
 from .bots import bot_action
-from .catalogue import rules_for_screens
+from .catalogue import RULE_TEXT, rules_for_screens
 from .errors import MalformedActionError
 from .state import Event, Game, Phase
 
@@ -144,6 +155,11 @@ class BlinksDefinition:
             }
         }
 
+    def rule_texts(self) -> Mapping[str, str]:
+        # the sentences its screens show of a refusal (catalogue.py), the server's too
+        # outside English (games/definition.py NamesRules)
+        return RULE_TEXT
+
     def duty_texts(self) -> Mapping[str, str]:
         # the host's words for the step clock and the captain's taps (games/definition.py
         # NamesDuties): only the thrower's turn is timed (docs/RULES.md, "A thrower who is
@@ -157,6 +173,8 @@ class BlinksDefinition:
                 "No tablet yet. The captain's taps (settling each recorded throw, the captain's call, taking the "
                 "last throw back, passing a quiet thrower's turn) can run on a tablet at the table."
             ),
+            "clock_hint": gettext_noop("how long a quiet thrower's turn may wait"),
+            "stand_in_hint": gettext_noop("else the captain or you may pass the turn, with no throw and no skip"),
         }
 
     def at_gate(self, state: Game) -> bool:
@@ -233,6 +251,7 @@ class BlinksDefinition:
 _BLINKS = BlinksDefinition()
 BLINKS: GameDefinition[Game, Action] = _BLINKS
 _DUTIES: NamesDuties = _BLINKS
+_RULES: NamesRules = _BLINKS
 DEFINITION = BLINKS  # what games/registry.py reads
 
 __all__ = ["BLINKS", "DEFINITION", "THROW_SECONDS", "BlinksDefinition"]

@@ -15,6 +15,7 @@ from games.definition import (
     GameDefinition,
     HidesInformation,
     NamesDuties,
+    NamesRules,
     Role,
     ScoresEachGame,
     Setup,
@@ -158,6 +159,13 @@ class RoyalDefinition:
             }
         }
 
+    def rule_texts(self) -> Mapping[str, str]:
+        # a guest's refusal by Royal Heist's own rules, outside English (games/definition.py NamesRules)
+        return {
+            "inside": _("That seat is out of this heist."),
+            "decided": _("That seat has decided already: a decision is final."),
+        }
+
     def duty_texts(self) -> Mapping[str, str]:
         # the host's words for the step clock and the captain's one duty (games/definition.py
         # NamesDuties): the decide step is the only one timed, and its stand-in gets out
@@ -170,6 +178,8 @@ class RoyalDefinition:
                 "No tablet yet. The captain's duty (getting a quiet guest out once the step clock runs out) "
                 "can run on a tablet at the table."
             ),
+            "clock_hint": _("how long a quiet guest's choice, press on or get out, may wait"),
+            "stand_in_hint": _("else the captain or you may get them out, banking their satchel"),
         }
 
     def at_gate(self, state: Game) -> bool:
@@ -200,6 +210,7 @@ ROYAL: GameDefinition[Game, Action] = _ROYAL
 _HIDES: HidesInformation[Game] = _ROYAL
 _SCORES: ScoresEachGame = _ROYAL
 _DUTIES: NamesDuties = _ROYAL
+_RULES: NamesRules = _ROYAL
 DEFINITION = ROYAL  # what games/registry.py reads
 
 __all__ = ["DECIDE_SECONDS", "DEFINITION", "ROYAL", "RoyalDefinition"]

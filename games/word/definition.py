@@ -232,6 +232,12 @@ class WordDefinition:
                 "No tablet yet. The captain's duty (a quiet guest's step once the step clock runs out: no word, "
                 "no clues, no guess, an abstention) can run on a tablet at the table."
             ),
+            "clock_hint": gettext_noop(
+                "how long a quiet guest's secret word, clues, Halt! guess or challenge vote may wait"
+            ),
+            "stand_in_hint": gettext_noop(
+                "else the captain or you may: no word this round, no clues, no Halt! guess, an abstention"
+            ),
         }
 
     def at_gate(self, state: Game) -> bool:

@@ -25,6 +25,7 @@ from games.definition import (
     HidesInformation,
     HoldsGifts,
     NamesDuties,
+    NamesRules,
     NamesWireTypes,
     RelaysGifts,
     Role,
@@ -81,7 +82,8 @@ STEP_TEXTS: Mapping[str, Mapping[str, str]] = {
 # (games/definition.py NamesDuties): the steps STEP_SECONDS times, each one's stand-in
 # (docs/RULES.md, "When a guest does not answer"), the rulebook's reaction pass that
 # holds with the clock off, and what a captain's tablet does (the reveal, the passes,
-# the relay's draw and delivery, a hand-over).
+# the relay's draw and delivery, a hand-over); the host's form says the first in two
+# short hints.
 DUTY_TEXTS: Mapping[str, str] = {
     "clock": _(
         "How long a quiet guest's turn, reaction, discard or reveal may wait. Then the table's captain or you "
@@ -93,6 +95,20 @@ DUTY_TEXTS: Mapping[str, str] = {
         "No tablet yet. The captain's duties (reveal, passing for a quiet guest once the step clock runs out, "
         "relay draw and delivery, hand-over) can run on a tablet at the table."
     ),
+    "clock_hint": _("how long a turn, a reaction, a discard or the reveal may wait for one quiet guest"),
+    "stand_in_hint": _("else the captain or you may: pass, discard at random, let it happen"),
+}
+# The sentence a guest reads of a refusal by one of Yankee Heist's own rules when the
+# party speaks another language than English (games/definition.py NamesRules; the shared
+# rules' are the host's): its cards, its reaction window, its relay draw.
+RULE_TEXTS: Mapping[str, str] = {
+    "hand": _("That card is not in your hand."),
+    "target": _("That card cannot name that target."),
+    "card": _("That card cannot be played this way."),
+    "window": _("That answer came too late: the reaction window has closed."),
+    "answered": _("This seat has already answered (a pass is final)."),
+    "relay_drawn": _("The relay seat is already drawn."),
+    "relay_not_drawn": _("Draw the relay seat first."),
 }
 STEP_OF_PHASE = {Phase.ACTION: "turn", Phase.REACTION: "reaction", Phase.TRIM: "trim", Phase.REVEAL: "reveal"}
 DEFAULT_STEP_SECONDS = 120.0
@@ -301,6 +317,9 @@ class YankeeDefinition:
     def duty_texts(self) -> Mapping[str, str]:
         return DUTY_TEXTS
 
+    def rule_texts(self) -> Mapping[str, str]:
+        return RULE_TEXTS
+
     def at_gate(self, state: Game) -> bool:
         return state.phase is Phase.GATE
 
@@ -428,6 +447,7 @@ _RELAYS: RelaysGifts = YANKEE
 _CHECKS: ChecksSeen = YANKEE
 _WIRE: NamesWireTypes = YANKEE
 _DUTIES: NamesDuties = YANKEE
+_RULES: NamesRules = YANKEE
 DEFINITION = YANKEE  # what games/registry.py reads
 
 __all__ = [

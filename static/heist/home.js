@@ -24,13 +24,16 @@ joinForm.addEventListener("submit", (ev) => {
 
 // The form's parts follow the game chosen, as its definition says (events/web/views.py
 // home): the gift fields only for a game with gifts, the vault only for one with vaults,
-// "games in a row" only for one that plays several. With one game there is no choice:
-// the form itself carries the default game's parts.
+// "games in a row" only for one that plays several, the step clock's hints in the game's
+// own words. With one game there is no choice: the form itself carries the default
+// game's parts, and the page its hints.
 const gameSelect = document.getElementById("party-game");
 const gamesField = document.getElementById("party-games-field");
 const gamesSelect = document.getElementById("party-games");
 const vaultField = document.getElementById("party-vault-field");
 const giftFields = document.getElementById("party-gift-fields");
+const clockHint = document.getElementById("party-clock-hint");
+const standInHint = document.getElementById("party-stand-in-hint");
 function chosenGame() {
   const facts = (gameSelect ? gameSelect.selectedOptions[0] : null) || hostForm;
   return {
@@ -38,6 +41,8 @@ function chosenGame() {
     vaults: facts.dataset.vaults === "1",
     games: Number(facts.dataset.games || 1),
     maxGames: Number(facts.dataset.maxGames || 1),
+    clockHint: facts.dataset.clockHint,
+    standInHint: facts.dataset.standInHint,
   };
 }
 // The chosen game's own rules the host decides (its definition's host_options).
@@ -57,6 +62,8 @@ function followGame() {
   giftFields.hidden = !game.gifts;
   vaultField.hidden = !game.vaults;
   gamesField.hidden = game.maxGames < 2;
+  if (game.clockHint) clockHint.textContent = game.clockHint;
+  if (game.standInHint) standInHint.textContent = game.standInHint;
   const options = [];
   for (let n = 1; n <= game.maxGames; n++) {
     options.push(h("option", { value: String(n), selected: n === game.games }, n === game.games ? interpolate(gettext("%(count)s (recommended)"), { count: n }, true) : String(n)));

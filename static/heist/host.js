@@ -52,7 +52,7 @@ async function start() {
     game: GAME,
     live: liveFacade(() => live),
     state: S,
-    duties: DUTIES,
+    actAt,
     busy,
     command,
     partyCommand,
@@ -136,19 +136,13 @@ function command(button, name, args) {
 }
 
 /** An act at `table` from this dashboard: with the version it shows of that table, as
- * every act carries (docs/PROTOCOL.md; a game's checked action is refused without it). */
+ * every act carries (docs/PROTOCOL.md; a game's checked action is refused without it).
+ * The tile module builds the action (a captain's duty the host may do at any table):
+ * the shell never names a game's action. */
 function actAt(table, action, button) {
   const shown = S.tables.get(table);
   return busy(button, live.act(action, { table, version: shown ? shown.version : undefined }));
 }
-
-/** The captain's duties the host may do at any table (passed to tableview.js). */
-const DUTIES = {
-  duty: true,
-  // Naming the window: a pass tapped as the window closed never passes the next one.
-  onPass: (table, seat, button, window) => actAt(table, { type: "timeout_pass", seat, window }, button),
-  onConfirm: (table, button) => actAt(table, { type: "confirm_reveal" }, button),
-};
 
 // --- lobby -----------------------------------------------------------------------------
 
@@ -297,7 +291,8 @@ function guestRow(g, seated, dups = new Set()) {
   return h(
     "li",
     { class: `guest ${g.online ? "online" : "offline"}`, data: { guest: g.id } },
-    h("span", { class: "gift-badge", "aria-label": fmt(gettext("gift %(gift)s"), { gift: g.gift_number }), text: String(g.gift_number) }),
+    // the number the guest writes on their gift, or (a game without gifts) their guest number
+    h("span", { class: "gift-badge", "aria-label": GAME.features.gifts ? fmt(gettext("gift %(gift)s"), { gift: g.gift_number }) : fmt(gettext("guest %(number)s"), { number: g.gift_number }), text: String(g.gift_number) }),
     h("span", { class: "guest-main" }, h("strong", { class: "guest-name", text: g.name }), " ", online, " ", place, " ", captain,
       dups.has(nameKey(g.name)) ? h("span", { class: "mark dup" }, h("span", { "aria-hidden": "true", text: "⚠ " }), gettext("same name as another guest")) : null),
     actions,
@@ -387,7 +382,7 @@ function draw() {
     );
     document.getElementById("vault-form").hidden = seated;
   }
-  drawLatePanel(document.getElementById("late-panel"), p, command);
+  drawLatePanel(document.getElementById("late-panel"), p, command, GAME.features.gifts);
   drawTables();
   drawResult();
 }

@@ -1,6 +1,7 @@
 // Join: a returning guest goes straight to their seat; a new one names themselves and
 // secretly describes their gift (POST /api/parties/<CODE>/guests); a substitute takes
 // over a seat with the host's one-time hand-over code (POST .../claim).
+import { gameInfo } from "./game.js";
 import { midSentence, serverSays } from "./ui.js";
 
 const app = document.getElementById("app");
@@ -44,7 +45,10 @@ async function takeSeat(form, box, url, body) {
       fail(box, prefix ? interpolate(prefix, { message: midSentence(message) }, true) : `${message.charAt(0).toUpperCase()}${message.slice(1)}.`);
       return;
     }
-    localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: data.gift_number }));
+    // The gift's number, for a game with the party's gifts (the home page's "gift 3", the
+    // story's journey): a game without gifts numbers its guests, brings no gift.
+    const gift = gameInfo().features.gifts ? data.gift_number : null;
+    localStorage.setItem(seatKey, JSON.stringify({ token: data.token, guest: data.guest, gift_number: gift }));
     location.href = data.play_url;
   } catch {
     fail(box, gettext("Could not reach the party host. Check your connection and try again."));
@@ -64,7 +68,7 @@ if (form) {
     const name = nameField.value.trim();
     const description = giftField ? giftField.value.trim() : null; // a game without gifts asks for none
     if (!name) return fail(box, gettext("Please enter your name."), nameField);
-    if (giftField && !description) return fail(box, gettext("Describe your gift (only you will see it until it is peeked or unwrapped)."), giftField);
+    if (giftField && !description) return fail(box, gettext("Describe your gift (it stays secret until the game shows it)."), giftField);
     return takeSeat(form, box, `/api/parties/${encodeURIComponent(code)}/guests`, giftField ? { name, description } : { name });
   });
 }

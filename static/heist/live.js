@@ -96,7 +96,7 @@ export class Live {
     return this;
   }
 
-  /** Server time now, in epoch seconds (for reaction-window clocks). */
+  /** Server time now, in epoch seconds (for the screens' clocks). */
   serverNow() {
     return (Date.now() + this.clockOffset) / 1000;
   }

@@ -8,8 +8,9 @@ import { h, seatName } from "./ui.js";
 
 /** From when (server epoch seconds) the captain or host may play the step the table
  * waits on for its guest, or null (no clock: it waits). A step the rules let be passed
- * (`rules_pass`, a reaction's 60 s) also after that. tables/clock.py `pass_from` says
- * the same on the server. `meta.step`: tables/selectors.py step_for_screens. */
+ * (`rules_pass`, a rulebook's own wait: one game's reaction, 60 s) also after that.
+ * tables/clock.py `pass_from` says the same on the server. `meta.step`:
+ * tables/selectors.py step_for_screens. */
 export function passFrom(view, meta) {
   const step = meta.step;
   if (!step) return null;
@@ -35,7 +36,8 @@ function stepWords(name) {
 /** The step the table waits on: its name (`what`, the game's), who it waits for, and
  * the do-nothing choice for each: the clock's stand-in with each seat's own `seat`.
  * `label(name)` is the button's whole sentence ("Pass the turn for Ann"), `waited` the
- * host's alert. Null when no seat's step can be stood in for (a duty: the reveal). */
+ * host's alert. Null when no seat's step can be stood in for (a duty, such as a go-ahead
+ * only the captain gives). */
 export function standIn(view, meta) {
   const step = meta.step;
   if (!step || !step.stand_in || step.stand_in.seat === undefined) return null;
@@ -63,7 +65,7 @@ export function passableNow(view, meta, now) {
 export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {}) {
   const step = standIn(view, meta);
   const from = passFrom(view, meta);
-  // A step the rules let be passed (a reaction) has its own box in the game's screens.
+  // A step the rules let be passed (`rules_pass`) has its own box in the game's screens.
   if (!step || meta.step.rules_pass || from === null || !meta.step_clock) return null;
   const began = from - meta.step_clock;
   const who = step.seats.filter((s) => s !== mySeat);
@@ -85,7 +87,7 @@ export function standInBox(view, meta, { onAct, mySeat = null, big = false } = {
 
 /** Whether a pass possible now is worth a call: not when the server plays the step
  * itself at this very moment (the host chose it), only when a person must act (no
- * server play, or a reaction's rulebook 60 s before a longer clock). */
+ * server play, or a rulebook's own pass, `rules_pass`, before a longer clock). */
 export function worthCalling(view, meta) {
   if (!meta.step_clock || !meta.step_clock_server || !meta.step_due_at) return true;
   const from = passFrom(view, meta);

@@ -185,7 +185,10 @@ function handoverPanel(view, meta) {
     h("h2", { id: "handover-h", text: gettext("Hand a seat to a substitute") }),
     h("details", { class: "handover", open: S.openHandover, on: { toggle: (ev) => { S.openHandover = ev.currentTarget.open; } } },
       h("summary", { text: gettext("A guest has to leave") }),
-      h("p", { class: "hint", text: gettext("The substitute takes the seat, the gift and the cards: give them the code to type on the join page.") }),
+      // what the seat holds is the game's; the host knows only whether it brought gifts
+      h("p", { class: "hint", text: gameInfo().features.gifts
+        ? gettext("The substitute takes the seat and the gift in front of it: give them the code to type on the join page.")
+        : gettext("The substitute takes the seat: give them the code to type on the join page.") }),
       h("ul", { class: "plain handover-list" }, meta.roster.map((r, seat) => {
         const claim = S.claims.get(r.guest);
         return h("li", { class: "row wrap" },

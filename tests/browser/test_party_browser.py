@@ -337,7 +337,7 @@ def test_two_table_party_with_the_relay(asgi_server, browser):
         expect(open_relay).to_have_text("Open the relay (waiting for 1 more table)")
         # Forced early, the server refuses and the dashboard says why.
         open_relay.evaluate("b => { b.disabled = false; b.click(); }")
-        expect(host.locator("#party-bar .form-error")).to_contain_text("Still playing round 2: table B")
+        expect(host.locator("#party-bar .form-error")).to_contain_text("Still playing before the gate: table B")
         shot(phone_a, "party-phone-gate")
         assert not overflows(phone_a), "the phone at the gate scrolls sideways at 360 px"
         assert not small_tap_targets(phone_a), small_tap_targets(phone_a)

@@ -413,7 +413,11 @@ def test_a_table_of_several_games_shows_the_game_and_the_running_totals(browser,
     page = _page(browser, static_url, 360, 740, errors)
     draw(page, "phone", seat_view(m.game_2, 0), META)
     text = root_text(page)
-    assert "Game 2 of 2 · Heist 1 of 5" in text
+    # the title's parts (each a line's item, the dot between them royal.css's)
+    assert page.eval_on_selector_all(".r-head .r-part", "els => els.map(e => e.textContent)") == [
+        "Game 2 of 2",
+        "Heist 1 of 5",
+    ]
     assert len(set(banks)) > 1
     winners = " and ".join(NAMES[s] if s else "you" for s, b in enumerate(banks) if b == best)
     assert f"Game 1 is over: {winners} banked the most ({best} jewel" in text
@@ -548,4 +552,46 @@ def test_a_winner_named_by_an_initial_ends_the_sentence_with_one_full_stop(brows
         text = root_text(page)
         assert f"{NAMES[winners[0]]} A." in text, (kind, text)
         assert "A.." not in text, (kind, text)
+    assert not errors, errors
+
+
+# Page widths whose tile is narrower than its title: the tile's title must break.
+TILE_WIDTHS = (200, 240, 320)
+# Each rendered line of an element's text, by the tops of its characters' boxes.
+LINES = """(el) => {
+  const lines = new Map();
+  const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+    for (let i = 0; i < n.length; i++) {
+      const r = document.createRange();
+      r.setStart(n, i);
+      r.setEnd(n, i + 1);
+      const box = [...r.getClientRects()][0];
+      if (!box || !box.width) continue;
+      const top = [...lines.keys()].find((k) => Math.abs(k - box.top) < 4) ?? box.top;
+      lines.set(top, (lines.get(top) || "") + n.data[i]);
+    }
+  }
+  return [...lines.values()].map((s) => s.replace(/\\u00a0/g, " ").trim());
+}"""
+
+
+def test_a_tiles_title_breaks_between_its_parts_never_inside_one(browser, static_url):
+    """Issue 38: on the big screen a tile of a table playing several games in a row showed
+    its title as "Heist 5 of / 5". Each part (the table, the game, the heist) stays on
+    one line, at a tile's width on a 1280x720 screen and at the host's narrow tiles; the
+    title breaks only at its dots."""
+    g, _ = new_game(SEED, PLAYERS, games=2)
+    while g.heist < 5:
+        g = everybody_out(g)
+    assert g.game == 1 and g.heist == 5
+    errors: list[str] = []
+    for width in TILE_WIDTHS:
+        page = _page(browser, static_url, width, 720, errors)
+        draw(page, "tile", public_view(g), META)
+        lines = page.eval_on_selector(".r-head h2", LINES)
+        assert len(lines) > 1, (width, lines)  # narrow enough to break somewhere
+        for part in ("Table B", "Game 1 of 2", "Heist 5 of 5"):
+            assert any(part in line for line in lines), (width, part, lines)
+        page.context.close()
     assert not errors, errors

@@ -17,10 +17,16 @@ from django.utils.translation import gettext
 
 from config.asgi import application
 from events.models import Guest
+from games.blinks.definition import BLINKS
+from games.blinks.errors import ClaimedError
+from games.errors import OutOfTurnError
 from games.registry import DEFAULT_GAME
+from games.royal.definition import ROYAL
+from games.royal.errors import NotInsideError
+from games.yankee.definition import YANKEE
 from games.yankee.errors import CardNotInHandError
 from tables.context_processors import rules_for_screens, screen_rules
-from tables.errors import Illegal
+from tables.errors import RULE_TEXT, Illegal
 from tests import shorthand
 from tests.live.clients import Phone
 
@@ -159,11 +165,27 @@ def test_the_screens_read_the_rules_in_german():
 def test_an_illegal_action_says_its_rule_in_spanish_and_its_detail_in_english():
     error = CardNotInHandError("card 7 is not in seat 2's hand")
     with translation.override("en"):
-        assert str(Illegal(error)) == "card 7 is not in seat 2's hand"
+        assert str(Illegal(error, YANKEE)) == "card 7 is not in seat 2's hand"
     with translation.override("es"):
-        refused = Illegal(error)
+        refused = Illegal(error, YANKEE)
     assert refused.code == "illegal.hand"
     assert str(refused) == _in("es", "That card is not in your hand.")
+
+
+def test_each_game_words_its_own_rules_and_the_host_only_the_shared_ones():
+    """Issue 38: the host's table of refusals held Yankee Heist's cards and reaction
+    window and Royal Heist's rooms; a game's own rule is now its own to word
+    (NamesRules), and Blinks Heist's, once said in the host's plain words, are its own."""
+    with translation.override("de"):
+        royal = str(Illegal(NotInsideError("seat 2 is out of this heist"), ROYAL))
+        blinks = str(Illegal(ClaimedError("blink 3 is claimed"), BLINKS))
+        shared = str(Illegal(OutOfTurnError("not seat 1's turn"), ROYAL))
+        unworded = str(Illegal(CardNotInHandError("card 7 is not in seat 2's hand")))  # no game: the host's words
+    assert royal == _in("de", "That seat is out of this heist.")
+    assert blinks == _in("de", "That Blink is claimed already: it has left the vault.")
+    assert shared == _in("de", "It is not your turn to do that.")
+    assert unworded == _in("de", "The rules do not allow that now.")
+    assert not {"hand", "target", "card", "window", "answered", "inside", "decided"} & set(RULE_TEXT)
 
 
 def test_the_engine_still_imports_no_django():

@@ -16,10 +16,17 @@ screens share (HOST_VIEW_KEYS); the rest is the game's module's to read. The sam
 for the game's rules on the page (`rules()`, its `rules_for_screens`, whose shape is the
 game's own: `rules().vault.id_base`): the host's scripts load them for the game's modules
 and read no key of them.
+
+Nor may the host's scripts build a game's action: the dashboard's `{ type: "confirm_reveal" }`
+was Yankee Heist's reveal, known by its wire type. A script of the host's sends what a
+game's module builds (the tile's duties, through the shell's `actAt`); every action type
+a registered game knows (its declared wire types, and every action its play takes or
+lists as legal, tests/games/conformance/play.py) is the game's word.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import shutil
 from collections.abc import Iterator
@@ -27,6 +34,7 @@ from pathlib import Path
 
 import pytest
 
+from games.definition import NamesWireTypes
 from games.registry import GAMES, package_of
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,6 +55,8 @@ HOST_VIEW_KEYS = {"phase", "you"}
 VIEW_READ = re.compile(r"\bview\??\.([A-Za-z_$][\w$]*)")
 # `rules().vault`, `rules()?.cards`: a read of the game's rules by key.
 RULES_READ = re.compile(r"\brules\(\)\??\.([A-Za-z_$][\w$]*)")
+# `{ type: "confirm_reveal" }`: an object literal's type, as an action is written.
+TYPE_LITERAL = re.compile(r"""\btype\s*:\s*["']([\w-]+)["']""")
 
 
 def _patterns() -> list[tuple[str, re.Pattern[str]]]:
@@ -118,6 +128,43 @@ def test_no_host_script_reads_a_games_view() -> None:
     assert not found, f"{len(found)} host lines read a game's view (ask the game's module):\n" + "\n".join(found)
 
 
+@functools.cache
+def game_action_types() -> dict[str, str]:
+    """Every action type a registered game knows, and the game: its declared wire types
+    (NamesWireTypes), and each type one table's play took or listed as legal on the way
+    (a captain's pass, the reveal's go-ahead: the duties included)."""
+    from tests.games.conformance.play import all_legal, played
+
+    found: dict[str, str] = {}
+    for name, definition in sorted(GAMES.items()):
+        types = set(definition.wire_roles()) if isinstance(definition, NamesWireTypes) else set()
+        game = played(name, definition.min_players, 0, True, 0.3)
+        actions = [*game.actions, *(a for state in game.states()[::3] for a in all_legal(definition, state))]
+        types |= {definition.action_to_dict(action)["type"] for action in actions}
+        found.update(dict.fromkeys(types, name))
+    return found
+
+
+def game_actions_in_host(root: Path) -> list[str]:
+    """Every `path:line: game: type` where a host script writes a game's action type."""
+    types = game_action_types()
+    found = []
+    for path in _host_files(root):
+        if path.suffix != ".js":
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("//", 1)[0]  # a comment may speak of a game's action
+            for kind in TYPE_LITERAL.findall(code):
+                if kind in types:
+                    found.append(f"{path.relative_to(root)}:{number}: {types[kind]}: {kind}: {line.strip()[:100]}")
+    return found
+
+
+def test_no_host_script_builds_a_games_action() -> None:
+    found = game_actions_in_host(ROOT)
+    assert not found, f"{len(found)} host lines build a game's action (let its module build it):\n" + "\n".join(found)
+
+
 def _copy_of_host(tmp_path: Path) -> Path:
     for top in HOST:
         shutil.copytree(ROOT / top, tmp_path / top, ignore=shutil.ignore_patterns("__pycache__"))
@@ -157,3 +204,14 @@ def test_a_planted_view_read_fails_the_walk(tmp_path: Path, host_file: str, line
     planted.write_text(planted.read_text(encoding="utf-8") + line, encoding="utf-8")
     found = game_view_reads_in_host(copy)
     assert any(hit.startswith(host_file) and f": {key}: " in hit for hit in found), found
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_a_planted_game_action_fails_the_walk(tmp_path: Path, name: str) -> None:
+    kind = min(t for t, game in game_action_types().items() if game == name)
+    copy = _copy_of_host(tmp_path)
+    planted = copy / "static/heist/host.js"
+    line = f'const duty = (table, button) => actAt(table, {{ type: "{kind}" }}, button);\n'
+    planted.write_text(planted.read_text(encoding="utf-8") + line, encoding="utf-8")
+    found = game_actions_in_host(copy)
+    assert any(hit.startswith("static/heist/host.js") and f": {name}: {kind}: " in hit for hit in found), found

@@ -148,3 +148,24 @@ async def test_the_late_arrivals_phone_gets_the_seat_and_the_leavers_phone_is_to
     for p in (host, old, new):
         await p.close()
     assert (await sync_to_async(Party.objects.get)(pk=party.pk)).status == "playing"
+
+
+@pytest.mark.parametrize("game", ["yankee", "royal"])
+def test_the_join_page_speaks_of_gifts_only_for_a_game_with_gifts(game):
+    """Issue 38: a Royal Heist latecomer read of the late-gifts shelf and of taking their
+    own gift home, and a substitute of taking over "their seat and cards"; the join page
+    says the gift sentences only for a game with the party's gifts (its features)."""
+    from games.registry import game_named
+
+    party, _ = shorthand.party_create(name="Late", game=game)
+    for i in range(4):
+        shorthand.guest_join(code=party.code, name=f"G{i}", description=f"gift {i}")
+    services.party_seat(party_id=party.pk)
+    page = Client().get(f"/j/{party.code}/").content.decode()
+    assert "already playing" in page and "late arrival" in page
+    gifts = game_named(game).features.gifts
+    assert ("late-gifts shelf" in page) is gifts
+    assert ("gift in front of it" in page) is gifts
+    assert ("Secretly describe the gift you brought" in page) is gifts
+    claim = page.split('id="claim-form"')[1].split("</form>")[0]
+    assert "take over their seat and play it for them" in claim and "cards" not in claim

@@ -9,7 +9,7 @@
 import { h, listText, namer, oneStop, render, showError, tickClocks, track } from "../heist/ui.js";
 import { standInBox } from "../heist/standin.js";
 import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, rankName, roomRow, seatBoard, severalGames } from "./rooms.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistParts, lastGameNews, rankName, roomRow, seatBoard, severalGames, titleParts } from "./rooms.js";
 
 export const TEXT = {
   pressOn: gettext("Press on"),
@@ -155,7 +155,7 @@ export function renderPhone(view, meta, { onDecide, me = null, onDuty = null, st
   const flip = flipsNow(view, { id: `phone:${meta && meta.id}` });
   return h("div", { class: "royal r-phone", data: { version: view.version, phase: view.phase } },
     h("header", { class: "r-head" },
-      h("h2", { text: heistTitle(view) }),
+      h("h2", { class: "r-title" }, titleParts(heistParts(view))),
       h("dl", { class: "r-purse" },
         h("div", null, h("dt", { text: TEXT.satchel }), h("dd", { class: "r-satchel", text: TEXT.jewels(you.satchel) })),
         h("div", null, h("dt", { text: TEXT.bank }), h("dd", { class: "r-bankv", text: TEXT.jewels(you.bank) })),

@@ -95,9 +95,19 @@ export function severalGames(view) {
   return (view.games || 1) > 1;
 }
 
-export function heistTitle(view) {
+/** Where the table is: ["Heist 5 of 5"], or ["Game 2 of 3", "Heist 5 of 5"] when it
+ * plays several games in a row. */
+export function heistParts(view) {
   const heist = TEXT.heist(view.heist, view.heists);
-  return severalGames(view) ? `${TEXT.game(view.game, view.games)} · ${heist}` : heist;
+  return severalGames(view) ? [TEXT.game(view.game, view.games), heist] : [heist];
+}
+
+/** A title of parts ("Table A", "Game 2 of 2", "Heist 5 of 5") as the items of a
+ * `.r-title` (royal.css): a part moves to the next line whole, never "Heist 5 of / 5"
+ * (a narrow big-screen tile did that), and breaks inside only when it alone is wider
+ * than the line; a dot stands between two parts on one line, none starts a line. */
+export function titleParts(parts, first = null) {
+  return [first, ...parts.map((text) => h("span", { class: "r-part", text }))];
 }
 
 /** The game before this one ended a moment ago (the new game's first room is up): who

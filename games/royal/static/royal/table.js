@@ -3,7 +3,7 @@
 // step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
 // flips every choice at once. The gate's button calls onOpenGate; no socket here.
 import { h, oneStop, seatName } from "../heist/ui.js";
-import { cardTitle, dangerLine, decideClock, flipsNow, heistTitle, lastGameNews, roomRow, seatBoard } from "./rooms.js";
+import { cardTitle, dangerLine, decideClock, flipsNow, heistParts, lastGameNews, roomRow, seatBoard, titleParts } from "./rooms.js";
 
 export const TEXT = {
   table: (letter) => (letter ? interpolate(gettext("Table %(letter)s"), { letter }, true) : gettext("Table")),
@@ -49,7 +49,7 @@ export function renderTable(view, meta, { onOpenGate = null, tile = false, offli
   const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
   const heist = [
     h("header", { class: "r-head" },
-      h("h2", null, h("span", { class: "r-letter", text: TEXT.table(meta && meta.letter) }), " · ", heistTitle(view)),
+      h("h2", { class: "r-title" }, titleParts(heistParts(view), h("span", { class: "r-part r-letter", text: TEXT.table(meta && meta.letter) }))),
       h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),
     status(view, meta, onOpenGate, tile),
     roomRow(view),

@@ -16,7 +16,7 @@ export { relayWords };
 let S = null;
 let live = null;
 let root = null;
-let DUTIES = null;
+let DUTIES = null; // the captain's duties the host may do at any table (for tableview.js)
 let busy = null;
 let openDetails = null;
 let tabletsAt = null;
@@ -230,7 +230,12 @@ export function mount(rootEl, ctx) {
   root = rootEl;
   S = ctx.state;
   live = ctx.live;
-  DUTIES = ctx.duties;
+  DUTIES = {
+    duty: true,
+    // Naming the window: a pass tapped as the window closed never passes the next one.
+    onPass: (table, seat, button, window) => ctx.actAt(table, { type: "timeout_pass", seat, window }, button),
+    onConfirm: (table, button) => ctx.actAt(table, { type: "confirm_reveal" }, button),
+  };
   ({ busy, openDetails, tabletsAt, tabletsPanel, guestsAt, seatActions, giftArrived, listOf } = ctx);
   whoWaits = ctx.waitingFor;
   return {
