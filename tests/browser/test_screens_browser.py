@@ -532,3 +532,81 @@ def test_the_projector_shows_ten_tables_whole(asgi_server, browser, shots_dir):
         assert not errors, errors
     finally:
         db.close()
+
+
+def blocks_out_of_order(lines: list[str]) -> list[str]:
+    """Each "⊘ Bea blocked it with ..." line whose move is not the one read just before
+    it: the nearest move above it (a card played on someone, a SWIPE at someone) must name
+    the blocker, whose gift it threatened."""
+    bad = []
+    for i, line in enumerate(lines):
+        if " blocked it with " not in line:
+            continue
+        blocker = line.removeprefix("⊘ ").split(" blocked it with ", 1)[0]
+        move = next((x for x in reversed(lines[:i]) if " played " in x or " to SWIPE at " in x), None)
+        if move is None or blocker not in move:
+            bad.append(f"{line!r} read after {move!r}, in {lines}")
+    return bad
+
+
+def test_a_tables_log_reads_in_the_order_things_happened(asgi_server, browser, shots_dir):
+    """Issue 40: a table's log showed the newest line first, so "⊘ Mia blocked it with NOT
+    SO FAST!" sat under the next move ("Oma Inge played SNATCH on Alexandra.") and read as
+    its block, while Mia had blocked the move before (a GRIFT naming her). The big screen's
+    tile and the host's table card now read in the order things happened, the newest
+    last, each block right under the move it blocked. A real table of five, played by the
+    engine's bot until three moves were blocked."""
+    from events.models import Party
+    from tables.models import Table
+
+    errors: list[str] = []
+    db = DbThread()
+    try:
+
+        def create():
+            party, token = shorthand.party_create(name="Blocks", vault_size=0)
+            Party.objects.filter(pk=party.pk).update(seed=7)
+            for name in ("Oma Inge", "Tío Paco", "Alexandra", "Maximilian", "Mia"):
+                shorthand.guest_join(code=party.code, name=name, description=f"{name}'s gift")
+            return party.pk, party.code, token
+
+        party_id, code, token = db(create)
+        db(host_command, party_id, "seat")
+        table = db(lambda: Table.objects.get(party_id=party_id).pk)
+        screen = new_page(browser, 1280, 720, errors, "screen")
+        screen.goto(f"{asgi_server}/screen/{code}/")
+        host = new_page(browser, 1366, 768, errors, "host")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(token)})")
+        host.goto(f"{asgi_server}/host/{code}/")
+        expect(screen.locator("article.screen-tile")).to_have_count(1)
+        expect(host.locator("article.table")).to_have_count(1)
+        r = random.Random(3)
+        blocks = 0
+        read = {
+            screen: "() => [...document.querySelectorAll('.screen-tile .tile-log li, .screen-tile .tile-last')]"
+            ".map((e) => e.textContent)",
+            host: "() => [...document.querySelectorAll('article.table .log li')].map((e) => e.textContent)",
+        }
+        for _ in range(600):
+            version = db(lambda: Table.objects.get(pk=table).version)
+            db(bot_step, table, r)
+            for page in (screen, host):
+                page.wait_for_function(
+                    "(v) => [...document.querySelectorAll('[data-version]')].some((e) => Number(e.dataset.version) > v)",
+                    arg=version,
+                )
+            lines = {page: page.evaluate(js) for page, js in read.items()}
+            if not any(" blocked it with " in x for x in lines[screen][-2:]):
+                continue
+            # A move was just blocked: its line and the block's are both on the tile.
+            blocks += 1
+            screen.screenshot(path=str(shots_dir / f"log-order-screen-{blocks}.png"))
+            host.screenshot(path=str(shots_dir / f"log-order-host-{blocks}.png"))
+            assert not blocks_out_of_order(lines[screen]), f"big screen: {blocks_out_of_order(lines[screen])}"
+            assert not blocks_out_of_order(lines[host]), f"dashboard: {blocks_out_of_order(lines[host])}"
+            if blocks == 3 or db(table_state, table).phase.value == "over":
+                break
+        assert blocks, "no move was blocked"
+        assert not errors, errors
+    finally:
+        db.close()

@@ -65,7 +65,9 @@ function tile(payload) {
   const lines = logs.get(meta.id) || [];
   const quiet = view.phase === "gate" || view.phase === "over";
   const last = quiet || !lines.length ? null : lines[lines.length - 1];
-  const earlier = quiet ? [] : lines.slice(-4, -1).reverse();
+  // Read in the order things happened, the newest last: "⊘ Bea blocked it" right under
+  // the move it blocked (newest first, it sat under the next move and read as its block).
+  const earlier = quiet ? [] : lines.slice(-4, -1);
   // The round as two lines that wrap whole ("Round 2" / "THE SCRAMBLE"), never cut.
   const round = view.phase === "over"
     ? [h("span", { class: "round-no", text: gettext("Game over") })]
@@ -79,9 +81,9 @@ function tile(payload) {
     badge,
     relayLine,
     ["over", "gate", "reveal"].includes(view.phase) ? null : h("p", { class: "tile-status" }, tileDoing(view, meta)),
-    last ? h("p", { class: "tile-last", data: { optional: "0" }, text: last }) : null,
-    // Shown where the tile has room for them (fitTiles drops them otherwise, last first).
+    // The lines before the last, where the tile has room for them (fitTiles drops them first).
     earlier.length ? h("ol", { class: "plain tile-log", data: { optional: "2" }, "aria-label": interpolate(gettext("Earlier at table %(letter)s"), { letter: meta.letter }, true) }, earlier.map((t) => h("li", { text: t }))) : null,
+    last ? h("p", { class: "tile-last", data: { optional: "0" }, text: last }) : null,
     tileSeats(view, meta));
 }
 

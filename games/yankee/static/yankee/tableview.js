@@ -195,7 +195,9 @@ export function eventLog(lines, label = gettext("What happened")) {
     { class: "log-box", "aria-label": label },
     h("h3", { text: label }),
     // role=log on a wrapper: on the <ol> itself it would hide the list from assistive tech.
-    h("div", { role: "log" }, h("ol", { class: "log" }, lines.slice(-8).reverse().map((t) => h("li", { text: t })))),
+    // In the order things happened, the newest last (as a log adds its lines): newest
+    // first, "⊘ Bea blocked it" sat under the next move and read as that move's block.
+    h("div", { role: "log" }, h("ol", { class: "log" }, lines.slice(-8).map((t) => h("li", { text: t })))),
   );
 }
 
