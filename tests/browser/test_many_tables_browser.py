@@ -146,6 +146,26 @@ def screen_checked(screen: Page, phase: str, name: str, letters: list[str]) -> l
     return bad
 
 
+def royal_running_lines(page: Page, phase: str) -> list[str]:
+    """Royal Heist at the end: a table whose tile still shows its heist's running lines
+    (the deck's line, "Dangers this heist: none yet", the rooms) or does not show its
+    result (its winners and their jewels)."""
+    tiles = page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter((t) => t.getClientRects().length).map((t) => [
+            t.dataset.letter,
+            [...t.querySelectorAll('.r-meta, .r-dangers, .r-rooms-box')].filter((e) => e.getClientRects().length).map((e) => e.textContent),
+            [...t.querySelectorAll('.r-status.over')].filter((e) => e.getClientRects().length).map((e) => e.textContent).join(' ')])""",
+        TILE,
+    )
+    bad = []
+    for letter, running, result in tiles:
+        if running:
+            bad.append(f"{phase}: table {letter} still shows its heist's running lines {running}")
+        if not re.search(r"Winners?: .+, with \d+ jewels?", result):
+            bad.append(f"{phase}: table {letter} does not show its result ({result!r})")
+    return bad
+
+
 def _party(game: str, guests: int, games: int | None = None) -> tuple[int, str, str, list[int]]:
     from events.party import services
     from tables.models import Table
@@ -340,6 +360,7 @@ def test_every_table_in_sight_on_the_dashboard_and_the_big_screen(
         check("end")
         if game == "royal":
             expect(screen.locator("#end .r-champion")).to_contain_text("Champion")
+            bad.extend(royal_running_lines(host, "end (dashboard)") + royal_running_lines(screen, "end (big screen)"))
         if game == "blinks":
             # The four teams' running totals stay in sight on every page of tables.
             expect(screen.locator("#bk-teams [data-team]")).to_have_count(4)

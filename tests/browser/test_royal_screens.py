@@ -328,6 +328,46 @@ def test_danger_gate_and_end(browser, static_url, moments):
     assert not errors, errors
 
 
+def test_a_finished_table_shows_its_result_not_the_heists_running_lines(browser, static_url, moments):
+    """Issue 40: a table's tile and tablet at its end still said "Dangers this heist: none
+    yet" and how many cards were left in the deck. At the end they show the table's
+    result: who won, with how many jewels, and every seat's jewels, the winners marked;
+    with several games in a row, the jewels of all of them."""
+    errors: list[str] = []
+    page = _page(browser, static_url, 1280, 720, errors)
+    for g in (moments.over, Match().over):
+        view = public_view(g)
+        totals = g.running_totals()
+        winners = view["winners"]
+        best = totals[winners[0]]
+        names = ", ".join(NAMES[s] for s in winners)
+        for kind in ("tile", "tablet"):
+            draw(page, kind, view)
+            label = f"{kind}, {g.games} game(s)"
+            for gone in (".r-dangers", ".r-meta", ".r-rooms-box", ".r-clock"):
+                assert page.locator(gone).count() == 0, f"{label}: {gone} at the end: {root_text(page)}"
+            head = page.inner_text(".r-head")
+            assert "Game over" in head and "Heist" not in head, (label, head)
+            status = page.inner_text(".r-status.over")
+            jewels = "jewel" if best == 1 else "jewels"
+            expected = (
+                f"Winners: {names}, with {best} {jewels} each."
+                if len(winners) > 1
+                else f"Winner: {names}, with {best} {jewels}."
+            )
+            assert status == expected, (label, status)
+            rows = page.locator(".r-seats tbody tr")
+            assert rows.count() == PLAYERS
+            for seat in range(PLAYERS):
+                row = rows.nth(seat)
+                cells = row.locator("td.num").all_inner_texts()
+                assert cells[-1] == str(totals[seat]), (label, seat, cells)  # the jewels, the satchels gone
+                assert len(cells) == (2 if g.games > 1 else 1), (label, seat, cells)
+                marked = "winner" in row.inner_text()
+                assert marked == (seat in winners), (label, seat, row.inner_text())
+    assert not errors, errors
+
+
 def test_the_phone_says_how_the_last_heist_ended_and_the_partys_result(browser, static_url, moments):
     """Issue 40.8: the last heist's choices and who was caught while the next heist
     begins; a danger that ended the heist says so; the jewels in the rooms; at the

@@ -25,6 +25,8 @@ export const TEXT = {
   danger: gettext("danger"),
   plus: (card) => `+ ${card}`,
   seats: gettext("Who is where"),
+  jewelsBanked: gettext("Jewels banked"),
+  winner: pgettext("Royal Heist: a seat that won its table", "winner"),
   inside: pgettext("Royal Heist: a seat still in the heist", "inside"),
   out: pgettext("Royal Heist: a seat that left the heist", "out"),
   satchel: gettext("Satchel"),
@@ -211,19 +213,27 @@ function lastChoice(view, seat, flip) {
 /** The seats: name, inside or out, satchel, bank, decided (never what until the reveal). */
 export function seatBoard(view, meta, { mySeat = null, flip = false, offline = null } = {}) {
   const name = namer(meta, mySeat);
-  return h("section", { class: "r-seats-box", "aria-label": TEXT.seats },
+  // At the end every satchel is empty and nobody is inside: each seat's jewels, the
+  // winners marked, are the table's result.
+  const over = view.phase === "over";
+  const winners = new Set(over ? view.winners || [] : []);
+  const label = over ? TEXT.jewelsBanked : TEXT.seats;
+  return h("section", { class: "r-seats-box", "aria-label": label },
     h("table", { class: "r-seats" },
-      h("caption", { class: "r-label", text: TEXT.seats }),
+      h("caption", { class: "r-label", text: label }),
       h("thead", null, h("tr", null,
-        h("th", { scope: "col", text: "" }), h("th", { scope: "col", text: "" }),
-        h("th", { scope: "col", class: "num", text: TEXT.satchel }), h("th", { scope: "col", class: "num", text: TEXT.bank }),
+        h("th", { scope: "col", text: "" }), over ? null : h("th", { scope: "col", text: "" }),
+        over ? null : h("th", { scope: "col", class: "num", text: TEXT.satchel }), h("th", { scope: "col", class: "num", text: TEXT.bank }),
         severalGames(view) ? h("th", { scope: "col", class: "num", text: TEXT.total }) : null)),
-      h("tbody", null, view.seats.map((s) => h("tr", { class: `${s.inside ? "in" : "out"}${s.seat === mySeat ? " me" : ""}`, data: { seat: s.seat } },
-        h("th", { scope: "row", class: "r-name" }, name(s.seat), offline && offline.has(s.seat) ? [" ", offlineMark()] : null),
-        h("td", { class: "r-state" },
-          h("span", { class: `r-where ${s.inside ? "in" : "out"}`, text: s.inside ? TEXT.inside : TEXT.out }), " ",
-          choiceMark(view, s, flip), " ", lastChoice(view, s, flip)),
-        h("td", { class: "num", text: String(s.satchel) }),
+      h("tbody", null, view.seats.map((s) => h("tr", { class: `${over ? (winners.has(s.seat) ? "winner" : "") : s.inside ? "in" : "out"}${s.seat === mySeat ? " me" : ""}`, data: { seat: s.seat } },
+        h("th", { scope: "row", class: "r-name" }, name(s.seat), offline && offline.has(s.seat) ? [" ", offlineMark()] : null,
+          winners.has(s.seat) ? [" ", h("span", { class: "r-mark r-winner" }, h("span", { "aria-hidden": "true", text: "★ " }), TEXT.winner)] : null),
+        over
+          ? null
+          : h("td", { class: "r-state" },
+            h("span", { class: `r-where ${s.inside ? "in" : "out"}`, text: s.inside ? TEXT.inside : TEXT.out }), " ",
+            choiceMark(view, s, flip), " ", lastChoice(view, s, flip)),
+        over ? null : h("td", { class: "num", text: String(s.satchel) }),
         h("td", { class: "num r-bank", text: String(s.bank) }),
         severalGames(view) ? h("td", { class: "num r-total", text: String(s.total) }) : null)))));
 }

@@ -2,7 +2,7 @@
 // (games/royal/views.py public_view) and its details (meta: id, letter, roster,
 // step_clock, step_due_at) as DOM. Who decided is shown, never what, until the reveal
 // flips every choice at once. The gate's button calls onOpenGate; no socket here.
-import { h, oneStop, seatName } from "../heist/ui.js";
+import { h, seatName } from "../heist/ui.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistParts, lastGameNews, roomRow, seatBoard, titleParts } from "./rooms.js";
 
 export const TEXT = {
@@ -13,9 +13,12 @@ export const TEXT = {
   gateDuty: gettext("Open the gate when the party is ready for the next heist."),
   openGate: gettext("Open the gate"),
   gateWaits: gettext("The host opens the gate."),
-  over: gettext("Game over."),
-  // a name that ends with its initial's full stop ("Hana A.") ends the sentence with it
-  winners: (names) => oneStop(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true)),
+  finished: gettext("Game over"),
+  // The table's result: its winners and the jewels they banked (their running total,
+  // over every game the table played).
+  winners: (names, jewels) => (names.length > 1
+    ? interpolate(ngettext("Winners: %(names)s, with %(jewels)s jewel each.", "Winners: %(names)s, with %(jewels)s jewels each.", jewels), { names: names.join(", "), jewels }, true)
+    : interpolate(ngettext("Winner: %(names)s, with %(jewels)s jewel.", "Winner: %(names)s, with %(jewels)s jewels.", jewels), { names: names.join(", "), jewels }, true)),
   caught: (card) => interpolate(gettext("Last heist ended: the %(card)s caught everyone still inside."), { card }, true),
   allOut: gettext("Last heist ended: everyone got out."),
   deck: (n) => interpolate(ngettext("%(n)s card in the deck", "%(n)s cards in the deck", n), { n }, true),
@@ -32,7 +35,9 @@ function status(view, meta, onOpenGate, tile) {
         : h("p", { class: "hint", text: TEXT.gateWaits }));
   }
   if (view.phase === "over") {
-    return h("p", { class: "r-status over", text: `${TEXT.over} ${TEXT.winners((view.winners || []).map((s) => seatName(meta, s)))}` });
+    const winners = view.winners || [];
+    const jewels = winners.length ? view.seats[winners[0]].total : 0;
+    return h("p", { class: "r-status over", text: TEXT.winners(winners.map((s) => seatName(meta, s)), jewels) });
   }
   const inside = view.seats.filter((s) => s.inside);
   const decided = inside.filter((s) => s.decided).length;
@@ -47,13 +52,16 @@ function status(view, meta, onOpenGate, tile) {
  * gate) or a big-screen tile (without). */
 export function renderTable(view, meta, { onOpenGate = null, tile = false, offline = null } = {}) {
   const flip = flipsNow(view, { id: `table:${tile ? "tile" : "tablet"}:${meta && meta.id}` });
+  // At the end the heist's running lines (the deck, the rooms, the dangers seen) are
+  // done with: the table shows its result, the winners and every seat's jewels.
+  const over = view.phase === "over";
   const heist = [
     h("header", { class: "r-head" },
-      h("h2", { class: "r-title" }, titleParts(heistParts(view), h("span", { class: "r-part r-letter", text: TEXT.table(meta && meta.letter) }))),
-      h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),
+      h("h2", { class: "r-title" }, titleParts(over ? [TEXT.finished] : heistParts(view), h("span", { class: "r-part r-letter", text: TEXT.table(meta && meta.letter) }))),
+      over ? null : h("p", { class: "r-meta", text: `${TEXT.deck(view.deck)} · ${TEXT.inRooms(view.jewels_in_rooms)}` })),
     status(view, meta, onOpenGate, tile),
-    roomRow(view),
-    dangerLine(view),
+    over ? null : roomRow(view),
+    over ? null : dangerLine(view),
   ];
   return h("section", { class: `royal r-table${tile ? " tile" : ""}`, "aria-label": TEXT.table(meta && meta.letter), data: { version: view.version, phase: view.phase, letter: tile && meta ? meta.letter : null } },
     // A tile's heist in a box of its own: a wide tile on the big screen shows the seats
