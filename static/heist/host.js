@@ -543,6 +543,41 @@ function alertsNow() {
   return out.sort((a, b) => a.rank - b.rank || a.letter.localeCompare(b.letter));
 }
 
+// Past a few alerts the list folds: every quiet guest's pass (a button the host has to
+// press) and the first others stay in sight, the rest fold into one line naming their
+// tables, unfolded on demand over the tables (heist.css), so a room of offline phones
+// never squeezes the tables' tiles. With many tables the first alert and that line share
+// one line (each tile names its offline guests too).
+const alertsShown = () => (document.body.dataset.tables === "many" ? 1 : 2);
+let alertsUnfolded = false; // the host unfolded the rest (kept across redraws)
+
+function alertItem(a) {
+  return h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
+    h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
+    h("span", { class: "alert-text", title: a.text, text: a.text }),
+    a.kind === "pass"
+      ? a.step.seats.map((seat) => h("button", {
+          class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
+          on: { click: (ev) => actAt(a.payload.table.id, a.step.action(seat), ev.currentTarget) },
+        }, a.step.label(seatName(a.payload.table, seat))))
+      : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter: a.letter }),
+          on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, gettext("Details")));
+}
+
+/** The folded alerts' line: how many, and at which tables, by kind. */
+function foldedLine(folded) {
+  const at = (kind) => folded.filter((a) => a.kind === kind).map((a) => a.letter);
+  const offline = at("offline");
+  const idle = at("idle");
+  return [
+    h("strong", { text: fmt(ngettext("%(n)s more alert:", "%(n)s more alerts:", folded.length), { n: folded.length }) }), " ",
+    h("span", { class: "alert-more-what", text: [
+      offline.length ? fmt(gettext("offline at %(tables)s"), { tables: offline.join(", ") }) : null,
+      idle.length ? fmt(gettext("not moving at %(tables)s"), { tables: idle.join(", ") }) : null,
+    ].filter(Boolean).join(" · ") }),
+  ];
+}
+
 function drawAlerts() {
   const box = document.getElementById("alerts");
   const alerts = alertsNow();
@@ -558,18 +593,20 @@ function drawAlerts() {
   }
   box.dataset.sig = sig;
   box.hidden = !alerts.length;
+  // Sorted passes first: the passes and then the first others, up to alertsShown().
+  const few = alertsShown();
+  const fold = alerts.length > few + 1;
+  const shown = fold ? alerts.filter((a, i) => a.kind === "pass" || i < few) : alerts;
+  const folded = alerts.filter((a) => !shown.includes(a));
+  if (!folded.length) alertsUnfolded = false;
   render(box,
     h("h2", { class: "sr-only", text: gettext("Needs you") }),
-    h("ul", { class: "plain alert-list" }, alerts.map((a) => h("li", { class: `alert alert-${a.kind}`, data: { alert: a.key, kind: a.kind, letter: a.letter } },
-      h("span", { "aria-hidden": "true", class: "alert-icon", text: { pass: "⚠", offline: "○", idle: "…" }[a.kind] }),
-      h("span", { class: "alert-text", title: a.text, text: a.text }),
-      a.kind === "pass"
-        ? a.step.seats.map((seat) => h("button", {
-            class: "btn small primary", type: "button", data: { key: `alert-pass-${a.payload.table.id}-${seat}`, passAfter: 0, openedAt: 0 },
-            on: { click: (ev) => actAt(a.payload.table.id, a.step.action(seat), ev.currentTarget) },
-          }, a.step.label(seatName(a.payload.table, seat))))
-        : h("button", { class: "btn small", type: "button", data: { key: `alert-details-${a.key}` }, "aria-label": fmt(gettext("Details of table %(letter)s"), { letter: a.letter }),
-            on: { click: () => openDetails(sortedTables().find((t) => t.table.letter === a.letter).table.id) } }, gettext("Details"))))));
+    h("ul", { class: "plain alert-list" }, shown.map(alertItem)),
+    folded.length
+      ? h("details", { class: "alert-more", open: alertsUnfolded, on: { toggle: (ev) => { alertsUnfolded = ev.currentTarget.open; } } },
+          h("summary", { data: { key: "alert-more" } }, foldedLine(folded)),
+          h("ul", { class: "plain alert-list" }, folded.map(alertItem)))
+      : null);
   // A pass became possible: call the host once per step (a chime, the focus on its button).
   for (const a of alerts) {
     if (a.kind === "pass" && worthCalling(a.payload.view, a.payload.table)) callOnce(`${a.payload.table.id}:${a.version}`, box);
@@ -680,7 +717,9 @@ function drawPartyBar() {
           ? gettext("Open the relay")
           : fmt(ngettext("Open the relay (waiting for %(n)s more table)", "Open the relay (waiting for %(n)s more tables)", gate.tables - gate.at_gate), { n: gate.tables - gate.at_gate }))),
       behind.length
-        ? h("p", { class: "gate-waiting" }, h("strong", { text: gettext("Everyone waits for: ") }),
+        // One line on the laptop (heist.css): each table's tile says where it stands; the
+        // whole list in its tooltip.
+        ? h("p", { class: "gate-waiting", title: behind.map((t) => beforeGate(t).text).join(" · ") }, h("strong", { text: gettext("Everyone waits for: ") }),
             behind.map((t) => beforeGate(t).text).join(" · "))
         : h("p", { class: "gate-waiting", text: words.ready() }),
     );

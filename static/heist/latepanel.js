@@ -10,8 +10,9 @@ import { fill, fmt, h, render } from "./ui.js";
 // and a pick must survive it.
 const picked = new Map();
 
-// Whether the host unfolded the panel: it folds to one line by default, so it never
-// pushes the tables out of sight on the laptop, and folds again when the party ends.
+// Whether the host unfolded the panel: it folds to one line by default, and unfolded it
+// lies over the tables on the laptop, so it never pushes them out of sight; it folds
+// again when the party ends.
 let unfolded = false;
 
 /** Draw the panel into `section` (hidden while nobody arrived late). `command(button,
@@ -29,10 +30,12 @@ export function drawLatePanel(section, party, command, gifts) {
     h("summary", { data: { key: "late-fold" } },
       h("h2", { id: "late-panel-h" }, `${gettext("Late arrivals")} `, h("span", { class: "count", text: `(${late.length})` })),
       h("span", { class: "hint late-names", text: late.map((g) => g.name).join(", ") })),
-    h("p", { class: "hint", text: gifts
-      ? gettext("They registered once the tables were seated. Each writes their number on their gift and puts it on the late-gifts shelf: they take it home at the end. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left, who keeps the gift in front of it.")
-      : gettext("They registered once the tables were seated. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left.") }),
-    h("ul", { class: "plain late-list" }, late.map((g) => lateRow(g, seated, playing, command, gifts))));
+    // In one box: on the laptop it drops down over the tables (heist.css), which keep their place.
+    h("div", { class: "late-body" },
+      h("p", { class: "hint", text: gifts
+        ? gettext("They registered once the tables were seated. Each writes their number on their gift and puts it on the late-gifts shelf: they take it home at the end. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left, who keeps the gift in front of it.")
+        : gettext("They registered once the tables were seated. If a guest has to leave, seat a late arrival in their place: they play that seat for the guest who left.") }),
+      h("ul", { class: "plain late-list" }, late.map((g) => lateRow(g, seated, playing, command, gifts)))));
   render(section, fold);
 }
 

@@ -418,3 +418,123 @@ def test_one_table_grows_to_use_the_big_screen(asgi_server, browser, game):
         assert not errors, errors
     finally:
         db.close()
+
+
+def tiles_squeezed(page: Page) -> list[str]:
+    """Tiles whose lines are cut: the tile's content taller than the tile, or a line of it
+    drawn shorter than its text (or than the lines it is clamped to), as a flex box
+    squeezes its lines when the tile is given less height than they take."""
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter((t) => t.getClientRects().length).flatMap((t) => {
+            const out = [];
+            if (t.scrollHeight > t.clientHeight + 1) out.push(`${t.dataset.letter}: cut at its bottom`);
+            for (const el of t.children) {
+                if (!el.getClientRects().length) continue;
+                const s = getComputedStyle(el);
+                const line = parseFloat(s.lineHeight) || parseFloat(s.fontSize) * 1.2;
+                const clamp = parseInt(s.webkitLineClamp, 10);
+                const pad = parseFloat(s.paddingTop) + parseFloat(s.paddingBottom);
+                const want = Number.isNaN(clamp) ? el.scrollHeight : Math.min(el.scrollHeight, clamp * line + pad);
+                if (el.clientHeight + 1 < want) out.push(`${t.dataset.letter}: ${el.className} ${el.clientHeight}px of ${Math.round(want)}px`);
+            }
+            return out;
+        })""",
+        TILE,
+    )
+
+
+def tile_boxes(page: Page) -> list[list[float]]:
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].map((t) => { const r = t.getBoundingClientRect();
+            return [r.left, r.top, r.width, r.height].map(Math.round); })""",
+        TILE,
+    )
+
+
+def out_of_viewport(page: Page, selector: str) -> list[str]:
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)].filter((el) => { const r = el.getBoundingClientRect();
+            return !r.width || r.top < -1 || r.bottom > innerHeight + 1 || r.left < -1 || r.right > innerWidth + 1; })
+            .map((el) => el.textContent.trim().slice(0, 60))""",
+        selector,
+    )
+
+
+def test_ten_tables_stay_whole_beside_many_alerts_and_late_arrivals(asgi_server, browser):
+    """Issue 40: ten tables on the laptop (1366x768, and 1280x800) with every phone offline,
+    every table idle and three late arrivals: the alerts took up to a fifth of the screen
+    (a line each) and the tiles, sharing what was left, drew their lines squeezed, cut
+    mid-line. Now the alerts are one line (the first, then the rest folded into a line
+    naming their tables), the gate's waiting list one line, the late arrivals one line;
+    unfolded, the alerts and the late arrivals drop down over the tiles, which keep their
+    place and size. Every tile shows its lines whole, at play and at the gate."""
+    import datetime
+
+    from django.utils import timezone
+
+    from tables.models import Table
+
+    errors: list[str] = []
+    db = DbThread()
+    try:
+        _, code, token, ids = db(_party, "yankee", 100)
+        assert len(ids) == 10
+        host = new_page(browser, 1366, 768, errors, "host")
+        host.context.add_init_script(f"localStorage.setItem('heist.host.{code}', {json.dumps(token)})")
+        host.goto(f"{asgi_server}/host/{code}/")
+        expect(host.locator(TILE)).to_have_count(10)
+        for _ in range(3):
+            db(_late, code)
+        expect(host.locator("#late-panel .late-names")).to_contain_text("Lou Late (3)")
+        rands = {t: random.Random(i) for i, t in enumerate(ids)}
+
+        def drive(until, steps: int) -> None:
+            for _ in range(steps):
+                if not any([db(_step, t, rands[t], until) for t in ids]):
+                    return
+
+        def whole(phase: str) -> None:
+            host.wait_for_timeout(100)
+            host.screenshot(path=str(SHOTS / f"whole-yankee-10-{phase}.png"))
+            assert fits(host), f"{phase}: the dashboard scrolls"
+            assert not tiles_out_of_view(host), f"{phase}: tiles out of sight: {tiles_out_of_view(host)}"
+            squeezed = tiles_squeezed(host)
+            assert not squeezed, f"{phase}: tiles' lines cut: {squeezed[:6]}"
+            alerts = host.locator("#alerts").bounding_box()
+            assert alerts is not None and alerts["height"] <= 60, f"{phase}: the alerts take {alerts} (one line wanted)"
+
+        def folds(phase: str) -> None:
+            """Each panel unfolded lies over the tiles, in sight, and folds again."""
+            before = tile_boxes(host)
+            for fold, items in (
+                ("#alerts .alert-more", "#alerts .alert-more li"),
+                ("#late-panel .late-fold", "#late-panel .late-guest"),
+            ):
+                host.locator(f"{fold} > summary").click()
+                expect(host.locator(items).first).to_be_visible()
+                host.screenshot(path=str(SHOTS / f"whole-yankee-10-{phase}-{fold.split()[-1][1:]}.png"))
+                assert tile_boxes(host) == before, f"{phase}: unfolding {fold} moved the tiles"
+                assert not out_of_viewport(host, items), (
+                    f"{phase}: {fold} unfolded off the screen: {out_of_viewport(host, items)}"
+                )
+                assert fits(host), f"{phase}: {fold} unfolded makes the dashboard scroll"
+                host.locator(f"{fold} > summary").click()
+                expect(host.locator(items).first).to_be_hidden()
+
+        # Play: every phone offline (an alert per table), every table idle for five minutes.
+        drive(lambda d, g: False, 12)
+        db(lambda: Table.objects.filter(pk__in=ids).update(updated_at=timezone.now() - datetime.timedelta(minutes=5)))
+        host.evaluate("() => window.heistLive.resync()")
+        expect(host.locator("#alerts li[data-kind='idle']")).to_have_count(10)
+        expect(host.locator("#alerts li")).to_have_count(20)
+        whole("play")
+        folds("play")
+        drive(_at_gate, 3000)
+        expect(host.locator("#tables .tile.phase-gate")).to_have_count(10)
+        whole("gate")
+        folds("gate")
+        host.set_viewport_size({"width": 1280, "height": 800})
+        whole("gate-1280x800")
+        assert not errors, errors
+    finally:
+        db.close()
