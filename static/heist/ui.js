@@ -242,12 +242,6 @@ export function midSentence(text) {
 /** Items as one list in the page's language ("A, B y C", "A, B und C"). `english`: the
  * separator an English screen kept from before it had languages (" and ", ", "); without
  * it English gets its own list too. */
-/** A sentence whose last word ends in its own full stop ("Winner: Hana A.") keeps one:
- * a guest's name may end in an initial, and the sentence around it adds its stop. */
-export function oneStop(text) {
-  return text.replace(/\.\.$/, ".");
-}
-
 export function listText(items, english = null) {
   const lang = document.documentElement.lang || "en";
   const words = items.map(String);

@@ -2,7 +2,7 @@
 // the vault as hexes with each Blink's health in its claimer's team colour, the teams,
 // whose turn it is, the record waiting for the captain, and the end.
 import { offlineMark } from "../heist/presence.js";
-import { h, oneStop, rules } from "../heist/ui.js";
+import { h, rules, sentence } from "../heist/ui.js";
 
 /** The four teams as the rules name them: [{team, colour, name}]. */
 export function teams() {
@@ -77,7 +77,7 @@ export function seatList(view, meta, mySeat = null, offline = null) {
 export function turnLine(view, meta) {
   if (view.phase === "over") {
     const names = (view.winners || []).map((s) => nameOf(meta, s)).join(", ");
-    return h("p", { class: "bk-turn over", text: oneStop(interpolate(gettext("The vault is empty. Most gold Blinks: %(names)s."), { names }, true)) });
+    return h("p", { class: "bk-turn over", text: sentence(interpolate(gettext("The vault is empty. Most gold Blinks: %(names)s."), { names }, true)) });
   }
   if (view.pending) {
     return h("p", { class: "bk-turn pending", text: interpolate(gettext("%(name)s recorded %(what)s: the captain confirms."),

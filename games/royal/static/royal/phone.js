@@ -6,7 +6,7 @@
 // The phone module (static/heist/play.js is its shell and says what `mount` returns): the
 // lobby until the guest is seated, then renderPhone on every table update; a decision
 // goes out as the seat's own `act`.
-import { h, listText, namer, oneStop, render, showError, tickClocks, track } from "../heist/ui.js";
+import { h, listText, namer, render, sentence, showError, tickClocks, track } from "../heist/ui.js";
 import { standInBox } from "../heist/standin.js";
 import { EVERY_TABLE_STORY, storyLink } from "../heist/story-link.js";
 import { cardTitle, dangerLine, decideClock, flipsNow, heistParts, lastGameNews, rankName, roomRow, seatBoard, severalGames, titleParts } from "./rooms.js";
@@ -40,7 +40,7 @@ export const TEXT = {
   youWon: gettext("You won!"),
   youTied: gettext("You share the win!"),
   // a name that ends with its initial's full stop ("Hana A.") ends the sentence with it
-  winners: (names) => oneStop(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true)),
+  winners: (names) => sentence(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: names.join(", ") }, true)),
   finalBank: (n) => interpolate(ngettext("You banked %(n)s jewel in all.", "You banked %(n)s jewels in all.", n), { n }, true),
   finalTotal: (n, games) => interpolate(ngettext("You banked %(n)s jewel over %(games)s games.", "You banked %(n)s jewels over %(games)s games.", n), { n, games }, true),
   group: gettext("Your choice"),
@@ -49,10 +49,10 @@ export const TEXT = {
   inRooms: (n) => interpolate(ngettext("%(n)s jewel in the rooms", "%(n)s jewels in the rooms", n), { n }, true),
   roomEnded: (card, rank) => interpolate(gettext("%(card)s turned up: the second %(rank)s ended this heist."), { card, rank }, true),
   lastChoices: (pressed, out) => [
-    pressed.length ? oneStop(interpolate(gettext("Pressed on: %(names)s."), { names: listText(pressed) }, true)) : "",
-    out.length ? oneStop(interpolate(gettext("Got out: %(names)s."), { names: listText(out) }, true)) : "",
+    pressed.length ? sentence(interpolate(gettext("Pressed on: %(names)s."), { names: listText(pressed) }, true)) : "",
+    out.length ? sentence(interpolate(gettext("Got out: %(names)s."), { names: listText(out) }, true)) : "",
   ].filter(Boolean).join(" "),
-  caughtWho: (names) => oneStop(interpolate(gettext("Caught: %(names)s."), { names: listText(names) }, true)),
+  caughtWho: (names) => sentence(interpolate(gettext("Caught: %(names)s."), { names: listText(names) }, true)),
   champions: (names) => interpolate(ngettext("Champion of the party: %(names)s", "Champions of the party: %(names)s", names.length), { names: listText(names) }, true),
   rank: (rank, of) => interpolate(gettext("You placed %(rank)s of %(of)s guests."), { rank, of }, true),
   leftResult: gettext("When the party is over, its result is on the party's story page:"),
@@ -122,9 +122,7 @@ function choicePanel(view, meta, onDecide, standing) {
     const names = winners.map(namer(meta, view.you));
     const head = winners.includes(view.you) ? (winners.length > 1 ? TEXT.youTied : TEXT.youWon) : TEXT.over;
     const final = severalGames(view) ? TEXT.finalTotal(you.total, view.games) : TEXT.finalBank(you.bank);
-    // A name may end in its own full stop ("Hana A."): the sentence keeps just one.
-    const winnersLine = TEXT.winners(names).replace(/\.\.$/, ".");
-    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: winnersLine }), h("p", { text: final }),
+    return h("div", { class: "r-status over" }, h("p", { class: "r-big", text: head }), h("p", { text: TEXT.winners(names) }), h("p", { text: final }),
       standing ? h("p", { class: "r-party-rank", data: { rank: standing.rank } }, TEXT.rank(standing.rank, standing.of)) : null,
       standing && (standing.champions || []).length ? h("p", { class: "r-champion" }, TEXT.champions(standing.champions)) : null);
   }

@@ -5,7 +5,7 @@
 // the reveal), the reveal with its "Halt!" moments, the last round's scores, the Word
 // Gallery. A word is in a view only from the reveal on, so nothing here can show one early.
 import { offlineMark } from "../heist/presence.js";
-import { h, listText, oneStop, seatName } from "../heist/ui.js";
+import { h, listText, seatName, sentence } from "../heist/ui.js";
 
 export const TEXT = {
   table: (letter) => (letter ? interpolate(gettext("Table %(letter)s"), { letter }, true) : gettext("Table")),
@@ -52,7 +52,7 @@ export const TEXT = {
   invalid: gettext("did not stand"),
   matched: gettext("matched another word: scores nothing"),
   lastRound: (n) => interpolate(gettext("Round %(n)s's result"), { n }, true),
-  winners: (names) => oneStop(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: listText(names) }, true)),
+  winners: (names) => sentence(interpolate(ngettext("Winner: %(names)s.", "Winners: %(names)s.", names.length), { names: listText(names) }, true)),
   clock: gettext("A quiet guest's step may be played for them in "),
   timeLeft: gettext("Time left for this step: "),
   timeUp: gettext("Time is up: answer now, or the captain may pass you."),
