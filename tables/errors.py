@@ -102,7 +102,7 @@ class Forbidden(ServiceError):
 # f-strings (a seat, a card, a phase): translating each would put Django in the engine
 # (it must stay pure) or mark a hundred fragments; the rule code is stable and says
 # enough, and English keeps the engine's detail (the tests and logs read it). These are
-# the rules every game shares (games/errors.py); a game's own rules are its own to word
+# the rules every game shares (games/errors.py); a game says its own rules in its own sentences
 # (games/definition.py NamesRules).
 RULE_TEXT: dict[str, str] = {
     "illegal": gettext_noop("The rules do not allow that now."),

@@ -173,7 +173,7 @@ function setZoom(els, z) {
 
 function grow(box, sig) {
   // The tables' tiles only: a game's leaderboard beside them keeps its column's width,
-  // and grown in it, its heading broke inside a word.
+  // and grown in it, its heading broke between two letters ("Leade-rboard").
   const shown = [...box.children].filter((el) => el.dataset.letter && !el.classList.contains("off-page"));
   const fitsAt = (z) => {
     setZoom(shown, z);
